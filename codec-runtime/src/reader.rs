@@ -1,0 +1,257 @@
+//! A bounds-checked reader over a byte slice. Reads are unaligned and take an
+//! explicit position, so an error always knows its offset and nothing seeks.
+
+use crate::error::{DecodeError, DecodeResult, ErrorKind};
+
+/// Byte order of a file or of one decode call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Endian {
+    Little,
+    Big,
+}
+
+/// Default limits; see [`Limits`].
+pub const DEFAULT_MAX_DEPTH: u32 = 256;
+
+/// Bounds that keep a hostile file from making the decoder hang or allocate
+/// far beyond the file's size.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// How deeply offsets may nest.
+    pub max_depth: u32,
+    /// How many bytes of records the decoder may read, in multiples of the
+    /// input length (shared targets are read once per reference).
+    pub read_factor: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_depth: DEFAULT_MAX_DEPTH, read_factor: 64 }
+    }
+}
+
+/// The decoding context the generated code threads through: the bytes, the
+/// byte order, and the guards against cycles, depth and amplification.
+#[derive(Debug)]
+pub struct Reader<'a> {
+    data: &'a [u8],
+    endian: Endian,
+    /// Byte ranges of the offset targets currently being followed, outermost first.
+    active: Vec<(u64, u64)>,
+    max_depth: u32,
+    budget: u64,
+    budget_limit: u64,
+}
+
+macro_rules! read_int {
+    ($name:ident, $t:ty, $n:expr) => {
+        #[inline]
+        pub fn $name(&self, pos: u64) -> DecodeResult<$t> {
+            let b: [u8; $n] = self.array(pos)?;
+            Ok(match self.endian {
+                Endian::Little => <$t>::from_le_bytes(b),
+                Endian::Big => <$t>::from_be_bytes(b),
+            })
+        }
+    };
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(data: &'a [u8], endian: Endian) -> Self {
+        Self::with_limits(data, endian, Limits::default())
+    }
+
+    pub fn with_limits(data: &'a [u8], endian: Endian, limits: Limits) -> Self {
+        let budget_limit = (data.len() as u64).saturating_mul(limits.read_factor).max(1 << 16);
+        Reader {
+            data,
+            endian,
+            active: Vec::new(),
+            max_depth: limits.max_depth,
+            budget: budget_limit,
+            budget_limit,
+        }
+    }
+
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    pub fn len(&self) -> u64 {
+        self.data.len() as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    pub fn endian(&self) -> Endian {
+        self.endian
+    }
+
+    pub fn set_endian(&mut self, endian: Endian) {
+        self.endian = endian;
+    }
+
+    /// `len` bytes at `pos`, or an end-of-file error at `pos`.
+    #[inline]
+    pub fn bytes(&self, pos: u64, len: u64) -> DecodeResult<&'a [u8]> {
+        let end = pos.checked_add(len);
+        match end {
+            Some(end) if end <= self.data.len() as u64 => {
+                Ok(&self.data[pos as usize..end as usize])
+            }
+            _ => Err(self.eof(pos, len)),
+        }
+    }
+
+    #[cold]
+    fn eof(&self, pos: u64, needed: u64) -> DecodeError {
+        let available = (self.data.len() as u64).saturating_sub(pos);
+        DecodeError::new(pos, ErrorKind::UnexpectedEof { needed, available })
+    }
+
+    #[inline]
+    pub fn array<const N: usize>(&self, pos: u64) -> DecodeResult<[u8; N]> {
+        let s = self.bytes(pos, N as u64)?;
+        let mut out = [0u8; N];
+        out.copy_from_slice(s);
+        Ok(out)
+    }
+
+    #[inline]
+    pub fn u8(&self, pos: u64) -> DecodeResult<u8> {
+        match self.data.get(pos as usize) {
+            Some(b) if pos <= usize::MAX as u64 => Ok(*b),
+            _ => Err(self.eof(pos, 1)),
+        }
+    }
+
+    #[inline]
+    pub fn i8(&self, pos: u64) -> DecodeResult<i8> {
+        Ok(self.u8(pos)? as i8)
+    }
+
+    read_int!(u16, u16, 2);
+    read_int!(i16, i16, 2);
+    read_int!(u32, u32, 4);
+    read_int!(i32, i32, 4);
+    read_int!(u64, u64, 8);
+    read_int!(i64, i64, 8);
+
+    /// A 24-bit unsigned integer in the reader's byte order.
+    #[inline]
+    pub fn u24(&self, pos: u64) -> DecodeResult<u32> {
+        let b: [u8; 3] = self.array(pos)?;
+        Ok(match self.endian {
+            Endian::Little => u32::from_le_bytes([b[0], b[1], b[2], 0]),
+            Endian::Big => u32::from_be_bytes([0, b[0], b[1], b[2]]),
+        })
+    }
+
+    #[inline]
+    pub fn f32(&self, pos: u64) -> DecodeResult<f32> {
+        Ok(f32::from_bits(self.u32(pos)?))
+    }
+
+    #[inline]
+    pub fn f64(&self, pos: u64) -> DecodeResult<f64> {
+        Ok(f64::from_bits(self.u64(pos)?))
+    }
+
+    /// Checks magic bytes at `pos`.
+    pub fn magic(&self, pos: u64, expected: &'static [u8]) -> DecodeResult<()> {
+        let found = self.bytes(pos, expected.len() as u64)?;
+        if found == expected {
+            Ok(())
+        } else {
+            Err(DecodeError::new(
+                pos,
+                ErrorKind::BadMagic { expected, found: found.to_vec() },
+            ))
+        }
+    }
+
+    /// The bytes of a NUL-terminated string at `pos` (without the NUL). With a
+    /// capacity, the NUL must lie within `capacity` bytes.
+    pub fn cstr(&self, pos: u64, capacity: Option<u64>) -> DecodeResult<&'a [u8]> {
+        if pos > self.data.len() as u64 {
+            return Err(self.eof(pos, 1));
+        }
+        let rest = &self.data[pos as usize..];
+        let window = match capacity {
+            Some(c) => &rest[..rest.len().min(c as usize)],
+            None => rest,
+        };
+        match window.iter().position(|&b| b == 0) {
+            Some(n) => Ok(&window[..n]),
+            None => Err(DecodeError::new(pos, ErrorKind::UnterminatedString { capacity })),
+        }
+    }
+
+    /// A NUL-terminated UTF-8 string.
+    pub fn cstring(&self, pos: u64, capacity: Option<u64>) -> DecodeResult<String> {
+        let bytes = self.cstr(pos, capacity)?;
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Ok(s.to_owned()),
+            Err(e) => Err(DecodeError::new(pos + e.valid_up_to() as u64, ErrorKind::InvalidUtf8)),
+        }
+    }
+
+    /// Resolves a scaled offset relative to `base` and checks that the target
+    /// lies inside the file. `field_pos` is where the offset itself was read.
+    #[inline]
+    pub fn target(&self, field_pos: u64, base: u64, raw: u64, scale: u64) -> DecodeResult<u64> {
+        let t = raw.checked_mul(scale).and_then(|d| d.checked_add(base));
+        match t {
+            Some(t) if t <= self.data.len() as u64 => Ok(t),
+            _ => Err(DecodeError::new(
+                field_pos,
+                ErrorKind::OffsetOutOfRange {
+                    target: base.saturating_add(raw.saturating_mul(scale)),
+                    len: self.data.len() as u64,
+                },
+            )),
+        }
+    }
+
+    /// Checks that `count` elements of `elem_size` bytes fit between `pos` and
+    /// the end of the file, before anything is allocated for them.
+    #[inline]
+    pub fn check_count(&self, field_pos: u64, pos: u64, count: u64, elem_size: u64) -> DecodeResult<()> {
+        let available = (self.data.len() as u64).saturating_sub(pos);
+        match count.checked_mul(elem_size) {
+            Some(n) if n <= available => Ok(()),
+            _ => Err(DecodeError::new(
+                field_pos,
+                ErrorKind::CountTooLarge { count, elem_size, available },
+            )),
+        }
+    }
+
+    /// Enters the target of an offset: refuses cycles, excessive depth and
+    /// reads beyond the budget. Pair with [`Reader::leave`].
+    #[inline]
+    pub fn enter(&mut self, field_pos: u64, target: u64, bytes: u64) -> DecodeResult<()> {
+        if self.active.len() as u32 >= self.max_depth {
+            return Err(DecodeError::new(field_pos, ErrorKind::TooDeep { limit: self.max_depth }));
+        }
+        if self.active.iter().any(|&(s, e)| target >= s && target < e.max(s + 1)) {
+            return Err(DecodeError::new(field_pos, ErrorKind::CyclicOffset { target }));
+        }
+        if bytes > self.budget {
+            return Err(DecodeError::new(
+                field_pos,
+                ErrorKind::BudgetExhausted { limit: self.budget_limit },
+            ));
+        }
+        self.budget -= bytes;
+        self.active.push((target, target.saturating_add(bytes)));
+        Ok(())
+    }
+
+    #[inline]
+    pub fn leave(&mut self) {
+        self.active.pop();
+    }
+}

@@ -1,0 +1,339 @@
+//! The section writer. Generated encoders emit records into named sections in
+//! the schema's order; every offset is a fixup patched once its target is
+//! placed. Out-of-line values can be placed through a dedup pool.
+
+use crate::error::{EncodeError, EncodeResult};
+use crate::pool::{ByteSearchPool, ExactPool};
+use crate::reader::Endian;
+use rustc_hash::FxHashMap;
+
+/// Width of an integer field that holds an offset or a count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Width {
+    U8,
+    U16,
+    U24,
+    U32,
+    U64,
+}
+
+impl Width {
+    pub const fn max(self) -> u64 {
+        match self {
+            Width::U8 => 0xff,
+            Width::U16 => 0xffff,
+            Width::U24 => 0xff_ffff,
+            Width::U32 => 0xffff_ffff,
+            Width::U64 => u64::MAX,
+        }
+    }
+
+    pub const fn bytes(self) -> u64 {
+        match self {
+            Width::U8 => 1,
+            Width::U16 => 2,
+            Width::U24 => 3,
+            Width::U32 => 4,
+            Width::U64 => 8,
+        }
+    }
+}
+
+/// How values placed in a section share bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dedup {
+    /// Every value is appended.
+    None,
+    /// A value equal to an earlier one (byte for byte) reuses it.
+    Exact,
+    /// A value reuses any earlier bytes equal to it that start at an aligned
+    /// position of the section, even inside or across earlier values.
+    ByteSearch { align: u64 },
+}
+
+/// Where a section starts and ends in the output.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SectionSpan {
+    pub start: u64,
+    pub end: u64,
+}
+
+/// The output buffer with its sections, record positions and pools.
+#[derive(Debug)]
+pub struct Writer {
+    buf: Vec<u8>,
+    endian: Endian,
+    /// Address of a value in the typed tree -> position of its record.
+    records: FxHashMap<usize, u64>,
+    /// Records written per type id (the schema's type index).
+    counts: Vec<u64>,
+    sections: Vec<SectionSpan>,
+    current: usize,
+    dedup: Dedup,
+    search: ByteSearchPool,
+    exact: ExactPool,
+    scratch: Vec<u8>,
+}
+
+macro_rules! put_int {
+    ($name:ident, $t:ty) => {
+        #[inline]
+        pub fn $name(&mut self, v: $t) {
+            match self.endian {
+                Endian::Little => self.buf.extend_from_slice(&v.to_le_bytes()),
+                Endian::Big => self.buf.extend_from_slice(&v.to_be_bytes()),
+            }
+        }
+    };
+}
+
+impl Writer {
+    pub fn new(endian: Endian, type_count: usize, section_count: usize) -> Self {
+        Writer {
+            buf: Vec::with_capacity(4096),
+            endian,
+            records: FxHashMap::default(),
+            counts: vec![0; type_count],
+            sections: vec![SectionSpan::default(); section_count],
+            current: 0,
+            dedup: Dedup::None,
+            search: ByteSearchPool::default(),
+            exact: ExactPool::default(),
+            scratch: Vec::new(),
+        }
+    }
+
+    pub fn endian(&self) -> Endian {
+        self.endian
+    }
+
+    #[inline]
+    pub fn pos(&self) -> u64 {
+        self.buf.len() as u64
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf
+    }
+
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.buf
+    }
+
+    /// Pads with zero bytes up to a multiple of `align`.
+    #[inline]
+    pub fn align(&mut self, align: u64) {
+        if align > 1 {
+            let rem = self.buf.len() as u64 % align;
+            if rem != 0 {
+                self.buf.resize(self.buf.len() + (align - rem) as usize, 0);
+            }
+        }
+    }
+
+    #[inline]
+    pub fn put_u8(&mut self, v: u8) {
+        self.buf.push(v);
+    }
+
+    #[inline]
+    pub fn put_i8(&mut self, v: i8) {
+        self.buf.push(v as u8);
+    }
+
+    put_int!(put_u16, u16);
+    put_int!(put_i16, i16);
+    put_int!(put_u32, u32);
+    put_int!(put_i32, i32);
+    put_int!(put_u64, u64);
+    put_int!(put_i64, i64);
+
+    #[inline]
+    pub fn put_u24(&mut self, v: u32) {
+        let b = v.to_le_bytes();
+        match self.endian {
+            Endian::Little => self.buf.extend_from_slice(&b[..3]),
+            Endian::Big => self.buf.extend_from_slice(&[b[2], b[1], b[0]]),
+        }
+    }
+
+    #[inline]
+    pub fn put_f32(&mut self, v: f32) {
+        self.put_u32(v.to_bits())
+    }
+
+    #[inline]
+    pub fn put_f64(&mut self, v: f64) {
+        self.put_u64(v.to_bits())
+    }
+
+    #[inline]
+    pub fn put_bytes(&mut self, b: &[u8]) {
+        self.buf.extend_from_slice(b);
+    }
+
+    /// Writes an unsigned value of the given width, checking that it fits.
+    pub fn put_uint(&mut self, width: Width, v: u64, what: &'static str) -> EncodeResult<()> {
+        if v > width.max() {
+            return Err(EncodeError::new(what, format!("{v} does not fit in {} byte(s)", width.bytes())));
+        }
+        match width {
+            Width::U8 => self.put_u8(v as u8),
+            Width::U16 => self.put_u16(v as u16),
+            Width::U24 => self.put_u24(v as u32),
+            Width::U32 => self.put_u32(v as u32),
+            Width::U64 => self.put_u64(v),
+        }
+        Ok(())
+    }
+
+    /// Overwrites an unsigned value of the given width at `at`.
+    pub fn patch_uint(&mut self, at: u64, width: Width, v: u64, what: &'static str) -> EncodeResult<()> {
+        if v > width.max() {
+            return Err(EncodeError::new(what, format!("{v} does not fit in {} byte(s)", width.bytes())));
+        }
+        let n = width.bytes() as usize;
+        let at = at as usize;
+        let bytes = match self.endian {
+            Endian::Little => v.to_le_bytes()[..n].to_vec(),
+            Endian::Big => v.to_be_bytes()[8 - n..].to_vec(),
+        };
+        match self.buf.get_mut(at..at + n) {
+            Some(dst) => {
+                dst.copy_from_slice(&bytes);
+                Ok(())
+            }
+            None => Err(EncodeError::new(what, format!("patch at 0x{at:x} is outside the output"))),
+        }
+    }
+
+    /// Patches an offset field: `(target - base) / scale` must be exact and fit.
+    pub fn patch_offset(
+        &mut self,
+        at: u64,
+        width: Width,
+        base: u64,
+        scale: u64,
+        target: u64,
+        what: &'static str,
+    ) -> EncodeResult<()> {
+        let Some(delta) = target.checked_sub(base) else {
+            return Err(EncodeError::new(
+                what,
+                format!("target 0x{target:x} lies before the offset's base 0x{base:x}"),
+            ));
+        };
+        if delta % scale != 0 {
+            return Err(EncodeError::new(
+                what,
+                format!("distance 0x{delta:x} is not a multiple of {scale}"),
+            ));
+        }
+        let v = delta / scale;
+        if v > width.max() {
+            return Err(EncodeError::new(
+                what,
+                format!("offset 0x{delta:x} (stored as {v}) does not fit in {} byte(s)", width.bytes()),
+            ));
+        }
+        self.patch_uint(at, width, v, what)
+    }
+
+    /// Remembers where the record of the value at `key` was written.
+    #[inline]
+    pub fn note_record(&mut self, key: usize, type_id: usize, pos: u64) {
+        self.records.insert(key, pos);
+        if let Some(c) = self.counts.get_mut(type_id) {
+            *c += 1;
+        }
+    }
+
+    /// Where the record of the value at `key` was written.
+    #[inline]
+    pub fn record(&self, key: usize, what: &'static str) -> EncodeResult<u64> {
+        self.records
+            .get(&key)
+            .copied()
+            .ok_or_else(|| EncodeError::new(what, "internal: a record was referenced before it was placed"))
+    }
+
+    /// How many records of a type were written.
+    pub fn count(&self, type_id: usize) -> u64 {
+        self.counts.get(type_id).copied().unwrap_or(0)
+    }
+
+    /// Starts section `id` at the current position (after aligning).
+    pub fn begin_section(&mut self, id: usize, align: u64, dedup: Dedup) {
+        self.align(align);
+        self.current = id;
+        self.dedup = dedup;
+        let start = self.pos();
+        if let Some(s) = self.sections.get_mut(id) {
+            *s = SectionSpan { start, end: start };
+        }
+        self.search.reset();
+        self.exact.reset();
+    }
+
+    /// Ends the current section (after aligning).
+    pub fn end_section(&mut self, align: u64) {
+        self.align(align);
+        let end = self.pos();
+        if let Some(s) = self.sections.get_mut(self.current) {
+            s.end = end;
+        }
+    }
+
+    pub fn section(&self, id: usize) -> SectionSpan {
+        self.sections.get(id).copied().unwrap_or_default()
+    }
+
+    /// A scratch buffer for serializing a value before placing it with dedup.
+    /// Give it back with [`Writer::place_scratch`].
+    pub fn take_scratch(&mut self) -> Vec<u8> {
+        let mut s = std::mem::take(&mut self.scratch);
+        s.clear();
+        s
+    }
+
+    /// Places serialized bytes in the current section under its dedup policy,
+    /// each new value aligned to `align`; returns the position of the bytes.
+    pub fn place_scratch(&mut self, bytes: Vec<u8>, align: u64) -> u64 {
+        let start = self.section(self.current).start;
+        let found = match self.dedup {
+            Dedup::None => None,
+            Dedup::Exact => self.exact.find(&bytes),
+            Dedup::ByteSearch { align: a } => {
+                self.search.find(&self.buf[start as usize..], a, &bytes).map(|p| start + p)
+            }
+        };
+        let pos = match found {
+            Some(p) => p,
+            None => {
+                self.align(align);
+                let p = self.pos();
+                self.buf.extend_from_slice(&bytes);
+                self.align(align);
+                if self.dedup == Dedup::Exact {
+                    self.exact.insert(&bytes, p);
+                }
+                p
+            }
+        };
+        self.scratch = bytes;
+        pos
+    }
+
+    /// Serializes into a fresh writer that shares this one's byte order, for
+    /// values placed through a pool.
+    pub fn sub_writer(&mut self) -> Writer {
+        let mut w = Writer::new(self.endian, 0, 0);
+        w.buf = self.take_scratch();
+        w
+    }
+
+    /// Places the bytes of a sub-writer (see [`Writer::sub_writer`]).
+    pub fn place_sub(&mut self, sub: Writer, align: u64) -> u64 {
+        self.place_scratch(sub.buf, align)
+    }
+}
