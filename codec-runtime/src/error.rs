@@ -23,11 +23,18 @@ pub enum ErrorKind {
     /// Fewer bytes remain than the field needs.
     UnexpectedEof { needed: u64, available: u64 },
     /// Magic bytes differ from the schema's literal.
-    BadMagic { expected: &'static [u8], found: Vec<u8> },
+    BadMagic {
+        expected: &'static [u8],
+        found: Vec<u8>,
+    },
     /// An offset points outside the file.
     OffsetOutOfRange { target: u64, len: u64 },
     /// A count promises more elements than the bytes left can hold.
-    CountTooLarge { count: u64, elem_size: u64, available: u64 },
+    CountTooLarge {
+        count: u64,
+        elem_size: u64,
+        available: u64,
+    },
     /// Following an offset leads back to a record that is still being read.
     CyclicOffset { target: u64 },
     /// Offsets nest deeper than the decoder allows.
@@ -106,7 +113,11 @@ pub struct DecodeError(Box<Inner>);
 
 impl DecodeError {
     pub fn new(offset: u64, kind: ErrorKind) -> Self {
-        DecodeError(Box::new(Inner { offset, kind, path: Vec::new() }))
+        DecodeError(Box::new(Inner {
+            offset,
+            kind,
+            path: Vec::new(),
+        }))
     }
 
     /// Adds an outer path segment (called by the generated decoders on the way up).
@@ -170,7 +181,11 @@ impl fmt::Display for DecodeError {
         if path.is_empty() {
             write!(f, "at offset 0x{:x}: {}", self.0.offset, self.0.kind)
         } else {
-            write!(f, "at offset 0x{:x}, {}: {}", self.0.offset, path, self.0.kind)
+            write!(
+                f,
+                "at offset 0x{:x}, {}: {}",
+                self.0.offset, path, self.0.kind
+            )
         }
     }
 }
@@ -192,7 +207,10 @@ pub struct EncodeError {
 
 impl EncodeError {
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        EncodeError { path: path.into(), message: message.into() }
+        EncodeError {
+            path: path.into(),
+            message: message.into(),
+        }
     }
 }
 

@@ -12,7 +12,7 @@ pub mod reader;
 pub mod writer;
 
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};
-pub use reader::{Endian, Limits, Reader};
+pub use reader::{align_up, Endian, Limits, Reader};
 pub use writer::{Dedup, SectionSpan, Width, Writer};
 
 /// CRC32 (IEEE), the name hash of AAMP and other Nintendo formats.

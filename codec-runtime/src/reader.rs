@@ -10,6 +10,16 @@ pub enum Endian {
     Big,
 }
 
+/// Rounds `v` up to a multiple of `align` (a power of two, or 0/1 for none).
+#[inline]
+pub const fn align_up(v: u64, align: u64) -> u64 {
+    if align <= 1 {
+        v
+    } else {
+        v.div_ceil(align) * align
+    }
+}
+
 /// Default limits; see [`Limits`].
 pub const DEFAULT_MAX_DEPTH: u32 = 256;
 
@@ -26,7 +36,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_depth: DEFAULT_MAX_DEPTH, read_factor: 64 }
+        Limits {
+            max_depth: DEFAULT_MAX_DEPTH,
+            read_factor: 64,
+        }
     }
 }
 
@@ -62,7 +75,9 @@ impl<'a> Reader<'a> {
     }
 
     pub fn with_limits(data: &'a [u8], endian: Endian, limits: Limits) -> Self {
-        let budget_limit = (data.len() as u64).saturating_mul(limits.read_factor).max(1 << 16);
+        let budget_limit = (data.len() as u64)
+            .saturating_mul(limits.read_factor)
+            .max(1 << 16);
         Reader {
             data,
             endian,
@@ -167,7 +182,10 @@ impl<'a> Reader<'a> {
         } else {
             Err(DecodeError::new(
                 pos,
-                ErrorKind::BadMagic { expected, found: found.to_vec() },
+                ErrorKind::BadMagic {
+                    expected,
+                    found: found.to_vec(),
+                },
             ))
         }
     }
@@ -185,7 +203,10 @@ impl<'a> Reader<'a> {
         };
         match window.iter().position(|&b| b == 0) {
             Some(n) => Ok(&window[..n]),
-            None => Err(DecodeError::new(pos, ErrorKind::UnterminatedString { capacity })),
+            None => Err(DecodeError::new(
+                pos,
+                ErrorKind::UnterminatedString { capacity },
+            )),
         }
     }
 
@@ -194,7 +215,64 @@ impl<'a> Reader<'a> {
         let bytes = self.cstr(pos, capacity)?;
         match std::str::from_utf8(bytes) {
             Ok(s) => Ok(s.to_owned()),
-            Err(e) => Err(DecodeError::new(pos + e.valid_up_to() as u64, ErrorKind::InvalidUtf8)),
+            Err(e) => Err(DecodeError::new(
+                pos + e.valid_up_to() as u64,
+                ErrorKind::InvalidUtf8,
+            )),
+        }
+    }
+
+    /// A NUL-terminated UTF-8 string at `pos`, charged to the read budget;
+    /// returns it and the position after its NUL (aligned up to `pad`).
+    pub fn cstring_at(
+        &mut self,
+        pos: u64,
+        max: Option<u64>,
+        pad: Option<u64>,
+    ) -> DecodeResult<(String, u64)> {
+        let bytes = self.cstr(pos, max)?;
+        self.charge(pos, bytes.len() as u64 + 1)?;
+        let s = match std::str::from_utf8(bytes) {
+            Ok(s) => s.to_owned(),
+            Err(e) => {
+                return Err(DecodeError::new(
+                    pos + e.valid_up_to() as u64,
+                    ErrorKind::InvalidUtf8,
+                ))
+            }
+        };
+        let mut end = pos + bytes.len() as u64 + 1;
+        if let Some(a) = pad {
+            end = align_up(end, a);
+        }
+        Ok((s, end))
+    }
+
+    /// Charges `n` bytes to the read budget (values read through offsets).
+    #[inline]
+    pub fn charge(&mut self, field_pos: u64, n: u64) -> DecodeResult<()> {
+        if n > self.budget {
+            return Err(DecodeError::new(
+                field_pos,
+                ErrorKind::BudgetExhausted {
+                    limit: self.budget_limit,
+                },
+            ));
+        }
+        self.budget -= n;
+        Ok(())
+    }
+
+    /// A bool stored as an integer: 0 or 1, anything else is an error.
+    #[inline]
+    pub fn bool_from(&self, pos: u64, v: u64) -> DecodeResult<bool> {
+        match v {
+            0 => Ok(false),
+            1 => Ok(true),
+            v => Err(DecodeError::new(
+                pos,
+                ErrorKind::Invalid(format!("expected a bool (0 or 1), found {v}")),
+            )),
         }
     }
 
@@ -218,13 +296,23 @@ impl<'a> Reader<'a> {
     /// Checks that `count` elements of `elem_size` bytes fit between `pos` and
     /// the end of the file, before anything is allocated for them.
     #[inline]
-    pub fn check_count(&self, field_pos: u64, pos: u64, count: u64, elem_size: u64) -> DecodeResult<()> {
+    pub fn check_count(
+        &self,
+        field_pos: u64,
+        pos: u64,
+        count: u64,
+        elem_size: u64,
+    ) -> DecodeResult<()> {
         let available = (self.data.len() as u64).saturating_sub(pos);
         match count.checked_mul(elem_size) {
             Some(n) if n <= available => Ok(()),
             _ => Err(DecodeError::new(
                 field_pos,
-                ErrorKind::CountTooLarge { count, elem_size, available },
+                ErrorKind::CountTooLarge {
+                    count,
+                    elem_size,
+                    available,
+                },
             )),
         }
     }
@@ -234,15 +322,29 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn enter(&mut self, field_pos: u64, target: u64, bytes: u64) -> DecodeResult<()> {
         if self.active.len() as u32 >= self.max_depth {
-            return Err(DecodeError::new(field_pos, ErrorKind::TooDeep { limit: self.max_depth }));
+            return Err(DecodeError::new(
+                field_pos,
+                ErrorKind::TooDeep {
+                    limit: self.max_depth,
+                },
+            ));
         }
-        if self.active.iter().any(|&(s, e)| target >= s && target < e.max(s + 1)) {
-            return Err(DecodeError::new(field_pos, ErrorKind::CyclicOffset { target }));
+        if self
+            .active
+            .iter()
+            .any(|&(s, e)| target >= s && target < e.max(s + 1))
+        {
+            return Err(DecodeError::new(
+                field_pos,
+                ErrorKind::CyclicOffset { target },
+            ));
         }
         if bytes > self.budget {
             return Err(DecodeError::new(
                 field_pos,
-                ErrorKind::BudgetExhausted { limit: self.budget_limit },
+                ErrorKind::BudgetExhausted {
+                    limit: self.budget_limit,
+                },
             ));
         }
         self.budget -= bytes;

@@ -63,8 +63,10 @@ pub struct SectionSpan {
 pub struct Writer {
     buf: Vec<u8>,
     endian: Endian,
-    /// Address of a value in the typed tree -> position of its record.
-    records: FxHashMap<usize, u64>,
+    /// (address of a value in the typed tree, its type id) -> position of its
+    /// record. The type is part of the key because a struct and its first
+    /// field can share an address.
+    records: FxHashMap<(usize, usize), u64>,
     /// Records written per type id (the schema's type index).
     counts: Vec<u64>,
     sections: Vec<SectionSpan>,
@@ -175,7 +177,10 @@ impl Writer {
     /// Writes an unsigned value of the given width, checking that it fits.
     pub fn put_uint(&mut self, width: Width, v: u64, what: &'static str) -> EncodeResult<()> {
         if v > width.max() {
-            return Err(EncodeError::new(what, format!("{v} does not fit in {} byte(s)", width.bytes())));
+            return Err(EncodeError::new(
+                what,
+                format!("{v} does not fit in {} byte(s)", width.bytes()),
+            ));
         }
         match width {
             Width::U8 => self.put_u8(v as u8),
@@ -187,10 +192,50 @@ impl Writer {
         Ok(())
     }
 
+    /// Writes a NUL-terminated string; `max` bounds its length with the NUL,
+    /// and the position after it is aligned to `pad` (absolute).
+    pub fn put_cstring(
+        &mut self,
+        s: &str,
+        max: Option<u64>,
+        pad: Option<u64>,
+        what: &'static str,
+    ) -> EncodeResult<()> {
+        if s.as_bytes().contains(&0) {
+            return Err(EncodeError::new(
+                what,
+                "a NUL-terminated string cannot contain a NUL byte",
+            ));
+        }
+        if let Some(m) = max {
+            if s.len() as u64 + 1 > m {
+                return Err(EncodeError::new(
+                    what,
+                    format!("{} bytes do not fit in {m} (NUL included)", s.len()),
+                ));
+            }
+        }
+        self.buf.extend_from_slice(s.as_bytes());
+        self.buf.push(0);
+        if let Some(a) = pad {
+            self.align(a);
+        }
+        Ok(())
+    }
+
     /// Overwrites an unsigned value of the given width at `at`.
-    pub fn patch_uint(&mut self, at: u64, width: Width, v: u64, what: &'static str) -> EncodeResult<()> {
+    pub fn patch_uint(
+        &mut self,
+        at: u64,
+        width: Width,
+        v: u64,
+        what: &'static str,
+    ) -> EncodeResult<()> {
         if v > width.max() {
-            return Err(EncodeError::new(what, format!("{v} does not fit in {} byte(s)", width.bytes())));
+            return Err(EncodeError::new(
+                what,
+                format!("{v} does not fit in {} byte(s)", width.bytes()),
+            ));
         }
         let n = width.bytes() as usize;
         let at = at as usize;
@@ -203,7 +248,10 @@ impl Writer {
                 dst.copy_from_slice(&bytes);
                 Ok(())
             }
-            None => Err(EncodeError::new(what, format!("patch at 0x{at:x} is outside the output"))),
+            None => Err(EncodeError::new(
+                what,
+                format!("patch at 0x{at:x} is outside the output"),
+            )),
         }
     }
 
@@ -233,7 +281,10 @@ impl Writer {
         if v > width.max() {
             return Err(EncodeError::new(
                 what,
-                format!("offset 0x{delta:x} (stored as {v}) does not fit in {} byte(s)", width.bytes()),
+                format!(
+                    "offset 0x{delta:x} (stored as {v}) does not fit in {} byte(s)",
+                    width.bytes()
+                ),
             ));
         }
         self.patch_uint(at, width, v, what)
@@ -242,7 +293,7 @@ impl Writer {
     /// Remembers where the record of the value at `key` was written.
     #[inline]
     pub fn note_record(&mut self, key: usize, type_id: usize, pos: u64) {
-        self.records.insert(key, pos);
+        self.records.insert((key, type_id), pos);
         if let Some(c) = self.counts.get_mut(type_id) {
             *c += 1;
         }
@@ -250,11 +301,13 @@ impl Writer {
 
     /// Where the record of the value at `key` was written.
     #[inline]
-    pub fn record(&self, key: usize, what: &'static str) -> EncodeResult<u64> {
-        self.records
-            .get(&key)
-            .copied()
-            .ok_or_else(|| EncodeError::new(what, "internal: a record was referenced before it was placed"))
+    pub fn record(&self, key: usize, type_id: usize, what: &'static str) -> EncodeResult<u64> {
+        self.records.get(&(key, type_id)).copied().ok_or_else(|| {
+            EncodeError::new(
+                what,
+                "internal: a record was referenced before it was placed",
+            )
+        })
     }
 
     /// How many records of a type were written.
@@ -303,9 +356,10 @@ impl Writer {
         let found = match self.dedup {
             Dedup::None => None,
             Dedup::Exact => self.exact.find(&bytes),
-            Dedup::ByteSearch { align: a } => {
-                self.search.find(&self.buf[start as usize..], a, &bytes).map(|p| start + p)
-            }
+            Dedup::ByteSearch { align: a } => self
+                .search
+                .find(&self.buf[start as usize..], a, &bytes)
+                .map(|p| start + p),
         };
         let pos = match found {
             Some(p) => p,

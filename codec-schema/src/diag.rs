@@ -52,11 +52,20 @@ pub(crate) struct Ctxt<'a> {
 
 impl<'a> Ctxt<'a> {
     pub fn new(locs: &'a Locations) -> Self {
-        Ctxt { locs, items: Vec::new() }
+        Ctxt {
+            locs,
+            items: Vec::new(),
+        }
     }
 
     /// Records a mistake. `at` is the locator path; `item` the readable one.
-    pub fn error(&mut self, at: &[Step], item: impl Into<String>, message: impl Into<String>, hint: Option<String>) {
+    pub fn error(
+        &mut self,
+        at: &[Step],
+        item: impl Into<String>,
+        message: impl Into<String>,
+        hint: Option<String>,
+    ) {
         self.items.push(Diagnostic {
             item: item.into(),
             pos: self.locs.find(at),

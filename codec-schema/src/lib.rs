@@ -37,7 +37,10 @@ pub fn parse_str(src: &str, file: &str) -> Result<Checked, Diagnostics> {
     let schema: Schema = match opts.from_str(src) {
         Ok(s) => s,
         Err(e) => {
-            let pos = Pos { line: e.span.start.line, col: e.span.start.col };
+            let pos = Pos {
+                line: e.span.start.line,
+                col: e.span.start.col,
+            };
             return Err(Diagnostics {
                 file: file.to_owned(),
                 items: vec![Diagnostic {
@@ -54,7 +57,10 @@ pub fn parse_str(src: &str, file: &str) -> Result<Checked, Diagnostics> {
     check::check(&schema, &mut cx);
     let items = cx.finish();
     if !items.is_empty() {
-        return Err(Diagnostics { file: file.to_owned(), items });
+        return Err(Diagnostics {
+            file: file.to_owned(),
+            items,
+        });
     }
     Ok(Checked::new(schema))
 }
@@ -77,9 +83,24 @@ pub fn load(path: &Path, display: &str) -> Result<Checked, Diagnostics> {
 
 impl Checked {
     fn new(schema: Schema) -> Self {
-        let type_index = schema.types.iter().enumerate().map(|(i, t)| (t.name().to_owned(), i)).collect();
-        let section_index = schema.sections.iter().enumerate().map(|(i, s)| (s.name.clone(), i)).collect();
-        let mut c = Checked { schema, type_index, section_index, reaches: Vec::new() };
+        let type_index = schema
+            .types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name().to_owned(), i))
+            .collect();
+        let section_index = schema
+            .sections
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.name.clone(), i))
+            .collect();
+        let mut c = Checked {
+            schema,
+            type_index,
+            section_index,
+            reaches: Vec::new(),
+        };
         c.reaches = c.compute_reaches();
         c
     }
@@ -105,7 +126,11 @@ impl Checked {
 
     /// The size of a type when it does not depend on the data.
     pub fn fixed_size(&self, t: &Type) -> Option<u64> {
-        let types: HashMap<&str, usize> = self.type_index.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let types: HashMap<&str, usize> = self
+            .type_index
+            .iter()
+            .map(|(k, v)| (k.as_str(), *v))
+            .collect();
         check::fixed_size_in(&self.schema, &types, t, 0)
     }
 
@@ -134,7 +159,7 @@ impl Checked {
         if let Some(s) = p.section.as_deref().and_then(|s| self.section_id(s)) {
             out.push(s);
         }
-        if let Target::Switch { union, .. } = &p.to {
+        if let Type::Switch { union, .. } = &p.to {
             if let Some(TypeDef::Union(u)) = self.get(union) {
                 for v in &u.variants {
                     if let Some(s) = v.section.as_deref().and_then(|s| self.section_id(s)) {
@@ -150,7 +175,11 @@ impl Checked {
 
     /// Can a value of type `type_id` lead to something placed in `section`?
     pub fn reaches(&self, type_id: usize, section: usize) -> bool {
-        self.reaches.get(type_id).and_then(|r| r.get(section)).copied().unwrap_or(false)
+        self.reaches
+            .get(type_id)
+            .and_then(|r| r.get(section))
+            .copied()
+            .unwrap_or(false)
     }
 
     /// Can a value of this field type lead to something placed in `section`?
@@ -159,12 +188,9 @@ impl Checked {
             Type::Named(n) => self.type_id(n).is_some_and(|i| self.reaches(i, section)),
             Type::Array { of, .. } => self.type_reaches(of, section),
             Type::Ptr(p) => {
-                self.target_sections(p).contains(&section)
-                    || match &p.to {
-                        Target::One(t) | Target::Vec { of: t, .. } => self.type_reaches(t, section),
-                        Target::Switch { .. } => false,
-                    }
+                self.target_sections(p).contains(&section) || self.type_reaches(&p.to, section)
             }
+            Type::List { of, .. } => self.type_reaches(of, section),
             _ => false,
         }
     }
@@ -182,8 +208,12 @@ impl Checked {
                         continue;
                     }
                     let r = match &self.schema.types[ti] {
-                        TypeDef::Struct(st) => st.fields.iter().any(|f| self.type_reaches(&f.ty, si)),
-                        TypeDef::Union(u) => u.variants.iter().any(|v| self.type_reaches(&v.ty, si)),
+                        TypeDef::Struct(st) => {
+                            st.fields.iter().any(|f| self.type_reaches(&f.ty, si))
+                        }
+                        TypeDef::Union(u) => {
+                            u.variants.iter().any(|v| self.type_reaches(&v.ty, si))
+                        }
                     };
                     if r {
                         self.reaches[ti][si] = true;

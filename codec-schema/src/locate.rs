@@ -42,7 +42,11 @@ pub struct Locations {
 impl Locations {
     pub fn scan(src: &str) -> Self {
         let tokens = lex(src);
-        let mut p = Parser { toks: &tokens, i: 0, out: HashMap::new() };
+        let mut p = Parser {
+            toks: &tokens,
+            i: 0,
+            out: HashMap::new(),
+        };
         let mut path = Vec::new();
         p.value(&mut path);
         Locations { map: p.out }
@@ -87,7 +91,10 @@ fn lex(src: &str) -> Vec<(Tok, Pos)> {
             advance(&mut i, &mut line, &mut col, c);
         } else if c == '/' && chars.get(i + 1) == Some(&'/') {
             while i < chars.len() && chars[i] != '\n' {
-                { let ch = chars[i]; advance(&mut i, &mut line, &mut col, ch); }
+                {
+                    let ch = chars[i];
+                    advance(&mut i, &mut line, &mut col, ch);
+                }
             }
         } else if c == '/' && chars.get(i + 1) == Some(&'*') {
             let mut depth = 0usize;
@@ -104,7 +111,10 @@ fn lex(src: &str) -> Vec<(Tok, Pos)> {
                         break;
                     }
                 } else {
-                    { let ch = chars[i]; advance(&mut i, &mut line, &mut col, ch); }
+                    {
+                        let ch = chars[i];
+                        advance(&mut i, &mut line, &mut col, ch);
+                    }
                 }
             }
         } else if c == '"' {
@@ -115,7 +125,10 @@ fn lex(src: &str) -> Vec<(Tok, Pos)> {
                     advance(&mut i, &mut line, &mut col, '\\');
                 }
                 s.push(chars[i]);
-                { let ch = chars[i]; advance(&mut i, &mut line, &mut col, ch); }
+                {
+                    let ch = chars[i];
+                    advance(&mut i, &mut line, &mut col, ch);
+                }
             }
             if i < chars.len() {
                 advance(&mut i, &mut line, &mut col, '"');
@@ -125,7 +138,10 @@ fn lex(src: &str) -> Vec<(Tok, Pos)> {
             let mut s = String::new();
             while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
                 s.push(chars[i]);
-                { let ch = chars[i]; advance(&mut i, &mut line, &mut col, ch); }
+                {
+                    let ch = chars[i];
+                    advance(&mut i, &mut line, &mut col, ch);
+                }
             }
             out.push((Tok::Ident(s), pos));
         } else if "()[]{},:".contains(c) {
@@ -134,18 +150,21 @@ fn lex(src: &str) -> Vec<(Tok, Pos)> {
         } else if c == '#' {
             // `#![enable(...)]`: skip to the closing bracket.
             while i < chars.len() && chars[i] != ']' {
-                { let ch = chars[i]; advance(&mut i, &mut line, &mut col, ch); }
+                {
+                    let ch = chars[i];
+                    advance(&mut i, &mut line, &mut col, ch);
+                }
             }
             if i < chars.len() {
                 advance(&mut i, &mut line, &mut col, ']');
             }
         } else {
             // Numbers, signs, chars: one opaque token per run.
-            while i < chars.len()
-                && !chars[i].is_whitespace()
-                && !"()[]{},:\"".contains(chars[i])
-            {
-                { let ch = chars[i]; advance(&mut i, &mut line, &mut col, ch); }
+            while i < chars.len() && !chars[i].is_whitespace() && !"()[]{},:\"".contains(chars[i]) {
+                {
+                    let ch = chars[i];
+                    advance(&mut i, &mut line, &mut col, ch);
+                }
             }
             out.push((Tok::Other, pos));
         }
@@ -165,7 +184,9 @@ impl Parser<'_> {
     }
 
     fn value(&mut self, path: &mut Vec<Step>) {
-        let Some((tok, pos)) = self.toks.get(self.i).cloned() else { return };
+        let Some((tok, pos)) = self.toks.get(self.i).cloned() else {
+            return;
+        };
         self.out.entry(path.clone()).or_insert(pos);
         match tok {
             Tok::Ident(_) => {
@@ -261,7 +282,13 @@ mod tests {
         assert_eq!(p(vec!["name".into()]), Pos { line: 2, col: 9 });
         assert_eq!(p(vec!["types".into(), 0.into()]), Pos { line: 4, col: 5 });
         assert_eq!(
-            p(vec!["types".into(), 0.into(), "fields".into(), 0.into(), "type".into()]),
+            p(vec![
+                "types".into(),
+                0.into(),
+                "fields".into(),
+                0.into(),
+                "type".into()
+            ]),
             Pos { line: 5, col: 25 }
         );
         // Unknown paths fall back to the nearest ancestor.

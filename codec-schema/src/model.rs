@@ -165,11 +165,29 @@ pub enum Type {
     /// Another struct, inline.
     Named(String),
     /// A fixed number of elements, inline.
-    Array { of: Box<Type>, len: u64 },
+    Array {
+        of: Box<Type>,
+        len: u64,
+    },
     /// A word split into named bit ranges, low bits first.
-    Bits { word: Box<Type>, fields: Vec<BitField> },
+    Bits {
+        word: Box<Type>,
+        fields: Vec<BitField>,
+    },
     /// An offset to data placed elsewhere.
     Ptr(Box<Ptr>),
+    /// A variable number of elements; only behind an offset or as a union
+    /// payload. `count` says where the number is stored.
+    List {
+        of: Box<Type>,
+        count: Box<Count>,
+    },
+    /// One variant of a union, chosen by a sibling tag field; only behind an
+    /// offset.
+    Switch {
+        union: String,
+        tag: String,
+    },
 }
 
 /// A named range of bits inside a word.
@@ -194,7 +212,7 @@ pub struct Ptr {
     /// What the distance is measured from.
     #[serde(default)]
     pub base: Base,
-    pub to: Target,
+    pub to: Type,
     /// The section the target is placed in on encode (unions name it per variant).
     #[serde(default)]
     pub section: Option<String>,
@@ -209,17 +227,6 @@ pub enum Base {
     Absolute(u64),
     /// The start of the record that holds the offset.
     Record,
-}
-
-/// What an offset points to.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-pub enum Target {
-    /// One value of a type.
-    One(Type),
-    /// Several values; `count` says how many.
-    Vec { of: Type, count: Count },
-    /// One variant of a union, chosen by a sibling tag field.
-    Switch { union: String, tag: String },
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]

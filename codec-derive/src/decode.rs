@@ -1,0 +1,421 @@
+//! Decoding: each struct reads its fields in file order at increasing
+//! positions, then follows its offsets. Errors gain their field path on the
+//! way up (`.in_field`, `.at_index`), so the success path builds no strings.
+
+use crate::names::{bits_struct, ident, is_prim, local, read_uint};
+use crate::Gen;
+use codec_schema::{Base, Checked, Count, Endian, Ptr, StructDef, Type, TypeDef, UnionDef};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+const RT: fn() -> TokenStream = || quote!(::codec_runtime);
+
+impl Gen<'_> {
+    pub(crate) fn decode(&self) -> TokenStream {
+        let rt = RT();
+        let mut out = TokenStream::new();
+        for t in &self.c.schema.types {
+            out.extend(match t {
+                TypeDef::Struct(s) => self.decode_struct(s),
+                TypeDef::Union(u) => self.decode_union(u),
+            });
+        }
+        let root = ident(&self.c.schema.root);
+        let root_name = &self.c.schema.root;
+        let endian = match self.c.schema.endian {
+            Endian::Little => quote!(#rt::Endian::Little),
+            Endian::Big => quote!(#rt::Endian::Big),
+        };
+        out.extend(quote! {
+            /// The file's byte order.
+            pub const ENDIAN: #rt::Endian = #endian;
+
+            /// Decodes a whole file with the default resource limits.
+            pub fn decode(data: &[u8]) -> #rt::DecodeResult<#root> {
+                decode_with(data, #rt::Limits::default())
+            }
+
+            /// Decodes a whole file with explicit resource limits.
+            pub fn decode_with(data: &[u8], limits: #rt::Limits) -> #rt::DecodeResult<#root> {
+                let mut r = #rt::Reader::with_limits(data, ENDIAN, limits);
+                #root::decode_at(&mut r, 0)
+                    .map(|(v, _)| v)
+                    .map_err(|e| e.within(#rt::PathSeg::Type(#root_name)))
+            }
+        });
+        out
+    }
+
+    fn decode_struct(&self, s: &StructDef) -> TokenStream {
+        let rt = RT();
+        let name = ident(&s.name);
+        let mut reads = TokenStream::new();
+        let mut follows = TokenStream::new();
+        let mut build = Vec::new();
+        for f in &s.fields {
+            let fname = &f.name;
+            let v = local("f", fname);
+            let at = local("at", fname);
+            match &f.ty {
+                Type::Ptr(p) => {
+                    let raw = local("raw", fname);
+                    let read = read_uint(&p.width, quote!(p));
+                    let w = codec_schema::int_width(&p.width).unwrap_or(4);
+                    reads.extend(quote! {
+                        let #at = p;
+                        let #raw = match #read { Ok(v) => v, Err(e) => return Err(e.in_field(#fname)) };
+                        p += #w;
+                    });
+                    let follow = self.follow(s, f.name.as_str(), p);
+                    let rty = self.rust_ty(&f.ty, &s.name, &f.name);
+                    follows.extend(quote! {
+                        let #v: #rty = match (|| -> #rt::DecodeResult<#rty> { #follow })() {
+                            Ok(v) => v,
+                            Err(e) => return Err(e.in_field(#fname)),
+                        };
+                    });
+                }
+                _ if f.derive.is_some() => {
+                    let raw = local("raw", fname);
+                    let read = read_uint(&f.ty, quote!(p));
+                    let w = codec_schema::int_width(&f.ty).unwrap_or(4);
+                    reads.extend(quote! {
+                        let #at = p;
+                        let #raw = match #read { Ok(v) => v, Err(e) => return Err(e.in_field(#fname)) };
+                        let _ = (#at, #raw);
+                        p += #w;
+                    });
+                }
+                t => {
+                    let read = self.inline_read(t, quote!(p), &s.name, fname);
+                    reads.extend(quote! {
+                        let (#v, next) = match #read { Ok(v) => v, Err(e) => return Err(e.in_field(#fname)) };
+                        p = next;
+                    });
+                }
+            }
+            if Checked::is_stored(f) {
+                let fid = ident(fname);
+                build.push(quote!(#fid: #v));
+            }
+        }
+        quote! {
+            impl #name {
+                /// Decodes the record at `pos` and what its offsets point to;
+                /// returns the value and the position after the record.
+                #[allow(unused_mut, unused_variables, clippy::redundant_closure_call)]
+                pub fn decode_at(r: &mut #rt::Reader<'_>, pos: u64) -> #rt::DecodeResult<(Self, u64)> {
+                    let mut p = pos;
+                    #reads
+                    #follows
+                    Ok((Self { #(#build,)* }, p))
+                }
+            }
+        }
+    }
+
+    /// The body of a closure returning the target of offset field `field`.
+    fn follow(&self, s: &StructDef, field: &str, p: &Ptr) -> TokenStream {
+        let rt = RT();
+        let at = local("at", field);
+        let raw = local("raw", field);
+        let scale = p.scale;
+        let base = match p.base {
+            Base::File => quote!(0u64),
+            Base::Absolute(n) => quote!(#n),
+            Base::Record => quote!(pos),
+        };
+        let target = quote! { let t = r.target(#at, #base, #raw, #scale)?; };
+        match &p.to {
+            Type::Named(n) => {
+                let tn = ident(n);
+                let size = self.c.fixed_size(&p.to).unwrap_or(1);
+                let boxed = crate::names::contains_directly(self.c, &p.to, &s.name, 0);
+                let wrap = if boxed {
+                    quote!(::std::boxed::Box::new(v))
+                } else {
+                    quote!(v)
+                };
+                quote! {
+                    #target
+                    r.enter(#at, t, #size)?;
+                    let (v, _) = #tn::decode_at(r, t)?;
+                    r.leave();
+                    Ok(#wrap)
+                }
+            }
+            Type::List { of, count } => {
+                let (count_expr, start) = match &**count {
+                    Count::Field(c) => {
+                        let rc = local("raw", c);
+                        (quote!(#rc), quote!(t))
+                    }
+                    Count::Before(ct) => {
+                        let w = codec_schema::int_width(ct).unwrap_or(4);
+                        let read = read_uint(ct, quote!(cpos));
+                        (
+                            quote! {{
+                                let cpos = t.checked_sub(#w).ok_or_else(|| #rt::DecodeError::new(#at,
+                                    #rt::ErrorKind::OffsetOutOfRange { target: t, len: r.len() }))?;
+                                #read?
+                            }},
+                            quote!(t),
+                        )
+                    }
+                    Count::Prefix(ct) => {
+                        let w = codec_schema::int_width(ct).unwrap_or(4);
+                        let read = read_uint(ct, quote!(t));
+                        (quote!(#read?), quote!(t + #w))
+                    }
+                };
+                let list = self.list_read(of, quote!(n), quote!(start), &at, &s.name, field);
+                quote! {
+                    #target
+                    let n: u64 = #count_expr;
+                    let start: u64 = #start;
+                    #list
+                }
+            }
+            Type::Switch { union, tag } => {
+                let un = ident(union);
+                let rt_ = local("raw", tag);
+                let at_tag = local("at", tag);
+                quote! {
+                    #target
+                    #un::decode_payload(r, #rt_, t, #at_tag)
+                }
+            }
+            other => {
+                let read = self.inline_read(other, quote!(t), &s.name, field);
+                let size = self.c.fixed_size(other).unwrap_or(0);
+                quote! {
+                    #target
+                    r.charge(#at, #size)?;
+                    #read.map(|(v, _)| v)
+                }
+            }
+        }
+    }
+
+    /// Statements ending in `Ok(Vec<T>)`: `n` elements of `of` from `start`.
+    fn list_read(
+        &self,
+        of: &Type,
+        n: TokenStream,
+        start: TokenStream,
+        at: &proc_macro2::Ident,
+        owner: &str,
+        field: &str,
+    ) -> TokenStream {
+        let _rt = RT();
+        let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
+        let ety = self.rust_ty(of, owner, field);
+        let elem = self.inline_read(of, quote!(q), owner, field);
+        quote! {
+            let n: u64 = #n;
+            let start: u64 = #start;
+            r.check_count(#at, start, n, #esize)?;
+            if n == 0 {
+                return Ok(::std::vec::Vec::new());
+            }
+            r.enter(#at, start, n * #esize)?;
+            let mut out: ::std::vec::Vec<#ety> = ::std::vec::Vec::with_capacity(n as usize);
+            let mut q = start;
+            for i in 0..n as usize {
+                let (e, next) = match #elem { Ok(v) => v, Err(e) => return Err(e.at_index(i)) };
+                out.push(e);
+                q = next;
+            }
+            r.leave();
+            Ok(out)
+        }
+    }
+
+    /// An expression of type `DecodeResult<(T, u64)>`: the value at `start`
+    /// and the position after it.
+    pub(crate) fn inline_read(
+        &self,
+        t: &Type,
+        start: TokenStream,
+        owner: &str,
+        field: &str,
+    ) -> TokenStream {
+        let rt = RT();
+        let prim =
+            |m: TokenStream, n: u64| quote! {{ let s: u64 = #start; r.#m(s).map(|v| (v, s + #n)) }};
+        match t {
+            Type::U8 => prim(quote!(u8), 1),
+            Type::U16 => prim(quote!(u16), 2),
+            Type::U24 => prim(quote!(u24), 3),
+            Type::U32 => prim(quote!(u32), 4),
+            Type::U64 => prim(quote!(u64), 8),
+            Type::I8 => prim(quote!(i8), 1),
+            Type::I16 => prim(quote!(i16), 2),
+            Type::I32 => prim(quote!(i32), 4),
+            Type::I64 => prim(quote!(i64), 8),
+            Type::F32 => prim(quote!(f32), 4),
+            Type::F64 => prim(quote!(f64), 8),
+            Type::Bool8 => {
+                quote! {{ let s: u64 = #start; r.u8(s).and_then(|v| r.bool_from(s, v as u64)).map(|v| (v, s + 1)) }}
+            }
+            Type::Bool32 => {
+                quote! {{ let s: u64 = #start; r.u32(s).and_then(|v| r.bool_from(s, v as u64)).map(|v| (v, s + 4)) }}
+            }
+            Type::Magic(m) => {
+                let lit = syn::LitByteStr::new(m.as_bytes(), proc_macro2::Span::call_site());
+                let n = m.len() as u64;
+                quote! {{ let s: u64 = #start; r.magic(s, #lit).map(|()| ((), s + #n)) }}
+            }
+            Type::Bytes(n) => {
+                let k = *n as usize;
+                quote! {{ let s: u64 = #start; r.array::<#k>(s).map(|v| (v, s + #n)) }}
+            }
+            Type::CString { max, pad } => {
+                let max = opt(*max);
+                let pad = opt(*pad);
+                quote! {{ let s: u64 = #start; r.cstring_at(s, #max, #pad) }}
+            }
+            Type::Named(n) => {
+                let tn = ident(n);
+                quote! {{ let s: u64 = #start; #tn::decode_at(r, s) }}
+            }
+            Type::Array { of, len } => {
+                let k = *len as usize;
+                let elem = self.inline_read(of, quote!(q), owner, field);
+                let ety = self.rust_ty(of, owner, field);
+                if is_prim(of) {
+                    quote! {
+                        (|| -> #rt::DecodeResult<([#ety; #k], u64)> {
+                            let mut out = [<#ety>::default(); #k];
+                            let mut q: u64 = #start;
+                            for (i, slot) in out.iter_mut().enumerate() {
+                                let (e, next) = match #elem { Ok(v) => v, Err(e) => return Err(e.at_index(i)) };
+                                *slot = e;
+                                q = next;
+                            }
+                            Ok((out, q))
+                        })()
+                    }
+                } else {
+                    quote! {
+                        (|| -> #rt::DecodeResult<([#ety; #k], u64)> {
+                            let s: u64 = #start;
+                            let mut v: ::std::vec::Vec<#ety> = ::std::vec::Vec::with_capacity(#k);
+                            let mut q = s;
+                            for i in 0..#k {
+                                let (e, next) = match #elem { Ok(v) => v, Err(e) => return Err(e.at_index(i)) };
+                                v.push(e);
+                                q = next;
+                            }
+                            match <[#ety; #k]>::try_from(v) {
+                                Ok(a) => Ok((a, q)),
+                                Err(_) => Err(#rt::DecodeError::new(s, #rt::ErrorKind::Invalid("array length".into()))),
+                            }
+                        })()
+                    }
+                }
+            }
+            Type::Bits { word, fields } => {
+                let bname = bits_struct(owner, field);
+                let w = codec_schema::int_width(word).unwrap_or(4);
+                let read = read_uint(word, quote!(s));
+                let mut shift = 0u32;
+                let inits = fields.iter().map(|b| {
+                    let n = ident(&b.name);
+                    let mask: u64 = if b.bits >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << b.bits) - 1
+                    };
+                    let sh = shift;
+                    shift += b.bits;
+                    if b.bits == 1 {
+                        quote!(#n: (word >> #sh) & 1 == 1)
+                    } else {
+                        let ty = crate::names::bits_ty(b.bits);
+                        quote!(#n: ((word >> #sh) & #mask) as #ty)
+                    }
+                });
+                quote! {{
+                    let s: u64 = #start;
+                    #read.map(|word| (#bname { #(#inits,)* }, s + #w))
+                }}
+            }
+            Type::Ptr(_) | Type::List { .. } | Type::Switch { .. } => {
+                // The checker keeps these out of inline positions.
+                quote! { Err(#rt::DecodeError::new(#start, #rt::ErrorKind::Invalid("unsupported inline type".into()))) }
+            }
+        }
+    }
+
+    fn decode_union(&self, u: &UnionDef) -> TokenStream {
+        let rt = RT();
+        let name = ident(&u.name);
+        let uname = &u.name;
+        let arms = u.variants.iter().map(|v| {
+            let vn = ident(&v.name);
+            let vname = &v.name;
+            let tag = v.tag;
+            let read = match &v.ty {
+                Type::List { of, count } => {
+                    let (count_expr, start) = match &**count {
+                        Count::Before(ct) => {
+                            let w = codec_schema::int_width(ct).unwrap_or(4);
+                            let read = read_uint(ct, quote!(cpos));
+                            (quote! {{
+                                let cpos = pos.checked_sub(#w).ok_or_else(|| #rt::DecodeError::new(field_pos,
+                                    #rt::ErrorKind::OffsetOutOfRange { target: pos, len: r.len() }))?;
+                                #read?
+                            }}, quote!(pos))
+                        }
+                        Count::Prefix(ct) => {
+                            let w = codec_schema::int_width(ct).unwrap_or(4);
+                            let read = read_uint(ct, quote!(pos));
+                            (quote!(#read?), quote!(pos + #w))
+                        }
+                        Count::Field(_) => (quote!(0u64), quote!(pos)),
+                    };
+                    let at = proc_macro2::Ident::new("field_pos", proc_macro2::Span::call_site());
+                    let list = self.list_read(of, count_expr, start, &at, &u.name, &v.name);
+                    let ety = self.rust_ty(of, &u.name, &v.name);
+                    quote! { (|| -> #rt::DecodeResult<::std::vec::Vec<#ety>> { #list })() }
+                }
+                t => {
+                    let read = self.inline_read(t, quote!(pos), &u.name, &v.name);
+                    let charge = match self.c.fixed_size(t) {
+                        Some(n) => quote!(r.charge(field_pos, #n)?;),
+                        None => quote!(),
+                    };
+                    let ty = self.rust_ty(t, &u.name, &v.name);
+                    quote! { (|| -> #rt::DecodeResult<#ty> { #charge #read.map(|(v, _)| v) })() }
+                }
+            };
+            quote! {
+                #tag => match #read {
+                    Ok(v) => Ok(Self::#vn(v)),
+                    Err(e) => Err(e.within(#rt::PathSeg::Variant(#vname))),
+                }
+            }
+        });
+        quote! {
+            impl #name {
+                /// Decodes the payload that tag `tag` selects, at `pos`.
+                /// `field_pos` is where the tag was read (for errors).
+                #[allow(unused_variables, clippy::redundant_closure_call)]
+                pub fn decode_payload(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64) -> #rt::DecodeResult<Self> {
+                    match tag {
+                        #(#arms,)*
+                        _ => Err(#rt::DecodeError::new(field_pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn opt(v: Option<u64>) -> TokenStream {
+    match v {
+        Some(n) => quote!(::std::option::Option::Some(#n)),
+        None => quote!(::std::option::Option::None),
+    }
+}

@@ -1,0 +1,426 @@
+//! Encoding: the root record is written first; then each section is filled
+//! by one walk of the typed tree in the section's order (pre-order,
+//! post-order or a glue hook). Placing a target patches the offset that
+//! points to it; counts, tags, sizes and the file size are derived.
+
+use crate::names::{ident, width_tokens};
+use crate::Gen;
+use codec_schema::{Base, Count, Dedup, Derive, Order, Ptr, StructDef, Type, TypeDef};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+const RT: fn() -> TokenStream = || quote!(::codec_runtime);
+
+impl Gen<'_> {
+    pub(crate) fn encode(&self) -> syn::Result<TokenStream> {
+        let rt = RT();
+        let mut out = TokenStream::new();
+        for (i, t) in self.c.schema.types.iter().enumerate() {
+            if let TypeDef::Struct(s) = t {
+                out.extend(self.encode_struct(i, s)?);
+            }
+        }
+        let root_def = self.c.root();
+        let root = ident(&root_def.name);
+        let ntypes = self.c.schema.types.len();
+        let nsecs = self.c.schema.sections.len();
+        let mut sections = TokenStream::new();
+        for (i, sec) in self.c.schema.sections.iter().enumerate() {
+            let align = sec.align;
+            let dedup = dedup_tokens(&sec.dedup);
+            let walk = match &sec.order {
+                Order::PreOrder => quote!(v.visit(&mut w, #i, false)?;),
+                Order::PostOrder => quote!(v.visit(&mut w, #i, true)?;),
+                Order::Hook { name, visits } => {
+                    let Some(hooks) = self.hooks else {
+                        return Err(Gen::err(format!(
+                            "section `{}` is ordered by hook `{name}`: pass `hooks = path::to::glue` to schema!",
+                            sec.name
+                        )));
+                    };
+                    let hn = ident(name);
+                    let vt = ident(visits);
+                    quote!(#hooks::#hn(v, &mut |o: &#vt| o.visit(&mut w, #i, false))?;)
+                }
+            };
+            sections.extend(quote! {
+                w.begin_section(#i, #align, #dedup);
+                #walk
+                w.end_section(#align);
+            });
+        }
+        let end_align = self.c.schema.end_align;
+        let offsets = self.c.field_offsets(root_def);
+        let mut patches = TokenStream::new();
+        for (f, off) in root_def.fields.iter().zip(&offsets) {
+            let what = format!("{}.{}", root_def.name, f.name);
+            let value = match &f.derive {
+                Some(Derive::FileSize) => quote!(w.pos()),
+                Some(Derive::RecordCount(t)) => {
+                    let id = self.c.type_id(t).unwrap_or(0);
+                    quote!(w.count(#id))
+                }
+                Some(Derive::SectionSize(s)) => {
+                    let id = self.c.section_id(s).unwrap_or(0);
+                    quote!({ let sp = w.section(#id); sp.end - sp.start })
+                }
+                _ => continue,
+            };
+            let Some(off) = off else {
+                return Err(Gen::err(format!(
+                    "derived field `{what}` must be at a fixed offset of the root"
+                )));
+            };
+            let wt = width_tokens(&f.ty);
+            patches.extend(quote! {
+                let value = #value;
+                w.patch_uint(#off, #wt, value, #what)?;
+            });
+        }
+        out.extend(quote! {
+            /// Encodes a whole file, laid out by the schema's sections.
+            pub fn encode(v: &#root) -> #rt::EncodeResult<::std::vec::Vec<u8>> {
+                let mut w = #rt::Writer::new(ENDIAN, #ntypes, #nsecs);
+                v.write_record(&mut w)?;
+                #sections
+                w.align(#end_align);
+                #patches
+                Ok(w.into_bytes())
+            }
+        });
+        Ok(out)
+    }
+
+    fn encode_struct(&self, type_id: usize, s: &StructDef) -> syn::Result<TokenStream> {
+        let rt = RT();
+        let name = ident(&s.name);
+        let offsets = self.c.field_offsets(s);
+        let mut writes = TokenStream::new();
+        let mut own = TokenStream::new();
+        let mut descend = TokenStream::new();
+        for (f, off) in s.fields.iter().zip(&offsets) {
+            let fid = ident(&f.name);
+            let what = format!("{}.{}", s.name, f.name);
+            match (&f.derive, &f.ty) {
+                (Some(Derive::Count(of)), t) => {
+                    let of = ident(of);
+                    let wt = width_tokens(t);
+                    writes.extend(quote!(w.put_uint(#wt, self.#of.len() as u64, #what)?;));
+                }
+                (Some(Derive::Tag(of)), t) => {
+                    let of = ident(of);
+                    let wt = width_tokens(t);
+                    writes.extend(quote!(w.put_uint(#wt, self.#of.tag(), #what)?;));
+                }
+                (Some(_), t) => {
+                    let n = codec_schema::int_width(t).unwrap_or(4) as usize;
+                    writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
+                }
+                (None, Type::Magic(m)) => {
+                    let lit = syn::LitByteStr::new(m.as_bytes(), proc_macro2::Span::call_site());
+                    writes.extend(quote!(w.put_bytes(#lit);));
+                }
+                (None, Type::Ptr(p)) => {
+                    let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
+                    writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
+                    let Some(off) = off else {
+                        return Err(Gen::err(format!(
+                            "offset field `{what}` must be at a fixed offset"
+                        )));
+                    };
+                    own.extend(self.place_target(s, &f.name, p, *off)?);
+                }
+                (None, t) => {
+                    let wr = self.inline_write(t, quote!(&self.#fid), &what, &s.name, &f.name);
+                    writes.extend(wr);
+                }
+            }
+            // Descend into what this field holds, for the sections it can reach.
+            let inner: &Type = match &f.ty {
+                Type::Ptr(p) => &p.to,
+                t => t,
+            };
+            let secs: Vec<usize> = (0..self.c.schema.sections.len())
+                .filter(|&si| {
+                    self.c.type_reaches(inner, si) && !matches!(inner, Type::Switch { .. })
+                })
+                .collect();
+            if !secs.is_empty() && f.derive.is_none() {
+                let step = match inner {
+                    Type::Named(_) => Some(quote!(self.#fid.visit(w, sec, post)?;)),
+                    Type::Array { of, .. } | Type::List { of, .. }
+                        if matches!(**of, Type::Named(_)) =>
+                    {
+                        Some(quote!(for e in self.#fid.iter() { e.visit(w, sec, post)?; }))
+                    }
+                    _ => None,
+                };
+                if let Some(step) = step {
+                    descend.extend(quote! {
+                        if matches!(sec, #(#secs)|*) { #step }
+                    });
+                }
+            }
+        }
+        Ok(quote! {
+            impl #name {
+                /// The type's index in the schema (for record counts).
+                pub const TYPE_ID: usize = #type_id;
+
+                /// Writes this record at the writer's position. Offsets are
+                /// left as zeros until their targets are placed.
+                #[allow(unused_variables)]
+                pub fn write_record(&self, w: &mut #rt::Writer) -> #rt::EncodeResult<()> {
+                    let start = w.pos();
+                    w.note_record(#rt::key_of(self), #type_id, start);
+                    #writes
+                    Ok(())
+                }
+
+                /// Places what belongs to section `sec`, in pre- or post-order.
+                #[allow(unused_variables)]
+                pub fn visit(&self, w: &mut #rt::Writer, sec: usize, post: bool) -> #rt::EncodeResult<()> {
+                    if !post {
+                        self.place_own(w, sec)?;
+                    }
+                    #descend
+                    if post {
+                        self.place_own(w, sec)?;
+                    }
+                    Ok(())
+                }
+
+                /// Places the targets of this record's own offsets that
+                /// belong to section `sec`, and patches the offsets.
+                #[allow(unused_variables)]
+                fn place_own(&self, w: &mut #rt::Writer, sec: usize) -> #rt::EncodeResult<()> {
+                    #own
+                    Ok(())
+                }
+            }
+        })
+    }
+
+    /// Statements for `place_own`: place offset field `field`'s target when
+    /// `sec` is its section, then patch the offset at `off` in the record.
+    fn place_target(
+        &self,
+        s: &StructDef,
+        field: &str,
+        p: &Ptr,
+        off: u64,
+    ) -> syn::Result<TokenStream> {
+        let rt = RT();
+        let fid = ident(field);
+        let what = format!("{}.{}", s.name, field);
+        let wt = width_tokens(&p.width);
+        let scale = p.scale;
+        let base = match p.base {
+            Base::File => quote!(0u64),
+            Base::Absolute(n) => quote!(#n),
+            Base::Record => quote!(rec),
+        };
+        let patch = quote! {
+            let rec = w.record(#rt::key_of(self), Self::TYPE_ID, #what)?;
+            w.patch_offset(rec + #off, #wt, #base, #scale, target, #what)?;
+        };
+        match &p.to {
+            Type::Switch { union, .. } => {
+                let Some(TypeDef::Union(u)) = self.c.get(union) else {
+                    return Err(Gen::err(format!("`{union}` is not a union")));
+                };
+                let un = ident(union);
+                let mut arms = TokenStream::new();
+                for v in &u.variants {
+                    let vn = ident(&v.name);
+                    let sec_name = v
+                        .section
+                        .as_deref()
+                        .or(p.section.as_deref())
+                        .unwrap_or_default();
+                    let Some(si) = self.c.section_id(sec_name) else {
+                        continue;
+                    };
+                    let sec = &self.c.schema.sections[si];
+                    let ia = v.align.unwrap_or(sec.item_align);
+                    let place =
+                        self.place_value(&v.ty, quote!(v), &sec.dedup, ia, &what, &u.name, &v.name);
+                    arms.extend(quote! {
+                        #un::#vn(v) if sec == #si => {
+                            let target: u64 = { #place };
+                            #patch
+                        }
+                    });
+                }
+                Ok(quote! {
+                    match &self.#fid {
+                        #arms
+                        _ => {}
+                    }
+                })
+            }
+            to => {
+                let si = p
+                    .section
+                    .as_deref()
+                    .and_then(|n| self.c.section_id(n))
+                    .unwrap_or(0);
+                let sec = &self.c.schema.sections[si];
+                let place = self.place_value(
+                    to,
+                    quote!(&self.#fid),
+                    &sec.dedup,
+                    sec.item_align,
+                    &what,
+                    &s.name,
+                    field,
+                );
+                Ok(quote! {
+                    if sec == #si {
+                        let target: u64 = { #place };
+                        #patch
+                    }
+                })
+            }
+        }
+    }
+
+    /// An expression block that writes `v` (a reference) into the current
+    /// section and evaluates to the address an offset to it must hold.
+    #[allow(clippy::too_many_arguments)]
+    fn place_value(
+        &self,
+        t: &Type,
+        v: TokenStream,
+        dedup: &Dedup,
+        item_align: u64,
+        what: &str,
+        owner: &str,
+        field: &str,
+    ) -> TokenStream {
+        let (body, bias) = match t {
+            Type::List { of, count } => {
+                let elems = self.inline_write(of, quote!(e), what, owner, field);
+                match &**count {
+                    Count::Field(_) => (quote!(for e in v.iter() { #elems }), 0u64),
+                    Count::Before(ct) | Count::Prefix(ct) => {
+                        let wt = width_tokens(ct);
+                        let bias = match &**count {
+                            Count::Before(_) => codec_schema::int_width(ct).unwrap_or(4),
+                            _ => 0,
+                        };
+                        (
+                            quote! {
+                                w.put_uint(#wt, v.len() as u64, #what)?;
+                                for e in v.iter() { #elems }
+                            },
+                            bias,
+                        )
+                    }
+                }
+            }
+            t => (self.inline_write(t, quote!(v), what, owner, field), 0),
+        };
+        if matches!(dedup, Dedup::None) {
+            quote! {
+                let v = #v;
+                w.align(#item_align);
+                let t = w.pos();
+                #body
+                t + #bias
+            }
+        } else {
+            quote! {
+                let v = #v;
+                let mut sub = w.sub_writer();
+                {
+                    let w = &mut sub;
+                    #body
+                }
+                w.place_sub(sub, #item_align) + #bias
+            }
+        }
+    }
+
+    /// Statements writing the value `v` (an expression of type `&T`) inline.
+    fn inline_write(
+        &self,
+        t: &Type,
+        v: TokenStream,
+        what: &str,
+        owner: &str,
+        field: &str,
+    ) -> TokenStream {
+        let rt = RT();
+        match t {
+            Type::U8 => quote!(w.put_u8(*#v);),
+            Type::U16 => quote!(w.put_u16(*#v);),
+            Type::U24 => quote!(w.put_uint(#rt::Width::U24, u64::from(*#v), #what)?;),
+            Type::U32 => quote!(w.put_u32(*#v);),
+            Type::U64 => quote!(w.put_u64(*#v);),
+            Type::I8 => quote!(w.put_i8(*#v);),
+            Type::I16 => quote!(w.put_i16(*#v);),
+            Type::I32 => quote!(w.put_i32(*#v);),
+            Type::I64 => quote!(w.put_i64(*#v);),
+            Type::F32 => quote!(w.put_f32(*#v);),
+            Type::F64 => quote!(w.put_f64(*#v);),
+            Type::Bool8 => quote!(w.put_u8(u8::from(*#v));),
+            Type::Bool32 => quote!(w.put_u32(u32::from(*#v));),
+            Type::Magic(m) => {
+                let lit = syn::LitByteStr::new(m.as_bytes(), proc_macro2::Span::call_site());
+                quote!(w.put_bytes(#lit);)
+            }
+            Type::Bytes(_) => quote!(w.put_bytes(&#v[..]);),
+            Type::CString { max, pad } => {
+                let max = opt(*max);
+                let pad = opt(*pad);
+                quote!(w.put_cstring(#v, #max, #pad, #what)?;)
+            }
+            Type::Named(_) => quote!((#v).write_record(w)?;),
+            Type::Array { of, .. } => {
+                let e = self.inline_write(of, quote!(e), what, owner, field);
+                quote!(for e in (#v).iter() { #e })
+            }
+            Type::Bits { word, fields } => {
+                let wt = width_tokens(word);
+                let mut shift = 0u32;
+                let parts = fields.iter().map(|b| {
+                    let n = ident(&b.name);
+                    let sh = shift;
+                    shift += b.bits;
+                    let mask: u64 = if b.bits >= 64 { u64::MAX } else { (1u64 << b.bits) - 1 };
+                    let bwhat = format!("{what}.{}", b.name);
+                    quote! {
+                        let part = (#v).#n as u64;
+                        if part > #mask {
+                            return Err(#rt::EncodeError::new(#bwhat, format!("{part} does not fit in the bit range")));
+                        }
+                        word |= part << #sh;
+                    }
+                });
+                quote! {{
+                    let mut word: u64 = 0;
+                    #(#parts)*
+                    w.put_uint(#wt, word, #what)?;
+                }}
+            }
+            Type::Ptr(_) | Type::List { .. } | Type::Switch { .. } => quote!(),
+        }
+    }
+}
+
+fn dedup_tokens(d: &Dedup) -> TokenStream {
+    let rt = RT();
+    match d {
+        Dedup::None => quote!(#rt::Dedup::None),
+        Dedup::Exact => quote!(#rt::Dedup::Exact),
+        Dedup::ByteSearch { align } => quote!(#rt::Dedup::ByteSearch { align: #align }),
+    }
+}
+
+fn opt(v: Option<u64>) -> TokenStream {
+    match v {
+        Some(n) => quote!(::std::option::Option::Some(#n)),
+        None => quote!(::std::option::Option::None),
+    }
+}

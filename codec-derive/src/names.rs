@@ -1,0 +1,118 @@
+//! Identifiers and small type helpers shared by the back ends.
+
+use codec_schema::{Checked, Type, TypeDef};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "dyn", "else", "enum", "extern", "false",
+    "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
+    "return", "static", "struct", "trait", "true", "type", "unsafe", "use", "where", "while",
+    "abstract", "become", "box", "do", "final", "gen", "macro", "override", "priv", "try",
+    "typeof", "unsized", "virtual", "yield",
+];
+
+/// A field or type name as a Rust identifier (raw when it is a keyword).
+pub fn ident(name: &str) -> Ident {
+    if KEYWORDS.contains(&name) {
+        Ident::new_raw(name, Span::call_site())
+    } else {
+        Ident::new(name, Span::call_site())
+    }
+}
+
+/// A local variable for a field's value.
+pub fn local(prefix: &str, name: &str) -> Ident {
+    format_ident!("{}_{}", prefix, name)
+}
+
+/// `lists` -> `Lists`, `value_type` -> `ValueType`.
+pub fn camel(name: &str) -> String {
+    name.split('_')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let mut c = s.chars();
+            match c.next() {
+                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+/// The name of the struct generated for a bitfield.
+pub fn bits_struct(owner: &str, field: &str) -> Ident {
+    format_ident!("{}{}", owner, camel(field))
+}
+
+pub fn width_tokens(t: &Type) -> TokenStream {
+    match t {
+        Type::U8 => quote!(::codec_runtime::Width::U8),
+        Type::U16 => quote!(::codec_runtime::Width::U16),
+        Type::U24 => quote!(::codec_runtime::Width::U24),
+        Type::U64 => quote!(::codec_runtime::Width::U64),
+        _ => quote!(::codec_runtime::Width::U32),
+    }
+}
+
+/// A read of an unsigned integer of type `t` at `pos`, widened to u64.
+pub fn read_uint(t: &Type, pos: TokenStream) -> TokenStream {
+    match t {
+        Type::U8 => quote!(r.u8(#pos).map(u64::from)),
+        Type::U16 => quote!(r.u16(#pos).map(u64::from)),
+        Type::U24 => quote!(r.u24(#pos).map(u64::from)),
+        Type::U64 => quote!(r.u64(#pos)),
+        _ => quote!(r.u32(#pos).map(u64::from)),
+    }
+}
+
+/// The smallest unsigned Rust type holding `bits` bits (bool for one bit).
+pub fn bits_ty(bits: u32) -> TokenStream {
+    match bits {
+        1 => quote!(bool),
+        2..=8 => quote!(u8),
+        9..=16 => quote!(u16),
+        17..=32 => quote!(u32),
+        _ => quote!(u64),
+    }
+}
+
+pub fn is_prim(t: &Type) -> bool {
+    matches!(
+        t,
+        Type::U8
+            | Type::U16
+            | Type::U24
+            | Type::U32
+            | Type::U64
+            | Type::I8
+            | Type::I16
+            | Type::I32
+            | Type::I64
+            | Type::F32
+            | Type::F64
+    )
+}
+
+/// Does a value of type `t` contain a value of struct `target` without a
+/// heap indirection in between (so that `target` holding `t` needs a Box)?
+pub fn contains_directly(c: &Checked, t: &Type, target: &str, depth: u32) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    match t {
+        Type::Named(n) => {
+            n == target
+                || match c.get(n) {
+                    Some(TypeDef::Struct(s)) => s
+                        .fields
+                        .iter()
+                        .any(|f| contains_directly(c, &f.ty, target, depth + 1)),
+                    _ => false,
+                }
+        }
+        Type::Array { of, .. } => contains_directly(c, of, target, depth + 1),
+        Type::Ptr(p) => contains_directly(c, &p.to, target, depth + 1),
+        _ => false,
+    }
+}

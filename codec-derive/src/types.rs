@@ -1,0 +1,160 @@
+//! The Rust types: one struct per schema struct (stored fields only: magic
+//! and derived fields are not kept), one enum per union, one small struct per
+//! bitfield.
+
+use crate::names::{bits_struct, bits_ty, contains_directly, ident};
+use crate::Gen;
+use codec_schema::{Checked, StructDef, Type, TypeDef, UnionDef};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+impl Gen<'_> {
+    pub(crate) fn types(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for t in &self.c.schema.types {
+            out.extend(match t {
+                TypeDef::Struct(s) => self.struct_type(s),
+                TypeDef::Union(u) => self.union_type(u),
+            });
+        }
+        out
+    }
+
+    /// The Rust type of a field type, inside struct `owner`, field `field`.
+    pub(crate) fn rust_ty(&self, t: &Type, owner: &str, field: &str) -> TokenStream {
+        match t {
+            Type::U8 => quote!(u8),
+            Type::U16 => quote!(u16),
+            Type::U24 | Type::U32 => quote!(u32),
+            Type::U64 => quote!(u64),
+            Type::I8 => quote!(i8),
+            Type::I16 => quote!(i16),
+            Type::I32 => quote!(i32),
+            Type::I64 => quote!(i64),
+            Type::F32 => quote!(f32),
+            Type::F64 => quote!(f64),
+            Type::Bool8 | Type::Bool32 => quote!(bool),
+            Type::Magic(_) => quote!(()),
+            Type::Bytes(n) => {
+                let n = *n as usize;
+                quote!([u8; #n])
+            }
+            Type::CString { .. } => quote!(::std::string::String),
+            Type::Named(n) | Type::Switch { union: n, .. } => {
+                let id = ident(n);
+                quote!(#id)
+            }
+            Type::Array { of, len } => {
+                let e = self.rust_ty(of, owner, field);
+                let n = *len as usize;
+                quote!([#e; #n])
+            }
+            Type::List { of, .. } => {
+                let e = self.rust_ty(of, owner, field);
+                quote!(::std::vec::Vec<#e>)
+            }
+            Type::Bits { .. } => {
+                let id = bits_struct(owner, field);
+                quote!(#id)
+            }
+            Type::Ptr(p) => {
+                let inner = self.rust_ty(&p.to, owner, field);
+                if needs_box(self.c, &p.to, owner) {
+                    quote!(::std::boxed::Box<#inner>)
+                } else {
+                    inner
+                }
+            }
+        }
+    }
+
+    fn struct_type(&self, s: &StructDef) -> TokenStream {
+        let name = ident(&s.name);
+        let doc = doc_lines(&s.doc, s.size.map(|n| format!("Size: 0x{n:x} bytes.")));
+        let mut fields = Vec::new();
+        let mut extra = TokenStream::new();
+        for f in s.fields.iter().filter(|f| Checked::is_stored(f)) {
+            let fname = ident(&f.name);
+            let ty = self.rust_ty(&f.ty, &s.name, &f.name);
+            let fdoc = doc_lines(&f.doc, None);
+            fields.push(quote! { #fdoc pub #fname: #ty });
+            if let Type::Bits { fields: bits, .. } = &f.ty {
+                let bname = bits_struct(&s.name, &f.name);
+                let bfields = bits.iter().map(|b| {
+                    let n = ident(&b.name);
+                    let t = bits_ty(b.bits);
+                    let d = doc_lines(&b.doc, Some(format!("{} bit(s).", b.bits)));
+                    quote! { #d pub #n: #t }
+                });
+                let d = format!(
+                    " The bit ranges of `{}.{}`, low bits first.",
+                    s.name, f.name
+                );
+                extra.extend(quote! {
+                    #[doc = #d]
+                    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+                    pub struct #bname { #(#bfields,)* }
+                });
+            }
+        }
+        quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq)]
+            pub struct #name { #(#fields,)* }
+            #extra
+        }
+    }
+
+    fn union_type(&self, u: &UnionDef) -> TokenStream {
+        let name = ident(&u.name);
+        let doc = doc_lines(&u.doc, None);
+        let variants = u.variants.iter().map(|v| {
+            let vn = ident(&v.name);
+            let ty = self.rust_ty(&v.ty, &u.name, &v.name);
+            let d = doc_lines(&v.doc, Some(format!("Tag {}.", v.tag)));
+            quote! { #d #vn(#ty) }
+        });
+        let tags = u.variants.iter().map(|v| {
+            let vn = ident(&v.name);
+            let t = v.tag;
+            quote! { Self::#vn(_) => #t }
+        });
+        let names = u.variants.iter().map(|v| {
+            let vn = ident(&v.name);
+            let s = &v.name;
+            quote! { Self::#vn(_) => #s }
+        });
+        quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #name { #(#variants,)* }
+            impl #name {
+                /// The tag value that selects this variant in the file.
+                pub const fn tag(&self) -> u64 { match self { #(#tags,)* } }
+                /// The variant's name in the schema.
+                pub const fn variant_name(&self) -> &'static str { match self { #(#names,)* } }
+            }
+        }
+    }
+}
+
+fn needs_box(c: &Checked, to: &Type, owner: &str) -> bool {
+    matches!(to, Type::Named(_)) && contains_directly(c, to, owner, 0)
+}
+
+/// `#[doc]` attributes from a schema doc line and an optional extra line.
+pub(crate) fn doc_lines(doc: &str, extra: Option<String>) -> TokenStream {
+    let mut out = TokenStream::new();
+    for line in doc.lines() {
+        let l = format!(" {line}");
+        out.extend(quote!(#[doc = #l]));
+    }
+    if let Some(e) = extra {
+        if !doc.is_empty() {
+            out.extend(quote!(#[doc = ""]));
+        }
+        let l = format!(" {e}");
+        out.extend(quote!(#[doc = #l]));
+    }
+    out
+}
