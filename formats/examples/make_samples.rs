@@ -1,0 +1,92 @@
+//! Writes the sample files under `samples/` from documents built here, so
+//! the README's commands have real input without any game file.
+//!
+//! `cargo run -p formats --example make_samples` rewrites them; a test
+//! checks that the checked-in samples are what this program writes.
+
+use formats::aamp::{self, Curve, Name, NameMap, Parameter, ParameterIO, ParameterList, ParameterObject};
+use std::path::Path;
+
+fn object(params: Vec<(&str, Parameter)>) -> ParameterObject {
+    let mut map = NameMap::default();
+    for (name, value) in params {
+        map.insert(Name::of(name), value);
+    }
+    ParameterObject(map)
+}
+
+fn list(objects: Vec<(&str, ParameterObject)>, lists: Vec<(&str, ParameterList)>) -> ParameterList {
+    let mut out = ParameterList::default();
+    for (name, o) in objects {
+        out.objects.insert(Name::of(name), o);
+    }
+    for (name, l) in lists {
+        out.lists.insert(Name::of(name), l);
+    }
+    out
+}
+
+/// A small actor parameter list: scalars, vectors, colours and strings.
+fn actor_params() -> ParameterIO {
+    let general = object(vec![
+        ("Life", Parameter::Int(120)),
+        ("Speed", Parameter::F32(1.5)),
+        ("IsBoss", Parameter::Bool(false)),
+        ("Scale", Parameter::Vec3([1.0, 1.0, 1.25])),
+        ("TintColor", Parameter::Color([1.0, 0.5, 0.25, 1.0])),
+        ("ActorName", Parameter::String64("Sample_Guardian".into())),
+        ("Tag", Parameter::String32("Sample".into())),
+        ("DropTable", Parameter::StringRef("Sample_Guardian".into())),
+        ("Flags", Parameter::U32(0x8000_0001)),
+    ]);
+    let attack = object(vec![
+        ("Power", Parameter::Int(30)),
+        ("Range", Parameter::F32(1.5)),
+        ("Direction", Parameter::Vec2([0.0, -1.0])),
+        ("Rotation", Parameter::Quat([0.0, 0.0, 0.0, 1.0])),
+    ]);
+    let weak = object(vec![("Part", Parameter::String32("Eye".into())), ("Factor", Parameter::F32(2.0))]);
+    let strong = object(vec![("Part", Parameter::String32("Shell".into())), ("Factor", Parameter::F32(0.5))]);
+    let parts = list(vec![], vec![("Weak", list(vec![("Part_0", weak)], vec![])), ("Strong", list(vec![("Part_0", strong)], vec![]))]);
+    ParameterIO {
+        version: 0,
+        data_type: "xml".into(),
+        root: list(vec![("General", general), ("Attack", attack)], vec![("Parts", parts)]),
+    }
+}
+
+/// Curves and every buffer type, with a repeated buffer to exercise reuse.
+fn curves_and_buffers() -> ParameterIO {
+    let mut floats = [0.0f32; 30];
+    for (i, f) in floats.iter_mut().enumerate() {
+        *f = i as f32 * 0.125;
+    }
+    let curve = Curve { a: 2, b: 15, floats };
+    let data = object(vec![
+        ("Falloff", Parameter::Curve1([curve.clone()])),
+        ("Blend", Parameter::Curve2([curve.clone(), Curve { a: 1, b: 3, floats: [0.5; 30] }])),
+        ("Ids", Parameter::BufferInt(vec![3, 1, 4, 1, 5, 9, 2, 6])),
+        ("SameIds", Parameter::BufferInt(vec![3, 1, 4, 1, 5, 9, 2, 6])),
+        ("Weights", Parameter::BufferF32(vec![0.25, 0.5, 0.75])),
+        ("Masks", Parameter::BufferU32(vec![0xFFFF_0000, 0x0000_FFFF])),
+        ("Blob", Parameter::BufferBinary(vec![0xDE, 0xAD, 0xBE, 0xEF, 0x01])),
+        ("Note", Parameter::String256("Curves and buffers written by make_samples".into())),
+    ]);
+    ParameterIO { version: 1, data_type: "sample".into(), root: list(vec![("Data", data)], vec![]) }
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/aamp");
+    std::fs::create_dir_all(&out)?;
+    for (name, doc) in samples() {
+        let bytes = aamp::encode(&doc)?;
+        std::fs::write(out.join(name), bytes)?;
+        println!("wrote samples/aamp/{name}");
+    }
+    Ok(())
+}
+
+/// The samples, by file name.
+pub fn samples() -> Vec<(&'static str, ParameterIO)> {
+    vec![("actor.bxml", actor_params()), ("curves_and_buffers.bxml", curves_and_buffers())]
+}
