@@ -390,9 +390,10 @@ impl Gen<'_> {
                     quote! { (|| -> #rt::DecodeResult<#ty> { #charge #read.map(|(v, _)| v) })() }
                 }
             };
+            let wrap = if self.boxed_payload(&v.ty) { quote!(::std::boxed::Box::new(v)) } else { quote!(v) };
             quote! {
                 #tag => match #read {
-                    Ok(v) => Ok(Self::#vn(v)),
+                    Ok(v) => Ok(Self::#vn(#wrap)),
                     Err(e) => Err(e.within(#rt::PathSeg::Variant(#vname))),
                 }
             }

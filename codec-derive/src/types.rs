@@ -8,6 +8,9 @@ use codec_schema::{Checked, StructDef, Type, TypeDef, UnionDef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// Union payloads of more bytes than this are boxed in the generated enum.
+const BOX_PAYLOADS_OVER: u64 = 32;
+
 impl Gen<'_> {
     pub(crate) fn types(&self) -> TokenStream {
         let mut out = TokenStream::new();
@@ -68,6 +71,22 @@ impl Gen<'_> {
         }
     }
 
+    /// A union payload's Rust type: large fixed-size payloads are boxed so
+    /// that the enum stays small (moving a value copies the whole enum).
+    pub(crate) fn payload_ty(&self, t: &Type, owner: &str, field: &str) -> TokenStream {
+        let ty = self.rust_ty(t, owner, field);
+        if self.boxed_payload(t) {
+            quote!(::std::boxed::Box<#ty>)
+        } else {
+            ty
+        }
+    }
+
+    /// Is a union payload of this type boxed?
+    pub(crate) fn boxed_payload(&self, t: &Type) -> bool {
+        self.c.fixed_size(t).is_some_and(|n| n > BOX_PAYLOADS_OVER)
+    }
+
     fn struct_type(&self, s: &StructDef) -> TokenStream {
         let name = ident(&s.name);
         let doc = doc_lines(&s.doc, s.size.map(|n| format!("Size: 0x{n:x} bytes.")));
@@ -110,7 +129,7 @@ impl Gen<'_> {
         let doc = doc_lines(&u.doc, None);
         let variants = u.variants.iter().map(|v| {
             let vn = ident(&v.name);
-            let ty = self.rust_ty(&v.ty, &u.name, &v.name);
+            let ty = self.payload_ty(&v.ty, &u.name, &v.name);
             let d = doc_lines(&v.doc, Some(format!("Tag {}.", v.tag)));
             quote! { #d #vn(#ty) }
         });

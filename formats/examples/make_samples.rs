@@ -4,55 +4,74 @@
 //! `cargo run -p formats --example make_samples` rewrites them; a test
 //! checks that the checked-in samples are what this program writes.
 
-use formats::aamp::{self, Curve, Name, NameMap, Parameter, ParameterIO, ParameterList, ParameterObject};
+use formats::aamp::{
+    self, Curve, ParameterIO, ParameterList, ParameterObject, ParameterValue as Parameter,
+};
 use std::path::Path;
 
-fn object(params: Vec<(&str, Parameter)>) -> ParameterObject {
-    let mut map = NameMap::default();
-    for (name, value) in params {
-        map.insert(Name::of(name), value);
-    }
-    ParameterObject(map)
+fn object(name: &str, params: Vec<(&str, Parameter)>) -> ParameterObject {
+    params
+        .into_iter()
+        .fold(ParameterObject::new(name), |o, (n, v)| o.with(n, v))
 }
 
-fn list(objects: Vec<(&str, ParameterObject)>, lists: Vec<(&str, ParameterList)>) -> ParameterList {
-    let mut out = ParameterList::default();
-    for (name, o) in objects {
-        out.objects.insert(Name::of(name), o);
-    }
-    for (name, l) in lists {
-        out.lists.insert(Name::of(name), l);
-    }
+fn list(name: &str, objects: Vec<ParameterObject>, lists: Vec<ParameterList>) -> ParameterList {
+    let mut out = ParameterList::new(name);
+    out.objects = objects;
+    out.lists = lists;
     out
 }
 
 /// A small actor parameter list: scalars, vectors, colours and strings.
 fn actor_params() -> ParameterIO {
-    let general = object(vec![
-        ("Life", Parameter::Int(120)),
-        ("Speed", Parameter::F32(1.5)),
-        ("IsBoss", Parameter::Bool(false)),
-        ("Scale", Parameter::Vec3([1.0, 1.0, 1.25])),
-        ("TintColor", Parameter::Color([1.0, 0.5, 0.25, 1.0])),
-        ("ActorName", Parameter::String64("Sample_Guardian".into())),
-        ("Tag", Parameter::String32("Sample".into())),
-        ("DropTable", Parameter::StringRef("Sample_Guardian".into())),
-        ("Flags", Parameter::U32(0x8000_0001)),
-    ]);
-    let attack = object(vec![
-        ("Power", Parameter::Int(30)),
-        ("Range", Parameter::F32(1.5)),
-        ("Direction", Parameter::Vec2([0.0, -1.0])),
-        ("Rotation", Parameter::Quat([0.0, 0.0, 0.0, 1.0])),
-    ]);
-    let weak = object(vec![("Part", Parameter::String32("Eye".into())), ("Factor", Parameter::F32(2.0))]);
-    let strong = object(vec![("Part", Parameter::String32("Shell".into())), ("Factor", Parameter::F32(0.5))]);
-    let parts = list(vec![], vec![("Weak", list(vec![("Part_0", weak)], vec![])), ("Strong", list(vec![("Part_0", strong)], vec![]))]);
-    ParameterIO {
-        version: 0,
-        data_type: "xml".into(),
-        root: list(vec![("General", general), ("Attack", attack)], vec![("Parts", parts)]),
-    }
+    let general = object(
+        "General",
+        vec![
+            ("Life", Parameter::Int(120)),
+            ("Speed", Parameter::F32(1.5)),
+            ("IsBoss", Parameter::Bool(false)),
+            ("Scale", Parameter::Vec3([1.0, 1.0, 1.25])),
+            ("TintColor", Parameter::Color([1.0, 0.5, 0.25, 1.0])),
+            ("ActorName", Parameter::String64("Sample_Guardian".into())),
+            ("Tag", Parameter::String32("Sample".into())),
+            ("DropTable", Parameter::StringRef("Sample_Guardian".into())),
+            ("Flags", Parameter::U32(0x8000_0001)),
+        ],
+    );
+    let attack = object(
+        "Attack",
+        vec![
+            ("Power", Parameter::Int(30)),
+            ("Range", Parameter::F32(1.5)),
+            ("Direction", Parameter::Vec2([0.0, -1.0])),
+            ("Rotation", Parameter::Quat([0.0, 0.0, 0.0, 1.0])),
+        ],
+    );
+    let weak = object(
+        "Part_0",
+        vec![
+            ("Part", Parameter::String32("Eye".into())),
+            ("Factor", Parameter::F32(2.0)),
+        ],
+    );
+    let strong = object(
+        "Part_0",
+        vec![
+            ("Part", Parameter::String32("Shell".into())),
+            ("Factor", Parameter::F32(0.5)),
+        ],
+    );
+    let parts = list(
+        "Parts",
+        vec![],
+        vec![
+            list("Weak", vec![weak], vec![]),
+            list("Strong", vec![strong], vec![]),
+        ],
+    );
+    let mut pio = ParameterIO::new("xml");
+    pio.root = list("param_root", vec![general, attack], vec![parts]);
+    pio
 }
 
 /// Curves and every buffer type, with a repeated buffer to exercise reuse.
@@ -61,18 +80,50 @@ fn curves_and_buffers() -> ParameterIO {
     for (i, f) in floats.iter_mut().enumerate() {
         *f = i as f32 * 0.125;
     }
-    let curve = Curve { a: 2, b: 15, floats };
-    let data = object(vec![
-        ("Falloff", Parameter::Curve1([curve.clone()])),
-        ("Blend", Parameter::Curve2([curve.clone(), Curve { a: 1, b: 3, floats: [0.5; 30] }])),
-        ("Ids", Parameter::BufferInt(vec![3, 1, 4, 1, 5, 9, 2, 6])),
-        ("SameIds", Parameter::BufferInt(vec![3, 1, 4, 1, 5, 9, 2, 6])),
-        ("Weights", Parameter::BufferF32(vec![0.25, 0.5, 0.75])),
-        ("Masks", Parameter::BufferU32(vec![0xFFFF_0000, 0x0000_FFFF])),
-        ("Blob", Parameter::BufferBinary(vec![0xDE, 0xAD, 0xBE, 0xEF, 0x01])),
-        ("Note", Parameter::String256("Curves and buffers written by make_samples".into())),
-    ]);
-    ParameterIO { version: 1, data_type: "sample".into(), root: list(vec![("Data", data)], vec![]) }
+    let curve = Curve {
+        a: 2,
+        b: 15,
+        floats,
+    };
+    let data = object(
+        "Data",
+        vec![
+            ("Falloff", Parameter::Curve1(Box::new([curve.clone()]))),
+            (
+                "Blend",
+                Parameter::Curve2(Box::new([
+                    curve.clone(),
+                    Curve {
+                        a: 1,
+                        b: 3,
+                        floats: [0.5; 30],
+                    },
+                ])),
+            ),
+            ("Ids", Parameter::BufferInt(vec![3, 1, 4, 1, 5, 9, 2, 6])),
+            (
+                "SameIds",
+                Parameter::BufferInt(vec![3, 1, 4, 1, 5, 9, 2, 6]),
+            ),
+            ("Weights", Parameter::BufferF32(vec![0.25, 0.5, 0.75])),
+            (
+                "Masks",
+                Parameter::BufferU32(vec![0xFFFF_0000, 0x0000_FFFF]),
+            ),
+            (
+                "Blob",
+                Parameter::BufferBinary(vec![0xDE, 0xAD, 0xBE, 0xEF, 0x01]),
+            ),
+            (
+                "Note",
+                Parameter::String256("Curves and buffers written by make_samples".into()),
+            ),
+        ],
+    );
+    let mut pio = ParameterIO::new("sample");
+    pio.version = 1;
+    pio.root = list("param_root", vec![data], vec![]);
+    pio
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -88,5 +139,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// The samples, by file name.
 pub fn samples() -> Vec<(&'static str, ParameterIO)> {
-    vec![("actor.bxml", actor_params()), ("curves_and_buffers.bxml", curves_and_buffers())]
+    vec![
+        ("actor.bxml", actor_params()),
+        ("curves_and_buffers.bxml", curves_and_buffers()),
+    ]
 }

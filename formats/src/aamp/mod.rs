@@ -1,8 +1,21 @@
 //! AAMP v2 (Breath of the Wild parameter archives).
 //!
-//! The binary layout is generated from `schemas/aamp.ron`; this module adds
-//! the document model (ordered maps keyed by name hash) and the one ordering
-//! rule the schema cannot declare ([`glue::data_order`]).
+//! The binary layout is generated from `schemas/aamp.ron`, and so is the
+//! document model: a [`ParameterIO`] holds the root [`ParameterList`]; lists
+//! hold child lists and [`ParameterObject`]s, objects hold [`Parameter`]s,
+//! each in file order and keyed by the CRC32 hash of its name. Nothing is
+//! converted between decoding and the model, so a file whose names repeat
+//! still round-trips. The one ordering rule the schema cannot declare is
+//! [`glue::data_order`].
+//!
+//! ```
+//! use formats::aamp::{Name, ParameterIO, ParameterList, ParameterObject, ParameterValue};
+//! let mut pio = ParameterIO::new("xml");
+//! pio.root.objects.push(ParameterObject::new("General").with("Life", ParameterValue::Int(40)));
+//! let bytes = formats::aamp::encode(&pio).unwrap();
+//! let back = formats::aamp::decode(&bytes).unwrap();
+//! assert_eq!(back.root.object("General").and_then(|o| o.get("Life")), Some(&ParameterValue::Int(40)));
+//! ```
 
 pub mod glue;
 
@@ -12,14 +25,20 @@ pub mod schema {
 }
 
 use codec_runtime::{DecodeError, EncodeError, ErrorKind, PathSeg};
-use indexmap::IndexMap;
-use rustc_hash::FxBuildHasher;
 use std::fmt;
 
-pub use schema::{Curve, ParameterValue as Parameter};
+pub use schema::{
+    Curve, File as ParameterIO, Parameter, ParameterList, ParameterObject, ParameterValue,
+};
 
 /// The magic at offset 0.
 pub const MAGIC: &[u8; 4] = b"AAMP";
+
+/// The format version this codec reads and writes.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// Header flags: bit 0 little endian, bit 1 UTF-8.
+pub const FLAGS_LE_UTF8: u32 = 3;
 
 /// A CRC32 name hash, the key of lists, objects and parameters.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -50,146 +69,131 @@ impl fmt::Debug for Name {
     }
 }
 
-/// An ordered map keyed by name hash; file order is insertion order.
-pub type NameMap<V> = IndexMap<Name, V, FxBuildHasher>;
-
-/// The whole file: the parameter IO.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ParameterIO {
-    /// The parameter IO's own version (not the format's).
-    pub version: u32,
-    /// The parameter IO's type (`xml`, `aglenv`, ...).
-    pub data_type: String,
-    /// The root list, `param_root`.
-    pub root: ParameterList,
-}
-
-/// A list: child lists and objects, each in file order.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ParameterList {
-    pub lists: NameMap<ParameterList>,
-    pub objects: NameMap<ParameterObject>,
-}
-
-/// An object: parameters in file order.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ParameterObject(pub NameMap<Parameter>);
-
 /// The name hash of the root list.
 pub const ROOT_NAME: Name = Name(0xA4F6_CB6C);
 
-/// Format version written in the header.
-const FORMAT_VERSION: u32 = 2;
-/// Header flags: little endian | UTF-8.
-const FLAGS_LE_UTF8: u32 = 3;
-
 /// Decodes an AAMP v2 file.
 pub fn decode(data: &[u8]) -> Result<ParameterIO, DecodeError> {
-    let file = schema::decode(data)?;
-    if file.version != FORMAT_VERSION {
-        return Err(DecodeError::new(
-            4,
-            ErrorKind::Invalid(format!("expected AAMP version 2, found {}", file.version)),
-        )
-        .within(PathSeg::Field("version"))
-        .within(PathSeg::Type("File")));
-    }
-    if file.flags != FLAGS_LE_UTF8 {
-        return Err(DecodeError::new(
-            8,
-            ErrorKind::Invalid(format!(
-                "expected flags 3 (little endian, UTF-8), found {}",
-                file.flags
-            )),
-        )
-        .within(PathSeg::Field("flags"))
-        .within(PathSeg::Type("File")));
-    }
-    let root = list_from(file.root).map_err(|e| {
-        e.within(PathSeg::Field("root"))
+    let pio = schema::decode(data)?;
+    let header_error = |offset: u64, field: &'static str, msg: String| {
+        DecodeError::new(offset, ErrorKind::Invalid(msg))
+            .within(PathSeg::Field(field))
             .within(PathSeg::Type("File"))
-    })?;
-    Ok(ParameterIO {
-        version: file.pio_version,
-        data_type: file.type_name,
-        root,
-    })
+    };
+    if pio.format_version != FORMAT_VERSION {
+        let msg = format!("expected AAMP version 2, found {}", pio.format_version);
+        return Err(header_error(4, "format_version", msg));
+    }
+    if pio.flags & 1 == 0 {
+        let msg = format!(
+            "expected a little-endian file (flags bit 0), found flags {}",
+            pio.flags
+        );
+        return Err(header_error(8, "flags", msg));
+    }
+    Ok(pio)
 }
 
 /// Encodes a parameter IO the way Nintendo's tools lay it out.
 pub fn encode(pio: &ParameterIO) -> Result<Vec<u8>, EncodeError> {
-    let file = schema::File {
-        version: FORMAT_VERSION,
-        flags: FLAGS_LE_UTF8,
-        pio_version: pio.version,
-        root: list_to(ROOT_NAME, &pio.root),
-        unknown_section_size: 0,
-        type_name: pio.data_type.clone(),
-    };
-    schema::encode(&file)
+    schema::encode(pio)
 }
 
-fn duplicate(kind: &'static str, name: u32) -> DecodeError {
-    DecodeError::new(
-        0,
-        ErrorKind::Invalid(format!(
-            "two {kind} share the name hash {name}; the document keeps one entry per name"
-        )),
-    )
-}
-
-fn list_from(l: schema::ParameterList) -> Result<ParameterList, DecodeError> {
-    let mut out = ParameterList {
-        lists: NameMap::with_capacity_and_hasher(l.lists.len(), FxBuildHasher),
-        objects: NameMap::with_capacity_and_hasher(l.objects.len(), FxBuildHasher),
-    };
-    for (i, c) in l.lists.into_iter().enumerate() {
-        let name = c.name;
-        let child = list_from(c).map_err(|e| e.at_index(i).in_field("lists"))?;
-        if out.lists.insert(Name(name), child).is_some() {
-            return Err(duplicate("lists", name).at_index(i).in_field("lists"));
+impl ParameterIO {
+    /// An empty parameter IO of the given type (`xml`, `aglenv`, ...).
+    pub fn new(data_type: impl Into<String>) -> Self {
+        ParameterIO {
+            format_version: FORMAT_VERSION,
+            flags: FLAGS_LE_UTF8,
+            version: 0,
+            root: ParameterList::new(ROOT_NAME),
+            unknown_section_size: 0,
+            data_type: data_type.into(),
         }
     }
-    for (i, o) in l.objects.into_iter().enumerate() {
-        let mut params = NameMap::with_capacity_and_hasher(o.params.len(), FxBuildHasher);
-        for (j, p) in o.params.into_iter().enumerate() {
-            if params.insert(Name(p.name), p.value).is_some() {
-                return Err(duplicate("parameters", p.name)
-                    .at_index(j)
-                    .in_field("params")
-                    .at_index(i)
-                    .in_field("objects"));
-            }
-        }
-        if out
-            .objects
-            .insert(Name(o.name), ParameterObject(params))
-            .is_some()
-        {
-            return Err(duplicate("objects", o.name).at_index(i).in_field("objects"));
-        }
-    }
-    Ok(out)
 }
 
-fn list_to(name: Name, l: &ParameterList) -> schema::ParameterList {
-    schema::ParameterList {
-        name: name.0,
-        lists: l.lists.iter().map(|(n, c)| list_to(*n, c)).collect(),
-        objects: l
-            .objects
-            .iter()
-            .map(|(n, o)| schema::ParameterObject {
-                name: n.0,
-                params: o
-                    .0
-                    .iter()
-                    .map(|(pn, v)| schema::Parameter {
-                        name: pn.0,
-                        value: v.clone(),
-                    })
-                    .collect(),
-            })
-            .collect(),
+impl ParameterList {
+    /// An empty list.
+    pub fn new(name: impl Into<Name>) -> Self {
+        ParameterList {
+            name: name.into().0,
+            lists: Vec::new(),
+            objects: Vec::new(),
+        }
+    }
+
+    /// The first child list with this name.
+    pub fn list(&self, name: impl Into<Name>) -> Option<&ParameterList> {
+        let n = name.into().0;
+        self.lists.iter().find(|l| l.name == n)
+    }
+
+    pub fn list_mut(&mut self, name: impl Into<Name>) -> Option<&mut ParameterList> {
+        let n = name.into().0;
+        self.lists.iter_mut().find(|l| l.name == n)
+    }
+
+    /// The first object with this name.
+    pub fn object(&self, name: impl Into<Name>) -> Option<&ParameterObject> {
+        let n = name.into().0;
+        self.objects.iter().find(|o| o.name == n)
+    }
+
+    pub fn object_mut(&mut self, name: impl Into<Name>) -> Option<&mut ParameterObject> {
+        let n = name.into().0;
+        self.objects.iter_mut().find(|o| o.name == n)
+    }
+
+    /// Builder: appends a child list.
+    pub fn with_list(mut self, list: ParameterList) -> Self {
+        self.lists.push(list);
+        self
+    }
+
+    /// Builder: appends an object.
+    pub fn with_object(mut self, object: ParameterObject) -> Self {
+        self.objects.push(object);
+        self
+    }
+}
+
+impl ParameterObject {
+    /// An empty object.
+    pub fn new(name: impl Into<Name>) -> Self {
+        ParameterObject {
+            name: name.into().0,
+            params: Vec::new(),
+        }
+    }
+
+    /// The value of the first parameter with this name.
+    pub fn get(&self, name: impl Into<Name>) -> Option<&ParameterValue> {
+        let n = name.into().0;
+        self.params.iter().find(|p| p.name == n).map(|p| &p.value)
+    }
+
+    pub fn get_mut(&mut self, name: impl Into<Name>) -> Option<&mut ParameterValue> {
+        let n = name.into().0;
+        self.params
+            .iter_mut()
+            .find(|p| p.name == n)
+            .map(|p| &mut p.value)
+    }
+
+    /// Sets a parameter: replaces the value of the first one with this name,
+    /// or appends a new one.
+    pub fn set(&mut self, name: impl Into<Name>, value: ParameterValue) {
+        let n = name.into().0;
+        match self.params.iter_mut().find(|p| p.name == n) {
+            Some(p) => p.value = value,
+            None => self.params.push(Parameter { name: n, value }),
+        }
+    }
+
+    /// Builder: sets a parameter (see [`ParameterObject::set`]).
+    pub fn with(mut self, name: impl Into<Name>, value: ParameterValue) -> Self {
+        self.set(name, value);
+        self
     }
 }
