@@ -1,0 +1,392 @@
+//! The `codec` command line, run as a process: `codec check` on files this
+//! test writes itself (encoded from documents built here), and on the real
+//! corpus when it is present.
+
+use formats::aamp::{self, ParameterIO, ParameterList, ParameterObject, ParameterValue};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const SUMMARY_PREFIX: &str = "checked ";
+
+/// A small document: a root list with an object of parameters of several
+/// types and a child list with one more object. `seed` varies the values.
+fn document(seed: i32) -> ParameterIO {
+    let settings = ParameterObject::new("Settings")
+        .with("flag", ParameterValue::Bool(seed % 2 == 0))
+        .with("speed", ParameterValue::F32(1.5 * seed as f32))
+        .with("count", ParameterValue::Int(-seed))
+        .with("pos", ParameterValue::Vec3([1.0, 2.0, seed as f32]))
+        .with("ids", ParameterValue::BufferInt(vec![seed, 7, 9]))
+        .with("label", ParameterValue::String64(format!("doc {seed}")));
+    let extra = ParameterObject::new("Extra").with("mask", ParameterValue::U32(0xF0 + seed as u32));
+    let mut pio = ParameterIO::new("xml");
+    pio.root = ParameterList::new(aamp::ROOT_NAME)
+        .with_object(settings)
+        .with_list(ParameterList::new("Children").with_object(extra));
+    pio
+}
+
+fn encoded(seed: i32) -> Vec<u8> {
+    aamp::encode(&document(seed)).expect("the test document encodes")
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).expect("create folder");
+    }
+    fs::write(path, bytes).expect("write test file");
+}
+
+fn codec<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(args)
+        .output()
+        .expect("run codec")
+}
+
+fn check(paths: &[&Path]) -> Output {
+    let mut args = vec![std::ffi::OsString::from("check")];
+    args.extend(paths.iter().map(|p| p.as_os_str().to_owned()));
+    codec(args)
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn lines(out: &Output) -> Vec<String> {
+    stdout(out).lines().map(str::to_owned).collect()
+}
+
+fn summary(out: &Output) -> String {
+    let lines = lines(out);
+    let last = lines.last().cloned().unwrap_or_default();
+    assert!(
+        last.starts_with(SUMMARY_PREFIX),
+        "the last line is the summary:\n{}",
+        stdout(out)
+    );
+    last
+}
+
+#[test]
+fn identical_files_exit_zero_with_only_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("a.bxml"), &encoded(1));
+    write(&dir.path().join("b.bgparamlist"), &encoded(2));
+
+    let out = check(&[dir.path()]);
+    assert_eq!(
+        stdout(&out),
+        "checked 2 files: 2 identical, 0 differ, 0 failed\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn flipped_trailing_byte_differs_at_its_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.bxml");
+    let bad = dir.path().join("bad.bxml");
+    write(&good, &encoded(1));
+    let mut bytes = encoded(2);
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xFF;
+    write(&bad, &bytes);
+
+    let out = check(&[dir.path()]);
+    assert_eq!(
+        lines(&out),
+        [
+            format!("{}: differs at 0x{last:x}", bad.display()),
+            "checked 2 files: 1 identical, 1 differ, 0 failed".to_owned(),
+        ]
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn corrupted_header_fails_naming_path_and_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.bxml");
+    let mut bytes = encoded(3);
+    bytes[4] = 9; // the format version, which must be 2
+    write(&bad, &bytes);
+
+    let out = check(&[&bad]);
+    let lines = lines(&out);
+    assert_eq!(lines.len(), 2, "{}", stdout(&out));
+    let prefix = format!("{}: failed: ", bad.display());
+    assert!(lines[0].starts_with(&prefix), "{}", lines[0]);
+    assert!(lines[0].contains("offset 0x4"), "{}", lines[0]);
+    assert_eq!(lines[1], "checked 1 files: 0 identical, 0 differ, 1 failed");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn truncated_file_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("short.bxml");
+    let bytes = encoded(4);
+    write(&bad, &bytes[..bytes.len() / 2]);
+
+    let out = check(&[dir.path()]);
+    let lines = lines(&out);
+    assert!(
+        lines[0].starts_with(&format!(
+            "{}: failed: aamp decode error at offset 0x",
+            bad.display()
+        )),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(
+        summary(&out),
+        "checked 1 files: 0 identical, 0 differ, 1 failed"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn text_file_in_a_folder_is_skipped_and_not_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("a.bxml"), &encoded(1));
+    write(&dir.path().join("notes.yml"), b"!io\nversion: 0\n");
+    write(&dir.path().join("empty.txt"), b"");
+
+    let out = check(&[dir.path()]);
+    assert_eq!(
+        lines(&out),
+        [
+            "skipped 2 files of no supported format",
+            "checked 1 files: 1 identical, 0 differ, 0 failed",
+        ]
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn text_file_named_on_the_command_line_is_counted_as_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("a.bxml");
+    let text = dir.path().join("notes.yml");
+    write(&good, &encoded(1));
+    write(&text, b"!io\nversion: 0\n");
+
+    let out = check(&[&good, &text]);
+    let lines = lines(&out);
+    assert_eq!(lines.len(), 2, "{}", stdout(&out));
+    assert!(
+        lines[0].starts_with(&format!(
+            "{}: failed: not a file of a supported format",
+            text.display()
+        )),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(lines[1], "checked 2 files: 1 identical, 0 differ, 1 failed");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_file_named_and_inside_a_named_folder_is_counted_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.yml");
+    write(&dir.path().join("a.bxml"), &encoded(1));
+    write(&text, b"hello\n");
+
+    let out = check(&[dir.path(), &text]);
+    assert_eq!(
+        summary(&out),
+        "checked 2 files: 1 identical, 0 differ, 1 failed",
+        "{}",
+        stdout(&out)
+    );
+    assert!(!stdout(&out).contains("skipped"), "{}", stdout(&out));
+}
+
+#[test]
+fn nested_folders_are_walked_and_lines_are_sorted_by_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mut bad_paths = Vec::new();
+    for (i, rel) in ["z/deep/er/x.bxml", "a/b/c/y.bxml", "m.bxml", "a/a.bxml"]
+        .iter()
+        .enumerate()
+    {
+        let mut bytes = encoded(i as i32);
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x01;
+        let path = root.join(rel);
+        write(&path, &bytes);
+        bad_paths.push((path, last));
+    }
+    write(&root.join("a/b/ok.bxml"), &encoded(10));
+    write(&root.join("z/deep/ok.bxml"), &encoded(11));
+    write(&root.join("z/deep/readme.md"), b"# not a codec file\n");
+    bad_paths.sort();
+
+    // Run twice: rayon's scheduling must not change the output.
+    let first = check(&[root]);
+    let second = check(&[root]);
+    assert_eq!(first.stdout, second.stdout);
+
+    let mut expected: Vec<String> = bad_paths
+        .iter()
+        .map(|(p, last)| format!("{}: differs at 0x{last:x}", p.display()))
+        .collect();
+    expected.push("skipped 1 files of no supported format".into());
+    expected.push("checked 6 files: 2 identical, 4 differ, 0 failed".into());
+    assert_eq!(lines(&first), expected);
+    assert_eq!(first.status.code(), Some(1));
+}
+
+#[test]
+fn missing_path_fails_with_the_os_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.bxml");
+
+    let out = check(&[&missing]);
+    let lines = lines(&out);
+    assert_eq!(lines.len(), 2, "{}", stdout(&out));
+    // The platform's wording of the OS error, as the tool sees it.
+    let os_error = fs::metadata(&missing).unwrap_err().to_string();
+    assert_eq!(
+        lines[0],
+        format!("{}: failed: {os_error}", missing.display())
+    );
+    assert_eq!(lines[1], "checked 1 files: 0 identical, 0 differ, 1 failed");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn length_mismatch_reports_both_lengths() {
+    let dir = tempfile::tempdir().unwrap();
+    let padded = dir.path().join("padded.bxml");
+    let mut bytes = encoded(5);
+    let len = bytes.len();
+    bytes.extend_from_slice(&[0, 0, 0, 0]);
+    write(&padded, &bytes);
+
+    let out = check(&[&padded]);
+    let lines = lines(&out);
+    assert_eq!(lines.len(), 2, "{}", stdout(&out));
+    // The file size field still says `len`; either the decoder rejects the
+    // trailing bytes or the re-encoded file is shorter.
+    let differs = format!(
+        "{}: differs at 0x{len:x} (input {} bytes, re-encoded {len} bytes)",
+        padded.display(),
+        len + 4
+    );
+    let failed = format!("{}: failed: ", padded.display());
+    assert!(
+        lines[0] == differs || lines[0].starts_with(&failed),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn format_option_overrides_detection() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.yml");
+    write(&text, b"!io\nversion: 0\n");
+
+    // Forced to AAMP, the text file is decoded as one and fails there,
+    // not at detection.
+    let out = codec([
+        "check".as_ref(),
+        "--format".as_ref(),
+        "aamp".as_ref(),
+        text.as_os_str(),
+    ]);
+    let lines = lines(&out);
+    assert!(
+        lines[0].starts_with(&format!("{}: failed: aamp decode error", text.display())),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(
+        summary(&out),
+        "checked 1 files: 0 identical, 0 differ, 1 failed"
+    );
+    assert_eq!(out.status.code(), Some(1));
+
+    let good = dir.path().join("a.bxml");
+    write(&good, &encoded(1));
+    let out = codec(["check".as_ref(), "--format=aamp".as_ref(), good.as_os_str()]);
+    assert_eq!(
+        stdout(&out),
+        "checked 1 files: 1 identical, 0 differ, 0 failed\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    assert_eq!(codec(["check"]).status.code(), Some(2));
+    assert_eq!(
+        codec(["check", "--format", "nope", "x"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(codec(["no-such-verb"]).status.code(), Some(2));
+    assert_eq!(codec(Vec::<&str>::new()).status.code(), Some(2));
+}
+
+#[test]
+fn help_explains_summary_and_exit_status() {
+    let top = codec(["--help"]);
+    assert_eq!(top.status.code(), Some(0));
+    let top = stdout(&top);
+    assert!(top.contains("check"), "{top}");
+    assert!(top.contains("Exit status"), "{top}");
+
+    let out = codec(["check", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = stdout(&out);
+    for needle in [
+        "checked N files: A identical, B differ, C failed",
+        "skipped",
+        "Exit status",
+        "--format",
+    ] {
+        assert!(help.contains(needle), "missing {needle:?} in:\n{help}");
+    }
+}
+
+/// The AAMP corpus: `$CODEC_CORPUS/aamp`, else `../shared/corpus/aamp`
+/// beside the workspace.
+fn corpus_dir() -> PathBuf {
+    match std::env::var_os("CODEC_CORPUS") {
+        Some(base) => PathBuf::from(base).join("aamp"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/aamp"),
+    }
+}
+
+#[test]
+fn corpus_is_byte_identical() {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        println!("skipped: corpus not found at {}", dir.display());
+        return;
+    }
+    let out = check(&[&dir]);
+    assert_eq!(
+        summary(&out),
+        "checked 158 files: 158 identical, 0 differ, 0 failed",
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
