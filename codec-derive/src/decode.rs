@@ -4,7 +4,7 @@
 
 use crate::names::{bits_struct, ident, is_prim, local, read_uint};
 use crate::Gen;
-use codec_schema::{Base, Checked, Count, Endian, Ptr, StructDef, Type, TypeDef, UnionDef};
+use codec_schema::{Base, Checked, Count, Derive, Endian, Ptr, StructDef, Type, TypeDef, UnionDef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -52,6 +52,7 @@ impl Gen<'_> {
         let mut reads = TokenStream::new();
         let mut follows = TokenStream::new();
         let mut build = Vec::new();
+        let mut checks = TokenStream::new();
         for f in &s.fields {
             let fname = &f.name;
             let v = local("f", fname);
@@ -79,12 +80,27 @@ impl Gen<'_> {
                     let raw = local("raw", fname);
                     let read = read_uint(&f.ty, quote!(p));
                     let w = codec_schema::int_width(&f.ty).unwrap_or(4);
+                    // A file size that disagrees with the input means a cut
+                    // or padded file: say so rather than decode part of it.
+                    let verify = if f.derive == Some(Derive::FileSize) {
+                        quote! {
+                            if #raw != r.len() {
+                                return Err(#rt::DecodeError::new(#at, #rt::ErrorKind::Invalid(format!(
+                                    "the header gives the file size as {} bytes, but the file has {}", #raw, r.len()
+                                ))).in_field(#fname));
+                            }
+                        }
+                    } else {
+                        quote!()
+                    };
                     reads.extend(quote! {
                         let #at = p;
                         let #raw = match #read { Ok(v) => v, Err(e) => return Err(e.in_field(#fname)) };
                         let _ = (#at, #raw);
                         p += #w;
                     });
+                    // Checked last, so that a cut inside a record is reported there.
+                    checks.extend(verify);
                 }
                 t => {
                     let read = self.inline_read(t, quote!(p), &s.name, fname);
@@ -108,6 +124,7 @@ impl Gen<'_> {
                     let mut p = pos;
                     #reads
                     #follows
+                    #checks
                     Ok((Self { #(#build,)* }, p))
                 }
             }
@@ -182,7 +199,7 @@ impl Gen<'_> {
                 let at_tag = local("at", tag);
                 quote! {
                     #target
-                    #un::decode_payload(r, #rt_, t, #at_tag)
+                    #un::decode_payload(r, #rt_, t, #at, #at_tag)
                 }
             }
             other => {
@@ -401,12 +418,13 @@ impl Gen<'_> {
         quote! {
             impl #name {
                 /// Decodes the payload that tag `tag` selects, at `pos`.
-                /// `field_pos` is where the tag was read (for errors).
+                /// `field_pos` is where the offset to it was read and
+                /// `tag_pos` where the tag was read (for errors).
                 #[allow(unused_variables, clippy::redundant_closure_call)]
-                pub fn decode_payload(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64) -> #rt::DecodeResult<Self> {
+                pub fn decode_payload(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> #rt::DecodeResult<Self> {
                     match tag {
                         #(#arms,)*
-                        _ => Err(#rt::DecodeError::new(field_pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),
+                        _ => Err(#rt::DecodeError::new(tag_pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),
                     }
                 }
             }

@@ -29,8 +29,8 @@ impl Gen<'_> {
             let align = sec.align;
             let dedup = dedup_tokens(&sec.dedup);
             let walk = match &sec.order {
-                Order::PreOrder => quote!(v.visit(&mut w, #i, false)?;),
-                Order::PostOrder => quote!(v.visit(&mut w, #i, true)?;),
+                Order::PreOrder => quote!(v.visit(&mut w, #i, false, 0)?;),
+                Order::PostOrder => quote!(v.visit(&mut w, #i, true, 0)?;),
                 Order::Hook { name, visits } => {
                     let Some(hooks) = self.hooks else {
                         return Err(Gen::err(format!(
@@ -40,7 +40,10 @@ impl Gen<'_> {
                     };
                     let hn = ident(name);
                     let vt = ident(visits);
-                    quote!(#hooks::#hn(v, &mut |o: &#vt| o.visit(&mut w, #i, false))?;)
+                    quote!(#hooks::#hn(v, &mut |o: &#vt| {
+                        let pos = w.record(#rt::key_of(o), #vt::TYPE_ID, #visits)?;
+                        o.visit(&mut w, #i, false, pos)
+                    })?;)
                 }
             };
             sections.extend(quote! {
@@ -146,12 +149,47 @@ impl Gen<'_> {
                 })
                 .collect();
             if !secs.is_empty() && f.derive.is_none() {
+                let Some(off) = off else {
+                    return Err(Gen::err(format!(
+                        "`{what}` leads to placed data, so it must be at a fixed offset"
+                    )));
+                };
+                // Where the field's value (or its target) starts in the output.
+                let (at, elem_start) = match &f.ty {
+                    Type::Ptr(p) => {
+                        let wt = width_tokens(&p.width);
+                        let scale = p.scale;
+                        let base = match p.base {
+                            Base::File => quote!(0u64),
+                            Base::Absolute(n) => quote!(#n),
+                            Base::Record => quote!(pos),
+                        };
+                        let extra = match &p.to {
+                            Type::List { count, .. } => match &**count {
+                                Count::Prefix(ct) => codec_schema::int_width(ct).unwrap_or(4),
+                                _ => 0,
+                            },
+                            _ => 0,
+                        };
+                        (quote!(w.resolve(pos + #off, #wt, #base, #scale)), extra)
+                    }
+                    _ => (quote!(pos + #off), 0),
+                };
                 let step = match inner {
-                    Type::Named(_) => Some(quote!(self.#fid.visit(w, sec, post)?;)),
+                    Type::Named(_) => Some(quote! {
+                        let at: u64 = #at;
+                        self.#fid.visit(w, sec, post, at)?;
+                    }),
                     Type::Array { of, .. } | Type::List { of, .. }
                         if matches!(**of, Type::Named(_)) =>
                     {
-                        Some(quote!(for e in self.#fid.iter() { e.visit(w, sec, post)?; }))
+                        let esize = self.c.fixed_size(of).unwrap_or(0);
+                        Some(quote! {
+                            let at: u64 = #at + #elem_start;
+                            for (i, e) in self.#fid.iter().enumerate() {
+                                e.visit(w, sec, post, at + i as u64 * #esize)?;
+                            }
+                        })
                     }
                     _ => None,
                 };
@@ -162,6 +200,17 @@ impl Gen<'_> {
                 }
             }
         }
+        let hook_visited = self
+            .c
+            .schema
+            .sections
+            .iter()
+            .any(|sec| matches!(&sec.order, Order::Hook { visits, .. } if visits == &s.name));
+        let note = if hook_visited {
+            quote!(w.note_record(#rt::key_of(self), #type_id, start);)
+        } else {
+            quote!()
+        };
         Ok(quote! {
             impl #name {
                 /// The type's index in the schema (for record counts).
@@ -172,20 +221,22 @@ impl Gen<'_> {
                 #[allow(unused_variables)]
                 pub fn write_record(&self, w: &mut #rt::Writer) -> #rt::EncodeResult<()> {
                     let start = w.pos();
-                    w.note_record(#rt::key_of(self), #type_id, start);
+                    w.count_record(#type_id);
+                    #note
                     #writes
                     Ok(())
                 }
 
                 /// Places what belongs to section `sec`, in pre- or post-order.
+                /// `pos` is where this record was written.
                 #[allow(unused_variables)]
-                pub fn visit(&self, w: &mut #rt::Writer, sec: usize, post: bool) -> #rt::EncodeResult<()> {
+                pub fn visit(&self, w: &mut #rt::Writer, sec: usize, post: bool, pos: u64) -> #rt::EncodeResult<()> {
                     if !post {
-                        self.place_own(w, sec)?;
+                        self.place_own(w, sec, pos)?;
                     }
                     #descend
                     if post {
-                        self.place_own(w, sec)?;
+                        self.place_own(w, sec, pos)?;
                     }
                     Ok(())
                 }
@@ -193,7 +244,7 @@ impl Gen<'_> {
                 /// Places the targets of this record's own offsets that
                 /// belong to section `sec`, and patches the offsets.
                 #[allow(unused_variables)]
-                fn place_own(&self, w: &mut #rt::Writer, sec: usize) -> #rt::EncodeResult<()> {
+                fn place_own(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
                     #own
                     Ok(())
                 }
@@ -210,7 +261,7 @@ impl Gen<'_> {
         p: &Ptr,
         off: u64,
     ) -> syn::Result<TokenStream> {
-        let rt = RT();
+        let _rt = RT();
         let fid = ident(field);
         let what = format!("{}.{}", s.name, field);
         let wt = width_tokens(&p.width);
@@ -221,7 +272,7 @@ impl Gen<'_> {
             Base::Record => quote!(rec),
         };
         let patch = quote! {
-            let rec = w.record(#rt::key_of(self), Self::TYPE_ID, #what)?;
+            let rec = pos;
             w.patch_offset(rec + #off, #wt, #base, #scale, target, #what)?;
         };
         match &p.to {
@@ -332,12 +383,9 @@ impl Gen<'_> {
         } else {
             quote! {
                 let v = #v;
-                let mut sub = w.sub_writer();
-                {
-                    let w = &mut sub;
-                    #body
-                }
-                w.place_sub(sub, #item_align) + #bias
+                let start = w.begin_value(#item_align);
+                #body
+                w.end_value(start, #item_align) + #bias
             }
         }
     }

@@ -29,16 +29,20 @@ pub const DEFAULT_MAX_DEPTH: u32 = 256;
 pub struct Limits {
     /// How deeply offsets may nest.
     pub max_depth: u32,
-    /// How many bytes of records the decoder may read, in multiples of the
-    /// input length (shared targets are read once per reference).
+    /// How many bytes the decoder may read through offsets, in multiples of
+    /// the input length. A value shared by many offsets is read (and owned)
+    /// once per offset, so this bounds the amplification a file can cause.
     pub read_factor: u64,
+    /// A floor for that budget, so small files may share values freely.
+    pub min_budget: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_depth: DEFAULT_MAX_DEPTH,
-            read_factor: 64,
+            read_factor: 256,
+            min_budget: 64 << 20,
         }
     }
 }

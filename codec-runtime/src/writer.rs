@@ -74,7 +74,6 @@ pub struct Writer {
     dedup: Dedup,
     search: ByteSearchPool,
     exact: ExactPool,
-    scratch: Vec<u8>,
 }
 
 macro_rules! put_int {
@@ -101,7 +100,6 @@ impl Writer {
             dedup: Dedup::None,
             search: ByteSearchPool::default(),
             exact: ExactPool::default(),
-            scratch: Vec::new(),
         }
     }
 
@@ -175,6 +173,7 @@ impl Writer {
     }
 
     /// Writes an unsigned value of the given width, checking that it fits.
+    #[inline]
     pub fn put_uint(&mut self, width: Width, v: u64, what: &'static str) -> EncodeResult<()> {
         if v > width.max() {
             return Err(EncodeError::new(
@@ -224,6 +223,7 @@ impl Writer {
     }
 
     /// Overwrites an unsigned value of the given width at `at`.
+    #[inline]
     pub fn patch_uint(
         &mut self,
         at: u64,
@@ -239,23 +239,21 @@ impl Writer {
         }
         let n = width.bytes() as usize;
         let at = at as usize;
-        let bytes = match self.endian {
-            Endian::Little => v.to_le_bytes()[..n].to_vec(),
-            Endian::Big => v.to_be_bytes()[8 - n..].to_vec(),
-        };
-        match self.buf.get_mut(at..at + n) {
-            Some(dst) => {
-                dst.copy_from_slice(&bytes);
-                Ok(())
-            }
-            None => Err(EncodeError::new(
+        let Some(dst) = self.buf.get_mut(at..at + n) else {
+            return Err(EncodeError::new(
                 what,
                 format!("patch at 0x{at:x} is outside the output"),
-            )),
+            ));
+        };
+        match self.endian {
+            Endian::Little => dst.copy_from_slice(&v.to_le_bytes()[..n]),
+            Endian::Big => dst.copy_from_slice(&v.to_be_bytes()[8 - n..]),
         }
+        Ok(())
     }
 
     /// Patches an offset field: `(target - base) / scale` must be exact and fit.
+    #[inline]
     pub fn patch_offset(
         &mut self,
         at: u64,
@@ -290,13 +288,43 @@ impl Writer {
         self.patch_uint(at, width, v, what)
     }
 
-    /// Remembers where the record of the value at `key` was written.
+    /// Counts a record of a type (for derived record counts).
     #[inline]
-    pub fn note_record(&mut self, key: usize, type_id: usize, pos: u64) {
-        self.records.insert((key, type_id), pos);
+    pub fn count_record(&mut self, type_id: usize) {
         if let Some(c) = self.counts.get_mut(type_id) {
             *c += 1;
         }
+    }
+
+    /// Remembers where the record of the value at `key` was written, for
+    /// records that a glue hook hands back by reference. Other records are
+    /// found by following the offsets already patched (see [`Writer::resolve`]).
+    #[inline]
+    pub fn note_record(&mut self, key: usize, type_id: usize, pos: u64) {
+        self.records.insert((key, type_id), pos);
+    }
+
+    /// Reads back a patched offset field at `at` and returns the position it
+    /// points to: `base + stored * scale`.
+    #[inline]
+    pub fn resolve(&self, at: u64, width: Width, base: u64, scale: u64) -> u64 {
+        let n = width.bytes() as usize;
+        let at = at as usize;
+        let Some(b) = self.buf.get(at..at + n) else {
+            return 0;
+        };
+        let mut word = [0u8; 8];
+        let v = match self.endian {
+            Endian::Little => {
+                word[..n].copy_from_slice(b);
+                u64::from_le_bytes(word)
+            }
+            Endian::Big => {
+                word[8 - n..].copy_from_slice(b);
+                u64::from_be_bytes(word)
+            }
+        };
+        base.wrapping_add(v.wrapping_mul(scale))
     }
 
     /// Where the record of the value at `key` was written.
@@ -341,53 +369,46 @@ impl Writer {
         self.sections.get(id).copied().unwrap_or_default()
     }
 
-    /// A scratch buffer for serializing a value before placing it with dedup.
-    /// Give it back with [`Writer::place_scratch`].
-    pub fn take_scratch(&mut self) -> Vec<u8> {
-        let mut s = std::mem::take(&mut self.scratch);
-        s.clear();
-        s
+    /// Starts a value placed in the current section: aligns to `align` and
+    /// returns where the value starts. Write the value, then call
+    /// [`Writer::end_value`].
+    #[inline]
+    pub fn begin_value(&mut self, align: u64) -> u64 {
+        self.align(align);
+        self.pos()
     }
 
-    /// Places serialized bytes in the current section under its dedup policy,
-    /// each new value aligned to `align`; returns the position of the bytes.
-    pub fn place_scratch(&mut self, bytes: Vec<u8>, align: u64) -> u64 {
-        let start = self.section(self.current).start;
+    /// Ends a value begun at `start`: under the section's dedup policy, an
+    /// earlier copy of its bytes is reused (and the new bytes dropped);
+    /// otherwise the value stays and is padded to `align`. Returns where the
+    /// value's bytes are.
+    pub fn end_value(&mut self, start: u64, align: u64) -> u64 {
+        let sec_start = self.section(self.current).start as usize;
+        let s = start as usize;
         let found = match self.dedup {
             Dedup::None => None,
-            Dedup::Exact => self.exact.find(&bytes),
-            Dedup::ByteSearch { align: a } => self
-                .search
-                .find(&self.buf[start as usize..], a, &bytes)
-                .map(|p| start + p),
-        };
-        let pos = match found {
-            Some(p) => p,
-            None => {
-                self.align(align);
-                let p = self.pos();
-                self.buf.extend_from_slice(&bytes);
-                self.align(align);
-                if self.dedup == Dedup::Exact {
-                    self.exact.insert(&bytes, p);
-                }
-                p
+            Dedup::Exact => self.exact.find(&self.buf, &self.buf[s..]),
+            Dedup::ByteSearch { align: a } => {
+                let (before, value) = self.buf.split_at(s);
+                self.search
+                    .find(&before[sec_start..], a, value)
+                    .map(|p| sec_start as u64 + p)
             }
         };
-        self.scratch = bytes;
-        pos
-    }
-
-    /// Serializes into a fresh writer that shares this one's byte order, for
-    /// values placed through a pool.
-    pub fn sub_writer(&mut self) -> Writer {
-        let mut w = Writer::new(self.endian, 0, 0);
-        w.buf = self.take_scratch();
-        w
-    }
-
-    /// Places the bytes of a sub-writer (see [`Writer::sub_writer`]).
-    pub fn place_sub(&mut self, sub: Writer, align: u64) -> u64 {
-        self.place_scratch(sub.buf, align)
+        match found {
+            Some(p) => {
+                self.buf.truncate(s);
+                p
+            }
+            None => {
+                if self.dedup == Dedup::Exact {
+                    let (head, value) = self.buf.split_at(s);
+                    let _ = head;
+                    self.exact.insert(value, start);
+                }
+                self.align(align);
+                start
+            }
+        }
     }
 }

@@ -712,7 +712,6 @@ fn encode_rejects_strings_it_cannot_store() {
 /// (64 × the file's length) once per reference and refuses the file the
 /// encoder just wrote (100 × 20,001 bytes > 64 × 20,876).
 #[test]
-#[ignore = "bug: the decoder's read budget rejects valid encoder output where many parameters share one long string (BudgetExhausted)"]
 fn many_references_to_one_long_string_round_trip() {
     let s = "a".repeat(20_000);
     let doc = one_object(
@@ -733,7 +732,6 @@ fn many_references_to_one_long_string_round_trip() {
 /// The same with a data-section value: 5,000 parameters sharing one Curve4
 /// (512 bytes) give a 40,584-byte file that decodes to BudgetExhausted.
 #[test]
-#[ignore = "bug: the decoder's read budget rejects valid encoder output where thousands of parameters share one Curve4 (BudgetExhausted)"]
 fn many_references_to_one_curve_round_trip() {
     let c = Curve {
         a: 1,
