@@ -76,6 +76,13 @@ fn expand(args: &Args) -> syn::Result<proc_macro2::TokenStream> {
     let full = base_dir().join(&rel);
     let checked = codec_schema::load(&full, &rel)
         .map_err(|d| syn::Error::new(args.path.span(), format!("schema errors:\n{d}")))?;
+    let mistakes = invocation_mistakes(&checked, args);
+    if !mistakes.items.is_empty() {
+        return Err(syn::Error::new(
+            args.path.span(),
+            format!("schema errors:\n{mistakes}"),
+        ));
+    }
     let gen = Gen {
         c: &checked,
         hooks: args.hooks.as_ref(),
@@ -89,6 +96,34 @@ fn expand(args: &Args) -> syn::Result<proc_macro2::TokenStream> {
         pub const SCHEMA_SOURCE: &str = include_str!(#abs);
         #items
     })
+}
+
+/// What the schema needs from the invocation: a hook section needs the glue
+/// module. Reported like the checker's diagnostics, at the schema's items.
+fn invocation_mistakes(c: &codec_schema::Checked, args: &Args) -> codec_schema::Diagnostics {
+    use codec_schema::locate::Step;
+    let mut items = Vec::new();
+    for (i, sec) in c.schema.sections.iter().enumerate() {
+        if let codec_schema::Order::Hook { name, visits } = &sec.order {
+            if args.hooks.is_none() {
+                items.push(codec_schema::Diagnostic {
+                    item: format!("sections/{}", sec.name),
+                    pos: c.position(&[Step::from("sections"), Step::Index(i), Step::from("order")]),
+                    message: format!(
+                        "section `{}` is ordered by hook `{name}`: pass `hooks = path::to::glue` to schema!",
+                        sec.name
+                    ),
+                    hint: Some(format!(
+                        "the glue module's `fn {name}` yields the `{visits}` records in the order their targets are placed"
+                    )),
+                });
+            }
+        }
+    }
+    codec_schema::Diagnostics {
+        file: c.file().to_owned(),
+        items,
+    }
 }
 
 /// Code generation over one checked schema.

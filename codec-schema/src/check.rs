@@ -1,6 +1,8 @@
 //! Semantic checks after parsing: names resolve, counts and tags pair with
-//! their offsets, derived fields are computable, sizes add up. Every problem
-//! is collected; nothing stops at the first.
+//! their offsets, derived fields are computable, sizes add up (and fit in a
+//! u64), every construct stands where codegen supports it, and every target
+//! goes to a section the encoder can place it in. Every problem is
+//! collected; nothing stops at the first.
 
 use crate::diag::Ctxt;
 use crate::locate::Step;
@@ -16,8 +18,21 @@ pub(crate) fn check(s: &Schema, cx: &mut Ctxt<'_>) {
         .enumerate()
         .map(|(i, t)| (t.name(), i))
         .collect();
-    let sections: HashSet<&str> = s.sections.iter().map(|x| x.name.as_str()).collect();
-    let c = Checker { s, types, sections };
+    let sections: HashMap<&str, usize> = s
+        .sections
+        .iter()
+        .enumerate()
+        .map(|(i, x)| (x.name.as_str(), i))
+        .collect();
+    let facts = Facts::compute(s, &|n: &str| types.get(n).copied(), &|n: &str| {
+        sections.get(n).copied()
+    });
+    let c = Checker {
+        s,
+        types,
+        sections,
+        facts,
+    };
 
     // Duplicates and names.
     let mut seen = HashMap::new();
@@ -92,7 +107,20 @@ pub(crate) fn check(s: &Schema, cx: &mut Ctxt<'_>) {
     }
     match c.types.get(s.root.as_str()).map(|&i| &s.types[i]) {
         Some(TypeDef::Struct(_)) => {}
-        _ => cx.error(
+        Some(TypeDef::Union(_)) => cx.error(
+            &[Step::from("root")],
+            "root",
+            format!(
+                "root `{}` is a union, but the root must be a struct",
+                s.root
+            ),
+            Some(
+                "the file starts with a record at offset 0: make the root a struct, \
+                 and reach the union from it through an offset to a `Switch`"
+                    .into(),
+            ),
+        ),
+        None => cx.error(
             &[Step::from("root")],
             "root",
             format!("root `{}` is not a struct of this schema", s.root),
@@ -108,6 +136,8 @@ pub(crate) fn check(s: &Schema, cx: &mut Ctxt<'_>) {
         }
     }
     c.check_inline_cycles(cx);
+    c.check_offset_array_cycles(cx);
+    c.check_bits_names(cx);
 }
 
 /// Where a type stands; some constructs are valid only in some places.
@@ -126,7 +156,8 @@ enum Place {
 struct Checker<'s> {
     s: &'s Schema,
     types: HashMap<&'s str, usize>,
-    sections: HashSet<&'s str>,
+    sections: HashMap<&'s str, usize>,
+    facts: Facts,
 }
 
 fn at(base: &[Step], more: &[Step]) -> Vec<Step> {
@@ -148,35 +179,52 @@ impl<'s> Checker<'s> {
                 at,
                 item,
                 format!("`{name}` is not a usable name"),
-                Some("names are ASCII letters, digits and `_`, starting with a letter".into()),
+                Some(
+                    "names are ASCII letters, digits and `_`, starting with a letter or `_`".into(),
+                ),
             );
         }
     }
 
+    /// A hint for an unknown type name: the closest type names, or all of them.
     fn suggest(&self, name: &str) -> String {
-        let lower = name.to_ascii_lowercase();
-        let close: Vec<&str> = self
-            .types
-            .keys()
-            .copied()
-            .filter(|k| {
-                let k = k.to_ascii_lowercase();
-                k.contains(&lower) || lower.contains(&k)
-            })
-            .collect();
-        if let Some(c) = close.first() {
-            format!("did you mean `{c}`?")
-        } else {
-            let mut all: Vec<&str> = self.types.keys().copied().collect();
-            all.sort_unstable();
-            format!("the schema defines: {}", all.join(", "))
+        let mut all: Vec<&str> = self.s.types.iter().map(|t| t.name()).collect();
+        all.sort_unstable();
+        all.dedup();
+        if all.is_empty() {
+            return "the schema defines no types".into();
+        }
+        suggest_among(name, &all)
+            .unwrap_or_else(|| format!("the schema defines: {}", all.join(", ")))
+    }
+
+    /// The size of a type, as far as the schema's structs resolve.
+    fn size(&self, t: &Type) -> Size {
+        self.facts.size(t, &|n: &str| self.types.get(n).copied())
+    }
+
+    /// Can a value of this type lead to something placed in section `si`?
+    fn type_reaches(&self, t: &Type, si: usize) -> bool {
+        self.facts.type_reaches(
+            self.s,
+            t,
+            si,
+            &|n: &str| self.types.get(n).copied(),
+            &|n: &str| self.sections.get(n).copied(),
+        )
+    }
+
+    fn struct_def(&self, name: &str) -> Option<&'s StructDef> {
+        match self.types.get(name).map(|&i| &self.s.types[i]) {
+            Some(TypeDef::Struct(st)) => Some(st),
+            _ => None,
         }
     }
 
     fn check_struct(&self, cx: &mut Ctxt<'_>, tat: &[Step], st: &StructDef) {
         let sname = &st.name;
         let mut names: HashMap<&str, usize> = HashMap::new();
-        let mut offset = Some(0u64);
+        let mut offset = Size::Fixed(0);
         for (fi, f) in st.fields.iter().enumerate() {
             let fat = at(tat, &[Step::from("fields"), Step::Index(fi)]);
             let item = format!("types/{sname}/fields/{fi}");
@@ -194,35 +242,69 @@ impl<'s> Checker<'s> {
             let tyat = at(&fat, &[Step::from("type")]);
             self.check_type(cx, &tyat, &item, &f.ty, Place::Field);
             if let Type::Ptr(p) = &f.ty {
-                if offset.is_none() {
+                if offset == Size::Variable {
                     cx.error(&tyat, &item, format!("offset field `{}` follows a field of variable size", f.name),
                         Some("offsets are patched at a fixed position in their record; move variable-size fields after them".into()));
                 }
-                self.check_ptr_pairing(cx, &tyat, &item, st, f, p);
+                self.check_ptr_pairing(cx, tat, &tyat, &item, st, f, p);
+                self.check_placement(cx, &tyat, &item, st, f, p);
             }
             if let Some(d) = &f.derive {
-                self.check_derive(cx, &at(&fat, &[Step::from("derive")]), &item, st, f, d);
+                let dat = at(&fat, &[Step::from("derive")]);
+                self.check_derive(cx, &dat, &item, st, f, d);
+                let patched = matches!(
+                    d,
+                    Derive::FileSize | Derive::RecordCount(_) | Derive::SectionSize(_)
+                );
+                if patched && *sname == self.s.root && offset == Size::Variable {
+                    cx.error(
+                        &dat,
+                        &item,
+                        format!(
+                            "derived field `{}` must be at a fixed offset of the root, but it follows a field of variable size",
+                            f.name
+                        ),
+                        Some("it is patched once the file is laid out; move it before the variable-size fields".into()),
+                    );
+                }
             }
-            offset = match (offset, self.fixed_size(&f.ty)) {
-                (Some(o), Some(n)) => Some(o + n),
-                _ => None,
+            offset = match (offset, self.size(&f.ty)) {
+                (Size::Fixed(o), Size::Fixed(n)) => match o.checked_add(n) {
+                    Some(end) => Size::Fixed(end),
+                    None => {
+                        cx.error(
+                            &tyat,
+                            &item,
+                            format!(
+                                "size overflows: field `{}` of `{sname}` ends past 2^64 bytes (0x{o:x} + 0x{n:x})",
+                                f.name
+                            ),
+                            None,
+                        );
+                        Size::Overflow
+                    }
+                },
+                // Overflows are reported where they happen, once.
+                (Size::Overflow, _) | (_, Size::Overflow) => Size::Overflow,
+                _ => Size::Variable,
             };
         }
         if let Some(size) = st.size {
             match offset {
-                Some(o) if o == size => {}
-                Some(o) => cx.error(
+                Size::Fixed(o) if o == size => {}
+                Size::Fixed(o) => cx.error(
                     &at(tat, &[Step::from("size")]),
                     format!("types/{sname}"),
                     format!("`{sname}` declares size 0x{size:x}, but its fields add up to 0x{o:x}"),
                     None,
                 ),
-                None => cx.error(
+                Size::Variable => cx.error(
                     &at(tat, &[Step::from("size")]),
                     format!("types/{sname}"),
                     format!("`{sname}` declares size 0x{size:x}, but has fields of variable size"),
                     None,
                 ),
+                Size::Overflow => {}
             }
         }
     }
@@ -241,7 +323,7 @@ impl<'s> Checker<'s> {
                 cx.error(
                     &at(tat, &[Step::from("tag")]),
                     &item,
-                    "a union's tag must be an unsigned integer type (U8, U16, U24, U32)",
+                    "a union's tag must be an unsigned integer type (U8, U16, U24, U32, U64)",
                     None,
                 );
                 u64::MAX
@@ -286,7 +368,7 @@ impl<'s> Checker<'s> {
                 );
             }
             if let Some(sec) = &v.section {
-                if !self.sections.contains(sec.as_str()) {
+                if !self.sections.contains_key(sec.as_str()) {
                     cx.error(
                         &at(&vat, &[Step::from("section")]),
                         &vitem,
@@ -305,13 +387,38 @@ impl<'s> Checker<'s> {
                     );
                 }
             }
-            self.check_type(
-                cx,
-                &at(&vat, &[Step::from("type")]),
-                &vitem,
-                &v.ty,
-                Place::Payload,
-            );
+            let tyat = at(&vat, &[Step::from("type")]);
+            self.check_type(cx, &tyat, &vitem, &v.ty, Place::Payload);
+            if let Some(path) = self.inline_offset(&v.ty, &mut HashSet::new()) {
+                cx.error(
+                    &tyat,
+                    &vitem,
+                    "offsets inside a union payload are not supported yet",
+                    Some(format!(
+                        "`{path}` is an offset, and the encoder never places the targets of a payload's offsets; \
+                         keep the payload free of offsets (hold the data inline)"
+                    )),
+                );
+            }
+        }
+    }
+
+    /// The first offset field a value of this type holds inline (through
+    /// inline structs, arrays and list elements), as `Struct.field`.
+    fn inline_offset(&self, t: &Type, seen: &mut HashSet<&'s str>) -> Option<String> {
+        match t {
+            Type::Named(n) => {
+                let st = self.struct_def(n)?;
+                if !seen.insert(st.name.as_str()) {
+                    return None;
+                }
+                st.fields.iter().find_map(|f| match &f.ty {
+                    Type::Ptr(_) => Some(format!("{}.{}", st.name, f.name)),
+                    t => self.inline_offset(t, seen),
+                })
+            }
+            Type::Array { of, .. } | Type::List { of, .. } => self.inline_offset(of, seen),
+            _ => None,
         }
     }
 
@@ -326,16 +433,12 @@ impl<'s> Checker<'s> {
 
     fn check_type(&self, cx: &mut Ctxt<'_>, tat: &[Step], item: &str, ty: &Type, place: Place) {
         match ty {
-            Type::Magic(m) => {
-                if m.is_empty() || m.len() > 16 || !m.is_ascii() {
-                    cx.error(
-                        tat,
-                        item,
-                        format!("bad magic literal {m:?}"),
-                        Some("a magic is 1 to 16 ASCII characters, such as \"AAMP\"".into()),
-                    );
-                }
-            }
+            Type::Magic(m) if m.is_empty() || m.len() > 16 || !m.is_ascii() => cx.error(
+                tat,
+                item,
+                format!("bad magic literal {m:?}"),
+                Some("a magic is 1 to 16 ASCII characters, such as \"AAMP\"".into()),
+            ),
             Type::Bytes(n) if *n == 0 || *n > 1 << 20 => cx.error(
                 tat,
                 item,
@@ -386,7 +489,7 @@ impl<'s> Checker<'s> {
                     )),
                 ),
                 Some(TypeDef::Struct(_)) => {
-                    if place == Place::Elem && self.fixed_size(ty).is_none() {
+                    if place == Place::Elem && self.size(ty) == Size::Variable {
                         cx.error(
                             tat,
                             item,
@@ -405,9 +508,37 @@ impl<'s> Checker<'s> {
                         None,
                     );
                 }
+                if let Size::Fixed(e) = self.size(of) {
+                    if e.checked_mul(*len).is_none() {
+                        cx.error(
+                            tat,
+                            item,
+                            format!(
+                                "size overflows: {len} elements of 0x{e:x} bytes take more than 2^64 bytes"
+                            ),
+                            None,
+                        );
+                    }
+                }
                 self.check_type(cx, &at(tat, &[Step::from("of")]), item, of, Place::Elem);
             }
             Type::Bits { word, fields } => {
+                if place != Place::Field {
+                    let here = match place {
+                        Place::Elem => "an array or list element",
+                        Place::Target => "an offset target",
+                        _ => "a union payload",
+                    };
+                    cx.error(
+                        tat,
+                        item,
+                        format!("a bitfield can only be a direct field of a struct, not {here}"),
+                        Some(
+                            "wrap it in a struct with the `Bits` as its field, and use that struct here"
+                                .into(),
+                        ),
+                    );
+                }
                 match int_width(word) {
                     Some(w) if w != 3 => {
                         let total: u64 = fields.iter().map(|f| f.bits as u64).sum();
@@ -470,7 +601,7 @@ impl<'s> Checker<'s> {
                     );
                 }
                 if let Some(sec) = &p.section {
-                    if !self.sections.contains(sec.as_str()) {
+                    if !self.sections.contains_key(sec.as_str()) {
                         cx.error(
                             &at(tat, &[Step::from("section")]),
                             item,
@@ -545,7 +676,15 @@ impl<'s> Checker<'s> {
                 }
                 match self.types.get(union.as_str()).map(|&i| &self.s.types[i]) {
                     Some(TypeDef::Union(_)) => {}
-                    _ => cx.error(
+                    Some(TypeDef::Struct(_)) => cx.error(
+                        tat,
+                        item,
+                        format!("`{union}` is a struct, but a Switch chooses a variant of a union"),
+                        Some(format!(
+                            "point the offset at the struct: `to: Named(\"{union}\")`"
+                        )),
+                    ),
+                    None => cx.error(
                         tat,
                         item,
                         format!("`{union}` is not a union of this schema"),
@@ -557,9 +696,11 @@ impl<'s> Checker<'s> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn check_ptr_pairing(
         &self,
         cx: &mut Ctxt<'_>,
+        sat: &[Step],
         tat: &[Step],
         item: &str,
         st: &StructDef,
@@ -571,19 +712,25 @@ impl<'s> Checker<'s> {
             Type::List { count, .. } if matches!(&**count, Count::Field(_)) => {
                 let Count::Field(n) = &**count else { return };
                 match sibling(n) {
-                    None => cx.error(
-                        &at(tat, &[Step::from("to")]),
-                        item,
-                        format!("count `{n}` names no field of `{}`", st.name),
-                        Some(format!(
-                            "fields are: {}",
-                            st.fields
-                                .iter()
-                                .map(|g| g.name.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )),
-                    ),
+                    None => {
+                        let derived = st
+                            .fields
+                            .iter()
+                            .find(|g| g.derive == Some(Derive::Count(f.name.clone())));
+                        let hint = match derived {
+                            Some(g) => format!(
+                                "did you mean `{}`? It is derived with `Count(\"{}\")`",
+                                g.name, f.name
+                            ),
+                            None => field_hint(n, st),
+                        };
+                        cx.error(
+                            &at(tat, &[Step::from("to"), Step::from("count")]),
+                            item,
+                            format!("count `{n}` names no field of `{}`", st.name),
+                            Some(hint),
+                        )
+                    }
                     Some(g) => {
                         if int_width(&g.ty).is_none() {
                             cx.error(
@@ -606,13 +753,26 @@ impl<'s> Checker<'s> {
                     }
                 }
             }
-            Type::Switch { tag, .. } => match sibling(tag) {
-                None => cx.error(
-                    &at(tat, &[Step::from("to")]),
-                    item,
-                    format!("tag `{tag}` names no field of `{}`", st.name),
-                    None,
-                ),
+            Type::Switch { union, tag } => match sibling(tag) {
+                None => {
+                    let derived = st
+                        .fields
+                        .iter()
+                        .find(|g| g.derive == Some(Derive::Tag(f.name.clone())));
+                    let hint = match derived {
+                        Some(g) => format!(
+                            "did you mean `{}`? It is derived with `Tag(\"{}\")`",
+                            g.name, f.name
+                        ),
+                        None => field_hint(tag, st),
+                    };
+                    cx.error(
+                        &at(tat, &[Step::from("to"), Step::from("tag")]),
+                        item,
+                        format!("tag `{tag}` names no field of `{}`", st.name),
+                        Some(hint),
+                    )
+                }
                 Some(g) => {
                     if int_width(&g.ty).is_none() {
                         cx.error(
@@ -632,9 +792,124 @@ impl<'s> Checker<'s> {
                             )),
                         );
                     }
+                    let u = match self.types.get(union.as_str()).map(|&i| &self.s.types[i]) {
+                        Some(TypeDef::Union(u)) => Some(u),
+                        _ => None,
+                    };
+                    if let Some(u) = u {
+                        let (gw, uw) = (int_width(&g.ty), int_width(&u.tag));
+                        if gw.is_some() && uw.is_some() && gw != uw {
+                            let gi = st.fields.iter().position(|h| h.name == g.name).unwrap_or(0);
+                            cx.error(
+                                &at(
+                                    sat,
+                                    &[Step::from("fields"), Step::Index(gi), Step::from("type")],
+                                ),
+                                format!("types/{}/fields/{gi}", st.name),
+                                format!(
+                                    "tag field `{tag}` is a {:?}, but union `{}` has a {:?} tag",
+                                    g.ty, u.name, u.tag
+                                ),
+                                Some(format!(
+                                    "the tag field holds the union's tag: make `{tag}` a {:?}",
+                                    u.tag
+                                )),
+                            );
+                        }
+                    }
                 }
             },
             _ => {}
+        }
+    }
+
+    /// Where an offset's targets go: records never into a dedup section,
+    /// and nothing that places into a post-order section into that section.
+    fn check_placement(
+        &self,
+        cx: &mut Ctxt<'_>,
+        tat: &[Step],
+        item: &str,
+        st: &StructDef,
+        f: &Field,
+        p: &Ptr,
+    ) {
+        let what = format!("{}.{}", st.name, f.name);
+        let secat = at(tat, &[Step::from("section")]);
+        // (target type, section) pairs this offset places.
+        let mut placed: Vec<(&Type, &str)> = Vec::new();
+        match &p.to {
+            Type::Switch { union, .. } => {
+                if let Some(TypeDef::Union(u)) =
+                    self.types.get(union.as_str()).map(|&i| &self.s.types[i])
+                {
+                    for v in &u.variants {
+                        if let Some(sec) = v.section.as_deref().or(p.section.as_deref()) {
+                            placed.push((&v.ty, sec));
+                        }
+                    }
+                }
+            }
+            to => {
+                if let Some(sec) = p.section.as_deref() {
+                    placed.push((to, sec));
+                    if let Some(rec) = self.record_type(to) {
+                        let si = self.sections.get(sec).copied();
+                        let dedup = si.map(|i| self.s.sections[i].dedup);
+                        if let Some(d @ (Dedup::Exact | Dedup::ByteSearch { .. })) = dedup {
+                            let how = match d {
+                                Dedup::Exact => "Exact",
+                                _ => "ByteSearch",
+                            };
+                            cx.error(
+                                &secat,
+                                item,
+                                format!(
+                                    "`{what}` places `{rec}` records in section `{sec}`, which deduplicates ({how})"
+                                ),
+                                Some(
+                                    "a dedup section shares equal bytes between values, but records must stay distinct: \
+                                     a record's bytes are not final until its offsets are patched, and RecordCount counts each record; \
+                                     place the records in a section with `dedup: None`"
+                                        .into(),
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        let mut reported = HashSet::new();
+        for (t, sec) in placed {
+            let Some(&si) = self.sections.get(sec) else {
+                continue;
+            };
+            if self.s.sections[si].order != Order::PostOrder || !self.type_reaches(t, si) {
+                continue;
+            }
+            if reported.insert(si) {
+                cx.error(
+                    &secat,
+                    item,
+                    format!(
+                        "`{what}` places its target in post-order section `{sec}`, but the target itself places values in `{sec}`"
+                    ),
+                    Some(format!(
+                        "post-order places what a record leads to before the record itself, so the target's own \
+                         targets would be placed (and their offsets patched) before the target is written; \
+                         order `{sec}` PreOrder, or send one of the two to another section"
+                    )),
+                );
+            }
+        }
+    }
+
+    /// The struct whose records a target of this type holds, if any.
+    fn record_type<'t>(&self, t: &'t Type) -> Option<&'t str> {
+        match t {
+            Type::Named(n) => self.struct_def(n).map(|_| n.as_str()),
+            Type::Array { of, .. } | Type::List { of, .. } => self.record_type(of),
+            _ => None,
         }
     }
 
@@ -671,7 +946,16 @@ impl<'s> Checker<'s> {
         };
         match d {
             Derive::Count(n) => match sibling(n).map(|g| &g.ty) {
+                None => cx.error(
+                    dat,
+                    item,
+                    format!("`{n}` names no field of `{}`", st.name),
+                    Some(field_hint(n, st)),
+                ),
                 Some(Type::Ptr(p)) if matches!(&p.to, Type::List { count, .. } if matches!(&**count, Count::Field(c) if c == &f.name)) =>
+                    {}
+                // The offset's count names no field: reported there, once.
+                Some(Type::Ptr(p)) if matches!(&p.to, Type::List { count, .. } if matches!(&**count, Count::Field(c) if sibling(c).is_none())) =>
                     {}
                 _ => cx.error(
                     dat,
@@ -684,7 +968,16 @@ impl<'s> Checker<'s> {
                 ),
             },
             Derive::Tag(n) => match sibling(n).map(|g| &g.ty) {
+                None => cx.error(
+                    dat,
+                    item,
+                    format!("`{n}` names no field of `{}`", st.name),
+                    Some(field_hint(n, st)),
+                ),
                 Some(Type::Ptr(p)) if matches!(&p.to, Type::Switch { tag, .. } if tag == &f.name) =>
+                    {}
+                // The Switch's tag names no field: reported there, once.
+                Some(Type::Ptr(p)) if matches!(&p.to, Type::Switch { tag, .. } if sibling(tag).is_none()) =>
                     {}
                 _ => cx.error(
                     dat,
@@ -696,18 +989,25 @@ impl<'s> Checker<'s> {
             Derive::FileSize => root_only(cx, "the file size"),
             Derive::RecordCount(t) => {
                 root_only(cx, "a record count");
-                if !self.types.contains_key(t.as_str()) {
-                    cx.error(
+                match self.types.get(t.as_str()).map(|&i| &self.s.types[i]) {
+                    Some(TypeDef::Struct(_)) => {}
+                    Some(TypeDef::Union(_)) => cx.error(
+                        dat,
+                        item,
+                        format!("`{t}` is a union, and unions have no records to count"),
+                        Some("RecordCount counts the records of a struct".into()),
+                    ),
+                    None => cx.error(
                         dat,
                         item,
                         format!("unknown type `{t}`"),
                         Some(self.suggest(t)),
-                    );
+                    ),
                 }
             }
             Derive::SectionSize(sec) => {
                 root_only(cx, "a section size");
-                if !self.sections.contains(sec.as_str()) {
+                if !self.sections.contains_key(sec.as_str()) {
                     cx.error(
                         dat,
                         item,
@@ -768,9 +1068,211 @@ impl<'s> Checker<'s> {
         }
     }
 
-    pub fn fixed_size(&self, t: &Type) -> Option<u64> {
-        fixed_size_in(self.s, &self.types, t, 0)
+    /// An offset to an inline array of structs that hold the offset's own
+    /// struct again, with no `Vec` or `Box` in between (inline fields, other
+    /// offsets to inline arrays), makes the generated Rust type infinite.
+    fn check_offset_array_cycles(&self, cx: &mut Ctxt<'_>) {
+        for (ti, t) in self.s.types.iter().enumerate() {
+            let TypeDef::Struct(st) = t else { continue };
+            for (fi, f) in st.fields.iter().enumerate() {
+                let Type::Ptr(p) = &f.ty else { continue };
+                if !matches!(p.to, Type::Array { .. }) {
+                    continue;
+                }
+                let mut targets = Vec::new();
+                unboxed_refs(&p.to, &mut targets);
+                let Some(target) = targets
+                    .into_iter()
+                    .find(|t| self.leads_unboxed(t, &st.name))
+                else {
+                    continue;
+                };
+                let what = if target == st.name {
+                    format!("`{}` itself", st.name)
+                } else {
+                    format!("`{target}`, which holds `{}` again", st.name)
+                };
+                cx.error(
+                    &[
+                        Step::from("types"),
+                        Step::Index(ti),
+                        Step::from("fields"),
+                        Step::Index(fi),
+                        Step::from("type"),
+                        Step::from("to"),
+                    ],
+                    format!("types/{}/fields/{fi}", st.name),
+                    format!(
+                        "offset `{}.{}` points to an inline array of {what}: the generated Rust type would be infinitely large",
+                        st.name, f.name
+                    ),
+                    Some(format!(
+                        "use a List, whose elements are kept in a Vec: `to: List(of: Named(\"{target}\"), count: ...)`"
+                    )),
+                );
+            }
+        }
     }
+
+    /// Does struct `from` hold struct `to` (or is it `to`) through inline
+    /// fields and offsets to inline arrays only?
+    fn leads_unboxed(&self, from: &str, to: &str) -> bool {
+        let mut stack = vec![from];
+        let mut seen = HashSet::new();
+        while let Some(n) = stack.pop() {
+            if n == to {
+                return true;
+            }
+            if !seen.insert(n) {
+                continue;
+            }
+            if let Some(st) = self.struct_def(n) {
+                for f in &st.fields {
+                    unboxed_refs(&f.ty, &mut stack);
+                }
+            }
+        }
+        false
+    }
+
+    /// The struct generated for a bitfield is named `<Owner><FieldCamelCase>`:
+    /// it must not clash with a type of the schema or another bitfield.
+    fn check_bits_names(&self, cx: &mut Ctxt<'_>) {
+        let mut generated: HashMap<String, String> = HashMap::new();
+        for (ti, t) in self.s.types.iter().enumerate() {
+            let TypeDef::Struct(st) = t else { continue };
+            for (fi, f) in st.fields.iter().enumerate() {
+                if !matches!(f.ty, Type::Bits { .. }) {
+                    continue;
+                }
+                let name = format!("{}{}", st.name, camel(&f.name));
+                let what = format!("{}.{}", st.name, f.name);
+                let fat = [
+                    Step::from("types"),
+                    Step::Index(ti),
+                    Step::from("fields"),
+                    Step::Index(fi),
+                    Step::from("name"),
+                ];
+                let item = format!("types/{}/fields/{fi}", st.name);
+                if self.types.contains_key(name.as_str()) {
+                    cx.error(
+                        &fat,
+                        item,
+                        format!(
+                            "the bitfield `{what}` generates a struct named `{name}`, which is also a type of the schema"
+                        ),
+                        Some(format!(
+                            "rename the field `{}` or the type `{name}`",
+                            f.name
+                        )),
+                    );
+                } else if let Some(prev) = generated.get(&name) {
+                    cx.error(
+                        &fat,
+                        item,
+                        format!(
+                            "the bitfields `{prev}` and `{what}` both generate a struct named `{name}`"
+                        ),
+                        Some("rename one of the fields".into()),
+                    );
+                } else {
+                    generated.insert(name, what);
+                }
+            }
+        }
+    }
+}
+
+/// The structs a value of this type holds without a `Vec` or `Box`: inline
+/// fields and arrays, and what an offset to an inline array holds.
+fn unboxed_refs<'a>(t: &'a Type, out: &mut Vec<&'a str>) {
+    match t {
+        Type::Named(n) => out.push(n),
+        Type::Array { of, .. } => unboxed_refs(of, out),
+        Type::Ptr(p) if matches!(p.to, Type::Array { .. }) => unboxed_refs(&p.to, out),
+        _ => {}
+    }
+}
+
+/// `lists` -> `Lists`, `value_type` -> `ValueType`: how codegen names the
+/// struct of a bitfield (`<Owner><Field>`).
+fn camel(name: &str) -> String {
+    name.split('_')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let mut c = s.chars();
+            match c.next() {
+                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+/// A hint for a name that is not a field of `st`.
+fn field_hint(n: &str, st: &StructDef) -> String {
+    let names: Vec<&str> = st.fields.iter().map(|g| g.name.as_str()).collect();
+    if names.is_empty() {
+        return format!("`{}` has no fields", st.name);
+    }
+    suggest_among(n, &names).unwrap_or_else(|| format!("fields are: {}", names.join(", ")))
+}
+
+/// `did you mean ...?` with the candidates close to `name` (case-insensitive
+/// edit distance, transpositions counting 1): at most three, nearest first,
+/// ties by name. None when nothing is close.
+fn suggest_among(name: &str, candidates: &[&str]) -> Option<String> {
+    let lname: Vec<char> = name.to_lowercase().chars().collect();
+    if lname.len() > 128 {
+        return None;
+    }
+    let mut close: Vec<(usize, &str)> = candidates
+        .iter()
+        .filter(|&&c| c != name)
+        .filter_map(|&c| {
+            let lc: Vec<char> = c.to_lowercase().chars().collect();
+            let limit = lname.len().max(lc.len()) / 3;
+            if lname.len().abs_diff(lc.len()) > limit {
+                return None;
+            }
+            let d = edit_distance(&lname, &lc);
+            (d <= limit).then_some((d, c))
+        })
+        .collect();
+    close.sort_unstable();
+    close.dedup();
+    let names: Vec<String> = close
+        .iter()
+        .take(3)
+        .map(|(_, c)| format!("`{c}`"))
+        .collect();
+    match names.as_slice() {
+        [] => None,
+        [one] => Some(format!("did you mean {one}?")),
+        [init @ .., last] => Some(format!("did you mean {} or {last}?", init.join(", "))),
+    }
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions
+/// and transpositions of neighbours each cost 1.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut d: Vec<Vec<usize>> = (0..=a.len())
+        .map(|i| (0..=b.len()).map(|j| if i == 0 { j } else { i }).collect())
+        .collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 /// The byte width of an unsigned integer type.
@@ -785,37 +1287,206 @@ pub fn int_width(t: &Type) -> Option<u64> {
     }
 }
 
-pub(crate) fn fixed_size_in(
-    s: &Schema,
-    types: &HashMap<&str, usize>,
-    t: &Type,
-    depth: u32,
-) -> Option<u64> {
-    if depth > 64 {
-        return None;
+/// Whether the size of a value is fixed by the schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Size {
+    Fixed(u64),
+    /// Depends on the data (strings, lists, unions), or is unknown (an
+    /// unknown type, an inline cycle: reported elsewhere).
+    Variable,
+    /// Fixed, but more than 2^64 - 1 bytes (reported where it happens).
+    Overflow,
+}
+
+impl Size {
+    pub(crate) fn fixed(self) -> Option<u64> {
+        match self {
+            Size::Fixed(n) => Some(n),
+            _ => None,
+        }
     }
-    Some(match t {
-        Type::U8 | Type::I8 | Type::Bool8 => 1,
-        Type::U16 | Type::I16 => 2,
-        Type::U24 => 3,
-        Type::U32 | Type::I32 | Type::F32 | Type::Bool32 => 4,
-        Type::U64 | Type::I64 | Type::F64 => 8,
-        Type::Magic(m) => m.len() as u64,
-        Type::Bytes(n) => *n,
-        Type::CString { .. } => return None,
-        Type::Named(n) => match &s.types[*types.get(n.as_str())?] {
-            TypeDef::Struct(st) => {
-                let mut total = 0;
-                for f in &st.fields {
-                    total += fixed_size_in(s, types, &f.ty, depth + 1)?;
+}
+
+/// Looks up a type or a section index by name.
+pub(crate) type Lookup<'a> = &'a dyn Fn(&str) -> Option<usize>;
+
+/// Facts about the whole type graph, computed once (without recursion over
+/// named types, so deep or cyclic schemas cannot blow the stack or loop).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Facts {
+    /// The size of each type (unions: variable).
+    sizes: Vec<Size>,
+    /// `reaches[type][section]`: can a value of this type lead (through
+    /// fields and offsets) to something placed in that section?
+    reaches: Vec<Vec<bool>>,
+}
+
+impl Facts {
+    pub(crate) fn compute(s: &Schema, type_id: Lookup<'_>, section_id: Lookup<'_>) -> Facts {
+        let n = s.types.len();
+        // Sizes: a fixed point over the structs; what never resolves is in
+        // an inline cycle.
+        let mut sizes: Vec<Option<Size>> = s
+            .types
+            .iter()
+            .map(|t| matches!(t, TypeDef::Union(_)).then_some(Size::Variable))
+            .collect();
+        loop {
+            let mut changed = false;
+            for i in 0..n {
+                let TypeDef::Struct(st) = &s.types[i] else {
+                    continue;
+                };
+                if sizes[i].is_some() {
+                    continue;
                 }
-                total
+                let named = |m: &str| match type_id(m) {
+                    Some(j) => sizes[j],
+                    None => Some(Size::Variable),
+                };
+                let mut total = Some(Size::Fixed(0));
+                for f in &st.fields {
+                    total = match (total, type_size(&f.ty, &named)) {
+                        (Some(a), Some(b)) => Some(add_sizes(a, b)),
+                        _ => None,
+                    };
+                }
+                if total.is_some() {
+                    sizes[i] = total;
+                    changed = true;
+                }
             }
-            TypeDef::Union(_) => return None,
+            if !changed {
+                break;
+            }
+        }
+        let mut facts = Facts {
+            sizes: sizes
+                .into_iter()
+                .map(|s| s.unwrap_or(Size::Variable))
+                .collect(),
+            reaches: vec![vec![false; s.sections.len()]; n],
+        };
+        // Reachability: a fixed point over the type graph.
+        loop {
+            let mut changed = false;
+            for ti in 0..n {
+                for si in 0..s.sections.len() {
+                    if facts.reaches[ti][si] {
+                        continue;
+                    }
+                    let r = match &s.types[ti] {
+                        TypeDef::Struct(st) => st
+                            .fields
+                            .iter()
+                            .any(|f| facts.type_reaches(s, &f.ty, si, type_id, section_id)),
+                        TypeDef::Union(u) => u
+                            .variants
+                            .iter()
+                            .any(|v| facts.type_reaches(s, &v.ty, si, type_id, section_id)),
+                    };
+                    if r {
+                        facts.reaches[ti][si] = true;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        facts
+    }
+
+    /// The size of a value of this type.
+    pub(crate) fn size(&self, t: &Type, type_id: Lookup<'_>) -> Size {
+        let named = |n: &str| Some(type_id(n).map_or(Size::Variable, |i| self.sizes[i]));
+        type_size(t, &named).unwrap_or(Size::Variable)
+    }
+
+    /// Can a value of type `type_id` lead to something placed in `section`?
+    pub(crate) fn reaches(&self, type_id: usize, section: usize) -> bool {
+        self.reaches
+            .get(type_id)
+            .and_then(|r| r.get(section))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Can a value of this field type lead to something placed in `section`?
+    pub(crate) fn type_reaches(
+        &self,
+        s: &Schema,
+        t: &Type,
+        section: usize,
+        type_id: Lookup<'_>,
+        section_id: Lookup<'_>,
+    ) -> bool {
+        match t {
+            Type::Named(n) => type_id(n).is_some_and(|i| self.reaches(i, section)),
+            Type::Array { of, .. } | Type::List { of, .. } => {
+                self.type_reaches(s, of, section, type_id, section_id)
+            }
+            Type::Ptr(p) => {
+                target_sections(s, p, type_id, section_id).contains(&section)
+                    || self.type_reaches(s, &p.to, section, type_id, section_id)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The sections a pointer's target can be placed in.
+pub(crate) fn target_sections(
+    s: &Schema,
+    p: &Ptr,
+    type_id: Lookup<'_>,
+    section_id: Lookup<'_>,
+) -> Vec<usize> {
+    let mut out = Vec::new();
+    if let Some(i) = p.section.as_deref().and_then(section_id) {
+        out.push(i);
+    }
+    if let Type::Switch { union, .. } = &p.to {
+        if let Some(TypeDef::Union(u)) = type_id(union).map(|i| &s.types[i]) {
+            for v in &u.variants {
+                if let Some(i) = v.section.as_deref().and_then(section_id) {
+                    if !out.contains(&i) {
+                        out.push(i);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn add_sizes(a: Size, b: Size) -> Size {
+    match (a, b) {
+        (Size::Fixed(a), Size::Fixed(b)) => a.checked_add(b).map_or(Size::Overflow, Size::Fixed),
+        (Size::Overflow, _) | (_, Size::Overflow) => Size::Overflow,
+        _ => Size::Variable,
+    }
+}
+
+/// The size of a type, given the sizes of named types (`None`: not known
+/// yet, and then neither is this one).
+fn type_size(t: &Type, named: &dyn Fn(&str) -> Option<Size>) -> Option<Size> {
+    Some(match t {
+        Type::U8 | Type::I8 | Type::Bool8 => Size::Fixed(1),
+        Type::U16 | Type::I16 => Size::Fixed(2),
+        Type::U24 => Size::Fixed(3),
+        Type::U32 | Type::I32 | Type::F32 | Type::Bool32 => Size::Fixed(4),
+        Type::U64 | Type::I64 | Type::F64 => Size::Fixed(8),
+        Type::Magic(m) => Size::Fixed(m.len() as u64),
+        Type::Bytes(n) => Size::Fixed(*n),
+        Type::CString { .. } | Type::List { .. } | Type::Switch { .. } => Size::Variable,
+        Type::Named(n) => named(n)?,
+        Type::Array { of, len } => match type_size(of, named)? {
+            Size::Fixed(e) => e.checked_mul(*len).map_or(Size::Overflow, Size::Fixed),
+            other => other,
         },
-        Type::Array { of, len } => fixed_size_in(s, types, of, depth + 1)?.checked_mul(*len)?,
-        Type::Bits { word, .. } => int_width(word)?,
-        Type::Ptr(p) => int_width(&p.width)?,
-        Type::List { .. } | Type::Switch { .. } => return None,
+        Type::Bits { word, .. } => int_width(word).map_or(Size::Variable, Size::Fixed),
+        Type::Ptr(p) => int_width(&p.width).map_or(Size::Variable, Size::Fixed),
     })
 }

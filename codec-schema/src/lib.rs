@@ -13,7 +13,8 @@ pub use check::int_width;
 pub use diag::{Diagnostic, Diagnostics};
 pub use model::*;
 
-use locate::{Locations, Pos};
+use check::{Facts, Lookup};
+use locate::{Locations, Pos, Step};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -22,11 +23,16 @@ use std::path::Path;
 #[derive(Debug, Clone)]
 pub struct Checked {
     pub schema: Schema,
+    /// The file name diagnostics print.
+    file: String,
+    /// Where each item of the schema text starts.
+    locs: Locations,
     type_index: HashMap<String, usize>,
     section_index: HashMap<String, usize>,
-    /// `reaches[type][section]`: can a value of this type lead (through
-    /// fields and offsets) to something placed in that section?
-    reaches: Vec<Vec<bool>>,
+    /// Sizes and reachability (`reaches[type][section]`: can a value of
+    /// this type lead, through fields and offsets, to something placed in
+    /// that section?).
+    facts: Facts,
 }
 
 /// Parses and checks schema text. `file` is the name diagnostics print.
@@ -62,7 +68,7 @@ pub fn parse_str(src: &str, file: &str) -> Result<Checked, Diagnostics> {
             items,
         });
     }
-    Ok(Checked::new(schema))
+    Ok(Checked::new(schema, locs, file))
 }
 
 /// Reads, parses and checks a schema file; `display` is the name diagnostics print.
@@ -82,27 +88,49 @@ pub fn load(path: &Path, display: &str) -> Result<Checked, Diagnostics> {
 }
 
 impl Checked {
-    fn new(schema: Schema) -> Self {
-        let type_index = schema
+    fn new(schema: Schema, locs: Locations, file: &str) -> Self {
+        let type_index: HashMap<String, usize> = schema
             .types
             .iter()
             .enumerate()
             .map(|(i, t)| (t.name().to_owned(), i))
             .collect();
-        let section_index = schema
+        let section_index: HashMap<String, usize> = schema
             .sections
             .iter()
             .enumerate()
             .map(|(i, s)| (s.name.clone(), i))
             .collect();
-        let mut c = Checked {
+        let facts = Facts::compute(
+            &schema,
+            &|n: &str| type_index.get(n).copied(),
+            &|n: &str| section_index.get(n).copied(),
+        );
+        Checked {
             schema,
+            file: file.to_owned(),
+            locs,
             type_index,
             section_index,
-            reaches: Vec::new(),
-        };
-        c.reaches = c.compute_reaches();
-        c
+            facts,
+        }
+    }
+
+    /// The file name diagnostics print (as given to [`parse_str`] or [`load`]).
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// Where the item at `path` (`["sections", 2, "order"]`) starts in the
+    /// schema text, or its nearest located ancestor; for diagnostics found
+    /// after the check (by codegen), rendered with [`Diagnostics`].
+    pub fn position(&self, path: &[Step]) -> Pos {
+        self.locs.find(path)
+    }
+
+    /// The positions of the schema text's items.
+    pub fn locations(&self) -> &Locations {
+        &self.locs
     }
 
     pub fn type_id(&self, name: &str) -> Option<usize> {
@@ -124,14 +152,17 @@ impl Checked {
         }
     }
 
+    fn type_lookup(&self) -> impl Fn(&str) -> Option<usize> + '_ {
+        |n: &str| self.type_id(n)
+    }
+
+    fn section_lookup(&self) -> impl Fn(&str) -> Option<usize> + '_ {
+        |n: &str| self.section_id(n)
+    }
+
     /// The size of a type when it does not depend on the data.
     pub fn fixed_size(&self, t: &Type) -> Option<u64> {
-        let types: HashMap<&str, usize> = self
-            .type_index
-            .iter()
-            .map(|(k, v)| (k.as_str(), *v))
-            .collect();
-        check::fixed_size_in(&self.schema, &types, t, 0)
+        self.facts.size(t, &self.type_lookup()).fixed()
     }
 
     /// Offsets of a struct's fields, as far as they are fixed.
@@ -141,7 +172,7 @@ impl Checked {
         for f in &st.fields {
             out.push(o);
             o = match (o, self.fixed_size(&f.ty)) {
-                (Some(a), Some(b)) => Some(a + b),
+                (Some(a), Some(b)) => a.checked_add(b),
                 _ => None,
             };
         }
@@ -155,76 +186,23 @@ impl Checked {
 
     /// The sections a pointer's target can be placed in.
     pub fn target_sections(&self, p: &Ptr) -> Vec<usize> {
-        let mut out = Vec::new();
-        if let Some(s) = p.section.as_deref().and_then(|s| self.section_id(s)) {
-            out.push(s);
-        }
-        if let Type::Switch { union, .. } = &p.to {
-            if let Some(TypeDef::Union(u)) = self.get(union) {
-                for v in &u.variants {
-                    if let Some(s) = v.section.as_deref().and_then(|s| self.section_id(s)) {
-                        if !out.contains(&s) {
-                            out.push(s);
-                        }
-                    }
-                }
-            }
-        }
-        out
+        let (t, s): (Lookup<'_>, Lookup<'_>) = (&self.type_lookup(), &self.section_lookup());
+        check::target_sections(&self.schema, p, t, s)
     }
 
     /// Can a value of type `type_id` lead to something placed in `section`?
     pub fn reaches(&self, type_id: usize, section: usize) -> bool {
-        self.reaches
-            .get(type_id)
-            .and_then(|r| r.get(section))
-            .copied()
-            .unwrap_or(false)
+        self.facts.reaches(type_id, section)
     }
 
     /// Can a value of this field type lead to something placed in `section`?
     pub fn type_reaches(&self, t: &Type, section: usize) -> bool {
-        match t {
-            Type::Named(n) => self.type_id(n).is_some_and(|i| self.reaches(i, section)),
-            Type::Array { of, .. } => self.type_reaches(of, section),
-            Type::Ptr(p) => {
-                self.target_sections(p).contains(&section) || self.type_reaches(&p.to, section)
-            }
-            Type::List { of, .. } => self.type_reaches(of, section),
-            _ => false,
-        }
-    }
-
-    fn compute_reaches(&mut self) -> Vec<Vec<bool>> {
-        let n = self.schema.types.len();
-        let m = self.schema.sections.len();
-        self.reaches = vec![vec![false; m]; n];
-        // Fixed point over the type graph.
-        loop {
-            let mut changed = false;
-            for ti in 0..n {
-                for si in 0..m {
-                    if self.reaches[ti][si] {
-                        continue;
-                    }
-                    let r = match &self.schema.types[ti] {
-                        TypeDef::Struct(st) => {
-                            st.fields.iter().any(|f| self.type_reaches(&f.ty, si))
-                        }
-                        TypeDef::Union(u) => {
-                            u.variants.iter().any(|v| self.type_reaches(&v.ty, si))
-                        }
-                    };
-                    if r {
-                        self.reaches[ti][si] = true;
-                        changed = true;
-                    }
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        std::mem::take(&mut self.reaches)
+        self.facts.type_reaches(
+            &self.schema,
+            t,
+            section,
+            &self.type_lookup(),
+            &self.section_lookup(),
+        )
     }
 }

@@ -34,7 +34,7 @@ impl From<usize> for Step {
 }
 
 /// Positions of the values of a RON document, by path.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Locations {
     map: HashMap<Vec<Step>, Pos>,
 }
@@ -71,100 +71,191 @@ enum Tok {
     Other,
 }
 
-fn lex(src: &str) -> Vec<(Tok, Pos)> {
-    let chars: Vec<char> = src.chars().collect();
-    let mut out = Vec::new();
-    let (mut i, mut line, mut col) = (0usize, 1usize, 1usize);
-    let advance = |i: &mut usize, line: &mut usize, col: &mut usize, c: char| {
-        *i += 1;
-        if c == '\n' {
-            *line += 1;
-            *col = 1;
-        } else {
-            *col += 1;
+/// A cursor over the source that keeps the line and column.
+struct Cursor {
+    chars: Vec<char>,
+    i: usize,
+    line: usize,
+    col: usize,
+}
+
+impl Cursor {
+    fn peek(&self, k: usize) -> Option<char> {
+        self.chars.get(self.i + k).copied()
+    }
+
+    fn pos(&self) -> Pos {
+        Pos {
+            line: self.line,
+            col: self.col,
         }
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        let pos = Pos { line, col };
-        if c.is_whitespace() {
-            advance(&mut i, &mut line, &mut col, c);
-        } else if c == '/' && chars.get(i + 1) == Some(&'/') {
-            while i < chars.len() && chars[i] != '\n' {
-                {
-                    let ch = chars[i];
-                    advance(&mut i, &mut line, &mut col, ch);
-                }
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek(0)?;
+        self.i += 1;
+        if c == '\n' {
+            self.line += 1;
+            self.col = 1;
+        } else {
+            self.col += 1;
+        }
+        Some(c)
+    }
+
+    fn bump_n(&mut self, n: usize) {
+        for _ in 0..n {
+            self.bump();
+        }
+    }
+
+    /// A quoted string with escapes; the cursor is on the opening quote.
+    fn quoted(&mut self, quote: char) -> String {
+        let mut s = String::new();
+        self.bump();
+        while let Some(c) = self.peek(0) {
+            if c == quote {
+                self.bump();
+                break;
             }
-        } else if c == '/' && chars.get(i + 1) == Some(&'*') {
+            if c == '\\' {
+                self.bump();
+                if let Some(e) = self.bump() {
+                    s.push(e);
+                }
+                continue;
+            }
+            s.push(c);
+            self.bump();
+        }
+        s
+    }
+
+    /// The number of `#` of a raw string whose `r` is at `k`
+    /// (`r"`, `r#"`, `r##"`, ...), or None if no raw string starts there.
+    fn raw_string_hashes(&self, k: usize) -> Option<usize> {
+        if self.peek(k) != Some('r') {
+            return None;
+        }
+        let mut n = 0;
+        while self.peek(k + 1 + n) == Some('#') {
+            n += 1;
+        }
+        (self.peek(k + 1 + n) == Some('"')).then_some(n)
+    }
+
+    /// A raw string without escapes; `prefix` is the length of `r` or `br`.
+    fn raw_string(&mut self, prefix: usize, hashes: usize) -> String {
+        self.bump_n(prefix + hashes + 1);
+        let mut s = String::new();
+        while let Some(c) = self.peek(0) {
+            if c == '"' && (1..=hashes).all(|k| self.peek(k) == Some('#')) {
+                self.bump_n(1 + hashes);
+                break;
+            }
+            s.push(c);
+            self.bump();
+        }
+        s
+    }
+
+    fn ident(&mut self) -> String {
+        let mut s = String::new();
+        while let Some(c) = self.peek(0).filter(|c| is_ident_char(*c)) {
+            s.push(c);
+            self.bump();
+        }
+        s
+    }
+}
+
+fn is_ident_start(c: char) -> bool {
+    c.is_alphabetic() || c == '_'
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+fn lex(src: &str) -> Vec<(Tok, Pos)> {
+    let mut cur = Cursor {
+        chars: src.chars().collect(),
+        i: 0,
+        line: 1,
+        col: 1,
+    };
+    let mut out = Vec::new();
+    while let Some(c) = cur.peek(0) {
+        let pos = cur.pos();
+        let next = cur.peek(1);
+        if c.is_whitespace() {
+            cur.bump();
+        } else if c == '/' && next == Some('/') {
+            while cur.peek(0).is_some_and(|c| c != '\n') {
+                cur.bump();
+            }
+        } else if c == '/' && next == Some('*') {
             let mut depth = 0usize;
-            while i < chars.len() {
-                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+            while let Some(c) = cur.peek(0) {
+                if c == '/' && cur.peek(1) == Some('*') {
                     depth += 1;
-                    advance(&mut i, &mut line, &mut col, '/');
-                    advance(&mut i, &mut line, &mut col, '*');
-                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    cur.bump_n(2);
+                } else if c == '*' && cur.peek(1) == Some('/') {
                     depth -= 1;
-                    advance(&mut i, &mut line, &mut col, '*');
-                    advance(&mut i, &mut line, &mut col, '/');
+                    cur.bump_n(2);
                     if depth == 0 {
                         break;
                     }
                 } else {
-                    {
-                        let ch = chars[i];
-                        advance(&mut i, &mut line, &mut col, ch);
-                    }
+                    cur.bump();
                 }
             }
         } else if c == '"' {
-            let mut s = String::new();
-            advance(&mut i, &mut line, &mut col, c);
-            while i < chars.len() && chars[i] != '"' {
-                if chars[i] == '\\' && i + 1 < chars.len() {
-                    advance(&mut i, &mut line, &mut col, '\\');
-                }
-                s.push(chars[i]);
-                {
-                    let ch = chars[i];
-                    advance(&mut i, &mut line, &mut col, ch);
-                }
-            }
-            if i < chars.len() {
-                advance(&mut i, &mut line, &mut col, '"');
-            }
+            let s = cur.quoted('"');
             out.push((Tok::Str(s), pos));
-        } else if c.is_alphabetic() || c == '_' {
-            let mut s = String::new();
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                s.push(chars[i]);
-                {
-                    let ch = chars[i];
-                    advance(&mut i, &mut line, &mut col, ch);
-                }
-            }
+        } else if c == 'b' && next == Some('"') {
+            // A byte string: `b"..."`.
+            cur.bump();
+            let s = cur.quoted('"');
+            out.push((Tok::Str(s), pos));
+        } else if let Some(h) = cur.raw_string_hashes(0) {
+            // A raw string: `r"..."`, `r#"..."#`.
+            let s = cur.raw_string(1, h);
+            out.push((Tok::Str(s), pos));
+        } else if let Some(h) = (c == 'b').then(|| cur.raw_string_hashes(1)).flatten() {
+            // A raw byte string: `br"..."`, `br#"..."#`.
+            let s = cur.raw_string(2, h);
+            out.push((Tok::Str(s), pos));
+        } else if c == 'r' && next == Some('#') && cur.peek(2).is_some_and(is_ident_start) {
+            // A raw identifier: `r#type`.
+            cur.bump_n(2);
+            let s = cur.ident();
             out.push((Tok::Ident(s), pos));
+        } else if is_ident_start(c) {
+            let s = cur.ident();
+            out.push((Tok::Ident(s), pos));
+        } else if c == '\'' {
+            // A char literal, such as `'"'` or `'\''`.
+            cur.quoted('\'');
+            out.push((Tok::Other, pos));
         } else if "()[]{},:".contains(c) {
-            advance(&mut i, &mut line, &mut col, c);
+            cur.bump();
             out.push((Tok::Punct(c), pos));
-        } else if c == '#' {
+        } else if c == '#' && next == Some('!') {
             // `#![enable(...)]`: skip to the closing bracket.
-            while i < chars.len() && chars[i] != ']' {
-                {
-                    let ch = chars[i];
-                    advance(&mut i, &mut line, &mut col, ch);
-                }
+            while cur.peek(0).is_some_and(|c| c != ']') {
+                cur.bump();
             }
-            if i < chars.len() {
-                advance(&mut i, &mut line, &mut col, ']');
-            }
+            cur.bump();
         } else {
-            // Numbers, signs, chars: one opaque token per run.
-            while i < chars.len() && !chars[i].is_whitespace() && !"()[]{},:\"".contains(chars[i]) {
-                {
-                    let ch = chars[i];
-                    advance(&mut i, &mut line, &mut col, ch);
+            // Numbers, signs and anything else: one opaque token per run.
+            cur.bump();
+            while let Some(c) = cur.peek(0) {
+                let comment = c == '/' && matches!(cur.peek(1), Some('/' | '*'));
+                if c.is_whitespace() || "()[]{},:\"'".contains(c) || comment {
+                    break;
                 }
+                cur.bump();
             }
             out.push((Tok::Other, pos));
         }
@@ -296,5 +387,30 @@ mod tests {
             p(vec!["types".into(), 0.into(), "fields".into(), 7.into()]),
             Pos { line: 4, col: 31 }
         );
+    }
+
+    #[test]
+    fn raw_strings_and_chars_do_not_derail_positions() {
+        // Quotes, brackets and `#` inside raw strings, a raw byte string, a
+        // raw identifier and char literals: the values after them keep
+        // their positions.
+        let src = concat!(
+            "Schema(\n",
+            "  a: r#\"say \"hi\" ] #\"#,\n",
+            "  b: r\"C:\\dir\\\",\n",
+            "  c: br##\"x\"# ]\"##,\n",
+            "  d: ['\"', '\\'', ']'],\n",
+            "  r#type: b\"\\\"]\",\n",
+            "  e: 7,\n",
+            ")"
+        );
+        let l = Locations::scan(src);
+        let p = |v: Vec<Step>| l.find(&v);
+        assert_eq!(p(vec!["a".into()]), Pos { line: 2, col: 6 });
+        assert_eq!(p(vec!["b".into()]), Pos { line: 3, col: 6 });
+        assert_eq!(p(vec!["c".into()]), Pos { line: 4, col: 6 });
+        assert_eq!(p(vec!["d".into(), 2.into()]), Pos { line: 5, col: 18 });
+        assert_eq!(p(vec!["type".into()]), Pos { line: 6, col: 11 });
+        assert_eq!(p(vec!["e".into()]), Pos { line: 7, col: 6 });
     }
 }

@@ -169,7 +169,8 @@ pub enum Type {
         of: Box<Type>,
         len: u64,
     },
-    /// A word split into named bit ranges, low bits first.
+    /// A word split into named bit ranges, low bits first; only a direct
+    /// field of a struct (codegen names its struct `<Owner><Field>`).
     Bits {
         word: Box<Type>,
         fields: Vec<BitField>,
@@ -204,7 +205,7 @@ pub struct BitField {
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Ptr {
-    /// The stored integer: `U16`, `U24` or `U32`.
+    /// The stored integer: `U8`, `U16`, `U24`, `U32` or `U64`.
     pub width: Type,
     /// The stored value is the distance divided by this.
     #[serde(default = "one")]
@@ -261,7 +262,8 @@ pub struct UnionDef {
     pub name: String,
     #[serde(default)]
     pub doc: String,
-    /// The tag's type (`U8`, `U16`, `U32`).
+    /// The tag's type: `U8`, `U16`, `U24`, `U32` or `U64`; the sibling tag
+    /// field of every `Switch` on this union has the same type width.
     pub tag: Type,
     pub variants: Vec<Variant>,
 }
