@@ -134,7 +134,7 @@ impl Gen<'_> {
                     own.extend(self.place_target(s, &f.name, p, *off)?);
                 }
                 (None, t) => {
-                    let wr = self.inline_write(t, quote!(&self.#fid), &what, &s.name, &f.name);
+                    let wr = self.inline_write(t, quote!(&self.#fid), &what);
                     writes.extend(wr);
                 }
             }
@@ -294,8 +294,7 @@ impl Gen<'_> {
                     };
                     let sec = &self.c.schema.sections[si];
                     let ia = v.align.unwrap_or(sec.item_align);
-                    let place =
-                        self.place_value(&v.ty, quote!(v), &sec.dedup, ia, &what, &u.name, &v.name);
+                    let place = self.place_value(&v.ty, quote!(v), &sec.dedup, ia, &what);
                     arms.extend(quote! {
                         #un::#vn(v) if sec == #si => {
                             let target: u64 = { #place };
@@ -317,15 +316,8 @@ impl Gen<'_> {
                     .and_then(|n| self.c.section_id(n))
                     .unwrap_or(0);
                 let sec = &self.c.schema.sections[si];
-                let place = self.place_value(
-                    to,
-                    quote!(&self.#fid),
-                    &sec.dedup,
-                    sec.item_align,
-                    &what,
-                    &s.name,
-                    field,
-                );
+                let place =
+                    self.place_value(to, quote!(&self.#fid), &sec.dedup, sec.item_align, &what);
                 Ok(quote! {
                     if sec == #si {
                         let target: u64 = { #place };
@@ -338,7 +330,6 @@ impl Gen<'_> {
 
     /// An expression block that writes `v` (a reference) into the current
     /// section and evaluates to the address an offset to it must hold.
-    #[allow(clippy::too_many_arguments)]
     fn place_value(
         &self,
         t: &Type,
@@ -346,12 +337,10 @@ impl Gen<'_> {
         dedup: &Dedup,
         item_align: u64,
         what: &str,
-        owner: &str,
-        field: &str,
     ) -> TokenStream {
         let (body, bias) = match t {
             Type::List { of, count } => {
-                let elems = self.inline_write(of, quote!(e), what, owner, field);
+                let elems = self.inline_write(of, quote!(e), what);
                 match &**count {
                     Count::Field(_) => (quote!(for e in v.iter() { #elems }), 0u64),
                     Count::Before(ct) | Count::Prefix(ct) => {
@@ -370,7 +359,7 @@ impl Gen<'_> {
                     }
                 }
             }
-            t => (self.inline_write(t, quote!(v), what, owner, field), 0),
+            t => (self.inline_write(t, quote!(v), what), 0),
         };
         if matches!(dedup, Dedup::None) {
             quote! {
@@ -391,14 +380,7 @@ impl Gen<'_> {
     }
 
     /// Statements writing the value `v` (an expression of type `&T`) inline.
-    fn inline_write(
-        &self,
-        t: &Type,
-        v: TokenStream,
-        what: &str,
-        owner: &str,
-        field: &str,
-    ) -> TokenStream {
+    fn inline_write(&self, t: &Type, v: TokenStream, what: &str) -> TokenStream {
         let rt = RT();
         match t {
             Type::U8 => quote!(w.put_u8(*#v);),
@@ -426,7 +408,7 @@ impl Gen<'_> {
             }
             Type::Named(_) => quote!((#v).write_record(w)?;),
             Type::Array { of, .. } => {
-                let e = self.inline_write(of, quote!(e), what, owner, field);
+                let e = self.inline_write(of, quote!(e), what);
                 quote!(for e in (#v).iter() { #e })
             }
             Type::Bits { word, fields } => {
