@@ -42,7 +42,7 @@ impl Gen<'_> {
                 let n = *n as usize;
                 quote!([u8; #n])
             }
-            Type::CString { .. } => quote!(::std::string::String),
+            Type::CString { .. } => quote!(::codec_runtime::Str),
             Type::Named(n) | Type::Switch { union: n, .. } => {
                 let id = ident(n);
                 quote!(#id)

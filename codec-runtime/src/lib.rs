@@ -6,6 +6,10 @@
 //!   once their targets are placed, values shared through dedup pools.
 //! - [`DecodeError`]: byte offset + field path + what was expected.
 
+/// The string type of decoded NUL-terminated strings: short ones (up to 24
+/// bytes) are stored inline, without a heap allocation.
+pub use compact_str::CompactString as Str;
+
 pub mod error;
 pub mod pool;
 pub mod reader;

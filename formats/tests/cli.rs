@@ -18,7 +18,10 @@ fn document(seed: i32) -> ParameterIO {
         .with("count", ParameterValue::Int(-seed))
         .with("pos", ParameterValue::Vec3([1.0, 2.0, seed as f32]))
         .with("ids", ParameterValue::BufferInt(vec![seed, 7, 9]))
-        .with("label", ParameterValue::String64(format!("doc {seed}")));
+        .with(
+            "label",
+            ParameterValue::String64(format!("doc {seed}").into()),
+        );
     let extra = ParameterObject::new("Extra").with("mask", ParameterValue::U32(0xF0 + seed as u32));
     let mut pio = ParameterIO::new("xml");
     pio.root = ParameterList::new(aamp::ROOT_NAME)

@@ -50,7 +50,7 @@ fn base_doc() -> ParameterIO {
         "inner",
         vec![
             ("i", Value::Int(7)),
-            ("long", Value::String32("x".repeat(31))),
+            ("long", Value::String32("x".repeat(31).into())),
         ],
     ));
     let mut doc = doc_with(vec![obj(

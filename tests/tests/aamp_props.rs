@@ -225,8 +225,12 @@ fn param_of(kind: usize) -> BoxedStrategy<Value> {
         6 => proptest::array::uniform4(f32_value())
             .prop_map(Value::Color)
             .boxed(),
-        7 => string_within(31).prop_map(Value::String32).boxed(),
-        8 => string_within(63).prop_map(Value::String64).boxed(),
+        7 => string_within(31)
+            .prop_map(|s| Value::String32(s.into()))
+            .boxed(),
+        8 => string_within(63)
+            .prop_map(|s| Value::String64(s.into()))
+            .boxed(),
         9 => curves::<1>().prop_map(|c| Value::Curve1(c.into())).boxed(),
         10 => curves::<2>().prop_map(|c| Value::Curve2(c.into())).boxed(),
         11 => curves::<3>().prop_map(|c| Value::Curve3(c.into())).boxed(),
@@ -240,14 +244,18 @@ fn param_of(kind: usize) -> BoxedStrategy<Value> {
         ]
         .prop_map(Value::BufferF32)
         .boxed(),
-        15 => string_within(255).prop_map(Value::String256).boxed(),
+        15 => string_within(255)
+            .prop_map(|s| Value::String256(s.into()))
+            .boxed(),
         16 => proptest::array::uniform4(f32_value())
             .prop_map(Value::Quat)
             .boxed(),
         17 => word().prop_map(Value::U32).boxed(),
         18 => words(6).prop_map(Value::BufferU32).boxed(),
         19 => bytes().prop_map(Value::BufferBinary).boxed(),
-        20 => string_within(300).prop_map(Value::StringRef).boxed(),
+        20 => string_within(300)
+            .prop_map(|s| Value::StringRef(s.into()))
+            .boxed(),
         _ => unreachable!("there are {KINDS} parameter types"),
     }
 }
@@ -369,10 +377,10 @@ fn reuse_object() -> impl Strategy<Value = ParameterObject> {
             o.push("bin_a", Value::BufferBinary(bin.clone()));
             o.push("bin_b", Value::BufferBinary(bin));
             // One string under every string type.
-            o.push("s32", Value::String32(s.clone()));
-            o.push("s64", Value::String64(s.clone()));
-            o.push("s256", Value::String256(s.clone()));
-            o.push("sref", Value::StringRef(s));
+            o.push("s32", Value::String32(s.clone().into()));
+            o.push("s64", Value::String64(s.clone().into()));
+            o.push("s256", Value::String256(s.clone().into()));
+            o.push("sref", Value::StringRef(s.into()));
             // The same name twice: the model keeps both, in order.
             o.push("twice", Value::U32(a));
             o.push("twice", Value::U32(b));
@@ -685,13 +693,22 @@ fn reuse_paths_share_bytes_and_round_trip() {
 #[test]
 fn encode_rejects_strings_it_cannot_store() {
     let cases = [
-        ("String32 of 32 bytes", Value::String32("a".repeat(32))),
+        (
+            "String32 of 32 bytes",
+            Value::String32("a".repeat(32).into()),
+        ),
         (
             "String32 of 32 bytes (16 × é)",
-            Value::String32("é".repeat(16)),
+            Value::String32("é".repeat(16).into()),
         ),
-        ("String64 of 64 bytes", Value::String64("a".repeat(64))),
-        ("String256 of 256 bytes", Value::String256("a".repeat(256))),
+        (
+            "String64 of 64 bytes",
+            Value::String64("a".repeat(64).into()),
+        ),
+        (
+            "String256 of 256 bytes",
+            Value::String256("a".repeat(256).into()),
+        ),
         ("StringRef holding a NUL", Value::StringRef("a\0b".into())),
         ("String32 holding a NUL", Value::String32("\0".into())),
     ];
@@ -716,7 +733,7 @@ fn many_references_to_one_long_string_round_trip() {
     let s = "a".repeat(20_000);
     let doc = one_object(
         (0..100)
-            .map(|i| param(&format!("p{i}"), Value::StringRef(s.clone())))
+            .map(|i| param(&format!("p{i}"), Value::StringRef(s.clone().into())))
             .collect(),
     );
     let bytes = encode(&doc).expect("encode");

@@ -108,7 +108,7 @@ impl ParameterIO {
             version: 0,
             root: ParameterList::new(ROOT_NAME),
             unknown_section_size: 0,
-            data_type: data_type.into(),
+            data_type: codec_runtime::Str::from(data_type.into()),
         }
     }
 }

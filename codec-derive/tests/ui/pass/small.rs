@@ -4,7 +4,7 @@ codec_derive::schema!("tests/ui/schemas/pass_small.ron");
 fn main() {
     let v = Header {
         items: vec![Item { id: 1, weight: -2 }, Item { id: 3, weight: 4 }],
-        name: "hi".to_owned(),
+        name: "hi".into(),
     };
     let bytes = encode(&v).unwrap();
     assert_eq!(&bytes[..4], b"SMAL");
