@@ -120,6 +120,7 @@ impl Gen<'_> {
                 /// Decodes the record at `pos` and what its offsets point to;
                 /// returns the value and the position after the record.
                 #[allow(unused_mut, unused_variables, clippy::redundant_closure_call)]
+                #[inline]
                 pub fn decode_at(r: &mut #rt::Reader<'_>, pos: u64) -> #rt::DecodeResult<(Self, u64)> {
                     let mut p = pos;
                     #reads
@@ -421,6 +422,7 @@ impl Gen<'_> {
                 /// `field_pos` is where the offset to it was read and
                 /// `tag_pos` where the tag was read (for errors).
                 #[allow(unused_variables, clippy::redundant_closure_call)]
+                #[inline]
                 pub fn decode_payload(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> #rt::DecodeResult<Self> {
                     match tag {
                         #(#arms,)*

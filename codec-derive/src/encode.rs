@@ -219,6 +219,7 @@ impl Gen<'_> {
                 /// Writes this record at the writer's position. Offsets are
                 /// left as zeros until their targets are placed.
                 #[allow(unused_variables)]
+                #[inline]
                 pub fn write_record(&self, w: &mut #rt::Writer) -> #rt::EncodeResult<()> {
                     let start = w.pos();
                     w.count_record(#type_id);
@@ -244,6 +245,7 @@ impl Gen<'_> {
                 /// Places the targets of this record's own offsets that
                 /// belong to section `sec`, and patches the offsets.
                 #[allow(unused_variables)]
+                #[inline]
                 fn place_own(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
                     #own
                     Ok(())

@@ -8,47 +8,121 @@ use std::hash::BuildHasher;
 const NONE: u32 = u32::MAX;
 
 /// Byte-level reuse at aligned positions of a section, as Nintendo's AAMP
-/// writer does: a value may start inside, or straddle, earlier values.
+/// writer does: a value may start inside, or straddle, earlier values, and
+/// the first (lowest) aligned position whose bytes equal the value wins.
 ///
-/// Every aligned position is indexed by its first 4-byte word, as a chain
-/// (first position per word in a map, the next one in a flat array), so a
-/// lookup visits only the positions that start with the value's first word,
-/// in increasing order, and indexing allocates nothing per word.
+/// For each value length in use (rounded down to whole 4-byte words), the
+/// pool keeps a chain index of every aligned window of that length, keyed by
+/// a rolling hash of the window's words: the first position per hash in a
+/// map, the next one in a flat array. A lookup then visits only windows with
+/// the same hash (almost always true matches), in increasing order. Windows
+/// are hashed incrementally as the section grows, so building an index costs
+/// O(1) per aligned position and allocates nothing per word.
 #[derive(Debug, Default)]
 pub struct ByteSearchPool {
-    /// First word -> (first, last) aligned position with it.
-    heads: FxHashMap<u32, (u32, u32)>,
-    /// `next[p / align]`: the next aligned position with the same first word.
-    next: Vec<u32>,
-    /// The next aligned position to index.
-    indexed: u64,
+    /// One index per window length in words, created when first needed.
+    by_len: Vec<WindowIndex>,
 }
 
-impl ByteSearchPool {
-    pub fn reset(&mut self) {
-        self.heads.clear();
-        self.next.clear();
-        self.indexed = 0;
+/// Window lengths beyond this many distinct ones share the one-word index
+/// (keeps the work per appended word bounded on hostile documents).
+const MAX_INDEXES: usize = 16;
+
+/// Multiplier of the rolling hash (odd, so that it is invertible mod 2^64).
+const HASH_BASE: u64 = 0x9E37_79B9_7F4A_7C15;
+
+#[derive(Debug)]
+struct WindowIndex {
+    /// Window length in 4-byte words.
+    words: usize,
+    /// `HASH_BASE^(words - 1)`, to remove the outgoing word when rolling.
+    top: u64,
+    /// Hash -> (first, last) window position with it.
+    heads: FxHashMap<u64, (u32, u32)>,
+    /// `next[p / 4]`: the next window position with the same hash.
+    next: Vec<u32>,
+    /// The next window position to index.
+    indexed: usize,
+    /// The hash of the window at `indexed - 4` (valid when `indexed > 0`).
+    hash: u64,
+}
+
+#[inline]
+fn word_at(hay: &[u8], p: usize) -> u64 {
+    u32::from_le_bytes([hay[p], hay[p + 1], hay[p + 2], hay[p + 3]]) as u64
+}
+
+impl WindowIndex {
+    fn new(words: usize) -> Self {
+        let top = (1..words).fold(1u64, |t, _| t.wrapping_mul(HASH_BASE));
+        WindowIndex {
+            words,
+            top,
+            heads: FxHashMap::default(),
+            next: Vec::new(),
+            indexed: 0,
+            hash: 0,
+        }
     }
 
-    fn index(&mut self, hay: &[u8], align: u64) {
-        let len = hay.len() as u64;
-        while self.indexed + 4 <= len {
-            let p = self.indexed as usize;
-            let word = u32::from_le_bytes([hay[p], hay[p + 1], hay[p + 2], hay[p + 3]]);
+    fn hash_of(words: &[u8]) -> u64 {
+        words.chunks_exact(4).fold(0u64, |h, w| {
+            h.wrapping_mul(HASH_BASE)
+                .wrapping_add(u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64)
+        })
+    }
+
+    /// Indexes every window that now fits in `hay`.
+    fn extend(&mut self, hay: &[u8]) {
+        let span = self.words * 4;
+        while self.indexed + span <= hay.len() {
+            let p = self.indexed;
+            self.hash = if p == 0 {
+                Self::hash_of(&hay[..span])
+            } else {
+                // Roll: drop the word at p - 4, take in the word at p + span - 4.
+                let out = word_at(hay, p - 4).wrapping_mul(self.top);
+                self.hash
+                    .wrapping_sub(out)
+                    .wrapping_mul(HASH_BASE)
+                    .wrapping_add(word_at(hay, p + span - 4))
+            };
             self.next.push(NONE);
-            match self.heads.entry(word) {
+            match self.heads.entry(self.hash) {
                 Entry::Occupied(mut e) => {
                     let (_, last) = e.get_mut();
-                    self.next[(*last as u64 / align) as usize] = p as u32;
+                    self.next[*last as usize / 4] = p as u32;
                     *last = p as u32;
                 }
                 Entry::Vacant(e) => {
                     e.insert((p as u32, p as u32));
                 }
             }
-            self.indexed += align;
+            self.indexed += 4;
         }
+    }
+
+    /// The first window position whose bytes start with `needle` (checked
+    /// in full, beyond the hashed words too).
+    fn find(&self, hay: &[u8], needle: &[u8]) -> Option<u64> {
+        let key = Self::hash_of(&needle[..self.words * 4]);
+        let mut p = self.heads.get(&key)?.0;
+        loop {
+            let end = p as usize + needle.len();
+            if end <= hay.len() && same_bytes(&hay[p as usize..end], needle) {
+                return Some(p as u64);
+            }
+            p = self.next[p as usize / 4];
+            if p == NONE {
+                return None;
+            }
+        }
+    }
+}
+
+impl ByteSearchPool {
+    pub fn reset(&mut self) {
+        self.by_len.clear();
     }
 
     /// The first aligned position in `hay` where `needle` occurs whole.
@@ -57,32 +131,39 @@ impl ByteSearchPool {
         if needle.is_empty() {
             return Some(0);
         }
-        let matches = |p: u64| {
-            let end = p as usize + needle.len();
-            end <= hay.len() && same_bytes(&hay[p as usize..end], needle)
-        };
-        if align % 4 != 0 || needle.len() < 4 || hay.len() > u32::MAX as usize {
+        if align != 4 || needle.len() < 4 || hay.len() >= NONE as usize {
+            // Unusual alignments and tiny values: a plain scan.
             let mut p = 0;
             while p + needle.len() as u64 <= hay.len() as u64 {
-                if matches(p) {
+                if same_bytes(&hay[p as usize..p as usize + needle.len()], needle) {
                     return Some(p);
                 }
                 p += align;
             }
             return None;
         }
-        self.index(hay, align);
-        let word = u32::from_le_bytes([needle[0], needle[1], needle[2], needle[3]]);
-        let mut p = self.heads.get(&word)?.0;
-        loop {
-            if matches(p as u64) {
-                return Some(p as u64);
+        let mut words = needle.len() / 4;
+        let slot = match self.by_len.iter().position(|ix| ix.words == words) {
+            Some(i) => i,
+            None if self.by_len.len() < MAX_INDEXES => {
+                self.by_len.push(WindowIndex::new(words));
+                self.by_len.len() - 1
             }
-            p = self.next[(p as u64 / align) as usize];
-            if p == NONE {
-                return None;
+            None => {
+                words = 1;
+                match self.by_len.iter().position(|ix| ix.words == 1) {
+                    Some(i) => i,
+                    None => {
+                        self.by_len.push(WindowIndex::new(1));
+                        self.by_len.len() - 1
+                    }
+                }
             }
-        }
+        };
+        let index = &mut self.by_len[slot];
+        debug_assert_eq!(index.words, words);
+        index.extend(hay);
+        index.find(hay, needle)
     }
 }
 
@@ -183,6 +264,39 @@ mod tests {
         // Unaligned occurrences do not count.
         let odd = [hay[2], hay[3], hay[4], hay[5]];
         assert_eq!(pool.find(&hay, 4, &odd), scan(&hay, 4, &odd));
+    }
+
+    #[test]
+    fn byte_search_agrees_with_a_scan_while_the_section_grows() {
+        // A deterministic pseudo-random section over a tiny alphabet of
+        // words, so equal windows of every length are common; the pool sees
+        // it grow word by word, as a writer's data section does.
+        let mut state = 0x1234_5678u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        let words: Vec<u32> = (0..400).map(|_| next() % 3).collect();
+        let hay: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut pool = ByteSearchPool::default();
+        for end in (0..=hay.len()).step_by(4) {
+            let section = &hay[..end];
+            // More than MAX_INDEXES distinct lengths, some not whole words.
+            for len in (1..=80).step_by(3) {
+                let at = (next() as usize % hay.len().max(1)) & !3;
+                if at + len > hay.len() {
+                    continue;
+                }
+                let needle = &hay[at..at + len];
+                assert_eq!(
+                    pool.find(section, 4, needle),
+                    scan(section, 4, needle),
+                    "section of {end} bytes, needle of {len} bytes from {at}"
+                );
+            }
+        }
     }
 
     #[test]

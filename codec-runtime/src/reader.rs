@@ -205,7 +205,7 @@ impl<'a> Reader<'a> {
             Some(c) => &rest[..rest.len().min(c as usize)],
             None => rest,
         };
-        match window.iter().position(|&b| b == 0) {
+        match memchr::memchr(0, window) {
             Some(n) => Ok(&window[..n]),
             None => Err(DecodeError::new(
                 pos,

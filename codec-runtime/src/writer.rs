@@ -63,9 +63,12 @@ pub struct SectionSpan {
 pub struct Writer {
     buf: Vec<u8>,
     endian: Endian,
-    /// (address of a value in the typed tree, its type id) -> position of its
-    /// record. The type is part of the key because a struct and its first
-    /// field can share an address.
+    /// (address of a value in the typed tree, its type id, position of its
+    /// record), for the records a glue hook hands back by reference. The type
+    /// is part of the key because a struct and its first field can share an
+    /// address. Collected in write order; indexed on the first lookup.
+    noted: Vec<(usize, usize, u64)>,
+    noted_indexed: usize,
     records: FxHashMap<(usize, usize), u64>,
     /// Records written per type id (the schema's type index).
     counts: Vec<u64>,
@@ -91,8 +94,10 @@ macro_rules! put_int {
 impl Writer {
     pub fn new(endian: Endian, type_count: usize, section_count: usize) -> Self {
         Writer {
-            buf: Vec::with_capacity(4096),
+            buf: Vec::with_capacity(16 << 10),
             endian,
+            noted: Vec::new(),
+            noted_indexed: 0,
             records: FxHashMap::default(),
             counts: vec![0; type_count],
             sections: vec![SectionSpan::default(); section_count],
@@ -121,7 +126,7 @@ impl Writer {
     }
 
     /// Pads with zero bytes up to a multiple of `align`.
-    #[inline]
+    #[inline(always)]
     pub fn align(&mut self, align: u64) {
         if align > 1 {
             let rem = self.buf.len() as u64 % align;
@@ -173,7 +178,7 @@ impl Writer {
     }
 
     /// Writes an unsigned value of the given width, checking that it fits.
-    #[inline]
+    #[inline(always)]
     pub fn put_uint(&mut self, width: Width, v: u64, what: &'static str) -> EncodeResult<()> {
         if v > width.max() {
             return Err(EncodeError::new(
@@ -223,7 +228,7 @@ impl Writer {
     }
 
     /// Overwrites an unsigned value of the given width at `at`.
-    #[inline]
+    #[inline(always)]
     pub fn patch_uint(
         &mut self,
         at: u64,
@@ -253,7 +258,7 @@ impl Writer {
     }
 
     /// Patches an offset field: `(target - base) / scale` must be exact and fit.
-    #[inline]
+    #[inline(always)]
     pub fn patch_offset(
         &mut self,
         at: u64,
@@ -301,12 +306,12 @@ impl Writer {
     /// found by following the offsets already patched (see [`Writer::resolve`]).
     #[inline]
     pub fn note_record(&mut self, key: usize, type_id: usize, pos: u64) {
-        self.records.insert((key, type_id), pos);
+        self.noted.push((key, type_id, pos));
     }
 
     /// Reads back a patched offset field at `at` and returns the position it
     /// points to: `base + stored * scale`.
-    #[inline]
+    #[inline(always)]
     pub fn resolve(&self, at: u64, width: Width, base: u64, scale: u64) -> u64 {
         let n = width.bytes() as usize;
         let at = at as usize;
@@ -329,7 +334,14 @@ impl Writer {
 
     /// Where the record of the value at `key` was written.
     #[inline]
-    pub fn record(&self, key: usize, type_id: usize, what: &'static str) -> EncodeResult<u64> {
+    pub fn record(&mut self, key: usize, type_id: usize, what: &'static str) -> EncodeResult<u64> {
+        if self.noted_indexed < self.noted.len() {
+            self.records.reserve(self.noted.len() - self.noted_indexed);
+            for &(k, t, p) in &self.noted[self.noted_indexed..] {
+                self.records.entry((k, t)).or_insert(p);
+            }
+            self.noted_indexed = self.noted.len();
+        }
         self.records.get(&(key, type_id)).copied().ok_or_else(|| {
             EncodeError::new(
                 what,
@@ -372,7 +384,7 @@ impl Writer {
     /// Starts a value placed in the current section: aligns to `align` and
     /// returns where the value starts. Write the value, then call
     /// [`Writer::end_value`].
-    #[inline]
+    #[inline(always)]
     pub fn begin_value(&mut self, align: u64) -> u64 {
         self.align(align);
         self.pos()
