@@ -20,7 +20,12 @@ const NONE: u32 = u32::MAX;
 /// O(1) per aligned position and allocates nothing per word.
 #[derive(Debug, Default)]
 pub struct ByteSearchPool {
-    /// One index per window length in words, created when first needed.
+    /// Single words (most values): word -> first aligned position. The first
+    /// occurrence of a word always fits, so no chain is needed.
+    first_word: FxHashMap<u32, u32>,
+    /// Next aligned position to enter into `first_word`.
+    words_indexed: usize,
+    /// One index per longer window length in words, created when first needed.
     by_len: Vec<WindowIndex>,
 }
 
@@ -122,6 +127,8 @@ impl WindowIndex {
 
 impl ByteSearchPool {
     pub fn reset(&mut self) {
+        self.first_word.clear();
+        self.words_indexed = 0;
         self.by_len.clear();
     }
 
@@ -141,6 +148,17 @@ impl ByteSearchPool {
                 p += align;
             }
             return None;
+        }
+        if needle.len() == 4 {
+            while self.words_indexed + 4 <= hay.len() {
+                let p = self.words_indexed;
+                self.first_word
+                    .entry(word_at(hay, p) as u32)
+                    .or_insert(p as u32);
+                self.words_indexed += 4;
+            }
+            let word = u32::from_le_bytes([needle[0], needle[1], needle[2], needle[3]]);
+            return self.first_word.get(&word).map(|&p| p as u64);
         }
         let mut words = needle.len() / 4;
         let slot = match self.by_len.iter().position(|ix| ix.words == words) {
