@@ -18,6 +18,8 @@
 //! ```
 
 pub mod glue;
+pub mod names;
+pub mod text;
 
 /// The codec generated from `schemas/aamp.ron`.
 pub mod schema {

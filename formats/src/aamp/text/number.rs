@@ -1,0 +1,377 @@
+//! Numbers in the text form: how floats are printed (oead's `%.9g`) and how
+//! plain scalars are recognised (oead's rules, see the module docs of
+//! [`super`]).
+
+use std::fmt::Write as _;
+
+/// The quiet NaN that `.nan` stands for.
+pub const CANONICAL_NAN: u32 = 0x7FC0_0000;
+
+/// How an f32 is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloatText {
+    /// A plain scalar (a decimal number, `.inf`, `-.inf` or `.nan`).
+    Plain,
+    /// A NaN other than [`CANONICAL_NAN`]: `!f32 0xXXXXXXXX`, its bits.
+    Bits(u32),
+}
+
+/// Appends `v` the way oead prints it (`%.9g`, plus `.0` when the result
+/// has neither a `.` nor an exponent), which reads back to the same bits.
+/// Infinities are `.inf`/`-.inf` and the canonical NaN `.nan` (oead prints
+/// `inf.0`/`nan.0`, which it cannot read back); other NaNs are left to the
+/// caller ([`FloatText::Bits`]).
+pub fn push_f32(out: &mut String, v: f32) -> FloatText {
+    if v.is_nan() {
+        let bits = v.to_bits();
+        if bits == CANONICAL_NAN {
+            out.push_str(".nan");
+            return FloatText::Plain;
+        }
+        return FloatText::Bits(bits);
+    }
+    if v.is_infinite() {
+        out.push_str(if v > 0.0 { ".inf" } else { "-.inf" });
+        return FloatText::Plain;
+    }
+    // Integers below 10^9 print as themselves (9 significant digits cover
+    // them); this covers 0.0, 1.0 and most other values in real files.
+    if v.fract() == 0.0 && v.abs() < 1e9 {
+        if v.is_sign_negative() {
+            out.push('-');
+        }
+        let _ = write!(out, "{}.0", v.abs() as u32);
+        return FloatText::Plain;
+    }
+    push_g9(out, f64::from(v));
+    FloatText::Plain
+}
+
+/// printf's `%.9g` of a finite, non-integer-below-10^9 value, plus `.0`
+/// when needed.
+fn push_g9(out: &mut String, v: f64) {
+    // Exact decimal rounding (ties to even, like glibc and absl): 9
+    // significant digits as d.dddddddde±x.
+    let mut buf = StackStr::<40>::new();
+    let _ = write!(buf, "{v:.8e}");
+    let s = buf.as_str();
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s),
+    };
+    let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let mut digits = [0u8; 9];
+    let mut n = 0;
+    for b in mantissa.bytes().filter(u8::is_ascii_digit).take(9) {
+        digits[n] = b;
+        n += 1;
+    }
+    // Significant digits without trailing zeros (at least one).
+    let mut len = n;
+    while len > 1 && digits[len - 1] == b'0' {
+        len -= 1;
+    }
+    let digits = &digits[..len];
+    if neg {
+        out.push('-');
+    }
+    if !(-4..9).contains(&exp) {
+        out.push(digits[0] as char);
+        if digits.len() > 1 {
+            out.push('.');
+            push_ascii(out, &digits[1..]);
+        }
+        let _ = write!(
+            out,
+            "e{}{:02}",
+            if exp < 0 { '-' } else { '+' },
+            exp.unsigned_abs()
+        );
+    } else if exp < 0 {
+        out.push_str("0.");
+        for _ in 0..(-exp - 1) {
+            out.push('0');
+        }
+        push_ascii(out, digits);
+    } else {
+        let int_len = exp as usize + 1;
+        if digits.len() <= int_len {
+            push_ascii(out, digits);
+            for _ in digits.len()..int_len {
+                out.push('0');
+            }
+            out.push_str(".0");
+        } else {
+            push_ascii(out, &digits[..int_len]);
+            out.push('.');
+            push_ascii(out, &digits[int_len..]);
+        }
+    }
+}
+
+fn push_ascii(out: &mut String, digits: &[u8]) {
+    out.extend(digits.iter().map(|&d| d as char));
+}
+
+/// A fixed-capacity string for formatting without allocating.
+struct StackStr<const N: usize> {
+    buf: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> StackStr<N> {
+    fn new() -> Self {
+        StackStr {
+            buf: [0; N],
+            len: 0,
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or_default()
+    }
+}
+
+impl<const N: usize> std::fmt::Write for StackStr<N> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        if end > N {
+            return Err(std::fmt::Error);
+        }
+        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// What an untagged plain scalar stands for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Plain {
+    Bool(bool),
+    /// An integer; out-of-range magnitudes saturate far beyond 64 bits so
+    /// that range checks fail.
+    Int(i128),
+    Float(f64),
+    Null,
+    /// Anything else is a string.
+    Str,
+}
+
+/// Resolves an untagged plain scalar the way oead does: `true`/`false`; an
+/// integer in C's `strtoull` base-0 syntax (decimal, `0x` hex, leading-`0`
+/// octal, optional sign); a float (digits with a `.` and/or an exponent,
+/// or `.inf`, `-.inf`, `.nan` in YAML's spellings); `null`; else a string.
+/// (oead needs a `.` in a float; an exponent alone is accepted here so that
+/// `1e-05`, which oead itself prints, reads back as a float.)
+pub fn resolve_plain(s: &str) -> Plain {
+    match s {
+        "true" => return Plain::Bool(true),
+        "false" => return Plain::Bool(false),
+        "null" => return Plain::Null,
+        _ => {}
+    }
+    if let Some(n) = parse_int(s) {
+        return Plain::Int(n);
+    }
+    if let Some(f) = parse_float(s) {
+        return Plain::Float(f);
+    }
+    Plain::Str
+}
+
+/// Whether a string must be quoted to read back as a string.
+pub fn needs_quotes(s: &str) -> bool {
+    !matches!(resolve_plain(s), Plain::Str)
+}
+
+/// An integer in `strtoull` base-0 syntax, without the leading whitespace.
+pub fn parse_int(s: &str) -> Option<i128> {
+    let b = s.as_bytes();
+    let (neg, b) = match b.first() {
+        Some(b'-') => (true, &b[1..]),
+        Some(b'+') => (false, &b[1..]),
+        _ => (false, b),
+    };
+    let (radix, digits) = if b.len() > 2 && b[0] == b'0' && (b[1] | 0x20) == b'x' {
+        (16, &b[2..])
+    } else if b.len() > 1 && b[0] == b'0' {
+        (8, &b[1..])
+    } else {
+        (10, b)
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    const LIMIT: i128 = 1 << 100;
+    let mut value: i128 = 0;
+    for &c in digits {
+        let d = match c {
+            b'0'..=b'9' => i128::from(c - b'0'),
+            b'a'..=b'f' => i128::from(c - b'a' + 10),
+            b'A'..=b'F' => i128::from(c - b'A' + 10),
+            _ => return None,
+        };
+        if d >= radix {
+            return None;
+        }
+        value = (value * radix + d).min(LIMIT);
+    }
+    Some(if neg { -value } else { value })
+}
+
+/// A float: `[+-]? digits? (. digits?)? ([eE] [+-]? digits)?` with at least
+/// one digit and a `.` or an exponent; or YAML's `.inf`, `+.inf`, `-.inf`,
+/// `.nan` (lower, title or upper case).
+pub fn parse_float(s: &str) -> Option<f64> {
+    match s {
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Some(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => return Some(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Some(f64::NAN),
+        _ => {}
+    }
+    let b = s.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    let mut mantissa_digits = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+        mantissa_digits += 1;
+    }
+    let mut marked = false;
+    if i < b.len() && b[i] == b'.' {
+        marked = true;
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+            mantissa_digits += 1;
+        }
+    }
+    if mantissa_digits == 0 {
+        return None;
+    }
+    if i < b.len() && (b[i] | 0x20) == b'e' {
+        marked = true;
+        i += 1;
+        if i < b.len() && matches!(b[i], b'-' | b'+') {
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+    }
+    if i != b.len() || !marked {
+        return None;
+    }
+    s.parse::<f64>().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g9(v: f32) -> String {
+        let mut s = String::new();
+        assert_eq!(push_f32(&mut s, v), FloatText::Plain);
+        s
+    }
+
+    #[test]
+    fn floats_print_like_oead() {
+        let cases: &[(f32, &str)] = &[
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (1.0, "1.0"),
+            (-1.0, "-1.0"),
+            (0.8, "0.800000012"),
+            (500.12, "500.119995"),
+            (1.2, "1.20000005"),
+            (5.1, "5.0999999"),
+            (3.5, "3.5"),
+            (-0.01565, "-0.0156500004"),
+            (0.00124100002, "0.00124100002"),
+            (1e-5, "9.99999975e-06"),
+            (1e10, "1e+10"),
+            (123456789.0, "123456792.0"),
+            (1e9, "1e+09"),
+            (2.5e9, "2.5e+09"),
+            (1.001953125, "1.00195312"),
+            (0.0001, "9.99999975e-05"),
+            (0.5, "0.5"),
+            (100.5, "100.5"),
+            (f32::MAX, "3.40282347e+38"),
+            (f32::MIN_POSITIVE, "1.17549435e-38"),
+            (1e-45, "1.40129846e-45"),
+            (f32::INFINITY, ".inf"),
+            (f32::NEG_INFINITY, "-.inf"),
+            (f32::NAN, ".nan"),
+        ];
+        for &(v, want) in cases {
+            assert_eq!(g9(v), want, "{v:e}");
+        }
+        let mut s = String::new();
+        assert_eq!(
+            push_f32(&mut s, f32::from_bits(0xFFC0_0000)),
+            FloatText::Bits(0xFFC0_0000)
+        );
+    }
+
+    #[test]
+    fn every_printed_float_reads_back() {
+        let mut x: u32 = 0x1234_5678;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let v = f32::from_bits(x);
+            let mut s = String::new();
+            if push_f32(&mut s, v) != FloatText::Plain {
+                continue;
+            }
+            let back = match resolve_plain(&s) {
+                Plain::Float(f) => f as f32,
+                other => panic!("{s} resolved as {other:?}"),
+            };
+            if v.is_nan() {
+                assert!(back.is_nan());
+            } else {
+                assert_eq!(back.to_bits(), v.to_bits(), "{s}");
+            }
+        }
+    }
+
+    #[test]
+    fn plain_scalars_resolve_like_oead() {
+        assert_eq!(resolve_plain("true"), Plain::Bool(true));
+        assert_eq!(resolve_plain("True"), Plain::Str);
+        assert_eq!(resolve_plain("12"), Plain::Int(12));
+        assert_eq!(resolve_plain("-12"), Plain::Int(-12));
+        assert_eq!(resolve_plain("0x309"), Plain::Int(0x309));
+        assert_eq!(resolve_plain("0xffffffff"), Plain::Int(0xFFFF_FFFF));
+        assert_eq!(resolve_plain("010"), Plain::Int(8));
+        assert_eq!(resolve_plain("089"), Plain::Str);
+        assert_eq!(resolve_plain("0"), Plain::Int(0));
+        assert_eq!(resolve_plain("1.5"), Plain::Float(1.5));
+        assert_eq!(resolve_plain("1e-05"), Plain::Float(1e-5));
+        assert_eq!(resolve_plain("5."), Plain::Float(5.0));
+        assert_eq!(resolve_plain(".5"), Plain::Float(0.5));
+        assert_eq!(resolve_plain("."), Plain::Str);
+        assert_eq!(resolve_plain("e5"), Plain::Str);
+        assert_eq!(resolve_plain("1.5.2"), Plain::Str);
+        assert_eq!(resolve_plain("-.inf"), Plain::Float(f64::NEG_INFINITY));
+        assert!(matches!(resolve_plain(".nan"), Plain::Float(f) if f.is_nan()));
+        assert_eq!(resolve_plain("inf"), Plain::Str);
+        assert_eq!(resolve_plain("null"), Plain::Null);
+        assert_eq!(resolve_plain("~"), Plain::Str);
+        assert_eq!(resolve_plain(""), Plain::Str);
+        assert_eq!(
+            resolve_plain("99999999999999999999999999999999999"),
+            Plain::Int(1 << 100)
+        );
+        assert!(needs_quotes("29103913"));
+        assert!(!needs_quotes("fkisfj 2929 jdj"));
+    }
+}
