@@ -22,33 +22,40 @@ use std::path::PathBuf;
 use syn::parse::{Parse, ParseStream};
 use syn::{LitStr, Path, Token};
 
-/// Arguments: the schema path, then optional `hooks = path::to::module`.
+/// Arguments: the schema path, then optional `hooks = path::to::module`
+/// and `serde` (the generated types derive `serde::Serialize`).
 struct Args {
     path: LitStr,
     hooks: Option<Path>,
+    serde: bool,
 }
 
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let path: LitStr = input.parse()?;
         let mut hooks = None;
+        let mut serde = false;
         while input.peek(Token![,]) {
             input.parse::<Token![,]>()?;
             if input.is_empty() {
                 break;
             }
             let key: syn::Ident = input.parse()?;
+            if key == "serde" {
+                serde = true;
+                continue;
+            }
             input.parse::<Token![=]>()?;
             if key == "hooks" {
                 hooks = Some(input.parse()?);
             } else {
                 return Err(syn::Error::new(
                     key.span(),
-                    "unknown argument; expected `hooks = path::to::glue`",
+                    "unknown argument; expected `hooks = path::to::glue` or `serde`",
                 ));
             }
         }
-        Ok(Args { path, hooks })
+        Ok(Args { path, hooks, serde })
     }
 }
 
@@ -86,6 +93,7 @@ fn expand(args: &Args) -> syn::Result<proc_macro2::TokenStream> {
     let gen = Gen {
         c: &checked,
         hooks: args.hooks.as_ref(),
+        serde: args.serde,
     };
     let items = gen.all()?;
     let abs = full.canonicalize().unwrap_or(full);
@@ -130,6 +138,8 @@ fn invocation_mistakes(c: &codec_schema::Checked, args: &Args) -> codec_schema::
 pub(crate) struct Gen<'a> {
     pub c: &'a codec_schema::Checked,
     pub hooks: Option<&'a Path>,
+    /// Derive `serde::Serialize` on the generated types.
+    pub serde: bool,
 }
 
 impl Gen<'_> {

@@ -13,7 +13,7 @@ const BOX_PAYLOADS_OVER: u64 = 32;
 
 impl Gen<'_> {
     pub(crate) fn types(&self) -> TokenStream {
-        let mut out = TokenStream::new();
+        let mut out = self.serde_helpers();
         for t in &self.c.schema.types {
             out.extend(match t {
                 TypeDef::Struct(s) => self.struct_type(s),
@@ -96,7 +96,8 @@ impl Gen<'_> {
             let fname = ident(&f.name);
             let ty = self.rust_ty(&f.ty, &s.name, &f.name);
             let fdoc = doc_lines(&f.doc, None);
-            fields.push(quote! { #fdoc pub #fname: #ty });
+            let ser = self.serde_with(&f.ty, false);
+            fields.push(quote! { #fdoc #ser pub #fname: #ty });
             if let Type::Bits { fields: bits, .. } = &f.ty {
                 let bname = bits_struct(&s.name, &f.name);
                 let bfields = bits.iter().map(|b| {
@@ -109,16 +110,20 @@ impl Gen<'_> {
                     " The bit ranges of `{}.{}`, low bits first.",
                     s.name, f.name
                 );
+                let ser = self.serde_derive();
                 extra.extend(quote! {
                     #[doc = #d]
                     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+                    #ser
                     pub struct #bname { #(#bfields,)* }
                 });
             }
         }
+        let ser = self.serde_derive();
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
+            #ser
             pub struct #name { #(#fields,)* }
             #extra
         }
@@ -131,7 +136,8 @@ impl Gen<'_> {
             let vn = ident(&v.name);
             let ty = self.payload_ty(&v.ty, &u.name, &v.name);
             let d = doc_lines(&v.doc, Some(format!("Tag {}.", v.tag)));
-            quote! { #d #vn(#ty) }
+            let ser = self.serde_with(&v.ty, self.boxed_payload(&v.ty));
+            quote! { #d #vn(#ser #ty) }
         });
         let tags = u.variants.iter().map(|v| {
             let vn = ident(&v.name);
@@ -143,15 +149,78 @@ impl Gen<'_> {
             let s = &v.name;
             quote! { Self::#vn(_) => #s }
         });
+        let ser = self.serde_derive();
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
+            #ser
             pub enum #name { #(#variants,)* }
             impl #name {
                 /// The tag value that selects this variant in the file.
                 pub const fn tag(&self) -> u64 { match self { #(#tags,)* } }
                 /// The variant's name in the schema.
                 pub const fn variant_name(&self) -> &'static str { match self { #(#names,)* } }
+            }
+        }
+    }
+}
+
+impl Gen<'_> {
+    /// `#[derive(serde::Serialize)]` when the invocation asks for `serde`.
+    fn serde_derive(&self) -> TokenStream {
+        if self.serde {
+            quote!(#[derive(::serde::Serialize)])
+        } else {
+            TokenStream::new()
+        }
+    }
+
+    /// serde implements `Serialize` for arrays of up to 32 elements; a
+    /// longer one (a field, an offset's target, a boxed payload) goes
+    /// through a helper that writes it as a tuple, like the shorter ones.
+    fn serde_with(&self, t: &Type, boxed: bool) -> TokenStream {
+        fn long_array(t: &Type) -> bool {
+            match t {
+                Type::Array { len, .. } | Type::Bytes(len) => *len > 32,
+                Type::Ptr(p) => long_array(&p.to),
+                _ => false,
+            }
+        }
+        if !self.serde || !long_array(t) {
+            return TokenStream::new();
+        }
+        if boxed {
+            quote!(#[serde(serialize_with = "__codec_serialize_boxed_array")])
+        } else {
+            quote!(#[serde(serialize_with = "__codec_serialize_array")])
+        }
+    }
+
+    fn serde_helpers(&self) -> TokenStream {
+        if !self.serde {
+            return TokenStream::new();
+        }
+        quote! {
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            fn __codec_serialize_array<T: ::serde::Serialize, const N: usize, S: ::serde::Serializer>(
+                v: &[T; N],
+                s: S,
+            ) -> ::std::result::Result<S::Ok, S::Error> {
+                use ::serde::ser::SerializeTuple;
+                let mut t = s.serialize_tuple(N)?;
+                for e in v {
+                    t.serialize_element(e)?;
+                }
+                t.end()
+            }
+            #[doc(hidden)]
+            #[allow(dead_code, clippy::borrowed_box)]
+            fn __codec_serialize_boxed_array<T: ::serde::Serialize, const N: usize, S: ::serde::Serializer>(
+                v: &::std::boxed::Box<[T; N]>,
+                s: S,
+            ) -> ::std::result::Result<S::Ok, S::Error> {
+                __codec_serialize_array(&**v, s)
             }
         }
     }

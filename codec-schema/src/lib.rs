@@ -6,6 +6,8 @@
 
 mod check;
 pub mod diag;
+pub mod docs;
+pub mod interp;
 pub mod locate;
 pub mod model;
 

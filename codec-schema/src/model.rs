@@ -130,6 +130,26 @@ pub struct Field {
     /// The value is computed on encode, and not kept in the typed value.
     #[serde(default)]
     pub derive: Option<Derive>,
+    /// Is the field's meaning still unknown? `None` follows the naming
+    /// convention (see [`Field::is_unknown`]); `true` or `false` overrides it.
+    /// Only the research tools read it (coverage, dump, docs).
+    #[serde(default)]
+    pub unknown: Option<bool>,
+}
+
+impl Field {
+    /// Does the schema declare this field's meaning unknown? Explicitly with
+    /// `unknown: true`, or by name: `unknown`, `unk`, or a name starting with
+    /// `unknown_` or `unk_` (`unknown_0x2c`), unless `unknown: false`.
+    pub fn is_unknown(&self) -> bool {
+        self.unknown.unwrap_or_else(|| is_unknown_name(&self.name))
+    }
+}
+
+/// The naming convention for fields (and bit ranges) whose meaning is not
+/// known yet: `unknown`, `unk`, `unknown_*`, `unk_*`.
+pub fn is_unknown_name(name: &str) -> bool {
+    name == "unknown" || name == "unk" || name.starts_with("unknown_") || name.starts_with("unk_")
 }
 
 /// Field types.

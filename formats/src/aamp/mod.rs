@@ -23,7 +23,7 @@ pub mod text;
 
 /// The codec generated from `schemas/aamp.ron`.
 pub mod schema {
-    codec_derive::schema!("../schemas/aamp.ron", hooks = super::glue);
+    codec_derive::schema!("../schemas/aamp.ron", hooks = super::glue, serde);
 }
 
 use codec_runtime::{DecodeError, EncodeError, ErrorKind, PathSeg};

@@ -6,6 +6,12 @@
 
 #[path = "codec/check.rs"]
 mod check;
+#[path = "codec/coverage.rs"]
+mod coverage;
+#[path = "codec/docs.rs"]
+mod docs;
+#[path = "codec/dump.rs"]
+mod dump;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -59,6 +65,32 @@ enum Command {
                       (B = 0 and C = 0), 1 otherwise, 2 on a usage error."
     )]
     Check(check::CheckArgs),
+    /// Print every field of a file: offset, size, path, type and value.
+    #[command(
+        long_about = "Print every field of a file as an indented tree: byte offset, \
+                      size, name, type and value; offsets show where they lead and \
+                      their targets follow beneath them. The schema is interpreted at \
+                      run time: with --schema FILE.ron an edited schema takes effect \
+                      on the next run, without rebuilding.",
+        after_help = "Exit status: 0 when the file decodes, 1 when it does not (the \
+                      fields read before the error are printed, the error goes to \
+                      stderr), 2 when the file or the schema cannot be used."
+    )]
+    Dump(dump::DumpArgs),
+    /// Report the bytes each file's schema explains, and the gaps.
+    #[command(
+        long_about = "For each file: how many bytes the schema's fields explain, how \
+                      many are padding the layout requires (alignment, string \
+                      padding), how many lie in fields declared unknown (named \
+                      unknown_* or unk_*, or `unknown: true`), and the ranges nothing \
+                      explains (offset, length, first bytes). Then a summary over all \
+                      files.",
+        after_help = "Exit status: 0 when every file decodes, 1 otherwise, 2 when \
+                      the schema cannot be used."
+    )]
+    Coverage(coverage::CoverageArgs),
+    /// Write wiki pages (Markdown, MediaWiki, SVG) from the schemas.
+    Docs(docs::DocsArgs),
 }
 
 /// A format the user can name with `--format`.
@@ -80,5 +112,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Dump(args) => dump::run(&args),
+        Command::Coverage(args) => coverage::run(&args),
+        Command::Docs(args) => docs::run(&args),
     }
 }

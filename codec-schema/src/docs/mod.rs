@@ -1,0 +1,192 @@
+//! Wiki pages from a checked schema: one page per schema in Markdown and in
+//! MediaWiki table syntax, and one SVG byte-layout picture per struct.
+//!
+//! The page is built once as a small document model ([`page`]) and then
+//! rendered twice, so the Markdown and the MediaWiki pages say the same
+//! thing. `codec docs` writes them; `docs/formats/` holds the checked-in
+//! copies and CI proves they are fresh.
+
+mod page;
+mod render;
+mod svg;
+
+pub use svg::struct_svg;
+
+use crate::{Base, Checked, Count, Derive, Type};
+
+/// Which pages to generate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocFormat {
+    Markdown,
+    MediaWiki,
+    Svg,
+}
+
+impl DocFormat {
+    pub const ALL: [DocFormat; 3] = [DocFormat::Markdown, DocFormat::MediaWiki, DocFormat::Svg];
+}
+
+/// One generated file: its name (`aamp.md`, `aamp-File.svg`) and contents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocFile {
+    pub name: String,
+    pub contents: String,
+}
+
+/// The file-name stem of a schema's pages (`aamp`).
+pub fn stem(c: &Checked) -> String {
+    c.schema
+        .name
+        .chars()
+        .map(|ch| {
+            if ch.is_ascii_alphanumeric() || ch == '-' || ch == '_' {
+                ch
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The name of a struct's SVG picture (`aamp-File.svg`).
+pub fn svg_name(c: &Checked, type_name: &str) -> String {
+    format!("{}-{type_name}.svg", stem(c))
+}
+
+/// The Markdown page.
+pub fn markdown(c: &Checked) -> String {
+    render::markdown(&page::build(c))
+}
+
+/// The MediaWiki page (tables in `{| class="wikitable"` syntax).
+pub fn mediawiki(c: &Checked) -> String {
+    render::mediawiki(&page::build(c))
+}
+
+/// The SVG pictures, one per struct that has at least one field at a fixed
+/// offset, in schema order.
+pub fn svgs(c: &Checked) -> Vec<DocFile> {
+    c.schema
+        .types
+        .iter()
+        .filter_map(|t| match t {
+            crate::TypeDef::Struct(s) => struct_svg(c, s).map(|contents| DocFile {
+                name: svg_name(c, &s.name),
+                contents,
+            }),
+            crate::TypeDef::Union(_) => None,
+        })
+        .collect()
+}
+
+/// Every file of the requested formats, in a stable order.
+pub fn generate(c: &Checked, formats: &[DocFormat]) -> Vec<DocFile> {
+    let mut out = Vec::new();
+    let stem = stem(c);
+    for f in formats {
+        match f {
+            DocFormat::Markdown => out.push(DocFile {
+                name: format!("{stem}.md"),
+                contents: markdown(c),
+            }),
+            DocFormat::MediaWiki => out.push(DocFile {
+                name: format!("{stem}.mediawiki"),
+                contents: mediawiki(c),
+            }),
+            DocFormat::Svg => out.extend(svgs(c)),
+        }
+    }
+    out
+}
+
+/// A type in a few words, as the dump's and the docs' type columns show it:
+/// `u32`, `f32[30]`, `cstring (pad 4)`, `u16 offset ×4 → ParameterList[]`.
+pub fn type_label(t: &Type) -> String {
+    match t {
+        Type::U8 => "u8".into(),
+        Type::U16 => "u16".into(),
+        Type::U24 => "u24".into(),
+        Type::U32 => "u32".into(),
+        Type::U64 => "u64".into(),
+        Type::I8 => "i8".into(),
+        Type::I16 => "i16".into(),
+        Type::I32 => "i32".into(),
+        Type::I64 => "i64".into(),
+        Type::F32 => "f32".into(),
+        Type::F64 => "f64".into(),
+        Type::Bool8 => "bool8".into(),
+        Type::Bool32 => "bool32".into(),
+        Type::Magic(m) => format!("magic {m:?}"),
+        Type::Bytes(n) => format!("bytes[{n}]"),
+        Type::CString { max, pad } => {
+            let mut extra = Vec::new();
+            if let Some(m) = max {
+                extra.push(format!("max {m}"));
+            }
+            if let Some(p) = pad {
+                extra.push(format!("pad {p}"));
+            }
+            if extra.is_empty() {
+                "cstring".into()
+            } else {
+                format!("cstring ({})", extra.join(", "))
+            }
+        }
+        Type::Named(n) => n.clone(),
+        Type::Array { of, len } => format!("{}[{len}]", type_label(of)),
+        Type::Bits { word, .. } => format!("bits ({})", type_label(word)),
+        Type::Ptr(p) => {
+            let scale = if p.scale > 1 {
+                format!(" ×{}", p.scale)
+            } else {
+                String::new()
+            };
+            format!(
+                "{} offset{scale} → {}",
+                type_label(&p.width),
+                target_label(&p.to)
+            )
+        }
+        Type::List { of, count } => match &**count {
+            Count::Field(_) => format!("{}[]", type_label(of)),
+            Count::Before(ct) => format!("{}[] ({} count before)", type_label(of), type_label(ct)),
+            Count::Prefix(ct) => format!("{}[] ({} count first)", type_label(of), type_label(ct)),
+        },
+        Type::Switch { union, .. } => union.clone(),
+    }
+}
+
+/// What an offset points to, in a few words (`ParameterList[]`).
+fn target_label(t: &Type) -> String {
+    match t {
+        Type::List { of, .. } => format!("{}[]", type_label(of)),
+        other => type_label(other),
+    }
+}
+
+/// What a derived field holds, in a few words (`number of elements of lists`).
+pub fn derive_label(d: &Derive) -> String {
+    match d {
+        Derive::Count(f) => format!("number of elements of {f}"),
+        Derive::Tag(f) => format!("tag of the variant in {f}"),
+        Derive::FileSize => "length of the file".into(),
+        Derive::RecordCount(t) => format!("number of {t} records"),
+        Derive::SectionSize(s) => format!("length of section {s}"),
+    }
+}
+
+/// How an offset is measured, spelled out: `u16, ×4 bytes, relative to the
+/// start of this record`.
+pub fn offset_semantics(p: &crate::Ptr) -> String {
+    let unit = if p.scale == 1 {
+        "in bytes".to_owned()
+    } else {
+        format!("×{} bytes", p.scale)
+    };
+    let base = match p.base {
+        Base::File => "relative to the start of the file".to_owned(),
+        Base::Absolute(n) => format!("relative to file offset 0x{n:x}"),
+        Base::Record => "relative to the start of this record".to_owned(),
+    };
+    format!("{}, {unit}, {base}", type_label(&p.width))
+}

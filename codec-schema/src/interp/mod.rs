@@ -1,0 +1,1022 @@
+//! The schema interpreter: decodes a file by walking a [`Checked`] schema at
+//! run time, without generated code, and records where every field lies.
+//!
+//! It follows the generated decoder step for step (`codec-derive`'s
+//! `decode.rs`): a struct reads its fields in file order, then follows its
+//! offsets in field order; lists check their counts against the bytes left
+//! before anything is allocated; the same [`Reader`] guards refuse cycles,
+//! excessive depth and reads beyond the budget. So it accepts and refuses
+//! the same files, with the same offsets and field paths in its errors, and
+//! its [`Value`] equals the compiled codec's typed value serialized with
+//! [`to_value`] (a test proves it on every corpus file).
+//!
+//! What it adds is the [`Node`] tree: every field with its offset, size,
+//! path and type, for `codec dump` ([`render`]) and `codec coverage`
+//! ([`coverage`]). When decoding fails, the tree holds everything read up to
+//! the failure.
+
+pub mod coverage;
+pub mod render;
+mod value;
+
+pub use value::{
+    to_value, MapBuilder, SeqBuilder, StructBuilder, Value, ValueError, ValueSerializer,
+};
+
+use crate::docs::{derive_label, type_label};
+use crate::{int_width, Base, Checked, Count, Derive, StructDef, Type, TypeDef, UnionDef};
+use codec_runtime::{DecodeError, ErrorKind, Limits, Reader};
+use serde::Serialize;
+use std::fmt;
+
+/// One field, element, target or payload of a decoded file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Node {
+    /// The field's name, `[i]` for an element, the type's name for an
+    /// offset's target, the variant's name for a union payload.
+    pub name: String,
+    /// The field path, as decode errors print it (`File.root.lists[2].name`).
+    /// A target has the path of its offset field, a payload adds `::Variant`.
+    pub path: String,
+    /// Position in the file.
+    pub offset: u64,
+    /// Bytes covered, from `offset`: for a record its inline fields (not what
+    /// its offsets point to); for a string its bytes and NUL (see
+    /// [`Kind::Str`] for the padding).
+    pub size: u64,
+    /// The schema type, in words (`u16 offset ×4 from the record`).
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Declared unknown by the schema (this field or one containing it).
+    pub unknown: bool,
+    #[serde(flatten)]
+    pub kind: Kind,
+    /// Fields of a record, elements of a sequence, the target of an offset
+    /// (after its count, when the count is stored beside it), the payload of
+    /// a variant, the ranges of a bitfield.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<Node>,
+}
+
+/// What a [`Node`] holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Kind {
+    /// A struct; the children are its fields, in file order.
+    Record { type_name: String },
+    /// An inline array or a list of records or arrays; the children are the elements.
+    Seq,
+    /// An inline array or a list of numbers, kept in one node.
+    Numbers { values: Vec<Value> },
+    /// A number or a bool.
+    Number { value: Value },
+    /// Magic bytes, checked against the schema's literal.
+    Magic { text: String },
+    /// Opaque bytes.
+    Bytes { bytes: Vec<u8> },
+    /// A NUL-terminated string; `pad` zero bytes follow its NUL.
+    Str { value: String, pad: u64 },
+    /// A bitfield word; the children are its ranges, low bits first.
+    Bits {
+        word: u64,
+        /// The generated Rust struct (`HeaderFlags`).
+        struct_name: String,
+    },
+    /// One range of a bitfield (no bytes of its own: `size` is 0).
+    BitRange { low: u32, bits: u32, value: Value },
+    /// An offset: the stored value and the position it leads to (`None`
+    /// when that position is outside the file).
+    Offset { raw: u64, target: Option<u64> },
+    /// A value computed on encode: a count, a tag, a size; also a list's
+    /// count stored beside its elements.
+    Derived { raw: u64, meaning: String },
+    /// The payload of a union, chosen by the tag.
+    Variant {
+        union: String,
+        variant: String,
+        tag: u64,
+    },
+}
+
+impl Node {
+    fn new(
+        name: impl Into<String>,
+        path: String,
+        offset: u64,
+        ty: String,
+        unknown: bool,
+        kind: Kind,
+    ) -> Node {
+        Node {
+            name: name.into(),
+            path,
+            offset,
+            size: 0,
+            ty,
+            unknown,
+            kind,
+            children: Vec::new(),
+        }
+    }
+
+    /// Is this node part of the typed value (not magic, not derived)?
+    pub fn is_stored(&self) -> bool {
+        !matches!(self.kind, Kind::Magic { .. } | Kind::Derived { .. })
+    }
+
+    /// The value this node holds, in the shape serde gives the generated
+    /// Rust types: a struct's stored fields, an offset's target, a
+    /// variant's payload; bitfields are structs named like their Rust type.
+    pub fn to_value(&self) -> Value {
+        match &self.kind {
+            Kind::Record { type_name } => Value::Struct {
+                name: type_name.clone(),
+                fields: self
+                    .children
+                    .iter()
+                    .filter(|c| c.is_stored())
+                    .map(|c| (c.name.clone(), c.to_value()))
+                    .collect(),
+            },
+            Kind::Seq => Value::Seq(self.children.iter().map(Node::to_value).collect()),
+            Kind::Numbers { values } => Value::Seq(values.clone()),
+            Kind::Number { value } | Kind::BitRange { value, .. } => value.clone(),
+            Kind::Magic { .. } | Kind::Derived { .. } => Value::Unit,
+            Kind::Bytes { bytes } => Value::Seq(bytes.iter().map(|&b| Value::U8(b)).collect()),
+            Kind::Str { value, .. } => Value::Str(value.clone()),
+            Kind::Bits { struct_name, .. } => Value::Struct {
+                name: struct_name.clone(),
+                fields: self
+                    .children
+                    .iter()
+                    .map(|c| (c.name.clone(), c.to_value()))
+                    .collect(),
+            },
+            // The target is the last child (a stored count comes first).
+            Kind::Offset { .. } => self.children.last().map_or(Value::Unit, Node::to_value),
+            Kind::Variant { union, variant, .. } => Value::Variant {
+                union: union.clone(),
+                variant: variant.clone(),
+                value: Box::new(self.children.last().map_or(Value::Unit, Node::to_value)),
+            },
+        }
+    }
+
+    /// Visits this node and every node below it, depth first, in tree order.
+    pub fn walk<'a>(&'a self, f: &mut dyn FnMut(&'a Node, usize)) {
+        fn go<'a>(n: &'a Node, depth: usize, f: &mut dyn FnMut(&'a Node, usize)) {
+            f(n, depth);
+            for c in &n.children {
+                go(c, depth + 1, f);
+            }
+        }
+        go(self, 0, f)
+    }
+}
+
+/// One step of an error's field path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Seg {
+    Type(String),
+    Field(String),
+    Index(usize),
+    Variant(String),
+}
+
+/// A located decode error: byte offset, field path, what was expected.
+/// Displayed exactly like the generated decoders' [`DecodeError`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InterpError {
+    offset: u64,
+    message: String,
+    /// Innermost segment first.
+    path: Vec<Seg>,
+}
+
+impl InterpError {
+    fn new(offset: u64, message: impl Into<String>) -> Self {
+        InterpError {
+            offset,
+            message: message.into(),
+            path: Vec::new(),
+        }
+    }
+
+    fn kind(offset: u64, kind: ErrorKind) -> Self {
+        InterpError::new(offset, kind.to_string())
+    }
+
+    fn within(mut self, seg: Seg) -> Self {
+        self.path.push(seg);
+        self
+    }
+
+    fn in_field(self, name: &str) -> Self {
+        self.within(Seg::Field(name.to_owned()))
+    }
+
+    fn at_index(self, i: usize) -> Self {
+        self.within(Seg::Index(i))
+    }
+
+    /// The byte offset the error is located at.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// What was expected, without the location.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The field path, outermost first (`File.root.lists[3].objects`).
+    pub fn path(&self) -> String {
+        let mut out = String::new();
+        for seg in self.path.iter().rev() {
+            match seg {
+                Seg::Type(t) => {
+                    if !out.is_empty() {
+                        out.push_str(" > ");
+                    }
+                    out.push_str(t)
+                }
+                Seg::Field(n) => {
+                    out.push('.');
+                    out.push_str(n)
+                }
+                Seg::Index(i) => {
+                    out.push_str(&format!("[{i}]"));
+                }
+                Seg::Variant(v) => {
+                    out.push_str("::");
+                    out.push_str(v)
+                }
+            }
+        }
+        out
+    }
+}
+
+impl From<DecodeError> for InterpError {
+    fn from(e: DecodeError) -> Self {
+        // Reader errors carry no path; the interpreter adds it on the way up.
+        InterpError::new(e.offset(), e.kind().to_string())
+    }
+}
+
+impl fmt::Display for InterpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path();
+        if path.is_empty() {
+            write!(f, "at offset 0x{:x}: {}", self.offset, self.message)
+        } else {
+            write!(
+                f,
+                "at offset 0x{:x}, {}: {}",
+                self.offset, path, self.message
+            )
+        }
+    }
+}
+
+impl std::error::Error for InterpError {}
+
+type R<T> = Result<T, InterpError>;
+
+/// The result of [`decode_partial`]: the tree as far as decoding got, and the
+/// error that stopped it.
+#[derive(Debug, Clone)]
+pub struct Decoded {
+    /// The root record; complete when `error` is `None`.
+    pub root: Node,
+    pub error: Option<InterpError>,
+}
+
+/// Decodes `data` with the default limits.
+pub fn decode(c: &Checked, data: &[u8]) -> Result<Node, InterpError> {
+    decode_with(c, data, Limits::default())
+}
+
+/// Decodes `data` with explicit limits (the same as the generated `decode_with`).
+pub fn decode_with(c: &Checked, data: &[u8], limits: Limits) -> Result<Node, InterpError> {
+    let d = decode_partial(c, data, limits);
+    match d.error {
+        None => Ok(d.root),
+        Some(e) => Err(e),
+    }
+}
+
+/// Decodes `data` and keeps what was read even when decoding fails.
+pub fn decode_partial(c: &Checked, data: &[u8], limits: Limits) -> Decoded {
+    let endian = match c.schema.endian {
+        crate::Endian::Little => codec_runtime::Endian::Little,
+        crate::Endian::Big => codec_runtime::Endian::Big,
+    };
+    let mut run = Run {
+        c,
+        r: Reader::with_limits(data, endian, limits),
+        stack: Vec::new(),
+        done: None,
+    };
+    let root = c.root();
+    let result = run.record(root, 0, root.name.clone(), root.name.clone(), false);
+    // On an error the records being read are still open: close them, so
+    // the partial tree keeps its shape.
+    while !run.stack.is_empty() {
+        run.close();
+    }
+    let error = result.err().map(|e| e.within(Seg::Type(root.name.clone())));
+    let root = run.done.unwrap_or_else(|| {
+        Node::new(
+            root.name.clone(),
+            root.name.clone(),
+            0,
+            root.name.clone(),
+            false,
+            Kind::Record {
+                type_name: root.name.clone(),
+            },
+        )
+    });
+    Decoded { root, error }
+}
+
+/// A node being built, and where it goes in its parent when finished.
+#[derive(Debug)]
+struct Open {
+    node: Node,
+    /// `Some(i)`: replaces the parent's child `i` (an offset reopened to
+    /// receive its target); `None`: appended.
+    slot: Option<usize>,
+}
+
+/// One decoding run.
+struct Run<'c, 'd> {
+    c: &'c Checked,
+    r: Reader<'d>,
+    stack: Vec<Open>,
+    done: Option<Node>,
+}
+
+/// Where a decoded value goes: its name, path and whether it is unknown.
+#[derive(Clone)]
+struct Site {
+    name: String,
+    path: String,
+    unknown: bool,
+}
+
+impl Site {
+    fn field(&self, name: &str, unknown: bool) -> Site {
+        Site {
+            name: name.to_owned(),
+            path: format!("{}.{name}", self.path),
+            unknown: self.unknown || unknown,
+        }
+    }
+
+    fn index(&self, i: usize) -> Site {
+        Site {
+            name: format!("[{i}]"),
+            path: format!("{}[{i}]", self.path),
+            unknown: self.unknown,
+        }
+    }
+
+    fn named(&self, name: &str) -> Site {
+        Site {
+            name: name.to_owned(),
+            path: self.path.clone(),
+            unknown: self.unknown,
+        }
+    }
+}
+
+/// The generated bitfield struct's name: owner + the field in camel case.
+pub fn bits_struct_name(owner: &str, field: &str) -> String {
+    let mut out = owner.to_owned();
+    for part in field.split('_').filter(|s| !s.is_empty()) {
+        let mut c = part.chars();
+        if let Some(first) = c.next() {
+            out.push(first.to_ascii_uppercase());
+            out.push_str(c.as_str());
+        }
+    }
+    out
+}
+
+fn is_number(t: &Type) -> bool {
+    matches!(
+        t,
+        Type::U8
+            | Type::U16
+            | Type::U24
+            | Type::U32
+            | Type::U64
+            | Type::I8
+            | Type::I16
+            | Type::I32
+            | Type::I64
+            | Type::F32
+            | Type::F64
+            | Type::Bool8
+            | Type::Bool32
+    )
+}
+
+impl<'c> Run<'c, '_> {
+    fn open(&mut self, node: Node) {
+        self.stack.push(Open { node, slot: None });
+    }
+
+    /// Reopens child `i` of the innermost open node.
+    fn reopen(&mut self, i: usize) {
+        let parent = &mut self.stack.last_mut().expect("an open record").node;
+        let node = std::mem::replace(
+            &mut parent.children[i],
+            Node::new("", String::new(), 0, String::new(), false, Kind::Seq),
+        );
+        self.stack.push(Open {
+            node,
+            slot: Some(i),
+        });
+    }
+
+    fn close(&mut self) {
+        let Some(Open { node, slot }) = self.stack.pop() else {
+            return;
+        };
+        match self.stack.last_mut() {
+            Some(parent) => match slot {
+                Some(i) => parent.node.children[i] = node,
+                None => parent.node.children.push(node),
+            },
+            None => self.done = Some(node),
+        }
+    }
+
+    fn top(&mut self) -> &mut Node {
+        &mut self.stack.last_mut().expect("an open node").node
+    }
+
+    fn leaf(&mut self, node: Node) {
+        match self.stack.last_mut() {
+            Some(p) => p.node.children.push(node),
+            None => self.done = Some(node),
+        }
+    }
+
+    fn read_uint(&self, t: &Type, pos: u64) -> Result<u64, DecodeError> {
+        match t {
+            Type::U8 => self.r.u8(pos).map(u64::from),
+            Type::U16 => self.r.u16(pos).map(u64::from),
+            Type::U24 => self.r.u24(pos).map(u64::from),
+            Type::U64 => self.r.u64(pos),
+            _ => self.r.u32(pos).map(u64::from),
+        }
+    }
+
+    /// A number or bool of type `t` at `pos`, and its size.
+    fn number(&self, t: &Type, pos: u64) -> Result<(Value, u64), DecodeError> {
+        let r = &self.r;
+        Ok(match t {
+            Type::U8 => (Value::U8(r.u8(pos)?), 1),
+            Type::U16 => (Value::U16(r.u16(pos)?), 2),
+            Type::U24 => (Value::U32(r.u24(pos)?), 3),
+            Type::U32 => (Value::U32(r.u32(pos)?), 4),
+            Type::U64 => (Value::U64(r.u64(pos)?), 8),
+            Type::I8 => (Value::I8(r.i8(pos)?), 1),
+            Type::I16 => (Value::I16(r.i16(pos)?), 2),
+            Type::I32 => (Value::I32(r.i32(pos)?), 4),
+            Type::I64 => (Value::I64(r.i64(pos)?), 8),
+            Type::F32 => (Value::F32(r.f32(pos)?), 4),
+            Type::F64 => (Value::F64(r.f64(pos)?), 8),
+            Type::Bool8 => {
+                let v = r.u8(pos)?;
+                (Value::Bool(r.bool_from(pos, u64::from(v))?), 1)
+            }
+            Type::Bool32 => {
+                let v = r.u32(pos)?;
+                (Value::Bool(r.bool_from(pos, u64::from(v))?), 4)
+            }
+            _ => unreachable!("is_number"),
+        })
+    }
+
+    /// A struct record at `pos` and what its offsets lead to; returns the
+    /// position after the record.
+    fn record(
+        &mut self,
+        st: &'c StructDef,
+        pos: u64,
+        name: String,
+        path: String,
+        unknown: bool,
+    ) -> R<u64> {
+        let site = Site {
+            name,
+            path,
+            unknown,
+        };
+        self.open(Node::new(
+            site.name.clone(),
+            site.path.clone(),
+            pos,
+            st.name.clone(),
+            unknown,
+            Kind::Record {
+                type_name: st.name.clone(),
+            },
+        ));
+        let mut p = pos;
+        // Where each offset or derived field was read, and its raw value.
+        let mut raws: Vec<Option<(u64, u64)>> = vec![None; st.fields.len()];
+        for (i, f) in st.fields.iter().enumerate() {
+            let fs = site.field(&f.name, f.is_unknown());
+            let ty = type_label(&f.ty);
+            match &f.ty {
+                Type::Ptr(ptr) => {
+                    let raw = self
+                        .read_uint(&ptr.width, p)
+                        .map_err(|e| InterpError::from(e).in_field(&f.name))?;
+                    let w = int_width(&ptr.width).unwrap_or(4);
+                    let mut n = Node::new(
+                        fs.name,
+                        fs.path,
+                        p,
+                        ty,
+                        fs.unknown,
+                        Kind::Offset { raw, target: None },
+                    );
+                    n.size = w;
+                    self.leaf(n);
+                    raws[i] = Some((p, raw));
+                    p += w;
+                }
+                _ if f.derive.is_some() => {
+                    let raw = self
+                        .read_uint(&f.ty, p)
+                        .map_err(|e| InterpError::from(e).in_field(&f.name))?;
+                    let w = int_width(&f.ty).unwrap_or(4);
+                    let meaning = f.derive.as_ref().map(derive_label).unwrap_or_default();
+                    let mut n = Node::new(
+                        fs.name,
+                        fs.path,
+                        p,
+                        ty,
+                        fs.unknown,
+                        Kind::Derived { raw, meaning },
+                    );
+                    n.size = w;
+                    self.leaf(n);
+                    raws[i] = Some((p, raw));
+                    p += w;
+                }
+                t => {
+                    p = self
+                        .inline(t, p, &fs, &st.name, &f.name)
+                        .map_err(|e| e.in_field(&f.name))?;
+                }
+            }
+        }
+        for (i, f) in st.fields.iter().enumerate() {
+            let Type::Ptr(ptr) = &f.ty else { continue };
+            let Some((at, raw)) = raws[i] else { continue };
+            let fs = site.field(&f.name, f.is_unknown());
+            self.reopen(i);
+            self.follow(st, f.name.as_str(), ptr, pos, at, raw, &raws, &fs)
+                .map_err(|e| e.in_field(&f.name))?;
+            self.close();
+        }
+        for (i, f) in st.fields.iter().enumerate() {
+            if f.derive == Some(Derive::FileSize) {
+                let Some((at, raw)) = raws[i] else { continue };
+                if raw != self.r.len() {
+                    return Err(InterpError::new(
+                        at,
+                        format!(
+                            "the header gives the file size as {} bytes, but the file has {}",
+                            raw,
+                            self.r.len()
+                        ),
+                    )
+                    .in_field(&f.name));
+                }
+            }
+        }
+        self.top().size = p - pos;
+        self.close();
+        Ok(p)
+    }
+
+    /// Follows offset field `field` of record `st` (at `pos`): the open node
+    /// is the offset, and receives the target.
+    #[allow(clippy::too_many_arguments)]
+    fn follow(
+        &mut self,
+        st: &'c StructDef,
+        field: &str,
+        ptr: &'c crate::Ptr,
+        pos: u64,
+        at: u64,
+        raw: u64,
+        raws: &[Option<(u64, u64)>],
+        site: &Site,
+    ) -> R<()> {
+        let base = match ptr.base {
+            Base::File => 0,
+            Base::Absolute(n) => n,
+            Base::Record => pos,
+        };
+        let t = self.r.target(at, base, raw, ptr.scale)?;
+        if let Kind::Offset { target, .. } = &mut self.top().kind {
+            *target = Some(t);
+        }
+        let sibling = |name: &str| -> Option<(u64, u64)> {
+            st.fields
+                .iter()
+                .position(|g| g.name == name)
+                .and_then(|j| raws[j])
+        };
+        match &ptr.to {
+            Type::Named(n) => {
+                let Some(TypeDef::Struct(def)) = self.c.get(n) else {
+                    return Err(InterpError::new(at, format!("`{n}` is not a struct")));
+                };
+                let size = self.c.fixed_size(&ptr.to).unwrap_or(1);
+                self.r.enter(at, t, size)?;
+                let ts = site.named(n);
+                self.record(def, t, ts.name, ts.path, ts.unknown)?;
+                self.r.leave();
+                Ok(())
+            }
+            Type::List { of, count } => {
+                let (n, start) = match &**count {
+                    Count::Field(c) => (sibling(c).map_or(0, |(_, v)| v), t),
+                    Count::Before(ct) => {
+                        let w = int_width(ct).unwrap_or(4);
+                        let cpos = t.checked_sub(w).ok_or_else(|| {
+                            InterpError::kind(
+                                at,
+                                ErrorKind::OffsetOutOfRange {
+                                    target: t,
+                                    len: self.r.len(),
+                                },
+                            )
+                        })?;
+                        let n = self.read_uint(ct, cpos)?;
+                        self.count_leaf(ct, cpos, n, site);
+                        (n, t)
+                    }
+                    Count::Prefix(ct) => {
+                        let w = int_width(ct).unwrap_or(4);
+                        let n = self.read_uint(ct, t)?;
+                        self.count_leaf(ct, t, n, site);
+                        (n, t + w)
+                    }
+                };
+                let ls = site.named("elements");
+                self.list(of, n, start, at, &ls, &st.name, field)
+            }
+            Type::Switch { union, tag } => {
+                let Some(TypeDef::Union(u)) = self.c.get(union) else {
+                    return Err(InterpError::new(at, format!("`{union}` is not a union")));
+                };
+                let (tag_pos, tag_raw) = sibling(tag).unwrap_or((at, 0));
+                self.payload(u, tag_raw, t, at, tag_pos, site)
+            }
+            other => {
+                let size = self.c.fixed_size(other).unwrap_or(0);
+                self.r.charge(at, size)?;
+                let ts = site.named("value");
+                self.inline(other, t, &ts, &st.name, field)?;
+                Ok(())
+            }
+        }
+    }
+
+    /// The count of a list stored beside its elements (`Before`, `Prefix`).
+    fn count_leaf(&mut self, ct: &Type, pos: u64, n: u64, site: &Site) {
+        let mut node = Node::new(
+            "count",
+            format!("{}.count", site.path),
+            pos,
+            type_label(ct),
+            site.unknown,
+            Kind::Derived {
+                raw: n,
+                meaning: "number of elements".into(),
+            },
+        );
+        node.size = int_width(ct).unwrap_or(4);
+        self.leaf(node);
+    }
+
+    /// `n` elements of `of` from `start`, as one node appended to the open one.
+    #[allow(clippy::too_many_arguments)]
+    fn list(
+        &mut self,
+        of: &'c Type,
+        n: u64,
+        start: u64,
+        at: u64,
+        site: &Site,
+        owner: &str,
+        field: &str,
+    ) -> R<()> {
+        let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
+        self.r.check_count(at, start, n, esize)?;
+        let ty = format!("{}[{n}]", type_label(of));
+        let numbers = is_number(of);
+        let kind = if numbers {
+            Kind::Numbers { values: Vec::new() }
+        } else {
+            Kind::Seq
+        };
+        let mut node = Node::new(
+            site.name.clone(),
+            site.path.clone(),
+            start,
+            ty,
+            site.unknown,
+            kind,
+        );
+        node.size = n * esize;
+        self.open(node);
+        if n == 0 {
+            self.close();
+            return Ok(());
+        }
+        self.r.enter(at, start, n * esize)?;
+        let mut q = start;
+        if numbers {
+            let mut values = Vec::with_capacity(n as usize);
+            for i in 0..n as usize {
+                let (v, w) = self
+                    .number(of, q)
+                    .map_err(|e| InterpError::from(e).at_index(i))?;
+                values.push(v);
+                q += w;
+            }
+            self.top().kind = Kind::Numbers { values };
+        } else {
+            for i in 0..n as usize {
+                q = self
+                    .inline(of, q, &site.index(i), owner, field)
+                    .map_err(|e| e.at_index(i))?;
+            }
+        }
+        self.r.leave();
+        self.close();
+        Ok(())
+    }
+
+    /// The payload of union `u` that `tag` selects, at `pos`; appended to the open node.
+    fn payload(
+        &mut self,
+        u: &'c UnionDef,
+        tag: u64,
+        pos: u64,
+        field_pos: u64,
+        tag_pos: u64,
+        site: &Site,
+    ) -> R<()> {
+        let Some(v) = u.variants.iter().find(|v| v.tag == tag) else {
+            return Err(InterpError::new(
+                tag_pos,
+                format!("tag {tag} (0x{tag:x}) names no variant of {}", u.name),
+            ));
+        };
+        let vs = Site {
+            name: v.name.clone(),
+            path: format!("{}::{}", site.path, v.name),
+            unknown: site.unknown,
+        };
+        let mut node = Node::new(
+            vs.name.clone(),
+            vs.path.clone(),
+            pos,
+            format!("{}::{}", u.name, v.name),
+            vs.unknown,
+            Kind::Variant {
+                union: u.name.clone(),
+                variant: v.name.clone(),
+                tag,
+            },
+        );
+        node.size = self.c.fixed_size(&v.ty).unwrap_or(0);
+        self.open(node);
+        let result = match &v.ty {
+            Type::List { of, count } => {
+                let counted = match &**count {
+                    Count::Before(ct) => {
+                        let w = int_width(ct).unwrap_or(4);
+                        match pos.checked_sub(w) {
+                            None => Err(InterpError::kind(
+                                field_pos,
+                                ErrorKind::OffsetOutOfRange {
+                                    target: pos,
+                                    len: self.r.len(),
+                                },
+                            )),
+                            Some(cpos) => {
+                                self.read_uint(ct, cpos)
+                                    .map_err(InterpError::from)
+                                    .map(|n| {
+                                        self.count_leaf(ct, cpos, n, &vs);
+                                        (n, pos)
+                                    })
+                            }
+                        }
+                    }
+                    Count::Prefix(ct) => {
+                        let w = int_width(ct).unwrap_or(4);
+                        self.read_uint(ct, pos).map_err(InterpError::from).map(|n| {
+                            self.count_leaf(ct, pos, n, &vs);
+                            (n, pos + w)
+                        })
+                    }
+                    Count::Field(_) => Ok((0, pos)),
+                };
+                counted.and_then(|(n, start)| {
+                    let ls = vs.named("elements");
+                    self.list(of, n, start, field_pos, &ls, &u.name, &v.name)
+                })
+            }
+            t => {
+                let charged = match self.c.fixed_size(t) {
+                    Some(n) => self.r.charge(field_pos, n).map_err(InterpError::from),
+                    None => Ok(()),
+                };
+                charged.and_then(|()| {
+                    let ps = vs.named("value");
+                    self.inline(t, pos, &ps, &u.name, &v.name).map(|_| ())
+                })
+            }
+        };
+        result.map_err(|e| e.within(Seg::Variant(v.name.clone())))?;
+        // The variant spans its payload (and a count stored before it).
+        let top = self.top();
+        let lo = top.children.iter().map(|c| c.offset).min().unwrap_or(pos);
+        let hi = top
+            .children
+            .iter()
+            .map(|c| c.offset + c.size + str_pad(c))
+            .max()
+            .unwrap_or(pos);
+        top.offset = lo;
+        top.size = hi - lo;
+        self.close();
+        Ok(())
+    }
+
+    /// A value of inline type `t` at `pos`, appended to the open node;
+    /// returns the position after it. `owner` and `field` name the struct
+    /// field it belongs to (for bitfield struct names).
+    fn inline(&mut self, t: &'c Type, pos: u64, site: &Site, owner: &str, field: &str) -> R<u64> {
+        let ty = type_label(t);
+        let mk = |kind: Kind, size: u64| {
+            let mut n = Node::new(
+                site.name.clone(),
+                site.path.clone(),
+                pos,
+                ty.clone(),
+                site.unknown,
+                kind,
+            );
+            n.size = size;
+            n
+        };
+        match t {
+            _ if is_number(t) => {
+                let (value, w) = self.number(t, pos)?;
+                self.leaf(mk(Kind::Number { value }, w));
+                Ok(pos + w)
+            }
+            Type::Magic(m) => {
+                let n = m.len() as u64;
+                let found = self.r.bytes(pos, n)?;
+                if found != m.as_bytes() {
+                    return Err(InterpError::new(
+                        pos,
+                        format!(
+                            "expected magic {:?}, found {:?}",
+                            m,
+                            String::from_utf8_lossy(found)
+                        ),
+                    ));
+                }
+                self.leaf(mk(Kind::Magic { text: m.clone() }, n));
+                Ok(pos + n)
+            }
+            Type::Bytes(n) => {
+                let bytes = self.r.bytes(pos, *n)?.to_vec();
+                self.leaf(mk(Kind::Bytes { bytes }, *n));
+                Ok(pos + n)
+            }
+            Type::CString { max, pad } => {
+                let (s, end) = self.r.cstring_at(pos, *max, *pad)?;
+                let used = s.len() as u64 + 1;
+                self.leaf(mk(
+                    Kind::Str {
+                        value: s.to_string(),
+                        pad: end - pos - used,
+                    },
+                    used,
+                ));
+                Ok(end)
+            }
+            Type::Named(n) => {
+                let Some(TypeDef::Struct(def)) = self.c.get(n) else {
+                    return Err(InterpError::new(pos, format!("`{n}` is not a struct")));
+                };
+                self.record(def, pos, site.name.clone(), site.path.clone(), site.unknown)
+            }
+            Type::Array { of, len } => {
+                let mut node = mk(Kind::Seq, 0);
+                if is_number(of) {
+                    let mut values = Vec::with_capacity(*len as usize);
+                    let mut q = pos;
+                    for i in 0..*len as usize {
+                        let (v, w) = self
+                            .number(of, q)
+                            .map_err(|e| InterpError::from(e).at_index(i))?;
+                        values.push(v);
+                        q += w;
+                    }
+                    node.kind = Kind::Numbers { values };
+                    node.size = q - pos;
+                    self.leaf(node);
+                    return Ok(q);
+                }
+                self.open(node);
+                let mut q = pos;
+                for i in 0..*len as usize {
+                    q = self
+                        .inline(of, q, &site.index(i), owner, field)
+                        .map_err(|e| e.at_index(i))?;
+                }
+                self.top().size = q - pos;
+                self.close();
+                Ok(q)
+            }
+            Type::Bits { word, fields } => {
+                let w = int_width(word).unwrap_or(4);
+                let raw = self.read_uint(word, pos)?;
+                let mut node = mk(
+                    Kind::Bits {
+                        word: raw,
+                        struct_name: bits_struct_name(owner, field),
+                    },
+                    w,
+                );
+                let mut low = 0u32;
+                for b in fields {
+                    let mask = if b.bits >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << b.bits) - 1
+                    };
+                    let v = (raw.checked_shr(low).unwrap_or(0)) & mask;
+                    let value = match b.bits {
+                        1 => Value::Bool(v == 1),
+                        2..=8 => Value::U8(v as u8),
+                        9..=16 => Value::U16(v as u16),
+                        17..=32 => Value::U32(v as u32),
+                        _ => Value::U64(v),
+                    };
+                    let mut bn = Node::new(
+                        b.name.clone(),
+                        format!("{}.{}", site.path, b.name),
+                        pos,
+                        format!("bits {}..{}", low, low + b.bits),
+                        site.unknown || crate::is_unknown_name(&b.name),
+                        Kind::BitRange {
+                            low,
+                            bits: b.bits,
+                            value,
+                        },
+                    );
+                    bn.size = 0;
+                    node.children.push(bn);
+                    low += b.bits;
+                }
+                self.leaf(node);
+                Ok(pos + w)
+            }
+            Type::Ptr(_) | Type::List { .. } | Type::Switch { .. } => {
+                // The checker keeps these out of inline positions.
+                Err(InterpError::new(pos, "unsupported inline type"))
+            }
+            _ => Err(InterpError::new(pos, "unsupported inline type")),
+        }
+    }
+}
+
+/// The padding after a string's NUL (0 for anything else).
+fn str_pad(n: &Node) -> u64 {
+    match n.kind {
+        Kind::Str { pad, .. } => pad,
+        _ => 0,
+    }
+}

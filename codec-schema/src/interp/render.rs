@@ -1,0 +1,321 @@
+//! Text forms of a decoded tree and of its coverage, as `codec dump` and
+//! `codec coverage` print them.
+
+use super::coverage::{Coverage, Gap};
+use super::{Kind, Node, Value};
+use std::fmt::Write;
+
+/// Options of [`dump`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DumpOptions {
+    /// Show the bytes of each field beside it.
+    pub hex: bool,
+    /// One line per field with its full path instead of an indented name.
+    pub flat: bool,
+}
+
+/// How many bytes the hex column shows before `…`.
+const HEX_BYTES: usize = 16;
+/// How many numbers of an array are shown before `…`.
+const MAX_NUMBERS: usize = 16;
+/// Widest name and type columns (longer entries push the line).
+const MAX_NAME: usize = 44;
+const MAX_TYPE: usize = 36;
+
+/// One printed line of the dump.
+struct Row<'a> {
+    depth: usize,
+    /// The node whose offset, size and bytes the line shows.
+    node: &'a Node,
+    name: String,
+    ty: String,
+    value: String,
+}
+
+/// The annotated dump: a column header, then one line per field: offset,
+/// size, (hex bytes,) the field's name indented by depth (or its path), its
+/// type and its value.
+///
+/// The tree is shown a little flatter than [`Node`] holds it: the record or
+/// list an offset leads to is not a line of its own (its fields or elements
+/// follow the offset's line, one level deeper), and a union payload that is
+/// a single value shares one line with its variant (`::F32`).
+pub fn dump(root: &Node, data: &[u8], opts: DumpOptions) -> String {
+    let mut rows: Vec<Row<'_>> = Vec::new();
+    collect(root, 0, false, &mut rows);
+    let label = |r: &Row<'_>| -> String {
+        if opts.flat {
+            r.node.path.clone()
+        } else {
+            format!("{:indent$}{}", "", r.name, indent = r.depth * 2)
+        }
+    };
+    let name_w = rows
+        .iter()
+        .map(|r| label(r).chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(MAX_NAME);
+    let type_w = rows
+        .iter()
+        .map(|r| r.ty.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(MAX_TYPE);
+    let hex_w = HEX_BYTES * 3 + 1;
+    let mut out = String::new();
+    let _ = write!(out, "{:<8}  {:>6}  ", "offset", "size");
+    if opts.hex {
+        let _ = write!(out, "{:<hex_w$}  ", "bytes");
+    }
+    let _ = writeln!(out, "{:<name_w$}  {:<type_w$}  value", "field", "type");
+    for r in &rows {
+        let n = r.node;
+        let _ = write!(out, "{:#08x}  {:>6}  ", n.offset, n.size);
+        if opts.hex {
+            let _ = write!(out, "{:<hex_w$}  ", hex_column(n, data));
+        }
+        let line = format!("{:<name_w$}  {:<type_w$}  {}", label(r), r.ty, r.value);
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
+fn is_leaf(n: &Node) -> bool {
+    !matches!(
+        n.kind,
+        Kind::Record { .. } | Kind::Seq | Kind::Variant { .. } | Kind::Offset { .. }
+    )
+}
+
+fn collect<'a>(n: &'a Node, depth: usize, target: bool, rows: &mut Vec<Row<'a>>) {
+    // The record or list an offset leads to: its fields or elements follow.
+    if target && matches!(n.kind, Kind::Record { .. } | Kind::Seq) {
+        for c in &n.children {
+            collect(c, depth, false, rows);
+        }
+        return;
+    }
+    if let Kind::Variant { .. } = n.kind {
+        if let [only] = n.children.as_slice() {
+            if is_leaf(only) {
+                rows.push(Row {
+                    depth,
+                    node: only,
+                    name: format!("::{}", n.name),
+                    ty: only.ty.clone(),
+                    value: value_text(only),
+                });
+                return;
+            }
+        }
+    }
+    let name = match n.kind {
+        Kind::Variant { .. } => format!("::{}", n.name),
+        _ if target => format!("→ {}", n.name),
+        _ => n.name.clone(),
+    };
+    rows.push(Row {
+        depth,
+        node: n,
+        name,
+        ty: n.ty.clone(),
+        value: value_text(n),
+    });
+    let offset = matches!(n.kind, Kind::Offset { .. });
+    for c in &n.children {
+        // A count stored beside the target is not the target.
+        let t = (offset || matches!(n.kind, Kind::Variant { .. })) && !is_count(c);
+        collect(c, depth + 1, t, rows);
+    }
+}
+
+fn is_count(n: &Node) -> bool {
+    matches!(n.kind, Kind::Derived { .. }) && n.name == "count"
+}
+
+fn hex_column(n: &Node, data: &[u8]) -> String {
+    let leaf = !matches!(
+        n.kind,
+        Kind::Record { .. } | Kind::Seq | Kind::Variant { .. } | Kind::BitRange { .. }
+    );
+    if !leaf || n.size == 0 {
+        return String::new();
+    }
+    let start = (n.offset as usize).min(data.len());
+    let end = (n.offset.saturating_add(n.size) as usize).min(data.len());
+    let shown = &data[start..end.min(start + HEX_BYTES)];
+    let mut s = hex(shown);
+    if end - start > HEX_BYTES {
+        s.push_str(" …");
+    }
+    s
+}
+
+/// Bytes as `41 41 4d 50`.
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 3);
+    for (i, b) in bytes.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// The value column of one node.
+pub fn value_text(n: &Node) -> String {
+    let mut s = match &n.kind {
+        Kind::Record { .. } => String::new(),
+        Kind::Seq => format!("{} element(s)", n.children.len()),
+        Kind::Numbers { values } => numbers(values),
+        Kind::Number { value } | Kind::BitRange { value, .. } => value.to_string(),
+        Kind::Magic { text } => format!("{text:?}"),
+        Kind::Bytes { bytes } => {
+            let mut s = hex(&bytes[..bytes.len().min(32)]);
+            if bytes.len() > 32 {
+                s.push_str(" …");
+            }
+            s
+        }
+        Kind::Str { value, pad } => {
+            if *pad > 0 {
+                format!("{value:?} (+{pad} padding)")
+            } else {
+                format!("{value:?}")
+            }
+        }
+        Kind::Bits { word, .. } => format!("0x{word:x}"),
+        Kind::Offset { raw, target } => {
+            let mut s = match target {
+                Some(t) => format!("{} → 0x{t:x}", Value::U64(*raw)),
+                None => format!("{} → outside the file", Value::U64(*raw)),
+            };
+            if let Some(list) = n
+                .children
+                .iter()
+                .find(|c| matches!(c.kind, Kind::Seq | Kind::Numbers { .. }))
+            {
+                let count = match &list.kind {
+                    Kind::Numbers { values } => values.len(),
+                    _ => list.children.len(),
+                };
+                let _ = write!(s, ", {count} element(s)");
+            }
+            s
+        }
+        Kind::Derived { raw, meaning } => format!("{} = {meaning}", Value::U64(*raw)),
+        Kind::Variant { tag, .. } => format!("tag {tag}"),
+    };
+    if n.unknown {
+        s.push_str("  [unknown]");
+    }
+    s
+}
+
+fn numbers(values: &[Value]) -> String {
+    let mut s = String::from("[");
+    for (i, v) in values.iter().take(MAX_NUMBERS).enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        // Plain numbers in a list: no hex twin.
+        match v {
+            Value::U8(x) => write!(s, "{x}"),
+            Value::U16(x) => write!(s, "{x}"),
+            Value::U32(x) => write!(s, "{x}"),
+            Value::U64(x) => write!(s, "{x}"),
+            other => write!(s, "{other}"),
+        }
+        .ok();
+    }
+    if values.len() > MAX_NUMBERS {
+        let _ = write!(s, ", … {} more", values.len() - MAX_NUMBERS);
+    }
+    s.push(']');
+    s
+}
+
+fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "100.00%".into();
+    }
+    format!("{:.2}%", part as f64 * 100.0 / whole as f64)
+}
+
+/// One file's coverage: a summary line, then one line per gap.
+pub fn coverage_text(name: &str, cov: &Coverage) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{name}: {} bytes, {} explained ({} in fields, {} padding), {} in unknown fields, {} unexplained in {} range(s)",
+        cov.len,
+        percent(cov.explained(), cov.len),
+        cov.known,
+        cov.padding,
+        cov.unknown,
+        cov.unexplained(),
+        cov.gaps.len()
+    );
+    for g in &cov.gaps {
+        let _ = writeln!(out, "  {}", gap_text(g));
+    }
+    out
+}
+
+/// `0x1234 +8 after File.root.name: 01 02 …`
+pub fn gap_text(g: &Gap) -> String {
+    let mut s = format!("gap at 0x{:x}, {} byte(s)", g.offset, g.len);
+    if let Some(a) = &g.after {
+        let _ = write!(s, " after {a}");
+    }
+    let _ = write!(s, ": {}", hex(&g.preview));
+    if g.len as usize > g.preview.len() {
+        s.push_str(" …");
+    }
+    s
+}
+
+/// Totals over many files.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub files: u64,
+    pub failed: u64,
+    pub len: u64,
+    pub known: u64,
+    pub unknown: u64,
+    pub padding: u64,
+    pub unexplained: u64,
+    pub gaps: u64,
+}
+
+impl Totals {
+    pub fn add(&mut self, cov: &Coverage) {
+        self.files += 1;
+        self.len += cov.len;
+        self.known += cov.known;
+        self.unknown += cov.unknown;
+        self.padding += cov.padding;
+        self.unexplained += cov.unexplained();
+        self.gaps += cov.gaps.len() as u64;
+    }
+
+    /// `coverage of N files (B bytes): E explained (K in fields, P padding), U in unknown fields, X unexplained in G range(s); F failed to decode`
+    pub fn summary(&self) -> String {
+        format!(
+            "coverage of {} file(s), {} bytes: {} explained ({} in fields, {} padding), {} in unknown fields ({}), {} unexplained ({}) in {} range(s); {} failed to decode",
+            self.files,
+            self.len,
+            percent(self.known + self.padding, self.len),
+            self.known,
+            self.padding,
+            self.unknown,
+            percent(self.unknown, self.len),
+            self.unexplained,
+            percent(self.unexplained, self.len),
+            self.gaps,
+            self.failed
+        )
+    }
+}

@@ -1,0 +1,241 @@
+//! `codec coverage PATH...`: for each file, the bytes its schema explains
+//! (fields, padding), the bytes of fields declared unknown, and the ranges
+//! nothing explains; then a summary over all files.
+
+use crate::dump;
+use crate::FormatArg;
+use clap::Args;
+use codec_schema::interp::{self, coverage, render};
+use codec_schema::{Checked, Type};
+use formats::Format;
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use walkdir::WalkDir;
+
+/// Gaps listed per file unless `--all-gaps`.
+const GAPS_SHOWN: usize = 8;
+
+/// Arguments of `codec coverage`.
+#[derive(Debug, Args)]
+pub struct CoverageArgs {
+    /// Files and folders; folders are walked recursively and files of no
+    /// supported format (or, with --schema, without the schema's magic)
+    /// are skipped.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+
+    /// Interpret the files with this schema instead of the built-in ones.
+    #[arg(long, value_name = "FILE.ron")]
+    schema: Option<PathBuf>,
+
+    /// Use the built-in schema of FORMAT instead of detecting it by magic.
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "schema")]
+    format: Option<FormatArg>,
+
+    /// List every unexplained range, not just the first few per file.
+    #[arg(long)]
+    all_gaps: bool,
+
+    /// Only the summary line (and files that fail to decode).
+    #[arg(long, short = 'q', conflicts_with = "json")]
+    quiet: bool,
+
+    /// Print one JSON object per file and a summary object, for tools.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What one file gave.
+enum Outcome {
+    Skipped,
+    Failed(String),
+    /// Coverage, and the decode error when only part of the file was read.
+    Covered(coverage::Coverage, Option<String>),
+}
+
+/// Runs `codec coverage`. Exit status 0 when every file decoded, 1 when one
+/// did not, 2 when the schema cannot be used.
+pub fn run(args: &CoverageArgs) -> ExitCode {
+    let schemas = match dump::Schemas::new(args.schema.as_deref()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprint!("codec: schema errors:\n{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let magic = schemas.given().and_then(root_magic);
+    let files = collect(&args.paths);
+    let outcomes: Vec<Outcome> = files
+        .par_iter()
+        .map(|(path, named)| one(path, *named, &schemas, magic.as_deref(), args.format))
+        .collect();
+
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut totals = render::Totals::default();
+    let mut text = String::new();
+    let mut skipped = 0;
+    for ((path, _), outcome) in files.iter().zip(&outcomes) {
+        let name = path.display().to_string();
+        match outcome {
+            Outcome::Skipped => skipped += 1,
+            Outcome::Failed(e) => {
+                totals.failed += 1;
+                if args.json {
+                    let _ = writeln!(text, "{}", serde_json::json!({"file": name, "error": e}));
+                } else {
+                    let _ = writeln!(text, "{name}: failed: {e}");
+                }
+            }
+            Outcome::Covered(cov, err) => {
+                if let Some(e) = err {
+                    totals.failed += 1;
+                    if args.json {
+                        let _ = writeln!(
+                            text,
+                            "{}",
+                            serde_json::json!({"file": name, "error": e, "partial": cov})
+                        );
+                    } else {
+                        let _ = writeln!(text, "{name}: failed: {e}");
+                        if !args.quiet {
+                            let _ = writeln!(
+                                text,
+                                "  before the error: {}",
+                                file_text("", cov, args.all_gaps).trim_start_matches(": ")
+                            );
+                        }
+                    }
+                    continue;
+                }
+                totals.add(cov);
+                if args.json {
+                    let _ = writeln!(
+                        text,
+                        "{}",
+                        serde_json::json!({"file": name, "coverage": cov})
+                    );
+                } else if !args.quiet {
+                    text.push_str(&file_text(&name, cov, args.all_gaps));
+                }
+            }
+        }
+    }
+    if args.json {
+        let _ = writeln!(
+            text,
+            "{}",
+            serde_json::json!({"summary": {
+                "files": totals.files, "failed": totals.failed, "skipped": skipped,
+                "bytes": totals.len, "known": totals.known, "padding": totals.padding,
+                "unknown": totals.unknown, "unexplained": totals.unexplained, "gaps": totals.gaps,
+            }})
+        );
+    } else {
+        if skipped > 0 {
+            let _ = writeln!(text, "skipped {skipped} files of no supported format");
+        }
+        let _ = writeln!(text, "{}", totals.summary());
+    }
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("codec: cannot write the report: {e}");
+        }
+        return ExitCode::FAILURE;
+    }
+    if totals.failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// A file's lines, with at most [`GAPS_SHOWN`] gaps unless `all`.
+fn file_text(name: &str, cov: &coverage::Coverage, all: bool) -> String {
+    if all || cov.gaps.len() <= GAPS_SHOWN {
+        return render::coverage_text(name, cov);
+    }
+    let mut shown = cov.clone();
+    shown.gaps.truncate(GAPS_SHOWN);
+    let mut s = render::coverage_text(name, cov)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    s.push('\n');
+    for g in &shown.gaps {
+        let _ = writeln!(s, "  {}", render::gap_text(g));
+    }
+    let _ = writeln!(
+        s,
+        "  … {} more range(s) (--all-gaps lists them)",
+        cov.gaps.len() - GAPS_SHOWN
+    );
+    s
+}
+
+/// The magic the schema's root record starts with, to pick files in folders.
+fn root_magic(c: &Checked) -> Option<Vec<u8>> {
+    match c.root().fields.first().map(|f| &f.ty) {
+        Some(Type::Magic(m)) => Some(m.as_bytes().to_vec()),
+        _ => None,
+    }
+}
+
+/// Every file to look at, sorted, with whether it was named on the command line.
+fn collect(paths: &[PathBuf]) -> Vec<(PathBuf, bool)> {
+    let mut named: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut found: BTreeSet<PathBuf> = BTreeSet::new();
+    for p in paths {
+        if p.is_dir() {
+            for e in WalkDir::new(p).follow_links(true).into_iter().flatten() {
+                if e.file_type().is_file() {
+                    found.insert(e.into_path());
+                }
+            }
+        } else {
+            // Missing files too: reading them reports the error.
+            named.insert(p.clone());
+        }
+    }
+    let mut all: Vec<(PathBuf, bool)> = found
+        .into_iter()
+        .filter(|p| !named.contains(p))
+        .map(|p| (p, false))
+        .collect();
+    all.extend(named.into_iter().map(|p| (p, true)));
+    all.sort();
+    all
+}
+
+fn one(
+    path: &Path,
+    named: bool,
+    schemas: &dump::Schemas,
+    magic: Option<&[u8]>,
+    forced: Option<FormatArg>,
+) -> Outcome {
+    let data = match std::fs::read(path) {
+        Ok(d) => d,
+        Err(e) => return Outcome::Failed(e.to_string()),
+    };
+    let ours = match (schemas.given(), magic) {
+        (Some(_), Some(m)) => data.starts_with(m),
+        (Some(_), None) => true,
+        (None, _) => forced.is_some() || Format::detect(&data).is_some(),
+    };
+    if !ours && !named {
+        return Outcome::Skipped;
+    }
+    let checked = match schemas.pick(forced, &data) {
+        Ok(c) => c,
+        Err(e) => return Outcome::Failed(e),
+    };
+    let decoded = interp::decode_partial(checked, &data, codec_runtime::Limits::default());
+    let cov = coverage::coverage(checked, &decoded.root, &data);
+    Outcome::Covered(cov, decoded.error.map(|e| e.to_string()))
+}

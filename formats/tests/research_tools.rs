@@ -1,0 +1,462 @@
+//! The research tools against the compiled codec and as a command line:
+//!
+//! - the schema interpreter and the generated AAMP decoder agree field for
+//!   field (values compared through serde, floats by bits) on every corpus
+//!   file, and give the same errors (offset, path, message) on damaged
+//!   files;
+//! - coverage explains every byte of every corpus file;
+//! - `codec dump`, `codec coverage` and `codec docs` as processes, including
+//!   the edit-the-schema-then-dump loop of the README.
+
+use codec_schema::interp::{self, coverage, to_value};
+use codec_schema::Checked;
+use formats::aamp::schema;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn checked() -> Checked {
+    codec_schema::parse_str(schema::SCHEMA_SOURCE, "schemas/aamp.ron")
+        .expect("the AAMP schema checks")
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// `$CODEC_CORPUS/aamp` or `../shared/corpus/aamp` beside the repository.
+fn corpus() -> Option<PathBuf> {
+    let base = std::env::var_os("CODEC_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("../shared/corpus"));
+    let dir = base.join("aamp");
+    dir.is_dir().then_some(dir)
+}
+
+/// Every AAMP file below `dir` (by magic), sorted.
+fn aamp_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .filter(|p| fs::read(p).is_ok_and(|d| d.starts_with(formats::aamp::MAGIC)))
+        .collect();
+    out.sort();
+    out
+}
+
+fn samples() -> Vec<PathBuf> {
+    aamp_files(&repo().join("samples/aamp"))
+}
+
+/// The compiled decoder's result, as a value or the error's text.
+fn compiled(data: &[u8]) -> Result<interp::Value, String> {
+    schema::decode(data)
+        .map(|v| to_value(&v).expect("serializes"))
+        .map_err(|e| e.to_string())
+}
+
+/// The interpreter's result, as a value or the error's text.
+fn interpreted(c: &Checked, data: &[u8]) -> Result<interp::Value, String> {
+    interp::decode(c, data)
+        .map(|n| n.to_value())
+        .map_err(|e| e.to_string())
+}
+
+fn assert_agree(c: &Checked, data: &[u8], what: &str) {
+    let a = compiled(data);
+    let b = interpreted(c, data);
+    match (&a, &b) {
+        (Ok(x), Ok(y)) => {
+            if let Some(d) = x.first_difference(y) {
+                panic!("{what}: compiled and interpreted values differ at {d}");
+            }
+        }
+        _ => assert_eq!(a, b, "{what}: compiled vs interpreted"),
+    }
+}
+
+#[test]
+fn interpreter_equals_codec_on_every_corpus_file() {
+    let Some(dir) = corpus() else {
+        eprintln!("SKIPPED: no AAMP corpus (set CODEC_CORPUS or put it at ../shared/corpus/aamp)");
+        return;
+    };
+    let c = checked();
+    let files = aamp_files(&dir);
+    assert!(!files.is_empty(), "no AAMP files in {}", dir.display());
+    for path in &files {
+        let data = fs::read(path).unwrap();
+        let value = compiled(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let node = interp::decode(&c, &data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if let Some(d) = value.first_difference(&node.to_value()) {
+            panic!(
+                "{}: compiled and interpreted values differ at {d}",
+                path.display()
+            );
+        }
+        assert_eq!(value, node.to_value());
+    }
+    eprintln!("interpreter = codec on {} corpus files", files.len());
+}
+
+#[test]
+fn coverage_explains_every_byte_of_the_corpus() {
+    let Some(dir) = corpus() else {
+        eprintln!("SKIPPED: no AAMP corpus (set CODEC_CORPUS or put it at ../shared/corpus/aamp)");
+        return;
+    };
+    let c = checked();
+    let mut total = 0;
+    for path in aamp_files(&dir) {
+        let data = fs::read(&path).unwrap();
+        let node = interp::decode(&c, &data).unwrap();
+        let cov = coverage::coverage(&c, &node, &data);
+        assert_eq!(cov.gaps, vec![], "{}", path.display());
+        assert_eq!(cov.known + cov.padding + cov.unknown, cov.len);
+        // `unknown_section_size` is the one field AAMP declares unknown.
+        assert_eq!(cov.unknown, 4, "{}", path.display());
+        total += cov.len;
+    }
+    assert!(total > 0);
+}
+
+/// Damaged files: every truncation and a set of byte changes at every
+/// position of the samples give the same value or the same located error.
+#[test]
+fn interpreter_and_codec_refuse_damaged_files_alike() {
+    let c = checked();
+    let files = samples();
+    assert!(files.len() >= 2, "the samples are missing");
+    let mut cases = 0;
+    for path in &files {
+        let data = fs::read(path).unwrap();
+        assert_agree(&c, &data, &path.display().to_string());
+        for cut in 0..data.len() {
+            assert_agree(
+                &c,
+                &data[..cut],
+                &format!("{} cut at {cut}", path.display()),
+            );
+            cases += 1;
+        }
+        for pos in 0..data.len() {
+            for v in [0x00, 0xff, data[pos].wrapping_add(1), data[pos] ^ 0x80] {
+                let mut d = data.clone();
+                d[pos] = v;
+                // Keep the stated size right so the damage is reached.
+                assert_agree(
+                    &c,
+                    &d,
+                    &format!("{} byte 0x{pos:x} = 0x{v:02x}", path.display()),
+                );
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases > 1000);
+}
+
+/// The guards are the same: a cycle, an oversized count and the read
+/// budget give the generated decoder's errors.
+#[test]
+fn hostile_offsets_give_the_same_errors() {
+    let c = checked();
+    let data = fs::read(repo().join("samples/aamp/actor.bxml")).unwrap();
+    // The root list's child-list offset pointed back at the root list: a cycle.
+    let mut cyc = data.clone();
+    cyc[0x38..0x3a].copy_from_slice(&0u16.to_le_bytes());
+    cyc[0x3a..0x3c].copy_from_slice(&1u16.to_le_bytes());
+    assert_agree(&c, &cyc, "cycle");
+    let err = interpreted(&c, &cyc).unwrap_err();
+    assert!(err.contains("cycle"), "{err}");
+    assert!(err.contains("File.root.lists"), "{err}");
+    // A huge count.
+    let mut big = data.clone();
+    big[0x3a..0x3c].copy_from_slice(&0xffffu16.to_le_bytes());
+    assert_agree(&c, &big, "count");
+    assert!(interpreted(&c, &big).unwrap_err().contains("count 65535"));
+    // A tiny read budget.
+    let limits = codec_runtime::Limits {
+        max_depth: 2,
+        read_factor: 0,
+        min_budget: 0,
+    };
+    let a = schema::decode_with(&data, limits)
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    let b = interp::decode_with(&c, &data, limits)
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    assert!(a.is_err());
+    assert_eq!(a, b);
+}
+
+/// A partial tree: decoding stops at the damage, the fields before it are kept.
+#[test]
+fn a_failed_decode_keeps_what_was_read() {
+    let c = checked();
+    let data = fs::read(repo().join("samples/aamp/actor.bxml")).unwrap();
+    let cut = &data[..0x60];
+    let d = interp::decode_partial(&c, cut, codec_runtime::Limits::default());
+    let e = d.error.expect("a cut file fails");
+    assert_eq!(Err(e.to_string()), compiled(cut));
+    let mut names = Vec::new();
+    d.root.walk(&mut |n, _| names.push(n.path.clone()));
+    assert!(
+        names.iter().any(|p| p == "File.format_version"),
+        "{names:?}"
+    );
+    assert!(names.iter().any(|p| p == "File.root.name"), "{names:?}");
+}
+
+fn codec<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(args)
+        .output()
+        .expect("run codec")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn dump_shows_fields_with_offsets_types_and_values() {
+    let sample = repo().join("samples/aamp/actor.bxml");
+    let o = codec([
+        std::ffi::OsStr::new("dump"),
+        sample.as_os_str(),
+        "--hex".as_ref(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    let line = |needle: &str| {
+        text.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?} in\n{text}"))
+            .to_owned()
+    };
+    let magic = line("magic \"AAMP\"");
+    assert!(
+        magic.starts_with("0x000000       4  41 41 4d 50"),
+        "{magic}"
+    );
+    let size = line("file_size");
+    assert!(size.contains("length of the file"), "{size}");
+    let root = line(" root ");
+    assert!(
+        root.contains("u32 offset → ParameterList") && root.contains("→ 0x34"),
+        "{root}"
+    );
+    assert!(
+        line("data_type").contains("\"xml\""),
+        "{}",
+        line("data_type")
+    );
+    assert!(line("unknown_section_size").contains("[unknown]"));
+
+    let o = codec([
+        std::ffi::OsStr::new("dump"),
+        sample.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("dump --json is JSON");
+    assert_eq!(v["root"]["type"], "File");
+    assert_eq!(v["root"]["children"][0]["kind"], "magic");
+    assert_eq!(v["root"]["children"][1]["path"], "File.format_version");
+    assert_eq!(v["root"]["children"][1]["value"], 2);
+    assert!(v["error"].is_null());
+
+    let o = codec([
+        std::ffi::OsStr::new("dump"),
+        sample.as_os_str(),
+        "--flat".as_ref(),
+    ]);
+    assert!(
+        stdout(&o).contains("File.root.lists[0].name"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn dump_of_a_damaged_file_prints_what_it_read_and_the_located_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = fs::read(repo().join("samples/aamp/actor.bxml")).unwrap();
+    let cut = dir.path().join("cut.bxml");
+    fs::write(&cut, &data[..0x60]).unwrap();
+    let o = codec([std::ffi::OsStr::new("dump"), cut.as_os_str()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("format_version"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("decode error at offset 0x"), "{err}");
+    // Not AAMP and no schema: a usage error.
+    let text = dir.path().join("notes.txt");
+    fs::write(&text, "hello").unwrap();
+    let o = codec([std::ffi::OsStr::new("dump"), text.as_os_str()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--schema"));
+}
+
+/// The README's loop: copy the schema, rename an unknown field and add a
+/// doc line, dump again with `--schema`: the new name shows, nothing is
+/// rebuilt. A broken edit gives a located schema error.
+#[test]
+fn edit_the_schema_and_dump_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let edited = dir.path().join("aamp.ron");
+    let src = schema::SCHEMA_SOURCE.replace(
+        r#"(name: "unknown_section_size", type: U32, doc: "Length of an unused section; 0 in every known file."),"#,
+        r#"(name: "extra_section_size", type: U32, doc: "Length of the extra section (found by the walkthrough)."),"#,
+    );
+    assert_ne!(
+        src,
+        schema::SCHEMA_SOURCE,
+        "the README's line is in the schema"
+    );
+    fs::write(&edited, &src).unwrap();
+    let sample = repo().join("samples/aamp/actor.bxml");
+    let o = codec([
+        std::ffi::OsStr::new("dump"),
+        sample.as_os_str(),
+        "--schema".as_ref(),
+        edited.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    assert!(
+        text.contains(&format!("schema {}", edited.display())),
+        "{text}"
+    );
+    let line = text
+        .lines()
+        .find(|l| l.contains("extra_section_size"))
+        .expect("the renamed field shows");
+    assert!(!line.contains("[unknown]"), "{line}");
+    assert!(!text.contains("unknown_section_size"));
+    // Coverage now has no unknown bytes at all.
+    let o = codec([
+        std::ffi::OsStr::new("coverage"),
+        sample.as_os_str(),
+        "--schema".as_ref(),
+        edited.as_os_str(),
+    ]);
+    assert!(o.status.success());
+    assert!(
+        stdout(&o).contains(", 0 in unknown fields"),
+        "{}",
+        stdout(&o)
+    );
+
+    // A typo in the schema: located diagnostics, exit status 2.
+    fs::write(
+        &edited,
+        src.replace(
+            "type: U32, doc: \"Length of the extra",
+            "type: U33, doc: \"Length of the extra",
+        ),
+    )
+    .unwrap();
+    let o = codec([
+        std::ffi::OsStr::new("dump"),
+        sample.as_os_str(),
+        "--schema".as_ref(),
+        edited.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("aamp.ron:") && err.contains("RON syntax"),
+        "{err}"
+    );
+}
+
+#[test]
+fn coverage_reports_gaps_when_the_schema_explains_less() {
+    // Pretend only the first half of a curve's floats were known, as
+    // unknown floats: the second halves become gaps.
+    let dir = tempfile::tempdir().unwrap();
+    let edited = dir.path().join("aamp.ron");
+    let src = schema::SCHEMA_SOURCE
+        .replace(
+            r#"(name: "floats", type: Array(of: F32, len: 30), doc: "The curve's 30 floats."),"#,
+            r#"(name: "unknown_floats", type: Array(of: F32, len: 15)),"#,
+        )
+        .replace("size: 0x80,", "size: 0x44,");
+    fs::write(&edited, &src).unwrap();
+    let curves = repo().join("samples/aamp/curves_and_buffers.bxml");
+    let o = codec([
+        std::ffi::OsStr::new("coverage"),
+        curves.as_os_str(),
+        "--schema".as_ref(),
+        edited.as_os_str(),
+    ]);
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}");
+    // Curve1 and Curve2 read three half curves of 60 bytes (+4 bytes of
+    // unknown_section_size); Curve1 leaves 60 bytes, Curve2 120.
+    assert!(
+        text.contains(", 184 in unknown fields, 180 unexplained in 2 range(s)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("gap at 0xd0, 60 byte(s) after File.root.objects[0].params[0].value::Curve1[0].unknown_floats: 00 00 f0 3f"),
+        "{text}"
+    );
+    let data = fs::read(&curves).unwrap();
+    let c = codec_schema::parse_str(&src, "edited").unwrap();
+    let cov = coverage::coverage(&c, &interp::decode(&c, &data).unwrap(), &data);
+    let gaps: Vec<(u64, u64)> = cov.gaps.iter().map(|g| (g.offset, g.len)).collect();
+    assert_eq!(gaps, [(0xd0, 60), (0x194, 120)]);
+    assert_eq!(cov.known + cov.padding + cov.unknown + 180, cov.len);
+}
+
+#[test]
+fn coverage_summary_over_folders() {
+    let o = codec([
+        std::ffi::OsStr::new("coverage"),
+        repo().join("samples").as_os_str(),
+    ]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let last = text.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("coverage of 2 file(s), ")
+            && last.contains(", 0 unexplained (0.00%) in 0 range(s); 0 failed to decode"),
+        "{text}"
+    );
+}
+
+#[test]
+fn docs_written_by_the_command_are_the_checked_in_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = codec([
+        std::ffi::OsStr::new("docs"),
+        "--out".as_ref(),
+        dir.path().as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let checked_in = repo().join("docs/formats");
+    let mut names: Vec<String> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.contains(&"aamp.md".to_owned()) && names.contains(&"aamp.mediawiki".to_owned()));
+    assert!(names.iter().any(|n| n.ends_with(".svg")));
+    for n in names {
+        let fresh = fs::read_to_string(dir.path().join(&n)).unwrap();
+        let old = fs::read_to_string(checked_in.join(&n)).unwrap_or_default();
+        assert!(
+            fresh == old,
+            "docs/formats/{n} is stale: run `cargo run -p formats --bin codec -- docs` and commit"
+        );
+    }
+}
