@@ -1,1 +1,59 @@
-//! Benchmarks live in `benches/`.
+//! Shared helpers for the benchmarks in `benches/` and the drivers in `examples/`.
+
+use std::path::{Path, PathBuf};
+
+/// The corpus root: `$CODEC_CORPUS` when set (and not empty), else
+/// `<workspace>/../shared/corpus`.
+pub fn corpus_root() -> PathBuf {
+    match std::env::var_os("CODEC_CORPUS") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => {
+            // This crate sits at `<workspace>/bench`.
+            let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+            workspace.join("..").join("shared").join("corpus")
+        }
+    }
+}
+
+/// One corpus file, read into memory.
+#[derive(Debug, Clone)]
+pub struct CorpusFile {
+    /// File name (no directory).
+    pub name: String,
+    /// The whole file.
+    pub bytes: Vec<u8>,
+}
+
+/// Reads the regular files directly inside `<corpus>/<format>` (no
+/// subfolders) whose first bytes are `magic`, sorted by name. Returns `None`
+/// when the folder does not exist or cannot be read.
+pub fn load_format(format: &str, magic: &[u8]) -> Option<Vec<CorpusFile>> {
+    let dir = corpus_root().join(format);
+    let entries = std::fs::read_dir(&dir).ok()?;
+    let mut files = Vec::new();
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if !kind.is_file() {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(entry.path()) else {
+            continue;
+        };
+        if !bytes.starts_with(magic) {
+            continue;
+        }
+        files.push(CorpusFile {
+            name: entry.file_name().to_string_lossy().into_owned(),
+            bytes,
+        });
+    }
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    Some(files)
+}
+
+/// The AAMP files of the corpus, or `None` when the corpus is absent.
+pub fn load_aamp() -> Option<Vec<CorpusFile>> {
+    load_format("aamp", formats::aamp::MAGIC)
+}

@@ -1,0 +1,116 @@
+//! AAMP v2: our generated codec side by side with `roead` 1.0.0.
+//!
+//! Each iteration processes the whole file set: the top-level AAMP files of
+//! the corpus that both implementations decode (and that we re-encode).
+//! Throughput is the total size of those input files, for decode and encode
+//! alike. The encode group decodes once, outside the timed loop, and times
+//! only the encoding.
+//!
+//! The corpus is `$CODEC_CORPUS/aamp`, else `<workspace>/../shared/corpus/aamp`;
+//! without it the bench prints a message and registers nothing.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+/// The files both sides handle, with each side's decoded documents.
+struct FileSet {
+    inputs: Vec<Vec<u8>>,
+    ours: Vec<formats::aamp::ParameterIO>,
+    peers: Vec<roead::aamp::ParameterIO>,
+}
+
+/// Loads the corpus and keeps the files both sides decode; prints the ones
+/// left out, and how many files each side re-encodes byte for byte.
+fn file_set() -> Option<FileSet> {
+    let Some(all) = bench::load_aamp() else {
+        println!(
+            "aamp bench: no corpus at {} (set CODEC_CORPUS); no benchmarks registered",
+            bench::corpus_root().join("aamp").display()
+        );
+        return None;
+    };
+    let total = all.len();
+    let mut set = FileSet {
+        inputs: Vec::with_capacity(total),
+        ours: Vec::with_capacity(total),
+        peers: Vec::with_capacity(total),
+    };
+    let (mut ours_same, mut peers_same) = (0usize, 0usize);
+    for f in all {
+        let ours = formats::aamp::decode(&f.bytes)
+            .map_err(|e| format!("decode: {e}"))
+            .and_then(|d| match formats::aamp::encode(&d) {
+                Ok(bytes) => Ok((d, bytes)),
+                Err(e) => Err(format!("encode: {e}")),
+            });
+        let peer = roead::aamp::ParameterIO::from_binary(&f.bytes);
+        match (ours, peer) {
+            (Ok((ours, ours_bytes)), Ok(peer)) => {
+                ours_same += usize::from(ours_bytes == f.bytes);
+                peers_same += usize::from(peer.to_binary() == f.bytes);
+                set.inputs.push(f.bytes);
+                set.ours.push(ours);
+                set.peers.push(peer);
+            }
+            (ours, peer) => println!(
+                "aamp bench: excluding {} (codec: {}, roead: {})",
+                f.name,
+                ours.err().unwrap_or_else(|| "ok".to_owned()),
+                peer.err()
+                    .map_or_else(|| "ok".to_owned(), |e| e.to_string()),
+            ),
+        }
+    }
+    let n = set.inputs.len();
+    let bytes: usize = set.inputs.iter().map(Vec::len).sum();
+    println!("aamp bench: {n} of {total} files, {bytes} bytes");
+    println!("aamp bench: re-encoded byte for byte: codec {ours_same}/{n}, roead {peers_same}/{n}");
+    (n > 0).then_some(set)
+}
+
+fn aamp(c: &mut Criterion) {
+    let Some(set) = file_set() else { return };
+    let total: u64 = set.inputs.iter().map(|f| f.len() as u64).sum();
+
+    let mut group = c.benchmark_group("aamp_decode");
+    group.throughput(Throughput::Bytes(total));
+    group.bench_function("codec", |b| {
+        b.iter(|| {
+            for f in &set.inputs {
+                black_box(formats::aamp::decode(black_box(f)).expect("codec decode"));
+            }
+        })
+    });
+    group.bench_function("roead", |b| {
+        b.iter(|| {
+            for f in &set.inputs {
+                black_box(
+                    roead::aamp::ParameterIO::from_binary(black_box(f)).expect("roead decode"),
+                );
+            }
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("aamp_encode");
+    group.throughput(Throughput::Bytes(total));
+    group.bench_function("codec", |b| {
+        b.iter(|| {
+            for pio in &set.ours {
+                black_box(formats::aamp::encode(black_box(pio)).expect("codec encode"));
+            }
+        })
+    });
+    group.bench_function("roead", |b| {
+        b.iter(|| {
+            for pio in &set.peers {
+                black_box(black_box(pio).to_binary());
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, aamp);
+criterion_main!(benches);

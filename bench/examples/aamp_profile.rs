@@ -1,0 +1,106 @@
+//! Profiling driver: runs one side of the AAMP benchmark in a loop.
+//!
+//! `cargo run -p bench --profile bench --example aamp_profile -- <decode|encode|verify> <codec|roead> [iterations]`
+
+use std::hint::black_box;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(op), Some(side)) = (args.first(), args.get(1)) else {
+        eprintln!("usage: aamp_profile <decode|encode|verify> <codec|roead> [iterations]");
+        return ExitCode::FAILURE;
+    };
+    let iterations: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200);
+    let Some(all) = bench::load_aamp() else {
+        eprintln!("aamp_profile: no corpus (set CODEC_CORPUS)");
+        return ExitCode::FAILURE;
+    };
+    let files: Vec<Vec<u8>> = all
+        .into_iter()
+        .filter(|f| {
+            formats::aamp::decode(&f.bytes).is_ok()
+                && roead::aamp::ParameterIO::from_binary(&f.bytes).is_ok()
+        })
+        .map(|f| f.bytes)
+        .collect();
+    let total: usize = files.iter().map(Vec::len).sum();
+    let start = std::time::Instant::now();
+    match (op.as_str(), side.as_str()) {
+        ("decode", "codec") => {
+            for _ in 0..iterations {
+                for f in &files {
+                    black_box(formats::aamp::decode(black_box(f)).expect("decode"));
+                }
+            }
+        }
+        ("decode", "roead") => {
+            for _ in 0..iterations {
+                for f in &files {
+                    black_box(roead::aamp::ParameterIO::from_binary(black_box(f)).expect("decode"));
+                }
+            }
+        }
+        ("encode", "codec") => {
+            let docs: Vec<_> = files
+                .iter()
+                .map(|f| formats::aamp::decode(f).expect("decode"))
+                .collect();
+            for _ in 0..iterations {
+                for d in &docs {
+                    black_box(formats::aamp::encode(black_box(d)).expect("encode"));
+                }
+            }
+        }
+        ("encode", "roead") => {
+            let docs: Vec<_> = files
+                .iter()
+                .map(|f| roead::aamp::ParameterIO::from_binary(f).expect("decode"))
+                .collect();
+            for _ in 0..iterations {
+                for d in &docs {
+                    black_box(black_box(d).to_binary());
+                }
+            }
+        }
+        ("verify", "codec") => {
+            let same = files
+                .iter()
+                .filter(|f| {
+                    let doc = formats::aamp::decode(f).expect("decode");
+                    formats::aamp::encode(&doc).expect("encode") == **f
+                })
+                .count();
+            println!(
+                "codec: {same} of {} files re-encode byte-identically",
+                files.len()
+            );
+            return ExitCode::SUCCESS;
+        }
+        ("verify", "roead") => {
+            let same = files
+                .iter()
+                .filter(|f| {
+                    let doc = roead::aamp::ParameterIO::from_binary(f).expect("decode");
+                    doc.to_binary() == **f
+                })
+                .count();
+            println!(
+                "roead: {same} of {} files re-encode byte-identically",
+                files.len()
+            );
+            return ExitCode::SUCCESS;
+        }
+        _ => {
+            eprintln!("usage: aamp_profile <decode|encode|verify> <codec|roead> [iterations]");
+            return ExitCode::FAILURE;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{op} {side}: {} files x {iterations} in {secs:.3} s = {:.1} MB/s",
+        files.len(),
+        (total * iterations) as f64 / secs / 1e6
+    );
+    ExitCode::SUCCESS
+}
