@@ -27,6 +27,9 @@ pub struct ByteSearchPool {
     words_indexed: usize,
     /// One index per longer window length in words, created when first needed.
     by_len: Vec<WindowIndex>,
+    /// Candidate positions compared in full so far (to prove lookups stay
+    /// near-constant; see the tests).
+    compared: u64,
 }
 
 /// Window lengths beyond this many distinct ones share the one-word index
@@ -109,10 +112,11 @@ impl WindowIndex {
 
     /// The first window position whose bytes start with `needle` (checked
     /// in full, beyond the hashed words too).
-    fn find(&self, hay: &[u8], needle: &[u8]) -> Option<u64> {
+    fn find(&self, hay: &[u8], needle: &[u8], compared: &mut u64) -> Option<u64> {
         let key = Self::hash_of(&needle[..self.words * 4]);
         let mut p = self.heads.get(&key)?.0;
         loop {
+            *compared += 1;
             let end = p as usize + needle.len();
             if end <= hay.len() && same_bytes(&hay[p as usize..end], needle) {
                 return Some(p as u64);
@@ -127,6 +131,7 @@ impl WindowIndex {
 
 impl ByteSearchPool {
     pub fn reset(&mut self) {
+        self.compared = 0;
         self.first_word.clear();
         self.words_indexed = 0;
         self.by_len.clear();
@@ -181,7 +186,12 @@ impl ByteSearchPool {
         let index = &mut self.by_len[slot];
         debug_assert_eq!(index.words, words);
         index.extend(hay);
-        index.find(hay, needle)
+        index.find(hay, needle, &mut self.compared)
+    }
+
+    /// How many candidate positions lookups have compared in full.
+    pub fn compared(&self) -> u64 {
+        self.compared
     }
 }
 
@@ -315,6 +325,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Reuse must not be quadratic in the section's size: with many
+    /// distinct multi-word values (and a few repeats), each lookup compares
+    /// about one candidate, however large the section has grown.
+    #[test]
+    fn byte_search_lookups_stay_constant_as_the_section_grows() {
+        let mut pool = ByteSearchPool::default();
+        let mut section: Vec<u8> = Vec::new();
+        let n = 20_000u32;
+        for i in 0..n {
+            // Values share their first words (0, 1) like real vectors do.
+            let value: Vec<u8> = [0u32, 1, i].iter().flat_map(|w| w.to_le_bytes()).collect();
+            match pool.find(&section, 4, &value) {
+                Some(_) => unreachable!("every value is new"),
+                None => section.extend_from_slice(&value),
+            }
+            if i % 100 == 0 {
+                let again: Vec<u8> = [0u32, 1, i / 2]
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect();
+                assert!(pool.find(&section, 4, &again).is_some());
+            }
+        }
+        let lookups = u64::from(n + n / 100);
+        assert!(
+            pool.compared() <= 2 * lookups,
+            "{} full comparisons for {lookups} lookups",
+            pool.compared()
+        );
     }
 
     #[test]
