@@ -53,6 +53,10 @@ impl Gen<'_> {
         let mut follows = TokenStream::new();
         let mut build = Vec::new();
         let mut checks = TokenStream::new();
+        // A fixed-size record of plain fields is read with one bounds check;
+        // the field-by-field reads remain for a record the file cuts short,
+        // so that the error names the field where the cut falls.
+        let fast = self.fast_record(s);
         for f in &s.fields {
             let fname = &f.name;
             let v = local("f", fname);
@@ -115,6 +119,23 @@ impl Gen<'_> {
                 build.push(quote!(#fid: #v));
             }
         }
+        let reads = match fast {
+            Some((size, fast_reads, locals)) => quote! {
+                let (#(#locals,)*) = match r.array::<#size>(pos) {
+                    Ok(rec) => {
+                        let e = r.endian();
+                        #fast_reads
+                        p = pos + #size as u64;
+                        (#(#locals,)*)
+                    }
+                    Err(_) => {
+                        #reads
+                        (#(#locals,)*)
+                    }
+                };
+            },
+            None => reads,
+        };
         quote! {
             impl #name {
                 /// Decodes the record at `pos` and what its offsets point to;
@@ -130,6 +151,89 @@ impl Gen<'_> {
                 }
             }
         }
+    }
+
+    /// For a fixed-size record whose fields are all plain (numbers, bools,
+    /// magic, bytes, offsets, arrays of numbers): its size, statements that
+    /// read every field from `rec: [u8; size]` (endianness `e`), and the
+    /// locals they define (the same ones the field-by-field reads define).
+    fn fast_record(&self, s: &StructDef) -> Option<(usize, TokenStream, Vec<proc_macro2::Ident>)> {
+        let rt = RT();
+        let size = self.c.fixed_size(&Type::Named(s.name.clone()))? as usize;
+        let offsets = self.c.field_offsets(s);
+        let mut out = TokenStream::new();
+        let mut locals = Vec::new();
+        for (f, off) in s.fields.iter().zip(&offsets) {
+            let o = (*off)? as usize;
+            let fname = &f.name;
+            let at = local("at", fname);
+            let raw = local("raw", fname);
+            let v = local("f", fname);
+            let ou = o as u64;
+            match (&f.ty, &f.derive) {
+                (Type::Ptr(p), _) => {
+                    let read = field_read(&p.width, quote!(&rec[#o..]))?;
+                    out.extend(quote! { let #at = pos + #ou; let #raw = u64::from(#read); });
+                    locals.push(at);
+                    locals.push(raw);
+                }
+                (t, Some(_)) => {
+                    let read = field_read(t, quote!(&rec[#o..]))?;
+                    out.extend(quote! { let #at = pos + #ou; let #raw = u64::from(#read); });
+                    locals.push(at);
+                    locals.push(raw);
+                }
+                (Type::Magic(m), None) => {
+                    let lit = syn::LitByteStr::new(m.as_bytes(), proc_macro2::Span::call_site());
+                    let n = m.len();
+                    out.extend(quote! {
+                        if &rec[#o..#o + #n] != #lit {
+                            r.magic(pos + #ou, #lit).map_err(|e| e.in_field(#fname))?;
+                        }
+                    });
+                }
+                (Type::Bool8 | Type::Bool32, None) => {
+                    let int = if matches!(f.ty, Type::Bool8) {
+                        Type::U8
+                    } else {
+                        Type::U32
+                    };
+                    let read = field_read(&int, quote!(&rec[#o..]))?;
+                    out.extend(quote! {
+                        let #v = r.bool_from(pos + #ou, u64::from(#read)).map_err(|e| e.in_field(#fname))?;
+                    });
+                    locals.push(v);
+                }
+                (Type::Bytes(n), None) => {
+                    let n = *n as usize;
+                    out.extend(quote! {
+                        let mut #v = [0u8; #n];
+                        #v.copy_from_slice(&rec[#o..#o + #n]);
+                    });
+                    locals.push(v);
+                }
+                (Type::Array { of, len }, None) => {
+                    let esize = self.c.fixed_size(of)? as usize;
+                    let read = field_read(of, quote!(&rec[#o + i * #esize..]))?;
+                    let ety = self.rust_ty(of, &s.name, fname);
+                    let n = *len as usize;
+                    out.extend(quote! {
+                        let mut #v = [<#ety>::default(); #n];
+                        for (i, slot) in #v.iter_mut().enumerate() {
+                            *slot = #read;
+                        }
+                    });
+                    locals.push(v);
+                }
+                (t, None) => {
+                    let read = field_read(t, quote!(&rec[#o..]))?;
+                    out.extend(quote! { let #v = #read; });
+                    locals.push(v);
+                }
+            }
+        }
+        let _ = rt;
+        Some((size, out, locals))
     }
 
     /// The body of a closure returning the target of offset field `field`.
@@ -432,6 +536,26 @@ impl Gen<'_> {
             }
         }
     }
+}
+
+/// Reading a number from an already checked record slice, if `t` is one.
+fn field_read(t: &Type, bytes: TokenStream) -> Option<TokenStream> {
+    let rt = RT();
+    let f = match t {
+        Type::U8 => quote!(u8),
+        Type::I8 => quote!(i8),
+        Type::U16 => quote!(u16),
+        Type::I16 => quote!(i16),
+        Type::U24 => quote!(u24),
+        Type::U32 => quote!(u32),
+        Type::I32 => quote!(i32),
+        Type::U64 => quote!(u64),
+        Type::I64 => quote!(i64),
+        Type::F32 => quote!(f32),
+        Type::F64 => quote!(f64),
+        _ => return None,
+    };
+    Some(quote!(#rt::reader::field::#f(#bytes, e)))
 }
 
 fn opt(v: Option<u64>) -> TokenStream {

@@ -58,6 +58,9 @@ pub struct Reader<'a> {
     max_depth: u32,
     budget: u64,
     budget_limit: u64,
+    limits: Limits,
+    /// What the unit being decoded remembers (see `scope.rs`).
+    pub(crate) scope: crate::scope::ReadScope,
 }
 
 macro_rules! read_int {
@@ -89,7 +92,14 @@ impl<'a> Reader<'a> {
             max_depth: limits.max_depth,
             budget: budget_limit,
             budget_limit,
+            limits,
+            scope: Default::default(),
         }
+    }
+
+    /// The limits this reader was made with.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     pub fn data(&self) -> &'a [u8] {
@@ -359,5 +369,60 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn leave(&mut self) {
         self.active.pop();
+    }
+}
+
+/// Integers from bytes already bounds-checked as one record, so generated
+/// code reads a fixed-size record with a single check.
+pub mod field {
+    use super::Endian;
+
+    macro_rules! from_bytes {
+        ($name:ident, $t:ty, $n:expr) => {
+            #[inline(always)]
+            pub fn $name(b: &[u8], e: Endian) -> $t {
+                let mut a = [0u8; $n];
+                a.copy_from_slice(&b[..$n]);
+                match e {
+                    Endian::Little => <$t>::from_le_bytes(a),
+                    Endian::Big => <$t>::from_be_bytes(a),
+                }
+            }
+        };
+    }
+
+    from_bytes!(u16, u16, 2);
+    from_bytes!(i16, i16, 2);
+    from_bytes!(u32, u32, 4);
+    from_bytes!(i32, i32, 4);
+    from_bytes!(u64, u64, 8);
+    from_bytes!(i64, i64, 8);
+
+    #[inline(always)]
+    pub fn u8(b: &[u8], _e: Endian) -> u8 {
+        b[0]
+    }
+
+    #[inline(always)]
+    pub fn i8(b: &[u8], _e: Endian) -> i8 {
+        b[0] as i8
+    }
+
+    #[inline(always)]
+    pub fn u24(b: &[u8], e: Endian) -> u32 {
+        match e {
+            Endian::Little => u32::from_le_bytes([b[0], b[1], b[2], 0]),
+            Endian::Big => u32::from_be_bytes([0, b[0], b[1], b[2]]),
+        }
+    }
+
+    #[inline(always)]
+    pub fn f32(b: &[u8], e: Endian) -> f32 {
+        f32::from_bits(u32(b, e))
+    }
+
+    #[inline(always)]
+    pub fn f64(b: &[u8], e: Endian) -> f64 {
+        f64::from_bits(u64(b, e))
     }
 }

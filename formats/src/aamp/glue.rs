@@ -6,10 +6,13 @@
 //! reproduce every known file.
 
 use super::schema::{File, ParameterList, ParameterObject};
-use codec_runtime::{crc32, EncodeResult};
+use codec_runtime::EncodeResult;
 
 /// The root list hands its first objects over before any child list.
 const ROOT_LEADING_OBJECTS: usize = 7;
+
+/// CRC32 of `DemoAIActionIdx` (checked by a test below).
+const DEMO_AI_ACTION_IDX: u32 = 0xB994_C459;
 
 /// Yields every object in the order its values are placed.
 pub fn data_order<'a>(
@@ -44,4 +47,15 @@ fn collect<'a>(
         collect(child, false, visit)?;
     }
     objects.try_for_each(visit)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn demo_ai_action_idx_hash() {
+        assert_eq!(
+            codec_runtime::crc32(b"DemoAIActionIdx"),
+            super::DEMO_AI_ACTION_IDX
+        );
+    }
 }
