@@ -141,6 +141,14 @@ impl DecodeError {
         self.0.offset
     }
 
+    /// Moves the error's offset by `by` bytes: an error found in a unit's own
+    /// bytes (offsets from the unit's start) becomes an offset in the file.
+    #[cold]
+    pub fn shifted(mut self, by: u64) -> Self {
+        self.0.offset = self.0.offset.saturating_add(by);
+        self
+    }
+
     pub fn kind(&self) -> &ErrorKind {
         &self.0.kind
     }

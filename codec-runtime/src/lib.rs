@@ -13,10 +13,16 @@ pub use compact_str::CompactString as Str;
 pub mod error;
 pub mod pool;
 pub mod reader;
+pub mod rows;
+pub mod scope;
+mod text;
 pub mod writer;
 
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};
 pub use reader::{align_up, Endian, Limits, Reader};
+pub use rows::Cells;
+pub use scope::{CellSlot, HashSpec, UNPLACED};
+pub use text::Text;
 pub use writer::{Dedup, SectionSpan, Width, Writer};
 
 /// CRC32 (IEEE), the name hash of AAMP and other Nintendo formats.

@@ -77,6 +77,8 @@ pub struct Writer {
     dedup: Dedup,
     search: ByteSearchPool,
     exact: ExactPool,
+    /// What the unit being encoded remembers (see `scope.rs`).
+    pub(crate) scope: crate::scope::WriteScope,
 }
 
 macro_rules! put_int {
@@ -105,6 +107,7 @@ impl Writer {
             dedup: Dedup::None,
             search: ByteSearchPool::default(),
             exact: ExactPool::default(),
+            scope: Default::default(),
         }
     }
 

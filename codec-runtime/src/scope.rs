@@ -1,0 +1,439 @@
+//! What one layout unit (a whole file, or a self-contained block of it such
+//! as a BDAT table) remembers while it is decoded or encoded:
+//!
+//! - targets placed before the record that points to them is written
+//!   (an earlier section holds what a later record points to);
+//! - the positions of the records that references (`Ref`) and hash indexes
+//!   (`Hash`) point at, by their ordinal among the records of their type;
+//! - the cell layout of a row region (`Rows`) that column records describe;
+//! - on decode, the positions the unit root's offsets lead to, which bound
+//!   lists that run "to the next target" (`ToNext`).
+//!
+//! Each unit has its own [`Reader`] or [`Writer`], so none of this leaks from
+//! one unit to the next.
+
+use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
+use crate::reader::{align_up, Reader};
+use crate::writer::{Width, Writer};
+use rustc_hash::FxHashMap;
+
+/// The position passed to `visit` for a record that is not written yet: its
+/// section comes after the one being filled. Targets placed for it are kept
+/// until it is written ([`Writer::defer`]).
+pub const UNPLACED: u64 = u64::MAX;
+
+/// One column's cells in a row: `count` cells of type `tag`, each `size`
+/// bytes, from `offset` in the row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellSlot {
+    pub tag: u64,
+    pub count: u64,
+    pub offset: u64,
+    /// Bytes per cell (filled in by the row decoder from the cell union).
+    pub size: u64,
+    /// Where the tag was read (for errors); 0 on encode.
+    pub tag_pos: u64,
+}
+
+/// Decode-side memory of a unit.
+#[derive(Debug, Default, Clone)]
+pub struct ReadScope {
+    /// Per type id, the positions of its records in decode order.
+    positions: Vec<Vec<u64>>,
+    /// Targets of the unit root's offsets, sorted.
+    bounds: Vec<u64>,
+    cells: Vec<CellSlot>,
+}
+
+/// An offset to a record known by its ordinal, patched once the unit is laid out.
+#[derive(Debug, Clone)]
+struct PendingRef {
+    at: u64,
+    width: Width,
+    base: u64,
+    scale: u64,
+    type_id: usize,
+    index: u64,
+    what: &'static str,
+}
+
+/// Encode-side memory of a unit.
+#[derive(Debug, Default)]
+pub struct WriteScope {
+    /// (record identity, type id, field offset) -> target position, for
+    /// targets placed before their record.
+    deferred: FxHashMap<(usize, usize, u64), u64>,
+    /// Per type id, the positions of its records in write order.
+    ordinals: Vec<Vec<u64>>,
+    refs: Vec<PendingRef>,
+    /// Per type id, (record position, hash of its key) in write order.
+    hashed: Vec<Vec<(u64, u64)>>,
+    cells: Vec<CellSlot>,
+    cells_end: u64,
+}
+
+fn slot<T: Default>(v: &mut Vec<T>, i: usize) -> &mut T {
+    if v.len() <= i {
+        v.resize_with(i + 1, T::default);
+    }
+    &mut v[i]
+}
+
+impl<'a> Reader<'a> {
+    /// A reader for a unit's bytes, with this reader's byte order and limits.
+    pub fn sub<'b>(&self, bytes: &'b [u8]) -> Reader<'b> {
+        Reader::with_limits(bytes, self.endian(), self.limits())
+    }
+
+    /// Remembers that a record of `type_id` starts at `pos` (for references).
+    #[inline]
+    pub fn note_position(&mut self, type_id: usize, pos: u64) {
+        slot(&mut self.scope.positions, type_id).push(pos);
+    }
+
+    /// Resolves a reference: the ordinal of the record of `type_id` at
+    /// `base + raw * scale`, which must have been decoded already.
+    pub fn resolve_ref(
+        &self,
+        field_pos: u64,
+        type_id: usize,
+        type_name: &str,
+        base: u64,
+        raw: u64,
+        scale: u64,
+    ) -> DecodeResult<u32> {
+        let target = raw.saturating_mul(scale).saturating_add(base);
+        let found = self
+            .scope
+            .positions
+            .get(type_id)
+            .and_then(|v| v.iter().position(|&p| p == target));
+        match found {
+            Some(i) => Ok(i as u32),
+            None => Err(DecodeError::new(
+                field_pos,
+                ErrorKind::Invalid(format!(
+                    "reference to 0x{target:x} does not point at a `{type_name}` record (read before it)"
+                )),
+            )),
+        }
+    }
+
+    /// Sets the positions that bound lists running to the next target.
+    pub fn set_bounds(&mut self, mut bounds: Vec<u64>) {
+        bounds.sort_unstable();
+        self.scope.bounds = bounds;
+    }
+
+    /// The first bound after `pos`, or the end of the data.
+    pub fn next_bound(&self, pos: u64) -> u64 {
+        self.scope
+            .bounds
+            .iter()
+            .copied()
+            .find(|&b| b > pos)
+            .unwrap_or(self.len())
+            .min(self.len())
+    }
+
+    /// Records one column's cells (read from a column record).
+    #[inline]
+    pub fn push_cell(&mut self, cell: CellSlot) {
+        self.scope.cells.push(cell);
+    }
+
+    /// The cell layout read so far.
+    pub fn cells(&self) -> &[CellSlot] {
+        &self.scope.cells
+    }
+}
+
+impl Writer {
+    /// Remembers a target placed for a record that is not written yet.
+    #[inline]
+    pub fn defer(&mut self, key: usize, type_id: usize, field_off: u64, target: u64) {
+        self.scope
+            .deferred
+            .insert((key, type_id, field_off), target);
+    }
+
+    /// The target placed earlier for this record's field, if any.
+    #[inline]
+    pub fn take_deferred(&mut self, key: usize, type_id: usize, field_off: u64) -> Option<u64> {
+        if self.scope.deferred.is_empty() {
+            return None;
+        }
+        self.scope.deferred.remove(&(key, type_id, field_off))
+    }
+
+    /// Writes the offset from `base` to an earlier-placed `target` (as
+    /// [`Writer::patch_offset`] would compute it).
+    pub fn put_offset(
+        &mut self,
+        width: Width,
+        base: u64,
+        scale: u64,
+        target: u64,
+        what: &'static str,
+    ) -> EncodeResult<()> {
+        let at = self.pos();
+        self.put_bytes(&[0u8; 8][..width.bytes() as usize]);
+        self.patch_offset(at, width, base, scale, target, what)
+    }
+
+    /// Remembers that a record of `type_id` was written at `pos` (its
+    /// ordinal is the number of such records before it).
+    #[inline]
+    pub fn note_ordinal(&mut self, type_id: usize, pos: u64) {
+        slot(&mut self.scope.ordinals, type_id).push(pos);
+    }
+
+    /// The position of the `index`-th record of `type_id` written so far.
+    pub fn ordinal_pos(&self, type_id: usize, index: u64) -> Option<u64> {
+        self.scope
+            .ordinals
+            .get(type_id)
+            .and_then(|v| v.get(usize::try_from(index).ok()?))
+            .copied()
+    }
+
+    /// A reference field at `at` to the `index`-th record of `type_id`, to be
+    /// patched by [`Writer::resolve_refs`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn defer_ref(
+        &mut self,
+        at: u64,
+        width: Width,
+        base: u64,
+        scale: u64,
+        type_id: usize,
+        index: u64,
+        what: &'static str,
+    ) {
+        self.scope.refs.push(PendingRef {
+            at,
+            width,
+            base,
+            scale,
+            type_id,
+            index,
+            what,
+        });
+    }
+
+    /// Patches every reference of the unit.
+    pub fn resolve_refs(&mut self) -> EncodeResult<()> {
+        let refs = std::mem::take(&mut self.scope.refs);
+        for r in refs {
+            let Some(target) = self.ordinal_pos(r.type_id, r.index) else {
+                let n = self.scope.ordinals.get(r.type_id).map_or(0, Vec::len);
+                return Err(EncodeError::new(
+                    r.what,
+                    format!("refers to record {}, but only {n} were written", r.index),
+                ));
+            };
+            self.patch_offset(r.at, r.width, r.base, r.scale, target, r.what)?;
+        }
+        Ok(())
+    }
+
+    /// Remembers a hashed record: its position and the hash of its key.
+    #[inline]
+    pub fn note_hash(&mut self, type_id: usize, pos: u64, hash: u64) {
+        slot(&mut self.scope.hashed, type_id).push((pos, hash));
+    }
+
+    /// Writes a hash index over the records of `spec.type_id` at the current
+    /// position: `slots` heads, each the offset of the first record of its
+    /// chain (0 when empty); each record's `next` field is patched with the
+    /// offset of the following record of its chain (0 at the end). With
+    /// `prepend`, a record becomes the head of its chain (chains run from the
+    /// last written record back); otherwise it is appended at the tail.
+    /// Returns where the index starts.
+    pub fn place_hash_index(&mut self, spec: &HashSpec) -> EncodeResult<u64> {
+        let start = self.pos();
+        let wb = spec.width.bytes();
+        let slots = spec.slots;
+        let entries = self
+            .scope
+            .hashed
+            .get(spec.type_id)
+            .cloned()
+            .unwrap_or_default();
+        if slots == 0 {
+            if entries.is_empty() {
+                return Ok(start);
+            }
+            return Err(EncodeError::new(
+                spec.what,
+                format!("a hash index of 0 slots cannot hold {} records", entries.len()),
+            ));
+        }
+        let table_len = slots
+            .checked_mul(wb)
+            .filter(|&n| n <= 1 << 32)
+            .ok_or_else(|| EncodeError::new(spec.what, "the hash index is too large"))?;
+        self.put_bytes(&vec![0u8; table_len as usize]);
+        let n = slots as usize;
+        let mut head: Vec<Option<usize>> = vec![None; n];
+        let mut tail: Vec<Option<usize>> = vec![None; n];
+        let mut next: Vec<Option<usize>> = vec![None; entries.len()];
+        for (i, &(_, h)) in entries.iter().enumerate() {
+            let b = (h % slots) as usize;
+            if spec.prepend {
+                next[i] = head[b];
+                head[b] = Some(i);
+            } else {
+                match tail[b] {
+                    Some(t) => next[t] = Some(i),
+                    None => head[b] = Some(i),
+                }
+                tail[b] = Some(i);
+            }
+        }
+        for (b, h) in head.iter().enumerate() {
+            if let Some(i) = *h {
+                let at = start + b as u64 * wb;
+                self.patch_offset(at, spec.width, spec.base, spec.scale, entries[i].0, spec.what)?;
+            }
+        }
+        for (i, nx) in next.iter().enumerate() {
+            if let Some(j) = *nx {
+                let at = entries[i].0 + spec.next_off;
+                self.patch_offset(
+                    at,
+                    spec.next_width,
+                    spec.base,
+                    spec.scale,
+                    entries[j].0,
+                    spec.next_what,
+                )?;
+            }
+        }
+        Ok(start)
+    }
+
+    /// Adds one column's cells to the row layout and returns their offset in
+    /// the row: columns are packed in the order they are written.
+    pub fn add_cell(
+        &mut self,
+        tag: u64,
+        count: u64,
+        size: Option<u64>,
+        what: &'static str,
+    ) -> EncodeResult<u64> {
+        let Some(size) = size else {
+            return Err(EncodeError::new(
+                what,
+                format!("cell type {tag} names no cell of the row layout"),
+            ));
+        };
+        let offset = self.scope.cells_end;
+        let len = count
+            .checked_mul(size)
+            .and_then(|n| n.checked_add(offset))
+            .ok_or_else(|| EncodeError::new(what, "the row is too long"))?;
+        self.scope.cells.push(CellSlot {
+            tag,
+            count,
+            offset,
+            size,
+            tag_pos: 0,
+        });
+        self.scope.cells_end = len;
+        Ok(offset)
+    }
+
+    /// The row layout written so far.
+    pub fn cells(&self) -> &[CellSlot] {
+        &self.scope.cells
+    }
+
+    /// The length of a row: the cells' bytes, rounded up to `align`.
+    pub fn row_stride(&self, align: u64) -> u64 {
+        align_up(self.scope.cells_end, align)
+    }
+
+    /// Ends section `id`: aligns the end to `align` (from the unit's start),
+    /// pads its length to a multiple of `pad` (from the section's start), then
+    /// aligns the end to `end_align`.
+    pub fn end_section_padded(&mut self, id: usize, align: u64, pad: u64, end_align: u64) {
+        self.align(align);
+        if pad > 1 {
+            let start = self.section(id).start;
+            let len = self.pos() - start;
+            let want = align_up(len, pad);
+            self.put_bytes(&vec![0u8; (want - len) as usize]);
+        }
+        self.align(end_align);
+        self.end_section(1);
+    }
+
+    /// Writes a NUL-terminated string of any bytes (see [`Writer::put_cstring`]).
+    pub fn put_cbytes(
+        &mut self,
+        s: &[u8],
+        max: Option<u64>,
+        pad: Option<u64>,
+        what: &'static str,
+    ) -> EncodeResult<()> {
+        if s.contains(&0) {
+            return Err(EncodeError::new(
+                what,
+                "a NUL-terminated string cannot contain a NUL byte",
+            ));
+        }
+        if let Some(m) = max {
+            if s.len() as u64 + 1 > m {
+                return Err(EncodeError::new(
+                    what,
+                    format!("{} bytes do not fit in {m} (NUL included)", s.len()),
+                ));
+            }
+        }
+        self.put_bytes(s);
+        self.put_u8(0);
+        if let Some(a) = pad {
+            self.align(a);
+        }
+        Ok(())
+    }
+}
+
+/// How [`Writer::place_hash_index`] lays out a hash index.
+#[derive(Debug, Clone)]
+pub struct HashSpec {
+    /// The hashed records' type.
+    pub type_id: usize,
+    pub slots: u64,
+    pub prepend: bool,
+    /// Width of a slot and of the records' `next` field's offsets.
+    pub width: Width,
+    pub base: u64,
+    pub scale: u64,
+    /// Where the `next` field lies in a record, and its width.
+    pub next_off: u64,
+    pub next_width: Width,
+    pub what: &'static str,
+    pub next_what: &'static str,
+}
+
+impl Reader<'_> {
+    /// A NUL-terminated string of any bytes at `pos` (UTF-8 or not), charged
+    /// to the read budget; returns it and the position after its NUL
+    /// (aligned up to `pad`).
+    pub fn text_at(
+        &mut self,
+        pos: u64,
+        max: Option<u64>,
+        pad: Option<u64>,
+    ) -> DecodeResult<(crate::Text, u64)> {
+        let bytes = self.cstr(pos, max)?;
+        self.charge(pos, bytes.len() as u64 + 1)?;
+        let mut end = pos + bytes.len() as u64 + 1;
+        if let Some(a) = pad {
+            end = align_up(end, a);
+        }
+        Ok((crate::Text::from_bytes(bytes), end))
+    }
+}
