@@ -31,7 +31,7 @@ fn collect<'a>(
     let ai_program = list
         .objects
         .first()
-        .is_some_and(|o| o.name == crc32(b"DemoAIActionIdx"));
+        .is_some_and(|o| o.name == DEMO_AI_ACTION_IDX);
     let mut objects = list.objects.iter();
     if is_root && !ai_program {
         for o in objects.by_ref().take(ROOT_LEADING_OBJECTS) {
