@@ -274,7 +274,7 @@ fn dump_lines_carry_offset_size_type_and_value() {
         f,
         render::DumpOptions {
             hex: true,
-            flat: false,
+            ..Default::default()
         },
     );
     let line = |needle: &str| {
@@ -303,8 +303,8 @@ fn dump_lines_carry_offset_size_type_and_value() {
         &node,
         f,
         render::DumpOptions {
-            hex: false,
             flat: true,
+            ..Default::default()
         },
     );
     assert!(

@@ -305,17 +305,30 @@ fn dump_of_a_damaged_file_prints_what_it_read_and_the_located_error() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--schema"));
 }
 
-/// The README's loop: copy the schema, rename an unknown field and add a
-/// doc line, dump again with `--schema`: the new name shows, nothing is
-/// rebuilt. A broken edit gives a located schema error.
+/// The README's loop: copy the schema, rename an unknown field and give it
+/// a doc line, dump again with `--schema`: the new name and doc show,
+/// nothing is rebuilt. The edit and the output are the README's own lines.
+/// A broken edit gives a located schema error.
 #[test]
 fn edit_the_schema_and_dump_again() {
+    let readme = fs::read_to_string(repo().join("README.md")).unwrap();
+    let commented = |prefix: &str| -> String {
+        readme
+            .lines()
+            .find_map(|l| l.strip_prefix(prefix).map(|rest| format!("(name: {rest}")))
+            .unwrap_or_else(|| panic!("the README has no line {prefix:?}"))
+    };
+    let old = commented("#   (name: ");
+    let new = readme
+        .lines()
+        .filter_map(|l| l.strip_prefix("#   (name: "))
+        .nth(1)
+        .map(|rest| format!("(name: {rest}"))
+        .expect("the README shows the edited line");
+    assert!(old.contains("unknown_section_size") && new.contains("extra_section_size"));
     let dir = tempfile::tempdir().unwrap();
     let edited = dir.path().join("aamp.ron");
-    let src = schema::SCHEMA_SOURCE.replace(
-        r#"(name: "unknown_section_size", type: U32, doc: "Length of an unused section; 0 in every known file."),"#,
-        r#"(name: "extra_section_size", type: U32, doc: "Length of the extra section (found by the walkthrough)."),"#,
-    );
+    let src = schema::SCHEMA_SOURCE.replace(&old, &new);
     assert_ne!(
         src,
         schema::SCHEMA_SOURCE,
@@ -326,6 +339,7 @@ fn edit_the_schema_and_dump_again() {
     let o = codec([
         std::ffi::OsStr::new("dump"),
         sample.as_os_str(),
+        "--doc".as_ref(),
         "--schema".as_ref(),
         edited.as_os_str(),
     ]);
@@ -335,12 +349,27 @@ fn edit_the_schema_and_dump_again() {
         text.contains(&format!("schema {}", edited.display())),
         "{text}"
     );
-    let line = text
-        .lines()
-        .find(|l| l.contains("extra_section_size"))
-        .expect("the renamed field shows");
-    assert!(!line.contains("[unknown]"), "{line}");
     assert!(!text.contains("unknown_section_size"));
+    // The README's output block: the dump's `section_size` lines.
+    let shown: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("section_size"))
+        .collect();
+    let start = readme
+        .find("grep section_size\n```\n\n```\n")
+        .expect("the README shows the output")
+        + "grep section_size\n```\n\n```\n".len();
+    let block: Vec<&str> = readme[start..]
+        .lines()
+        .take_while(|l| *l != "```")
+        .collect();
+    assert_eq!(block, shown, "the README's output is stale");
+    assert!(
+        shown[2].ends_with("0  # Length of the extra section."),
+        "{}",
+        shown[2]
+    );
+    assert!(!shown[2].contains("[unknown]"));
     // Coverage now has no unknown bytes at all.
     let o = codec([
         std::ffi::OsStr::new("coverage"),
@@ -359,8 +388,8 @@ fn edit_the_schema_and_dump_again() {
     fs::write(
         &edited,
         src.replace(
-            "type: U32, doc: \"Length of the extra",
-            "type: U33, doc: \"Length of the extra",
+            "\"extra_section_size\", type: U32",
+            "\"extra_section_size\", type: U33",
         ),
     )
     .unwrap();

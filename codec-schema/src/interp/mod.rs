@@ -49,6 +49,9 @@ pub struct Node {
     pub ty: String,
     /// Declared unknown by the schema (this field or one containing it).
     pub unknown: bool,
+    /// The schema's doc line of the field, bit range or variant.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub doc: String,
     #[serde(flatten)]
     pub kind: Kind,
     /// Fields of a record, elements of a sequence, the target of an offset
@@ -114,6 +117,7 @@ impl Node {
             size: 0,
             ty,
             unknown,
+            doc: String::new(),
             kind,
             children: Vec::new(),
         }
@@ -549,6 +553,7 @@ impl<'c> Run<'c, '_> {
                         Kind::Offset { raw, target: None },
                     );
                     n.size = w;
+                    n.doc = f.doc.clone();
                     self.leaf(n);
                     raws[i] = Some((p, raw));
                     p += w;
@@ -568,6 +573,7 @@ impl<'c> Run<'c, '_> {
                         Kind::Derived { raw, meaning },
                     );
                     n.size = w;
+                    n.doc = f.doc.clone();
                     self.leaf(n);
                     raws[i] = Some((p, raw));
                     p += w;
@@ -576,6 +582,9 @@ impl<'c> Run<'c, '_> {
                     p = self
                         .inline(t, p, &fs, &st.name, &f.name)
                         .map_err(|e| e.in_field(&f.name))?;
+                    if let Some(n) = self.top().children.last_mut() {
+                        n.doc = f.doc.clone();
+                    }
                 }
             }
         }
@@ -805,6 +814,7 @@ impl<'c> Run<'c, '_> {
             },
         );
         node.size = self.c.fixed_size(&v.ty).unwrap_or(0);
+        node.doc = v.doc.clone();
         self.open(node);
         let result = match &v.ty {
             Type::List { of, count } => {
@@ -998,6 +1008,7 @@ impl<'c> Run<'c, '_> {
                         },
                     );
                     bn.size = 0;
+                    bn.doc = b.doc.clone();
                     node.children.push(bn);
                     low += b.bits;
                 }

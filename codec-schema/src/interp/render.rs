@@ -12,6 +12,8 @@ pub struct DumpOptions {
     pub hex: bool,
     /// One line per field with its full path instead of an indented name.
     pub flat: bool,
+    /// Each field's doc line from the schema after its value (`# …`).
+    pub doc: bool,
 }
 
 /// How many bytes the hex column shows before `…`.
@@ -22,6 +24,11 @@ const MAX_NUMBERS: usize = 16;
 const MAX_NAME: usize = 44;
 const MAX_TYPE: usize = 36;
 
+/// The line `codec dump` prints above the table.
+pub fn dump_header(file: &str, len: usize, schema_file: &str, schema_name: &str) -> String {
+    format!("# {file}: {len} bytes, schema {schema_file} ({schema_name})")
+}
+
 /// One printed line of the dump.
 struct Row<'a> {
     depth: usize,
@@ -30,6 +37,8 @@ struct Row<'a> {
     name: String,
     ty: String,
     value: String,
+    /// The doc line of the field (or variant) the line shows.
+    doc: &'a str,
 }
 
 /// The annotated dump: a column header, then one line per field: offset,
@@ -75,7 +84,10 @@ pub fn dump(root: &Node, data: &[u8], opts: DumpOptions) -> String {
         if opts.hex {
             let _ = write!(out, "{:<hex_w$}  ", hex_column(n, data));
         }
-        let line = format!("{:<name_w$}  {:<type_w$}  {}", label(r), r.ty, r.value);
+        let mut line = format!("{:<name_w$}  {:<type_w$}  {}", label(r), r.ty, r.value);
+        if opts.doc && !r.doc.is_empty() {
+            line = format!("{}  # {}", line.trim_end(), r.doc.replace('\n', " "));
+        }
         let _ = writeln!(out, "{}", line.trim_end());
     }
     out
@@ -105,6 +117,7 @@ fn collect<'a>(n: &'a Node, depth: usize, target: bool, rows: &mut Vec<Row<'a>>)
                     name: format!("::{}", n.name),
                     ty: only.ty.clone(),
                     value: value_text(only),
+                    doc: &n.doc,
                 });
                 return;
             }
@@ -121,6 +134,7 @@ fn collect<'a>(n: &'a Node, depth: usize, target: bool, rows: &mut Vec<Row<'a>>)
         name,
         ty: n.ty.clone(),
         value: value_text(n),
+        doc: &n.doc,
     });
     let offset = matches!(n.kind, Kind::Offset { .. });
     for c in &n.children {

@@ -108,6 +108,10 @@ pub struct DumpArgs {
     #[arg(long, conflicts_with = "json")]
     flat: bool,
 
+    /// Add each field's doc line from the schema (`# …`).
+    #[arg(long, conflicts_with = "json")]
+    doc: bool,
+
     /// Print the tree as JSON (offset, size, path, type, kind, value,
     /// children) for other tools.
     #[arg(long)]
@@ -157,16 +161,16 @@ pub fn run(args: &DumpArgs) -> ExitCode {
         let opts = render::DumpOptions {
             hex: args.hex,
             flat: args.flat,
+            doc: args.doc,
         };
-        writeln!(
-            out,
-            "# {}: {} bytes, schema {} ({})",
-            args.file.display(),
+        let header = render::dump_header(
+            &args.file.display().to_string(),
             data.len(),
             checked.file(),
-            checked.schema.name
-        )
-        .and_then(|()| out.write_all(render::dump(&decoded.root, &data, opts).as_bytes()))
+            &checked.schema.name,
+        );
+        writeln!(out, "{header}")
+            .and_then(|()| out.write_all(render::dump(&decoded.root, &data, opts).as_bytes()))
     };
     if let Err(e) = written.and_then(|()| out.flush()) {
         if e.kind() != io::ErrorKind::BrokenPipe {
