@@ -639,8 +639,10 @@ mod tests {
         assert_eq!(namer.name(crc32(b"Item_04"), 3, items), Some("Item_04"));
         assert_eq!(namer.name(crc32(b"Item_05"), 3, items), None);
         assert_eq!(namer.name(crc32(b"Children2"), 1, items), Some("Children2"));
-        assert_eq!(namer.name(crc32(b"Check_2"), 0, 0), Some("Check_2"));
-        assert_eq!(namer.name(crc32(b"Check_3"), 0, 0), None);
+        // Numbered patterns: numbers up to index + 1.
+        assert_eq!(namer.name(crc32(b"Check_2"), 0, 0), None);
+        assert_eq!(namer.name(crc32(b"Check_2"), 1, 0), Some("Check_2"));
+        assert_eq!(namer.name(crc32(b"Check_3"), 1, 0), None);
         // Cached: found again even where it could not be guessed.
         assert_eq!(namer.name(crc32(b"Item_05"), 4, items), Some("Item_05"));
         assert_eq!(namer.name(crc32(b"Item_05"), 0, 0), Some("Item_05"));

@@ -12,6 +12,8 @@ mod coverage;
 mod docs;
 #[path = "codec/dump.rs"]
 mod dump;
+#[path = "codec/text.rs"]
+mod text;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -91,6 +93,9 @@ enum Command {
     Coverage(coverage::CoverageArgs),
     /// Write wiki pages (Markdown, MediaWiki, SVG) from the schemas.
     Docs(docs::DocsArgs),
+    // Help texts of to-text and from-text: on their Args in codec/text.rs.
+    ToText(text::ToTextArgs),
+    FromText(text::FromTextArgs),
 }
 
 /// A format the user can name with `--format`.
@@ -115,5 +120,7 @@ fn main() -> ExitCode {
         Command::Dump(args) => dump::run(&args),
         Command::Coverage(args) => coverage::run(&args),
         Command::Docs(args) => docs::run(&args),
+        Command::ToText(args) => text::run_to_text(&args),
+        Command::FromText(args) => text::run_from_text(&args),
     }
 }

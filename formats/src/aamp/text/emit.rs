@@ -56,6 +56,8 @@ enum Style {
 #[derive(Debug, Clone, Copy)]
 struct Analysis {
     multiline: bool,
+    /// Contains U+2028 or U+2029.
+    unicode_breaks: bool,
     block_plain_allowed: bool,
     single_quoted_allowed: bool,
 }
@@ -82,6 +84,7 @@ fn analyze(s: &str) -> Analysis {
     if s.is_empty() {
         return Analysis {
             multiline: false,
+            unicode_breaks: false,
             block_plain_allowed: true,
             single_quoted_allowed: true,
         };
@@ -94,6 +97,7 @@ fn analyze(s: &str) -> Analysis {
     {
         return Analysis {
             multiline: false,
+            unicode_breaks: false,
             block_plain_allowed: true,
             single_quoted_allowed: true,
         };
@@ -180,6 +184,7 @@ fn analyze(s: &str) -> Analysis {
         || block_indicators;
     Analysis {
         multiline: line_breaks,
+        unicode_breaks: s.contains(['\u{2028}', '\u{2029}']),
         block_plain_allowed: !no_plain,
         single_quoted_allowed: !(break_space || space_break || special),
     }
@@ -195,6 +200,14 @@ fn select_style(
     tagged: bool,
     plain_implicit: bool,
 ) -> Style {
+    // libyaml writes U+2028 and U+2029 raw, as line breaks (YAML 1.1); a
+    // YAML 1.2 reader takes them as ordinary characters, so the indentation
+    // that follows them would become part of the string. Escaped in double
+    // quotes they read back exactly (the only place the text departs from
+    // oead's).
+    if a.unicode_breaks {
+        return Style::Double;
+    }
     // oead asks for single quotes for empty strings.
     let mut style = if s.is_empty() {
         Style::Single

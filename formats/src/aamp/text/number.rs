@@ -280,6 +280,8 @@ mod tests {
     }
 
     #[test]
+    // The literals are written as oead prints them.
+    #[allow(clippy::excessive_precision)]
     fn floats_print_like_oead() {
         let cases: &[(f32, &str)] = &[
             (0.0, "0.0"),
