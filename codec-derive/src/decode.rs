@@ -243,7 +243,7 @@ impl Gen<'_> {
         let raw = local("raw", field);
         let scale = p.scale;
         let base = match p.base {
-            Base::File => quote!(0u64),
+            Base::File | Base::Unit => quote!(0u64),
             Base::Absolute(n) => quote!(#n),
             Base::Record => quote!(pos),
         };
@@ -288,6 +288,13 @@ impl Gen<'_> {
                         let w = codec_schema::int_width(ct).unwrap_or(4);
                         let read = read_uint(ct, quote!(t));
                         (quote!(#read?), quote!(t + #w))
+                    }
+                    Count::ToNext => {
+                        let seq = self.seq_read(of, quote!(t), &at, &s.name, field);
+                        return quote! {
+                            #target
+                            #seq.map(|(v, _)| v)
+                        };
                     }
                 };
                 let list = self.list_read(of, quote!(n), quote!(start), &at, &s.name, field);
@@ -392,11 +399,16 @@ impl Gen<'_> {
                 let k = *n as usize;
                 quote! {{ let s: u64 = #start; r.array::<#k>(s).map(|v| (v, s + #n)) }}
             }
-            Type::CString { max, pad } => {
+            Type::CString { max, pad, lossless } => {
                 let max = opt(*max);
                 let pad = opt(*pad);
-                quote! {{ let s: u64 = #start; r.cstring_at(s, #max, #pad) }}
+                if *lossless {
+                    quote! {{ let s: u64 = #start; r.text_at(s, #max, #pad) }}
+                } else {
+                    quote! {{ let s: u64 = #start; r.cstring_at(s, #max, #pad) }}
+                }
             }
+            Type::Fixed { raw, .. } => self.inline_read(raw, start, owner, field),
             Type::Named(n) => {
                 let tn = ident(n);
                 quote! {{ let s: u64 = #start; #tn::decode_at(r, s) }}
@@ -463,6 +475,9 @@ impl Gen<'_> {
                     #read.map(|word| (#bname { #(#inits,)* }, s + #w))
                 }}
             }
+            Type::Ref { .. } | Type::Hash { .. } | Type::Rows { .. } | Type::Follows { .. } => {
+                self.construct_read(t, start, owner, field)
+            }
             Type::Ptr(_) | Type::List { .. } | Type::Switch { .. } => {
                 // The checker keeps these out of inline positions.
                 quote! { Err(#rt::DecodeError::new(#start, #rt::ErrorKind::Invalid("unsupported inline type".into()))) }
@@ -495,7 +510,7 @@ impl Gen<'_> {
                             let read = read_uint(ct, quote!(pos));
                             (quote!(#read?), quote!(pos + #w))
                         }
-                        Count::Field(_) => (quote!(0u64), quote!(pos)),
+                        Count::Field(_) | Count::ToNext => (quote!(0u64), quote!(pos)),
                     };
                     let at = proc_macro2::Ident::new("field_pos", proc_macro2::Span::call_site());
                     let list = self.list_read(of, count_expr, start, &at, &u.name, &v.name);

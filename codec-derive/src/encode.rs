@@ -160,7 +160,7 @@ impl Gen<'_> {
                         let wt = width_tokens(&p.width);
                         let scale = p.scale;
                         let base = match p.base {
-                            Base::File => quote!(0u64),
+                            Base::File | Base::Unit => quote!(0u64),
                             Base::Absolute(n) => quote!(#n),
                             Base::Record => quote!(pos),
                         };
@@ -269,7 +269,7 @@ impl Gen<'_> {
         let wt = width_tokens(&p.width);
         let scale = p.scale;
         let base = match p.base {
-            Base::File => quote!(0u64),
+            Base::File | Base::Unit => quote!(0u64),
             Base::Absolute(n) => quote!(#n),
             Base::Record => quote!(rec),
         };
@@ -344,7 +344,7 @@ impl Gen<'_> {
             Type::List { of, count } => {
                 let elems = self.inline_write(of, quote!(e), what);
                 match &**count {
-                    Count::Field(_) => (quote!(for e in v.iter() { #elems }), 0u64),
+                    Count::Field(_) | Count::ToNext => (quote!(for e in v.iter() { #elems }), 0u64),
                     Count::Before(ct) | Count::Prefix(ct) => {
                         let wt = width_tokens(ct);
                         let bias = match &**count {
@@ -403,10 +403,18 @@ impl Gen<'_> {
                 quote!(w.put_bytes(#lit);)
             }
             Type::Bytes(_) => quote!(w.put_bytes(&#v[..]);),
-            Type::CString { max, pad } => {
+            Type::CString { max, pad, lossless } => {
                 let max = opt(*max);
                 let pad = opt(*pad);
-                quote!(w.put_cstring(#v, #max, #pad, #what)?;)
+                if *lossless {
+                    quote!(w.put_cbytes((#v).as_bytes(), #max, #pad, #what)?;)
+                } else {
+                    quote!(w.put_cstring(#v, #max, #pad, #what)?;)
+                }
+            }
+            Type::Fixed { raw, .. } => self.inline_write(raw, v, what),
+            Type::Ref { .. } | Type::Hash { .. } | Type::Rows { .. } | Type::Follows { .. } => {
+                self.construct_write(t, v, what)
             }
             Type::Named(_) => quote!((#v).write_record(w)?;),
             Type::Array { of, .. } => {

@@ -10,6 +10,7 @@
 //! `file:line:col`. This crate only emits code: the semantics live in
 //! `codec-schema`, the machinery in `codec-runtime`.
 
+mod constructs;
 mod decode;
 mod encode;
 mod names;

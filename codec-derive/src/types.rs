@@ -42,7 +42,18 @@ impl Gen<'_> {
                 let n = *n as usize;
                 quote!([u8; #n])
             }
-            Type::CString { .. } => quote!(::codec_runtime::Str),
+            Type::CString {
+                lossless: false, ..
+            } => quote!(::codec_runtime::Str),
+            Type::CString { lossless: true, .. } => quote!(::codec_runtime::Text),
+            Type::Fixed { raw, .. } => self.rust_ty(raw, owner, field),
+            Type::Ref { .. } => quote!(u32),
+            Type::Hash { .. } => quote!(()),
+            Type::Rows { cells, .. } => {
+                let id = ident(cells);
+                quote!(::std::vec::Vec<::std::vec::Vec<#id>>)
+            }
+            Type::Follows { to, .. } => self.rust_ty(to, owner, field),
             Type::Named(n) | Type::Switch { union: n, .. } => {
                 let id = ident(n);
                 quote!(#id)

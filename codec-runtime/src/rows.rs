@@ -59,7 +59,10 @@ pub fn decode_rows<C: Cells<V>, const V: usize>(
             .within(PathSeg::Index(ci)));
         };
         s.size = size;
-        let end = s.count.checked_mul(size).and_then(|n| n.checked_add(s.offset));
+        let end = s
+            .count
+            .checked_mul(size)
+            .and_then(|n| n.checked_add(s.offset));
         if end.is_none_or(|e| e > stride) {
             return Err(DecodeError::new(
                 s.tag_pos,
@@ -147,7 +150,10 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
         if pos > end {
             return Err(EncodeError::new(
                 what,
-                format!("row {i} takes {} bytes, more than the row length {stride}", pos - start),
+                format!(
+                    "row {i} takes {} bytes, more than the row length {stride}",
+                    pos - start
+                ),
             ));
         }
         w.put_bytes(&vec![0u8; (end - pos) as usize]);

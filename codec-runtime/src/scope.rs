@@ -266,7 +266,10 @@ impl Writer {
             }
             return Err(EncodeError::new(
                 spec.what,
-                format!("a hash index of 0 slots cannot hold {} records", entries.len()),
+                format!(
+                    "a hash index of 0 slots cannot hold {} records",
+                    entries.len()
+                ),
             ));
         }
         let table_len = slots
@@ -294,7 +297,14 @@ impl Writer {
         for (b, h) in head.iter().enumerate() {
             if let Some(i) = *h {
                 let at = start + b as u64 * wb;
-                self.patch_offset(at, spec.width, spec.base, spec.scale, entries[i].0, spec.what)?;
+                self.patch_offset(
+                    at,
+                    spec.width,
+                    spec.base,
+                    spec.scale,
+                    entries[i].0,
+                    spec.what,
+                )?;
             }
         }
         for (i, nx) in next.iter().enumerate() {

@@ -7,7 +7,10 @@
 use crate::diag::Ctxt;
 use crate::locate::Step;
 use crate::model::*;
+use crate::overlay::all_sections;
 use std::collections::{HashMap, HashSet};
+
+mod constructs;
 
 const RESERVED: &[&str] = &["self", "Self", "super", "crate", "_"];
 
@@ -18,8 +21,8 @@ pub(crate) fn check(s: &Schema, cx: &mut Ctxt<'_>) {
         .enumerate()
         .map(|(i, t)| (t.name(), i))
         .collect();
-    let sections: HashMap<&str, usize> = s
-        .sections
+    let all = all_sections(s);
+    let sections: HashMap<&str, usize> = all
         .iter()
         .enumerate()
         .map(|(i, x)| (x.name.as_str(), i))
@@ -27,12 +30,16 @@ pub(crate) fn check(s: &Schema, cx: &mut Ctxt<'_>) {
     let facts = Facts::compute(s, &|n: &str| types.get(n).copied(), &|n: &str| {
         sections.get(n).copied()
     });
-    let c = Checker {
+    let mut c = Checker {
         s,
         types,
         sections,
         facts,
+        all,
+        scope_of: HashMap::new(),
+        cell_unions: HashSet::new(),
     };
+    c.prepare(cx);
 
     // Duplicates and names.
     let mut seen = HashMap::new();
@@ -51,8 +58,7 @@ pub(crate) fn check(s: &Schema, cx: &mut Ctxt<'_>) {
         c.ident(cx, &at, &format!("types/{}", t.name()), t.name(), true);
     }
     let mut seen = HashSet::new();
-    for (i, sec) in s.sections.iter().enumerate() {
-        let at = [Step::from("sections"), Step::Index(i)];
+    for (sec, at) in c.all.iter().zip(section_paths(s)) {
         let item = format!("sections/{}", sec.name);
         if !seen.insert(sec.name.as_str()) {
             cx.error(
@@ -62,7 +68,12 @@ pub(crate) fn check(s: &Schema, cx: &mut Ctxt<'_>) {
                 None,
             );
         }
-        for (what, v) in [("align", sec.align), ("item_align", sec.item_align)] {
+        for (what, v) in [
+            ("align", sec.align),
+            ("item_align", sec.item_align),
+            ("pad", sec.pad),
+            ("end_align", sec.end_align),
+        ] {
             if !v.is_power_of_two() {
                 cx.error(
                     &at,
@@ -138,6 +149,30 @@ pub(crate) fn check(s: &Schema, cx: &mut Ctxt<'_>) {
     c.check_inline_cycles(cx);
     c.check_offset_array_cycles(cx);
     c.check_bits_names(cx);
+    c.check_units(cx);
+}
+
+/// The locator path of each section of [`all_sections`].
+fn section_paths(s: &Schema) -> Vec<Vec<Step>> {
+    let mut v: Vec<Vec<Step>> = (0..s.sections.len())
+        .map(|i| vec![Step::from("sections"), Step::Index(i)])
+        .collect();
+    for (ti, t) in s.types.iter().enumerate() {
+        if let TypeDef::Struct(st) = t {
+            if let Some(l) = &st.layout {
+                for j in 0..l.sections.len() {
+                    v.push(vec![
+                        Step::from("types"),
+                        Step::Index(ti),
+                        Step::from("layout"),
+                        Step::from("sections"),
+                        Step::Index(j),
+                    ]);
+                }
+            }
+        }
+    }
+    v
 }
 
 /// Where a type stands; some constructs are valid only in some places.
@@ -151,6 +186,10 @@ enum Place {
     Payload,
     /// An element of an array or list.
     Elem,
+    /// An element of a list field of offsets (a table of offsets).
+    OffsetElem,
+    /// An element of a list read one after the other (any size).
+    SeqElem,
 }
 
 struct Checker<'s> {
@@ -158,6 +197,13 @@ struct Checker<'s> {
     types: HashMap<&'s str, usize>,
     sections: HashMap<&'s str, usize>,
     facts: Facts,
+    /// Every section, the units' included (see [`all_sections`]).
+    all: Vec<&'s Section>,
+    /// The unit (a struct with a layout) each struct belongs to; `None`:
+    /// the file itself.
+    scope_of: HashMap<&'s str, Option<&'s str>>,
+    /// The unions that are the cells of a `Rows`.
+    cell_unions: HashSet<&'s str>,
 }
 
 fn at(base: &[Step], more: &[Step]) -> Vec<Step> {
@@ -241,6 +287,7 @@ impl<'s> Checker<'s> {
             self.ident(cx, &at(&fat, &[Step::from("name")]), &item, &f.name, false);
             let tyat = at(&fat, &[Step::from("type")]);
             self.check_type(cx, &tyat, &item, &f.ty, Place::Field);
+            self.check_field_construct(cx, &fat, &item, st, fi, offset == Size::Variable);
             if let Type::Ptr(p) = &f.ty {
                 if offset == Size::Variable {
                     cx.error(&tyat, &item, format!("offset field `{}` follows a field of variable size", f.name),
@@ -254,9 +301,14 @@ impl<'s> Checker<'s> {
                 self.check_derive(cx, &dat, &item, st, f, d);
                 let patched = matches!(
                     d,
-                    Derive::FileSize | Derive::RecordCount(_) | Derive::SectionSize(_)
+                    Derive::FileSize
+                        | Derive::RecordCount(_)
+                        | Derive::SectionSize(_)
+                        | Derive::SectionStart(_)
+                        | Derive::Checksum { .. }
+                        | Derive::Stride(_)
                 );
-                if patched && *sname == self.s.root && offset == Size::Variable {
+                if patched && self.is_layout_root(sname) && offset == Size::Variable {
                     cx.error(
                         &dat,
                         &item,
@@ -388,6 +440,10 @@ impl<'s> Checker<'s> {
                 }
             }
             let tyat = at(&vat, &[Step::from("type")]);
+            if self.cell_unions.contains(u.name.as_str()) {
+                self.check_cell(cx, &tyat, &vitem, &v.ty);
+                continue;
+            }
             self.check_type(cx, &tyat, &vitem, &v.ty, Place::Payload);
             if let Some(path) = self.inline_offset(&v.ty, &mut HashSet::new()) {
                 cx.error(
@@ -423,7 +479,7 @@ impl<'s> Checker<'s> {
     }
 
     fn section_list(&self) -> String {
-        let mut v: Vec<&str> = self.s.sections.iter().map(|s| s.name.as_str()).collect();
+        let mut v: Vec<&str> = self.all.iter().map(|s| s.name.as_str()).collect();
         if v.is_empty() {
             return "the schema declares no sections".into();
         }
@@ -445,7 +501,7 @@ impl<'s> Checker<'s> {
                 format!("Bytes({n}) must hold 1 to 1048576 bytes"),
                 None,
             ),
-            Type::CString { max, pad } => {
+            Type::CString { max, pad, .. } => {
                 if place == Place::Elem {
                     cx.error(
                         tat,
@@ -480,6 +536,16 @@ impl<'s> Checker<'s> {
                     format!("unknown type `{n}`"),
                     Some(self.suggest(n)),
                 ),
+                Some(TypeDef::Union(u)) if u.inline_tag => {
+                    if place == Place::Elem && self.size(ty) == Size::Variable {
+                        cx.error(
+                            tat,
+                            item,
+                            format!("elements of type `{n}` must have a fixed size"),
+                            Some("its variants' payloads differ in size".into()),
+                        );
+                    }
+                }
                 Some(TypeDef::Union(_)) => cx.error(
                     tat,
                     item,
@@ -488,7 +554,15 @@ impl<'s> Checker<'s> {
                         "write `Ptr(..., to: Switch(union: \"{n}\", tag: \"...\"))`"
                     )),
                 ),
-                Some(TypeDef::Struct(_)) => {
+                Some(TypeDef::Struct(st)) => {
+                    if st.layout.is_some() && place != Place::Target {
+                        cx.error(
+                            tat,
+                            item,
+                            format!("`{n}` is a unit (it has a layout), so it can only stand behind an offset"),
+                            Some("a unit is laid out on its own and placed as a whole: reach it through a `Ptr`".into()),
+                        );
+                    }
                     if place == Place::Elem && self.size(ty) == Size::Variable {
                         cx.error(
                             tat,
@@ -578,7 +652,7 @@ impl<'s> Checker<'s> {
                 }
             }
             Type::Ptr(p) => {
-                if place != Place::Field {
+                if place != Place::Field && place != Place::OffsetElem {
                     cx.error(tat, item, "an offset can only be a field of a struct (not an element, a target or a payload)", None);
                 }
                 if !matches!(
@@ -639,15 +713,23 @@ impl<'s> Checker<'s> {
                 }
             }
             Type::List { of, count } => {
-                if !matches!(place, Place::Target | Place::Payload) {
+                if !matches!(place, Place::Target | Place::Payload | Place::Field) {
                     cx.error(
                         tat,
                         item,
-                        "a List can only stand behind an offset or as a union payload",
+                        "a List can only be a field, stand behind an offset or be a union payload",
                         None,
                     );
                 }
-                self.check_type(cx, &at(tat, &[Step::from("of")]), item, of, Place::Elem);
+                let elem = if place == Place::Field && matches!(**of, Type::Ptr(_)) {
+                    Place::OffsetElem
+                } else if matches!(**count, Count::ToNext) {
+                    // Read one after the other up to the bound: any size will do.
+                    Place::SeqElem
+                } else {
+                    Place::Elem
+                };
+                self.check_type(cx, &at(tat, &[Step::from("of")]), item, of, elem);
                 match &**count {
                     Count::Before(t) | Count::Prefix(t) => {
                         if int_width(t).is_none() {
@@ -668,6 +750,21 @@ impl<'s> Checker<'s> {
                         );
                     }
                     Count::Field(_) => {}
+                    Count::ToNext if place != Place::Target => cx.error(
+                        &at(tat, &[Step::from("count")]),
+                        item,
+                        "a list that runs to the next target must itself be a target (of a `Ptr` or `Follows`)",
+                        None,
+                    ),
+                    Count::ToNext => {}
+                }
+                if place == Place::Field && !matches!(**count, Count::Field(_)) {
+                    cx.error(
+                        &at(tat, &[Step::from("count")]),
+                        item,
+                        "a list field's count is a sibling field: `count: Field(\"n\")`",
+                        None,
+                    );
                 }
             }
             Type::Switch { union, .. } => {
@@ -675,6 +772,12 @@ impl<'s> Checker<'s> {
                     cx.error(tat, item, "a Switch can only stand behind an offset", None);
                 }
                 match self.types.get(union.as_str()).map(|&i| &self.s.types[i]) {
+                    Some(TypeDef::Union(u)) if u.inline_tag => cx.error(
+                        tat,
+                        item,
+                        format!("`{union}` stores its tag in front of its payload, so it needs no Switch"),
+                        Some(format!("point the offset at it: `to: Named(\"{union}\")`")),
+                    ),
                     Some(TypeDef::Union(_)) => {}
                     Some(TypeDef::Struct(_)) => cx.error(
                         tat,
@@ -692,7 +795,7 @@ impl<'s> Checker<'s> {
                     ),
                 }
             }
-            _ => {}
+            other => self.check_new_type(cx, tat, item, other, place),
         }
     }
 
@@ -855,7 +958,7 @@ impl<'s> Checker<'s> {
                     placed.push((to, sec));
                     if let Some(rec) = self.record_type(to) {
                         let si = self.sections.get(sec).copied();
-                        let dedup = si.map(|i| self.s.sections[i].dedup);
+                        let dedup = si.map(|i| self.all[i].dedup);
                         if let Some(d @ (Dedup::Exact | Dedup::ByteSearch { .. })) = dedup {
                             let how = match d {
                                 Dedup::Exact => "Exact",
@@ -884,7 +987,7 @@ impl<'s> Checker<'s> {
             let Some(&si) = self.sections.get(sec) else {
                 continue;
             };
-            if self.s.sections[si].order != Order::PostOrder || !self.type_reaches(t, si) {
+            if self.all[si].order != Order::PostOrder || !self.type_reaches(t, si) {
                 continue;
             }
             if reported.insert(si) {
@@ -932,7 +1035,7 @@ impl<'s> Checker<'s> {
         }
         let sibling = |n: &str| st.fields.iter().find(|g| g.name == n);
         let root_only = |cx: &mut Ctxt<'_>, what: &str| {
-            if st.name != self.s.root {
+            if !self.is_layout_root(&st.name) {
                 cx.error(
                     dat,
                     item,
@@ -952,7 +1055,9 @@ impl<'s> Checker<'s> {
                     format!("`{n}` names no field of `{}`", st.name),
                     Some(field_hint(n, st)),
                 ),
-                Some(Type::Ptr(p)) if matches!(&p.to, Type::List { count, .. } if matches!(&**count, Count::Field(c) if c == &f.name)) =>
+                Some(Type::Ptr(p)) if matches!(&p.to, Type::List { count, .. } | Type::Rows { count, .. } if matches!(&**count, Count::Field(c) if c == &f.name)) =>
+                    {}
+                Some(Type::List { count, .. }) if matches!(&**count, Count::Field(c) if c == &f.name) =>
                     {}
                 // The offset's count names no field: reported there, once.
                 Some(Type::Ptr(p)) if matches!(&p.to, Type::List { count, .. } if matches!(&**count, Count::Field(c) if sibling(c).is_none())) =>
@@ -1007,15 +1112,9 @@ impl<'s> Checker<'s> {
             }
             Derive::SectionSize(sec) => {
                 root_only(cx, "a section size");
-                if !self.sections.contains_key(sec.as_str()) {
-                    cx.error(
-                        dat,
-                        item,
-                        format!("unknown section `{sec}`"),
-                        Some(self.section_list()),
-                    );
-                }
+                self.check_scoped_section(cx, dat, item, st, sec);
             }
+            other => self.check_new_derive(cx, dat, item, st, f, other),
         }
     }
 
@@ -1324,25 +1423,56 @@ pub(crate) struct Facts {
 impl Facts {
     pub(crate) fn compute(s: &Schema, type_id: Lookup<'_>, section_id: Lookup<'_>) -> Facts {
         let n = s.types.len();
+        let nsec = all_sections(s).len();
         // Sizes: a fixed point over the structs; what never resolves is in
-        // an inline cycle.
+        // an inline cycle. A union is of variable size, unless it stores its
+        // tag inline and every payload has the same size.
         let mut sizes: Vec<Option<Size>> = s
             .types
             .iter()
-            .map(|t| matches!(t, TypeDef::Union(_)).then_some(Size::Variable))
+            .map(|t| match t {
+                TypeDef::Union(u) if u.inline_tag => None,
+                TypeDef::Union(_) => Some(Size::Variable),
+                TypeDef::Struct(_) => None,
+            })
             .collect();
         loop {
             let mut changed = false;
             for i in 0..n {
-                let TypeDef::Struct(st) = &s.types[i] else {
-                    continue;
-                };
                 if sizes[i].is_some() {
                     continue;
                 }
                 let named = |m: &str| match type_id(m) {
                     Some(j) => sizes[j],
                     None => Some(Size::Variable),
+                };
+                if let TypeDef::Union(u) = &s.types[i] {
+                    let mut one: Option<Option<Size>> = None;
+                    for v in &u.variants {
+                        let sz = type_size(&v.ty, &named);
+                        one = Some(match (one, sz) {
+                            (None, x) => x,
+                            (Some(Some(a)), Some(b)) if a == b => Some(a),
+                            (Some(None), _) | (_, None) => None,
+                            _ => Some(Size::Variable),
+                        });
+                    }
+                    let total = match one {
+                        None => Some(Size::Variable),
+                        Some(None) => None,
+                        Some(Some(p)) => Some(add_sizes(
+                            int_width(&u.tag).map_or(Size::Variable, Size::Fixed),
+                            p,
+                        )),
+                    };
+                    if total.is_some() {
+                        sizes[i] = total;
+                        changed = true;
+                    }
+                    continue;
+                }
+                let TypeDef::Struct(st) = &s.types[i] else {
+                    continue;
                 };
                 let mut total = Some(Size::Fixed(0));
                 for f in &st.fields {
@@ -1365,13 +1495,13 @@ impl Facts {
                 .into_iter()
                 .map(|s| s.unwrap_or(Size::Variable))
                 .collect(),
-            reaches: vec![vec![false; s.sections.len()]; n],
+            reaches: vec![vec![false; nsec]; n],
         };
         // Reachability: a fixed point over the type graph.
         loop {
             let mut changed = false;
             for ti in 0..n {
-                for si in 0..s.sections.len() {
+                for si in 0..nsec {
                     if facts.reaches[ti][si] {
                         continue;
                     }
@@ -1431,6 +1561,20 @@ impl Facts {
                 target_sections(s, p, type_id, section_id).contains(&section)
                     || self.type_reaches(s, &p.to, section, type_id, section_id)
             }
+            Type::Follows {
+                to, section: sec, ..
+            } => {
+                section_id(sec) == Some(section)
+                    || self.type_reaches(s, to, section, type_id, section_id)
+            }
+            // A row region leads to the sections its cells' offsets place in.
+            Type::Rows { cells, .. } => match type_id(cells).map(|i| &s.types[i]) {
+                Some(TypeDef::Union(u)) => u.variants.iter().any(|v| match &v.ty {
+                    Type::Ptr(p) => p.section.as_deref().and_then(section_id) == Some(section),
+                    _ => false,
+                }),
+                _ => false,
+            },
             _ => false,
         }
     }
@@ -1480,7 +1624,15 @@ fn type_size(t: &Type, named: &dyn Fn(&str) -> Option<Size>) -> Option<Size> {
         Type::U64 | Type::I64 | Type::F64 => Size::Fixed(8),
         Type::Magic(m) => Size::Fixed(m.len() as u64),
         Type::Bytes(n) => Size::Fixed(*n),
-        Type::CString { .. } | Type::List { .. } | Type::Switch { .. } => Size::Variable,
+        Type::CString { .. }
+        | Type::List { .. }
+        | Type::Switch { .. }
+        | Type::Hash { .. }
+        | Type::Rows { .. } => Size::Variable,
+        Type::Fixed { raw, .. } => return type_size(raw, named),
+        Type::Ref { width, .. } => int_width(width).map_or(Size::Variable, Size::Fixed),
+        // No bytes in the record: the target starts after another one.
+        Type::Follows { .. } => Size::Fixed(0),
         Type::Named(n) => named(n)?,
         Type::Array { of, len } => match type_size(of, named)? {
             Size::Fixed(e) => e.checked_mul(*len).map_or(Size::Overflow, Size::Fixed),

@@ -10,10 +10,12 @@ pub mod docs;
 pub mod interp;
 pub mod locate;
 pub mod model;
+mod overlay;
 
 pub use check::int_width;
 pub use diag::{Diagnostic, Diagnostics};
 pub use model::*;
+pub use overlay::{all_sections, eval_when};
 
 use check::{Facts, Lookup};
 use locate::{Locations, Pos, Step};
@@ -35,6 +37,14 @@ pub struct Checked {
     /// this type lead, through fields and offsets, to something placed in
     /// that section?).
     facts: Facts,
+    /// The schema as written, when it declares variants (`schema` is then
+    /// the concrete schema of one variant).
+    base: Option<Box<Schema>>,
+    /// Which variant `schema` is (an index into `base.variants`).
+    variant: Option<usize>,
+    /// The concrete schema of every variant, in declared order (empty for a
+    /// schema without variants, and in the members themselves).
+    variants: Vec<Checked>,
 }
 
 /// Parses and checks schema text. `file` is the name diagnostics print.
@@ -62,7 +72,7 @@ pub fn parse_str(src: &str, file: &str) -> Result<Checked, Diagnostics> {
     };
     let locs = Locations::scan(src);
     let mut cx = diag::Ctxt::new(&locs);
-    check::check(&schema, &mut cx);
+    overlay::check(&schema, &mut cx);
     let items = cx.finish();
     if !items.is_empty() {
         return Err(Diagnostics {
@@ -70,7 +80,66 @@ pub fn parse_str(src: &str, file: &str) -> Result<Checked, Diagnostics> {
             items,
         });
     }
-    Ok(Checked::new(schema, locs, file))
+    // Each variant's concrete schema is checked on its own; a mistake that
+    // only some variants make says which.
+    let picks: Vec<Option<usize>> = if schema.variants.is_empty() {
+        vec![None]
+    } else {
+        (0..schema.variants.len()).map(Some).collect()
+    };
+    let mut found: Vec<(Diagnostic, Vec<usize>)> = Vec::new();
+    let mut members = Vec::new();
+    for (k, &vi) in picks.iter().enumerate() {
+        let r = overlay::resolve(&schema, vi);
+        let (cs, clocs) = overlay::concrete(&schema, &locs, &r);
+        let mut cx = diag::Ctxt::new(&clocs);
+        check::check(&cs, &mut cx);
+        for d in cx.finish() {
+            match found.iter_mut().find(|(e, _)| *e == d) {
+                Some((_, ks)) => ks.push(k),
+                None => found.push((d, vec![k])),
+            }
+        }
+        members.push((cs, clocs, vi));
+    }
+    if !found.is_empty() {
+        let items = found
+            .into_iter()
+            .map(|(mut d, ks)| {
+                if ks.len() < picks.len() {
+                    let names: Vec<&str> = ks
+                        .iter()
+                        .filter_map(|&k| picks[k].map(|i| schema.variants[i].name.as_str()))
+                        .collect();
+                    d.message = format!("{} (variant {})", d.message, names.join(", "));
+                }
+                d
+            })
+            .collect();
+        return Err(Diagnostics {
+            file: file.to_owned(),
+            items,
+        });
+    }
+    if schema.variants.is_empty() {
+        let (cs, clocs, _) = members.pop().expect("one member");
+        return Ok(Checked::new(cs, clocs, file));
+    }
+    let variants: Vec<Checked> = members
+        .into_iter()
+        .map(|(cs, clocs, vi)| {
+            let mut c = Checked::new(cs, clocs, file);
+            c.variant = vi;
+            c
+        })
+        .collect();
+    let mut first = variants[0].clone();
+    first.base = Some(Box::new(schema));
+    first.variants = variants;
+    for v in &mut first.variants {
+        v.base = first.base.clone();
+    }
+    Ok(first)
 }
 
 /// Reads, parses and checks a schema file; `display` is the name diagnostics print.
@@ -97,9 +166,8 @@ impl Checked {
             .enumerate()
             .map(|(i, t)| (t.name().to_owned(), i))
             .collect();
-        let section_index: HashMap<String, usize> = schema
-            .sections
-            .iter()
+        let section_index: HashMap<String, usize> = all_sections(&schema)
+            .into_iter()
             .enumerate()
             .map(|(i, s)| (s.name.clone(), i))
             .collect();
@@ -115,7 +183,45 @@ impl Checked {
             type_index,
             section_index,
             facts,
+            base: None,
+            variant: None,
+            variants: Vec::new(),
         }
+    }
+
+    /// The schema as written (with its `when` conditions and params); the
+    /// same as [`Checked::schema`] for a schema without variants.
+    pub fn base(&self) -> &Schema {
+        self.base.as_deref().unwrap_or(&self.schema)
+    }
+
+    /// The concrete schema of every variant, in declared order; empty for a
+    /// schema without variants. The first one is `self`'s own.
+    pub fn variants(&self) -> &[Checked] {
+        &self.variants
+    }
+
+    /// The name of the variant this concrete schema is, if any.
+    pub fn variant_name(&self) -> Option<&str> {
+        let i = self.variant?;
+        self.base().variants.get(i).map(|v| v.name.as_str())
+    }
+
+    /// The concrete schema of the variant named `name`.
+    pub fn variant(&self, name: &str) -> Option<&Checked> {
+        self.variants
+            .iter()
+            .find(|v| v.variant_name() == Some(name))
+    }
+
+    /// Every section, the units' included, by global index.
+    pub fn all_sections(&self) -> Vec<&Section> {
+        all_sections(&self.schema)
+    }
+
+    /// The section with this global index.
+    pub fn section(&self, id: usize) -> &Section {
+        all_sections(&self.schema)[id]
     }
 
     /// The file name diagnostics print (as given to [`parse_str`] or [`load`]).

@@ -52,6 +52,19 @@ impl Locations {
         Locations { map: p.out }
     }
 
+    /// A copy whose paths are rewritten by `f`; entries it maps to `None`
+    /// are dropped. (A variant's concrete schema, whose fields are a subset
+    /// of the written ones, finds its items at their written positions.)
+    pub fn remap(&self, f: impl Fn(&[Step]) -> Option<Vec<Step>>) -> Locations {
+        Locations {
+            map: self
+                .map
+                .iter()
+                .filter_map(|(k, v)| f(k).map(|k| (k, *v)))
+                .collect(),
+        }
+    }
+
     /// The position of the value at `path`, or of its nearest located ancestor.
     pub fn find(&self, path: &[Step]) -> Pos {
         for n in (0..=path.len()).rev() {

@@ -3,6 +3,7 @@
 //! replaces. See `docs/schema-language.md` for the language with examples.
 
 use serde::Deserialize;
+use std::collections::BTreeMap;
 
 /// One binary format.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -24,10 +25,159 @@ pub struct Schema {
     pub end_align: u64,
     /// Structs and unions, in any order; referenced by name.
     pub types: Vec<TypeDef>,
+    /// Switches that variants turn on or off; fields and union variants name
+    /// them in `when`.
+    #[serde(default)]
+    pub features: Vec<FeatureDef>,
+    /// Numbers that variants may change; construct slots name them with
+    /// `Param("name")`.
+    #[serde(default)]
+    pub params: Vec<ParamDef>,
+    /// The variants of the format (games, versions), each an overlay on the
+    /// schema as written; the first one is the default.
+    #[serde(default)]
+    pub variants: Vec<VariantDef>,
+}
+
+/// A feature: a switch a variant turns on.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FeatureDef {
+    pub name: String,
+    #[serde(default)]
+    pub doc: String,
+}
+
+/// A named number with its default value.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ParamDef {
+    pub name: String,
+    pub value: u64,
+    #[serde(default)]
+    pub doc: String,
+}
+
+/// One variant: an overlay on the schema as written (or on the variant it
+/// `extends`).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct VariantDef {
+    /// An identifier; also the name of the generated `Variant` enum's variant.
+    pub name: String,
+    #[serde(default)]
+    pub doc: String,
+    /// Start from this variant's overlay instead of the schema as written.
+    #[serde(default)]
+    pub extends: Option<String>,
+    /// The byte order, when it differs.
+    #[serde(default)]
+    pub endian: Option<Endian>,
+    /// Features turned on.
+    #[serde(default)]
+    pub enable: Vec<String>,
+    /// Features turned off (inherited from `extends`).
+    #[serde(default)]
+    pub disable: Vec<String>,
+    /// Params given another value.
+    #[serde(default)]
+    pub params: BTreeMap<String, u64>,
+    /// Layout values of sections, by section name.
+    #[serde(default)]
+    pub sections: BTreeMap<String, SectionPatch>,
+}
+
+/// New layout values for a section; unset keys keep theirs.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SectionPatch {
+    #[serde(default)]
+    pub align: Option<u64>,
+    #[serde(default)]
+    pub item_align: Option<u64>,
+    #[serde(default)]
+    pub pad: Option<u64>,
+    #[serde(default)]
+    pub end_align: Option<u64>,
+}
+
+/// A number written literally or as a param (`Param("row_align")`), whose
+/// value the variant decides.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum Num {
+    Lit(u64),
+    Param(ParamRef),
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+pub enum ParamRef {
+    Param(String),
+}
+
+impl Num {
+    /// The literal value (params are replaced by their values in a variant's
+    /// concrete schema, so every `Num` a checked schema holds is literal).
+    pub fn value(&self) -> u64 {
+        match self {
+            Num::Lit(n) => *n,
+            Num::Param(_) => 0,
+        }
+    }
+}
+
+/// A yes/no written literally or as a feature condition (`"feature"`,
+/// `"!feature"`) that the variant decides.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum Flag {
+    Lit(bool),
+    When(String),
+}
+
+impl Flag {
+    /// The literal value (resolved in a variant's concrete schema).
+    pub fn value(&self) -> bool {
+        matches!(self, Flag::Lit(true))
+    }
+}
+
+/// How a struct lays itself out as a unit: a self-contained block with its
+/// own sections, whose offsets count from its start (`Base::Unit`).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Layout {
+    /// The unit's sections, in file order, after the struct's own record.
+    pub sections: Vec<Section>,
+    /// The unit's length is padded to a multiple of this.
+    #[serde(default = "one")]
+    pub end_align: u64,
+    /// Glue that turns the unit's stored bytes into plain ones and back.
+    #[serde(default)]
+    pub transform: Option<Transform>,
+}
+
+/// A pair of glue functions applied to a unit's bytes: `decode` before the
+/// unit is read (descrambling, say), `encode` after it is laid out.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Transform {
+    pub decode: String,
+    pub encode: String,
 }
 
 fn one() -> u64 {
     1
+}
+
+fn num_one() -> Num {
+    Num::Lit(1)
+}
+
+impl Default for Flag {
+    fn default() -> Self {
+        Flag::Lit(false)
+    }
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
@@ -56,6 +206,14 @@ pub struct Section {
     /// How placed values share bytes.
     #[serde(default)]
     pub dedup: Dedup,
+    /// The section's length is padded to a multiple of this, counted from
+    /// its start.
+    #[serde(default = "one")]
+    pub pad: u64,
+    /// Then its end is padded to a multiple of this (from the file's or the
+    /// unit's start).
+    #[serde(default = "one")]
+    pub end_align: u64,
 }
 
 /// How the writer walks the tree to fill a section.
@@ -117,6 +275,9 @@ pub struct StructDef {
     #[serde(default)]
     pub size: Option<u64>,
     pub fields: Vec<Field>,
+    /// The struct is a unit with its own sections.
+    #[serde(default)]
+    pub layout: Option<Layout>,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -135,6 +296,30 @@ pub struct Field {
     /// Only the research tools read it (coverage, dump, docs).
     #[serde(default)]
     pub unknown: Option<bool>,
+    /// The field exists only in variants where this feature condition holds
+    /// (`"feature"` or `"!feature"`).
+    #[serde(default)]
+    pub when: Option<String>,
+    /// What the field means to a row region (`Rows`).
+    #[serde(default)]
+    pub role: Option<Role>,
+    /// For a derived field: does decode reject a file whose stored value
+    /// differs from the real one? Only the file size is verified.
+    #[serde(default = "yes")]
+    pub verify: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The part a column record's field plays in describing a row's cells.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+pub enum Role {
+    /// The cell type: the tag of the cell union's variant.
+    CellType,
+    /// How many cells of the type follow each other (an array column).
+    CellCount,
 }
 
 impl Field {
@@ -176,11 +361,64 @@ pub enum Type {
     Bytes(u64),
     /// A NUL-terminated UTF-8 string; `max` bounds it (NUL included); the
     /// bytes after the NUL are padded to `pad` when the string is written.
+    /// With `lossless`, bytes that are not UTF-8 are kept as bytes.
     CString {
         #[serde(default)]
         max: Option<u64>,
         #[serde(default)]
         pad: Option<u64>,
+        #[serde(default)]
+        lossless: bool,
+    },
+    /// A fixed-point number, kept as its raw integer: value = raw / 2^frac.
+    Fixed {
+        raw: Box<Type>,
+        frac: u32,
+    },
+    /// An offset to a record of struct `to` that the unit holds elsewhere;
+    /// the value is that record's ordinal among the unit's `to` records.
+    Ref {
+        width: Box<Type>,
+        #[serde(default)]
+        base: Base,
+        #[serde(default = "one")]
+        scale: u64,
+        to: String,
+    },
+    /// A hash index over the records of struct `of` (only behind an offset,
+    /// which is then not kept): `slots` heads (the sibling field `slots`
+    /// holds their number), each the offset of the first record whose key
+    /// field hashes (glue `hook`) to it, chained through each record's
+    /// `next` field.
+    Hash {
+        of: String,
+        key: String,
+        next: String,
+        slots: String,
+        hook: String,
+        width: Box<Type>,
+        #[serde(default)]
+        base: Base,
+        /// Does a record become its chain's head (else it is appended)?
+        #[serde(default)]
+        prepend: Flag,
+    },
+    /// Rows whose cells are described by column records (only behind an
+    /// offset): each record with a `CellOffset` field gives a cell type
+    /// (`role: CellType`), a count (`role: CellCount`) and an offset in the
+    /// row; the union `cells` reads a cell of a type.
+    Rows {
+        cells: String,
+        count: Box<Count>,
+        #[serde(default = "num_one")]
+        stride_align: Num,
+    },
+    /// A target without a stored offset: it starts where the target of the
+    /// sibling offset field `after` ends, in the same section.
+    Follows {
+        after: String,
+        to: Box<Type>,
+        section: String,
     },
     /// Another struct, inline.
     Named(String),
@@ -248,6 +486,8 @@ pub enum Base {
     Absolute(u64),
     /// The start of the record that holds the offset.
     Record,
+    /// The start of the unit (a struct with a `layout`) that holds the record.
+    Unit,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -258,6 +498,9 @@ pub enum Count {
     Before(Type),
     /// The count is stored at the address, followed by the elements.
     Prefix(Type),
+    /// Elements follow each other up to the next position an offset of the
+    /// unit's root leads to (or the end of the unit).
+    ToNext,
 }
 
 /// How a derived field is computed on encode.
@@ -273,6 +516,18 @@ pub enum Derive {
     RecordCount(String),
     /// The length of a section.
     SectionSize(String),
+    /// Where a section starts.
+    SectionStart(String),
+    /// A glue function's checksum of the laid-out bytes from `from` to the
+    /// end of section `to`, computed before the unit's transform.
+    Checksum { hook: String, from: u64, to: String },
+    /// The row length of the sibling `Rows` offset field.
+    Stride(String),
+    /// The offset in a row of the cells this column record describes;
+    /// `cells` is the cell union (for the cells' sizes).
+    CellOffset(String),
+    /// The offset of the next record in this record's hash chain.
+    HashNext,
 }
 
 /// A tagged union: the tag value chooses the payload.
@@ -282,6 +537,10 @@ pub struct UnionDef {
     pub name: String,
     #[serde(default)]
     pub doc: String,
+    /// The tag is stored in front of the payload, so the union can stand
+    /// wherever a struct can (a field, a target, an element).
+    #[serde(default)]
+    pub inline_tag: bool,
     /// The tag's type: `U8`, `U16`, `U24`, `U32` or `U64`; the sibling tag
     /// field of every `Switch` on this union has the same type width.
     pub tag: Type,
@@ -303,4 +562,7 @@ pub struct Variant {
     /// Each placed payload starts at a multiple of this (overrides the section's).
     #[serde(default)]
     pub align: Option<u64>,
+    /// The variant exists only where this feature condition holds.
+    #[serde(default)]
+    pub when: Option<String>,
 }

@@ -187,7 +187,7 @@ fn unknown_ron_fields_are_syntax_errors() {
 )"#;
     assert_eq!(
         errors(src),
-        "t.ron:5:31: RON syntax: Unexpected field named `feilds` in `Struct`, expected one of `name`, `doc`, `size`, or `fields` instead"
+        "t.ron:5:31: RON syntax: Unexpected field named `feilds` in `Struct`, expected one of `name`, `doc`, `size`, `fields`, or `layout` instead"
     );
 }
 

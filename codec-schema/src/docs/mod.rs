@@ -118,8 +118,11 @@ pub fn type_label(t: &Type) -> String {
         Type::Bool32 => "bool32".into(),
         Type::Magic(m) => format!("magic {m:?}"),
         Type::Bytes(n) => format!("bytes[{n}]"),
-        Type::CString { max, pad } => {
+        Type::CString { max, pad, lossless } => {
             let mut extra = Vec::new();
+            if *lossless {
+                extra.push("any bytes".to_owned());
+            }
             if let Some(m) = max {
                 extra.push(format!("max {m}"));
             }
@@ -151,8 +154,14 @@ pub fn type_label(t: &Type) -> String {
             Count::Field(_) => format!("{}[]", type_label(of)),
             Count::Before(ct) => format!("{}[] ({} count before)", type_label(of), type_label(ct)),
             Count::Prefix(ct) => format!("{}[] ({} count first)", type_label(of), type_label(ct)),
+            Count::ToNext => format!("{}[] (to the next target)", type_label(of)),
         },
         Type::Switch { union, .. } => union.clone(),
+        Type::Fixed { raw, frac } => format!("fixed {} /2^{frac}", type_label(raw)),
+        Type::Ref { width, to, .. } => format!("{} ref → {to}", type_label(width)),
+        Type::Hash { of, width, .. } => format!("hash index of {} → {of}", type_label(width)),
+        Type::Rows { cells, .. } => format!("rows of {cells}"),
+        Type::Follows { after, to, .. } => format!("{} after {after}", target_label(to)),
     }
 }
 
@@ -172,6 +181,13 @@ pub fn derive_label(d: &Derive) -> String {
         Derive::FileSize => "length of the file".into(),
         Derive::RecordCount(t) => format!("number of {t} records"),
         Derive::SectionSize(s) => format!("length of section {s}"),
+        Derive::SectionStart(s) => format!("start of section {s}"),
+        Derive::Checksum { hook, from, to } => {
+            format!("checksum ({hook}) of bytes 0x{from:x} to the end of section {to}")
+        }
+        Derive::Stride(f) => format!("row length of {f}"),
+        Derive::CellOffset(_) => "offset of the cells in a row".into(),
+        Derive::HashNext => "next record of the hash chain".into(),
     }
 }
 
@@ -187,6 +203,7 @@ pub fn offset_semantics(p: &crate::Ptr) -> String {
         Base::File => "relative to the start of the file".to_owned(),
         Base::Absolute(n) => format!("relative to file offset 0x{n:x}"),
         Base::Record => "relative to the start of this record".to_owned(),
+        Base::Unit => "relative to the start of the unit".to_owned(),
     };
     format!("{}, {unit}, {base}", type_label(&p.width))
 }

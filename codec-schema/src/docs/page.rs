@@ -349,6 +349,9 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
                             "; their number is a {} at the target, before them",
                             type_label(ct)
                         ))),
+                        Count::ToNext => s.push(t(
+                            "; they run up to the next position an offset of the unit leads to",
+                        )),
                     }
                 }
                 Type::Switch { union, tag } => {
@@ -363,8 +366,12 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
             }
             then(&mut d, s);
         }
-        Type::CString { max, pad } => {
-            let mut s = vec![t("NUL-terminated UTF-8")];
+        Type::CString { max, pad, lossless } => {
+            let mut s = vec![t(if *lossless {
+                "NUL-terminated, UTF-8 or other bytes (kept as they are)"
+            } else {
+                "NUL-terminated UTF-8"
+            })];
             if let Some(m) = max {
                 s.push(t(format!(", at most {m} bytes with the NUL")));
             }
@@ -424,6 +431,29 @@ fn derive_sentence(c: &Checked, st: &StructDef, d: &Derive) -> Rich {
             code(s),
             t(", its end padding included."),
         ],
+        Derive::SectionStart(s) => vec![t("where section "), code(s), t(" starts.")],
+        Derive::Checksum { hook, from, to } => vec![
+            t("the checksum computed by glue "),
+            code(hook),
+            t(format!(
+                " over the laid-out bytes from 0x{from:x} to the end of section "
+            )),
+            code(to),
+            t(" (before the unit's transform)."),
+        ],
+        Derive::Stride(f) => vec![
+            t("the length of one row of "),
+            code(f),
+            t(": the cells the columns describe, rounded up."),
+        ],
+        Derive::CellOffset(u) => vec![
+            t("where this column's cells start in a row ("),
+            code(u),
+            t(" cells, packed in column order)."),
+        ],
+        Derive::HashNext => vec![t(
+            "the offset of the next record of this record's hash chain (0 at the end).",
+        )],
     }
 }
 

@@ -633,7 +633,7 @@ impl<'c> Run<'c, '_> {
         site: &Site,
     ) -> R<()> {
         let base = match ptr.base {
-            Base::File => 0,
+            Base::File | Base::Unit => 0,
             Base::Absolute(n) => n,
             Base::Record => pos,
         };
@@ -682,6 +682,12 @@ impl<'c> Run<'c, '_> {
                         let n = self.read_uint(ct, t)?;
                         self.count_leaf(ct, t, n, site);
                         (n, t + w)
+                    }
+                    Count::ToNext => {
+                        return Err(InterpError::new(
+                            at,
+                            "lists that run to the next target are not interpreted yet",
+                        ))
                     }
                 };
                 let ls = site.named("elements");
@@ -819,6 +825,10 @@ impl<'c> Run<'c, '_> {
         let result = match &v.ty {
             Type::List { of, count } => {
                 let counted = match &**count {
+                    Count::ToNext => Err(InterpError::new(
+                        field_pos,
+                        "lists that run to the next target are not interpreted yet",
+                    )),
                     Count::Before(ct) => {
                         let w = int_width(ct).unwrap_or(4);
                         match pos.checked_sub(w) {
@@ -924,7 +934,7 @@ impl<'c> Run<'c, '_> {
                 self.leaf(mk(Kind::Bytes { bytes }, *n));
                 Ok(pos + n)
             }
-            Type::CString { max, pad } => {
+            Type::CString { max, pad, .. } => {
                 let (s, end) = self.r.cstring_at(pos, *max, *pad)?;
                 let used = s.len() as u64 + 1;
                 self.leaf(mk(
