@@ -846,3 +846,21 @@ fn cli_failures_leave_outputs_untouched() {
         ["bad.yml", "doc.bxml", "other.bin", "other.yml"]
     );
 }
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let mut text =
+        String::from("!io\nversion: 0\ntype: xml\nparam_root: !list\n  objects: {}\n  lists:\n");
+    let depth = 10_000;
+    for i in 0..depth {
+        let indent = " ".repeat(4 + 4 * i);
+        text.push_str(&format!(
+            "{indent}L: !list\n{indent}  objects: {{}}\n{indent}  lists:\n"
+        ));
+    }
+    text.push_str(&format!("{}L: !list {{}}\n", " ".repeat(4 + 4 * depth)));
+    let e = from_yaml(&text).unwrap_err();
+    assert!(e.message.contains("lists nested more than 256 deep"), "{e}");
+    // param_root is the first of the 256; the 256th `L` is refused.
+    assert_eq!(e.line, 7 + 3 * 255);
+}

@@ -15,9 +15,14 @@ pub fn parse(text: &str) -> Result<ParameterIO, TextError> {
     let mut r = Reader {
         parser: Parser::new_from_str(text),
         last: Span::default(),
+        depth: 0,
     };
     r.document()
 }
+
+/// The deepest nesting of lists read (far beyond real files; it keeps the
+/// recursion bounded).
+const MAX_DEPTH: usize = 256;
 
 /// The tags the dialect knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,6 +150,8 @@ struct Reader<'a> {
     parser: Parser<'a, StrInput<'a>>,
     /// The position of the last event, for errors at the end of the input.
     last: Span,
+    /// How many lists enclose the one being read.
+    depth: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -317,15 +324,28 @@ impl<'a> Reader<'a> {
                 ))
             }
         }
+        if self.depth >= MAX_DEPTH {
+            return Err(err(
+                span,
+                format!("lists nested more than {MAX_DEPTH} deep"),
+            ));
+        }
+        self.depth += 1;
+        let list = self.list_body(name);
+        self.depth -= 1;
+        list
+    }
+
+    fn list_body(&mut self, name: &str) -> Result<ParameterList, TextError> {
         let mut list = ParameterList::new(0);
         let (mut objects, mut lists) = (false, false);
         while let Some((key, kspan)) = self.word_key("a !list")? {
             let seen = match &*key {
                 "objects" => {
                     self.map_start(&format!("the objects of `{name}`"))?;
-                    while let Some((hash, key_text, kspan)) = self.name_key()? {
+                    while let Some((hash, key_text, _)) = self.name_key()? {
                         let (ev, span) = self.next()?;
-                        let object = self.object(ev, span, &key_text, kspan, hash)?;
+                        let object = self.object(ev, span, &key_text, hash)?;
                         list.objects.push(object);
                     }
                     std::mem::replace(&mut objects, true)
@@ -410,7 +430,6 @@ impl<'a> Reader<'a> {
         ev: Event<'a>,
         span: Span,
         name: &str,
-        _key_span: Span,
         hash: u32,
     ) -> Result<ParameterObject, TextError> {
         match ev {
