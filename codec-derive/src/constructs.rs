@@ -125,3 +125,1274 @@ impl Gen<'_> {
         quote!(#id)
     }
 }
+
+/// A schema whose constructs call glue (a unit's transform, a checksum, a
+/// hash index's hook) needs the glue module in the invocation.
+pub(crate) fn hook_mistakes(
+    c: &codec_schema::Checked,
+    has_hooks: bool,
+) -> Vec<codec_schema::Diagnostic> {
+    use codec_schema::locate::Step;
+    use codec_schema::{Derive, TypeDef};
+    let mut out = Vec::new();
+    if has_hooks {
+        return out;
+    }
+    let mut push = |at: Vec<Step>, item: String, what: String| {
+        out.push(codec_schema::Diagnostic {
+            item,
+            pos: c.position(&at),
+            message: format!("{what}: pass `hooks = path::to::glue` to schema!"),
+            hint: None,
+        });
+    };
+    for (ti, t) in c.schema.types.iter().enumerate() {
+        let TypeDef::Struct(st) = t else { continue };
+        let tat = vec![Step::from("types"), Step::Index(ti)];
+        if let Some(tr) = st.layout.as_ref().and_then(|l| l.transform.as_ref()) {
+            let mut at = tat.clone();
+            at.extend([Step::from("layout"), Step::from("transform")]);
+            push(
+                at,
+                format!("types/{}", st.name),
+                format!(
+                    "unit `{}` is transformed by glue `{}` and `{}`",
+                    st.name, tr.decode, tr.encode
+                ),
+            );
+        }
+        for (fi, f) in st.fields.iter().enumerate() {
+            let mut at = tat.clone();
+            at.extend([Step::from("fields"), Step::Index(fi)]);
+            let item = format!("types/{}/fields/{fi}", st.name);
+            if let Some(Derive::Checksum { hook, .. }) = &f.derive {
+                push(
+                    at.clone(),
+                    item.clone(),
+                    format!(
+                        "`{}.{}` is a checksum computed by glue `{hook}`",
+                        st.name, f.name
+                    ),
+                );
+            }
+            if let Type::Ptr(p) = &f.ty {
+                if let Type::Hash { hook, .. } = &p.to {
+                    push(
+                        at,
+                        item,
+                        format!(
+                            "the hash index `{}.{}` hashes with glue `{hook}`",
+                            st.name, f.name
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+impl Gen<'_> {
+    /// The variant index as a token (0 for a schema without variants).
+    pub(crate) fn v(&self) -> TokenStream {
+        let k = self.variant.unwrap_or(0);
+        quote!(#k)
+    }
+
+    /// `pub` on generated methods, except in trait impls.
+    pub(crate) fn vis(&self) -> TokenStream {
+        if self.variant.is_some() {
+            quote!()
+        } else {
+            quote!(pub)
+        }
+    }
+
+    /// How generated code names a type's method set `kind` (`__Decode`,
+    /// `__Encode`, `__Payload`, `__Unit`): the type itself, or the type as
+    /// the variant's trait.
+    pub(crate) fn path_as(&self, name: &str, kind: &str) -> TokenStream {
+        let id = ident(name);
+        match self.variant {
+            None => quote!(#id),
+            Some(k) => {
+                let tr = proc_macro2::Ident::new(kind, proc_macro2::Span::call_site());
+                quote!(<#id as #tr<#k>>)
+            }
+        }
+    }
+
+    /// `Self`, as the variant's trait `kind` where there are variants.
+    pub(crate) fn self_as(&self, kind: &str) -> TokenStream {
+        match self.variant {
+            None => quote!(Self),
+            Some(k) => {
+                let tr = proc_macro2::Ident::new(kind, proc_macro2::Span::call_site());
+                quote!(<Self as #tr<#k>>)
+            }
+        }
+    }
+
+    /// An impl block of methods `kind` for type `name`.
+    pub(crate) fn impl_block(&self, name: &str, kind: &str, items: TokenStream) -> TokenStream {
+        let id = ident(name);
+        match self.variant {
+            None => quote!(impl #id { #items }),
+            Some(k) => {
+                let tr = proc_macro2::Ident::new(kind, proc_macro2::Span::call_site());
+                quote!(impl #tr<#k> for #id { #items })
+            }
+        }
+    }
+
+    /// The fields a struct's Rust type holds that this variant's record
+    /// lacks: they get their default value when decoded.
+    pub(crate) fn missing_fields(&self, st: &codec_schema::StructDef) -> Vec<TokenStream> {
+        if self.variant.is_none() {
+            return Vec::new();
+        }
+        let Some(codec_schema::TypeDef::Struct(base)) = self
+            .family
+            .base()
+            .types
+            .iter()
+            .find(|t| t.name() == st.name)
+        else {
+            return Vec::new();
+        };
+        let mut seen = std::collections::HashSet::new();
+        base.fields
+            .iter()
+            .filter(|f| codec_schema::Checked::is_stored(f))
+            .filter(|f| seen.insert(f.name.as_str()))
+            .filter(|f| {
+                !st.fields
+                    .iter()
+                    .any(|g| g.name == f.name && codec_schema::Checked::is_stored(g))
+            })
+            .map(|f| {
+                let id = ident(&f.name);
+                quote!(#id: ::core::default::Default::default())
+            })
+            .collect()
+    }
+
+    /// The shared items of a schema with variants: the `Variant` enum, the
+    /// method traits, the type ids, and `decode` / `encode` by variant.
+    pub(crate) fn variant_api(&self) -> TokenStream {
+        let rt = RT();
+        let base = self.c.base();
+        let names: Vec<proc_macro2::Ident> = base.variants.iter().map(|v| ident(&v.name)).collect();
+        let strs: Vec<&str> = base.variants.iter().map(|v| v.name.as_str()).collect();
+        let docs: Vec<&str> = base.variants.iter().map(|v| v.doc.as_str()).collect();
+        let n = names.len();
+        let endians: Vec<TokenStream> = self
+            .c
+            .variants()
+            .iter()
+            .map(|vc| match vc.schema.endian {
+                codec_schema::Endian::Little => quote!(#rt::Endian::Little),
+                codec_schema::Endian::Big => quote!(#rt::Endian::Big),
+            })
+            .collect();
+        let root = ident(&base.root);
+        let root_name = &base.root;
+        let ks: Vec<usize> = (0..n).collect();
+        let encoders: Vec<proc_macro2::Ident> = ks
+            .iter()
+            .map(|k| quote::format_ident!("__encode_{}", k))
+            .collect();
+        let mut ids = TokenStream::new();
+        for (i, t) in base.types.iter().enumerate() {
+            if let codec_schema::TypeDef::Struct(st) = t {
+                let id = ident(&st.name);
+                ids.extend(quote! {
+                    impl #id {
+                        /// The type's index in the schema (for record counts).
+                        pub const TYPE_ID: usize = #i;
+                    }
+                });
+            }
+        }
+        quote! {
+            /// The variants of the format, each an overlay on the schema.
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+            pub enum Variant {
+                #(#[doc = #docs] #names,)*
+            }
+
+            impl Variant {
+                /// Every variant, the default first.
+                pub const ALL: [Variant; #n] = [#(Variant::#names,)*];
+
+                /// The variant's name in the schema.
+                pub fn name(self) -> &'static str {
+                    match self { #(Variant::#names => #strs,)* }
+                }
+
+                /// The variant with this name in the schema.
+                pub fn from_name(name: &str) -> ::std::option::Option<Variant> {
+                    match name { #(#strs => ::std::option::Option::Some(Variant::#names),)* _ => ::std::option::Option::None }
+                }
+
+                /// The variant's byte order.
+                pub fn endian(self) -> #rt::Endian {
+                    match self { #(Variant::#names => #endians,)* }
+                }
+
+                fn index(self) -> usize {
+                    match self { #(Variant::#names => #ks,)* }
+                }
+            }
+
+            #[doc(hidden)]
+            pub trait __Decode<const V: usize>: Sized {
+                fn decode_at(r: &mut #rt::Reader<'_>, pos: u64) -> #rt::DecodeResult<(Self, u64)>;
+            }
+            #[doc(hidden)]
+            pub trait __Encode<const V: usize> {
+                fn write_record(&self, w: &mut #rt::Writer) -> #rt::EncodeResult<()>;
+                fn visit(&self, w: &mut #rt::Writer, sec: usize, post: bool, pos: u64) -> #rt::EncodeResult<()>;
+                fn place_own(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()>;
+            }
+            #[doc(hidden)]
+            pub trait __Payload<const V: usize>: Sized {
+                fn decode_payload(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> #rt::DecodeResult<Self>;
+            }
+            #[doc(hidden)]
+            pub trait __DecodeUnit<const V: usize>: Sized {
+                fn decode_unit(r: &mut #rt::Reader<'_>, pos: u64, field_pos: u64) -> #rt::DecodeResult<Self>;
+            }
+            #[doc(hidden)]
+            pub trait __EncodeUnit<const V: usize> {
+                fn encode_unit(&self, endian: #rt::Endian) -> #rt::EncodeResult<::std::vec::Vec<u8>>;
+            }
+
+            #ids
+
+            /// Decodes a whole file of the given variant with the default resource limits.
+            pub fn decode(data: &[u8], variant: Variant) -> #rt::DecodeResult<#root> {
+                decode_with(data, variant, #rt::Limits::default())
+            }
+
+            /// Decodes a whole file of the given variant with explicit resource limits.
+            pub fn decode_with(data: &[u8], variant: Variant, limits: #rt::Limits) -> #rt::DecodeResult<#root> {
+                let mut r = #rt::Reader::with_limits(data, variant.endian(), limits);
+                let v = match variant.index() {
+                    #(#ks => <#root as __Decode<#ks>>::decode_at(&mut r, 0),)*
+                    _ => unreachable!("every variant has an index"),
+                };
+                v.map(|(v, _)| v).map_err(|e| e.within(#rt::PathSeg::Type(#root_name)))
+            }
+
+            /// Encodes a whole file as the given variant lays it out.
+            pub fn encode(v: &#root, variant: Variant) -> #rt::EncodeResult<::std::vec::Vec<u8>> {
+                match variant.index() {
+                    #(#ks => #encoders(v),)*
+                    _ => unreachable!("every variant has an index"),
+                }
+            }
+        }
+    }
+}
+
+/// Decoding of the new constructs.
+impl Gen<'_> {
+    /// Is this union the cell union of a row region?
+    pub(crate) fn is_cell_union(&self, name: &str) -> bool {
+        self.c.schema.types.iter().any(|t| match t {
+            codec_schema::TypeDef::Struct(s) => s.fields.iter().any(|f| {
+                matches!(&f.ty, Type::Ptr(p) if matches!(&p.to, Type::Rows { cells, .. } if cells == name))
+            }),
+            _ => false,
+        })
+    }
+
+    /// Is this struct a unit (does it have a layout)?
+    pub(crate) fn is_unit(&self, name: &str) -> bool {
+        matches!(self.c.get(name), Some(codec_schema::TypeDef::Struct(s)) if s.layout.is_some())
+    }
+
+    /// Is this struct the target of a reference somewhere?
+    pub(crate) fn is_ref_target(&self, name: &str) -> bool {
+        fn refs(t: &Type, name: &str) -> bool {
+            match t {
+                Type::Ref { to, .. } => to == name,
+                Type::Array { of, .. } | Type::List { of, .. } => refs(of, name),
+                Type::Ptr(p) => refs(&p.to, name),
+                Type::Follows { to, .. } => refs(to, name),
+                _ => false,
+            }
+        }
+        self.c.schema.types.iter().any(|t| match t {
+            codec_schema::TypeDef::Struct(s) => s.fields.iter().any(|f| refs(&f.ty, name)),
+            codec_schema::TypeDef::Union(u) => u.variants.iter().any(|v| refs(&v.ty, name)),
+        })
+    }
+
+    /// Does the schema have a list that runs to the next target?
+    fn uses_to_next(&self) -> bool {
+        fn to_next(t: &Type) -> bool {
+            match t {
+                Type::List { of, count } => {
+                    matches!(**count, codec_schema::Count::ToNext) || to_next(of)
+                }
+                Type::Array { of, .. } => to_next(of),
+                Type::Ptr(p) => to_next(&p.to),
+                Type::Follows { to, .. } => to_next(to),
+                _ => false,
+            }
+        }
+        self.c.schema.types.iter().any(|t| match t {
+            codec_schema::TypeDef::Struct(s) => s.fields.iter().any(|f| to_next(&f.ty)),
+            _ => false,
+        })
+    }
+
+    /// Statements run before a record's fields are read (its position, for
+    /// references) and after (its cell layout, the unit's bounds).
+    pub(crate) fn decode_notes(&self, s: &codec_schema::StructDef) -> (TokenStream, TokenStream) {
+        use codec_schema::{Derive, Role};
+        let rt = RT();
+        let mut pre = TokenStream::new();
+        let mut post = TokenStream::new();
+        if self.is_ref_target(&s.name) {
+            pre.extend(quote!(r.note_position(Self::TYPE_ID, pos);));
+        }
+        if let Some(off) = s
+            .fields
+            .iter()
+            .find(|f| matches!(f.derive, Some(Derive::CellOffset(_))))
+        {
+            let offsets = self.c.field_offsets(s);
+            let tag_field = s.fields.iter().position(|f| f.role == Some(Role::CellType));
+            if let Some(ti) = tag_field {
+                let tag = crate::names::local("f", &s.fields[ti].name);
+                let tag_pos = match offsets[ti] {
+                    Some(o) => quote!(pos + #o),
+                    None => quote!(pos),
+                };
+                let count = match s.fields.iter().find(|f| f.role == Some(Role::CellCount)) {
+                    Some(c) => {
+                        let l = crate::names::local("f", &c.name);
+                        quote!(u64::from(#l))
+                    }
+                    None => quote!(1u64),
+                };
+                let raw = crate::names::local("raw", &off.name);
+                post.extend(quote! {
+                    r.push_cell(#rt::CellSlot { tag: u64::from(#tag), count: #count, offset: #raw, size: 0, tag_pos: #tag_pos });
+                });
+            }
+        }
+        let layout_root = s.name == self.c.schema.root || s.layout.is_some();
+        if layout_root && self.uses_to_next() {
+            let mut bounds = Vec::new();
+            for f in &s.fields {
+                let raw = crate::names::local("raw", &f.name);
+                match (&f.ty, &f.derive) {
+                    (Type::Ptr(p), _) => {
+                        let base = base_expr(&p.base, quote!(pos));
+                        let scale = p.scale;
+                        bounds.push(quote!(#raw.saturating_mul(#scale).saturating_add(#base)));
+                    }
+                    (_, Some(Derive::SectionStart(_))) => bounds.push(quote!(#raw)),
+                    _ => {}
+                }
+            }
+            post.extend(quote!(r.set_bounds(::std::vec![#(#bounds),*]);));
+        }
+        (pre, post)
+    }
+
+    /// A follow body for the offsets the new constructs point with: units,
+    /// rows and hash indexes.
+    pub(crate) fn follow_construct(
+        &self,
+        s: &codec_schema::StructDef,
+        field: &str,
+        p: &codec_schema::Ptr,
+    ) -> Option<TokenStream> {
+        use codec_schema::{Count, Derive};
+        let rt = RT();
+        let at = crate::names::local("at", field);
+        let raw = crate::names::local("raw", field);
+        let base = base_expr(&p.base, quote!(pos));
+        let scale = p.scale;
+        let target = quote! { let t = r.target(#at, #base, #raw, #scale)?; };
+        match &p.to {
+            Type::Named(n) if self.is_unit(n) => {
+                let tn = self.path_as(n, "__DecodeUnit");
+                Some(quote! { #target #tn::decode_unit(r, t, #at) })
+            }
+            Type::Hash { .. } => Some(quote! { #target let _ = t; Ok(()) }),
+            Type::Rows { cells, count, .. } => {
+                let n = match &**count {
+                    Count::Field(c) => {
+                        let l = crate::names::local("raw", c);
+                        quote!(#l)
+                    }
+                    _ => quote!(0u64),
+                };
+                let stride = s
+                    .fields
+                    .iter()
+                    .find(|g| g.derive == Some(Derive::Stride(field.to_owned())))
+                    .map(|g| {
+                        let l = crate::names::local("raw", &g.name);
+                        quote!(#l)
+                    })
+                    .unwrap_or(quote!(0u64));
+                let cu = ident(cells);
+                let v = self.v();
+                Some(quote! { #target #rt::rows::decode_rows::<#cu, #v>(r, t, #n, #stride, #at) })
+            }
+            _ => None,
+        }
+    }
+
+    /// A follow body that returns the target and the position after it (for
+    /// a `Follows` field that starts there).
+    pub(crate) fn follow_ended(
+        &self,
+        s: &codec_schema::StructDef,
+        field: &str,
+        p: &codec_schema::Ptr,
+    ) -> TokenStream {
+        let at = crate::names::local("at", field);
+        let raw = crate::names::local("raw", field);
+        let base = base_expr(&p.base, quote!(pos));
+        let scale = p.scale;
+        let target = quote! { let t = r.target(#at, #base, #raw, #scale)?; };
+        match &p.to {
+            Type::Named(n) => {
+                let tn = self.path_as(n, "__Decode");
+                let size = self.c.fixed_size(&p.to).unwrap_or(1);
+                quote! {
+                    #target
+                    r.enter(#at, t, #size)?;
+                    let (v, end) = #tn::decode_at(r, t)?;
+                    r.leave();
+                    Ok((v, end))
+                }
+            }
+            other => {
+                let read = self.inline_read(other, quote!(t), &s.name, field);
+                quote! { #target #read }
+            }
+        }
+    }
+
+    /// The body of a closure reading a `Follows` field's target, which
+    /// starts where the target of `after` ends.
+    pub(crate) fn follows_read(
+        &self,
+        s: &codec_schema::StructDef,
+        field: &str,
+        after: &str,
+        to: &Type,
+    ) -> TokenStream {
+        use codec_schema::Count;
+        let at = crate::names::local("at", field);
+        let at_after = crate::names::local("at", after);
+        let end_after = crate::names::local("end", after);
+        let head = quote! { let t: u64 = #end_after; let #at = #at_after; };
+        match to {
+            Type::List { of, count } => match &**count {
+                Count::ToNext => {
+                    let seq = self.seq_read(of, quote!(t), &at, &s.name, field);
+                    quote! { #head #seq.map(|(v, _)| v) }
+                }
+                Count::Field(c) => {
+                    let rc = crate::names::local("raw", c);
+                    let list = self.list_read(of, quote!(#rc), quote!(t), &at, &s.name, field);
+                    quote! { #head #list }
+                }
+                _ => {
+                    quote! { #head unreachable!("checked: a Follows list counts by field or to the next target") }
+                }
+            },
+            Type::Named(n) => {
+                let tn = self.path_as(n, "__Decode");
+                quote! { #head #tn::decode_at(r, t).map(|(v, _)| v) }
+            }
+            other => {
+                let read = self.inline_read(other, quote!(t), &s.name, field);
+                quote! { #head #read.map(|(v, _)| v) }
+            }
+        }
+    }
+
+    /// Reads of a list field (inline, counted by an earlier sibling): the
+    /// statements for the read phase, and for the follow phase when the
+    /// elements are offsets.
+    pub(crate) fn list_field_read(
+        &self,
+        s: &codec_schema::StructDef,
+        fname: &str,
+        of: &Type,
+        count: &codec_schema::Count,
+    ) -> (TokenStream, TokenStream) {
+        let rt = RT();
+        let v = crate::names::local("f", fname);
+        let at = crate::names::local("at", fname);
+        let n = match count {
+            codec_schema::Count::Field(c) => {
+                let l = crate::names::local("raw", c);
+                quote!(#l)
+            }
+            _ => quote!(0u64),
+        };
+        if let Type::Ptr(p) = of {
+            let w = codec_schema::int_width(&p.width).unwrap_or(4);
+            let raws = crate::names::local("raws", fname);
+            let raw = crate::names::local("raw", fname);
+            let read = crate::names::read_uint(&p.width, quote!(p + i * #w));
+            let follow = self.follow(s, fname, p);
+            let ety = self.rust_ty(&p.to, &s.name, fname);
+            let reads = quote! {
+                let #at = p;
+                let #raws: ::std::vec::Vec<u64> = {
+                    let n: u64 = #n;
+                    if let Err(e) = r.check_count(p, p, n, #w) {
+                        return Err(e.in_field(#fname));
+                    }
+                    let mut v = ::std::vec::Vec::with_capacity(n as usize);
+                    for i in 0..n {
+                        match #read {
+                            Ok(x) => v.push(x),
+                            Err(e) => return Err(e.at_index(i as usize).in_field(#fname)),
+                        }
+                    }
+                    v
+                };
+                p += #raws.len() as u64 * #w;
+            };
+            let follows = quote! {
+                let #v: ::std::vec::Vec<#ety> = {
+                    let mut out = ::std::vec::Vec::with_capacity(#raws.len());
+                    for (i, &x) in #raws.iter().enumerate() {
+                        let #at = #at + i as u64 * #w;
+                        let #raw = x;
+                        match (|| -> #rt::DecodeResult<#ety> { #follow })() {
+                            Ok(v) => out.push(v),
+                            Err(e) => return Err(e.at_index(i).in_field(#fname)),
+                        }
+                    }
+                    out
+                };
+            };
+            return (reads, follows);
+        }
+        let esize = self.c.fixed_size(of).unwrap_or(1);
+        let ety = self.rust_ty(of, &s.name, fname);
+        let list = self.list_read(of, n, quote!(p), &at, &s.name, fname);
+        let reads = quote! {
+            let #at = p;
+            let #v: ::std::vec::Vec<#ety> = match (|| -> #rt::DecodeResult<::std::vec::Vec<#ety>> { #list })() {
+                Ok(v) => v,
+                Err(e) => return Err(e.in_field(#fname)),
+            };
+            p += #v.len() as u64 * #esize;
+        };
+        (reads, TokenStream::new())
+    }
+
+    /// `decode_unit`: a unit's bytes (through its transform) read as a
+    /// file of their own; errors point into the file.
+    pub(crate) fn decode_unit_fn(&self, s: &codec_schema::StructDef) -> TokenStream {
+        let rt = RT();
+        let vis = self.vis();
+        let me = self.self_as("__Decode");
+        let bytes = match (
+            s.layout.as_ref().and_then(|l| l.transform.as_ref()),
+            self.hooks,
+        ) {
+            (Some(tr), Some(h)) => {
+                let f = ident(&tr.decode);
+                quote! {
+                    let bytes: ::std::borrow::Cow<'_, [u8]> = match #h::#f(tail, r.endian()) {
+                        Ok(b) => b,
+                        Err(e) => return Err(e.shifted(pos)),
+                    };
+                    r.charge(field_pos, bytes.len() as u64)?;
+                }
+            }
+            _ => quote! {
+                let bytes: ::std::borrow::Cow<'_, [u8]> = ::std::borrow::Cow::Borrowed(tail);
+                r.charge(field_pos, 1)?;
+            },
+        };
+        self.impl_block(
+            &s.name,
+            "__DecodeUnit",
+            quote! {
+                /// Decodes the unit at `pos`: its bytes (after its transform)
+                /// are read on their own, offsets counting from its start.
+                #[allow(unused_variables)]
+                #vis fn decode_unit(r: &mut #rt::Reader<'_>, pos: u64, field_pos: u64) -> #rt::DecodeResult<Self> {
+                    let data = r.data();
+                    let tail: &[u8] = data.get(pos as usize..).unwrap_or(&[]);
+                    #bytes
+                    let mut sub = r.sub(&bytes);
+                    match #me::decode_at(&mut sub, 0) {
+                        Ok((v, _)) => Ok(v),
+                        Err(e) => Err(e.shifted(pos)),
+                    }
+                }
+            },
+        )
+    }
+
+    /// A union whose tag comes first: read like a record.
+    pub(crate) fn decode_tagged_union(&self, u: &codec_schema::UnionDef) -> TokenStream {
+        let rt = RT();
+        let vis = self.vis();
+        let uname = &u.name;
+        let w = codec_schema::int_width(&u.tag).unwrap_or(1);
+        let read_tag = crate::names::read_uint(&u.tag, quote!(pos));
+        let arms = u.variants.iter().map(|v| {
+            let vn = ident(&v.name);
+            let vname = &v.name;
+            let tag = v.tag;
+            let read = self.inline_read(&v.ty, quote!(pos + #w), &u.name, &v.name);
+            let wrap = if self.boxed_payload(&v.ty) {
+                quote!(::std::boxed::Box::new(v))
+            } else {
+                quote!(v)
+            };
+            quote! {
+                #tag => match #read {
+                    Ok((v, end)) => Ok((Self::#vn(#wrap), end)),
+                    Err(e) => Err(e.within(#rt::PathSeg::Variant(#vname))),
+                }
+            }
+        });
+        self.impl_block(
+            &u.name,
+            "__Decode",
+            quote! {
+                /// Decodes the tag at `pos` and the payload it selects after it.
+                #[allow(unused_variables, clippy::redundant_closure_call)]
+                #[inline]
+                #vis fn decode_at(r: &mut #rt::Reader<'_>, pos: u64) -> #rt::DecodeResult<(Self, u64)> {
+                    let tag = #read_tag?;
+                    match tag {
+                        #(#arms,)*
+                        _ => Err(#rt::DecodeError::new(pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),
+                    }
+                }
+            },
+        )
+    }
+
+    /// The `Cells` implementation of a row region's cell union.
+    pub(crate) fn cells_impl(&self, u: &codec_schema::UnionDef) -> TokenStream {
+        let rt = RT();
+        let name = ident(&u.name);
+        let uname = &u.name;
+        let v = self.v();
+        let mut sizes = TokenStream::new();
+        let mut reads = TokenStream::new();
+        let mut writes = TokenStream::new();
+        let mut places = TokenStream::new();
+        let mut secs = Vec::new();
+        for var in &u.variants {
+            let vn = ident(&var.name);
+            let vname = &var.name;
+            let tag = var.tag;
+            let what = format!("{}::{}", u.name, var.name);
+            match &var.ty {
+                Type::Ptr(p) => {
+                    let w = codec_schema::int_width(&p.width).unwrap_or(4);
+                    let n = w as usize;
+                    let read = crate::names::read_uint(&p.width, quote!(pos));
+                    let base = base_expr(&p.base, quote!(0u64));
+                    let scale = p.scale;
+                    let tread = self.inline_read(&p.to, quote!(t), &u.name, &var.name);
+                    sizes.extend(quote!(#tag => ::std::option::Option::Some(#w),));
+                    reads.extend(quote! {
+                        #tag => (|| {
+                            let raw = #read?;
+                            let t = r.target(pos, #base, raw, #scale)?;
+                            #tread.map(|(v, _)| Self::#vn(v))
+                        })().map_err(|e| e.within(#rt::PathSeg::Variant(#vname))),
+                    });
+                    writes.extend(quote!(Self::#vn(_) => w.put_bytes(&[0u8; #n]),));
+                    if let Some(si) = p.section.as_deref().and_then(|n| self.c.section_id(n)) {
+                        let sec = self.c.section(si);
+                        let place =
+                            self.place_value(&p.to, quote!(v), &sec.dedup, sec.item_align, &what);
+                        let wt = width_tokens(&p.width);
+                        places.extend(quote! {
+                            Self::#vn(v) if sec == #si => {
+                                let target: u64 = { #place };
+                                w.patch_offset(at, #wt, #base, #scale, target, #what)
+                            }
+                        });
+                        secs.push(si);
+                    }
+                }
+                t => {
+                    let size = self.c.fixed_size(t).unwrap_or(0);
+                    let read = self.inline_read(t, quote!(pos), &u.name, &var.name);
+                    let write = self.inline_write(t, quote!(v), &what);
+                    sizes.extend(quote!(#tag => ::std::option::Option::Some(#size),));
+                    reads.extend(quote! {
+                        #tag => #read.map(|(v, _)| Self::#vn(v)).map_err(|e| e.within(#rt::PathSeg::Variant(#vname))),
+                    });
+                    writes.extend(quote!(Self::#vn(v) => { #write }));
+                }
+            }
+        }
+        let places_in = if secs.is_empty() {
+            quote!(false)
+        } else {
+            quote!(matches!(sec, #(#secs)|*))
+        };
+        quote! {
+            impl #rt::Cells<#v> for #name {
+                const NAME: &'static str = #uname;
+
+                fn cell_size(tag: u64) -> ::std::option::Option<u64> {
+                    match tag {
+                        #sizes
+                        _ => ::std::option::Option::None,
+                    }
+                }
+
+                #[allow(clippy::redundant_closure_call)]
+                fn decode_cell(r: &mut #rt::Reader<'_>, tag: u64, pos: u64) -> #rt::DecodeResult<Self> {
+                    match tag {
+                        #reads
+                        _ => Err(#rt::DecodeError::new(pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),
+                    }
+                }
+
+                fn cell_tag(&self) -> u64 {
+                    self.tag()
+                }
+
+                #[allow(unreachable_patterns)]
+                fn write_cell(&self, w: &mut #rt::Writer) -> #rt::EncodeResult<()> {
+                    match self {
+                        #writes
+                        other => return Err(#rt::EncodeError::new(#uname, format!("{} cells do not exist in this variant", other.variant_name()))),
+                    }
+                    Ok(())
+                }
+
+                fn places_in(sec: usize) -> bool {
+                    #places_in
+                }
+
+                #[allow(unused_variables, unreachable_patterns)]
+                fn place_cell(&self, w: &mut #rt::Writer, sec: usize, at: u64) -> #rt::EncodeResult<()> {
+                    match self {
+                        #places
+                        _ => Ok(()),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Encoding of the new constructs.
+impl Gen<'_> {
+    /// The section a struct's records go to through this field type, if it
+    /// places records of `name`.
+    fn places_records_of(&self, t: &Type, name: &str) -> Option<usize> {
+        let holds = |x: &Type| match x {
+            Type::Named(n) => n == name,
+            Type::List { of, .. } | Type::Array { of, .. } => {
+                matches!(&**of, Type::Named(n) if n == name)
+            }
+            _ => false,
+        };
+        match t {
+            Type::Ptr(p) if holds(&p.to) => p.section.as_deref().and_then(|s| self.c.section_id(s)),
+            Type::Follows { to, section, .. } if holds(to) => self.c.section_id(section),
+            _ => None,
+        }
+    }
+
+    /// Can a record of `s` be written after the targets of its own offsets
+    /// (its section comes after theirs)? Then its offsets are written from
+    /// the targets kept for it ([`codec_runtime::Writer::defer`]).
+    pub(crate) fn deferrable(&self, s: &codec_schema::StructDef) -> bool {
+        let own: Vec<usize> = s
+            .fields
+            .iter()
+            .filter_map(|f| match &f.ty {
+                Type::Ptr(p) => p.section.as_deref().and_then(|n| self.c.section_id(n)),
+                _ => None,
+            })
+            .collect();
+        if own.is_empty() {
+            return false;
+        }
+        self.c.schema.types.iter().any(|t| match t {
+            codec_schema::TypeDef::Struct(h) => h.fields.iter().any(|f| {
+                self.places_records_of(&f.ty, &s.name)
+                    .is_some_and(|rs| own.iter().any(|&o| o < rs))
+            }),
+            _ => false,
+        })
+    }
+
+    /// What `write_record` notes for references and hash indexes.
+    pub(crate) fn encode_notes(&self, s: &codec_schema::StructDef) -> TokenStream {
+        let mut out = TokenStream::new();
+        if self.is_ref_target(&s.name) {
+            out.extend(quote!(w.note_ordinal(Self::TYPE_ID, start);));
+        }
+        for t in &self.c.schema.types {
+            let codec_schema::TypeDef::Struct(h) = t else {
+                continue;
+            };
+            for f in &h.fields {
+                let Type::Ptr(p) = &f.ty else { continue };
+                let Type::Hash { of, key, hook, .. } = &p.to else {
+                    continue;
+                };
+                if *of != s.name {
+                    continue;
+                }
+                let Some(hooks) = self.hooks else { continue };
+                let k = ident(key);
+                let hn = ident(hook);
+                out.extend(quote! {
+                    w.note_hash(Self::TYPE_ID, start, #hooks::#hn((&self.#k).as_bytes()));
+                });
+            }
+        }
+        out
+    }
+
+    /// The `CellOffset` field: this column's cells are added to the row
+    /// layout, and their offset written.
+    pub(crate) fn cell_offset_write(
+        &self,
+        s: &codec_schema::StructDef,
+        cells: &str,
+        t: &Type,
+        what: &str,
+    ) -> TokenStream {
+        use codec_schema::Role;
+        let rt = RT();
+        let tag = s
+            .fields
+            .iter()
+            .find(|f| f.role == Some(Role::CellType))
+            .map(|f| ident(&f.name));
+        let count = match s.fields.iter().find(|f| f.role == Some(Role::CellCount)) {
+            Some(c) => {
+                let c = ident(&c.name);
+                quote!(u64::from(self.#c))
+            }
+            None => quote!(1u64),
+        };
+        let cu = ident(cells);
+        let v = self.v();
+        let wt = width_tokens(t);
+        match tag {
+            Some(tag) => quote! {
+                let tag = u64::from(self.#tag);
+                let off = w.add_cell(tag, #count, <#cu as #rt::Cells<#v>>::cell_size(tag), #what)?;
+                w.put_uint(#wt, off, #what)?;
+            },
+            None => quote!(w.put_uint(#wt, 0, #what)?;),
+        }
+    }
+
+    /// The row length alignment of the rows `rows_field` of `st`.
+    pub(crate) fn stride_align(&self, st: &codec_schema::StructDef, rows_field: &str) -> u64 {
+        st.fields
+            .iter()
+            .find(|f| f.name == rows_field)
+            .and_then(|f| match &f.ty {
+                Type::Ptr(p) => match &p.to {
+                    Type::Rows { stride_align, .. } => Some(stride_align.value()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .unwrap_or(1)
+    }
+
+    /// `place_own` code for offsets to a hash index or to rows; `patch`
+    /// patches the offset to `target`.
+    pub(crate) fn place_construct(
+        &self,
+        s: &codec_schema::StructDef,
+        field: &str,
+        p: &codec_schema::Ptr,
+        patch: &TokenStream,
+    ) -> syn::Result<Option<TokenStream>> {
+        let rt = RT();
+        let fid = ident(field);
+        let what = format!("{}.{}", s.name, field);
+        let Some(si) = p.section.as_deref().and_then(|n| self.c.section_id(n)) else {
+            return Ok(None);
+        };
+        let ia = self.c.section(si).item_align;
+        match &p.to {
+            Type::Hash {
+                of,
+                next,
+                slots,
+                width,
+                base,
+                prepend,
+                ..
+            } => {
+                let Some(codec_schema::TypeDef::Struct(rec)) = self.c.get(of) else {
+                    return Err(Gen::err(format!("`{of}` is not a struct")));
+                };
+                let offs = self.c.field_offsets(rec);
+                let Some(j) = rec.fields.iter().position(|g| &g.name == next) else {
+                    return Err(Gen::err(format!("`{next}` is not a field of `{of}`")));
+                };
+                let next_off = offs[j].unwrap_or(0);
+                let nwt = width_tokens(&rec.fields[j].ty);
+                let wt = width_tokens(width);
+                let base = base_expr(base, quote!(pos));
+                let sl = ident(slots);
+                let ot = ident(of);
+                let pre = prepend.value();
+                let next_what = format!("{of}.{next}");
+                Ok(Some(quote! {
+                    if sec == #si {
+                        w.align(#ia);
+                        let target = w.place_hash_index(&#rt::HashSpec {
+                            type_id: #ot::TYPE_ID,
+                            slots: u64::from(self.#sl),
+                            prepend: #pre,
+                            width: #wt,
+                            base: #base,
+                            scale: 1,
+                            next_off: #next_off,
+                            next_width: #nwt,
+                            what: #what,
+                            next_what: #next_what,
+                        })?;
+                        #patch
+                    }
+                }))
+            }
+            Type::Rows {
+                cells,
+                stride_align,
+                ..
+            } => {
+                let cu = ident(cells);
+                let v = self.v();
+                let a = stride_align.value();
+                Ok(Some(quote! {
+                    if sec == #si {
+                        w.align(#ia);
+                        let target = w.pos();
+                        let stride = w.row_stride(#a);
+                        #rt::rows::write_rows::<#cu, #v>(w, &self.#fid, stride, #what)?;
+                        #patch
+                    }
+                }))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `place_own` code for a list field of offsets: each target is placed
+    /// and its offset patched (or kept, while the record is not written).
+    pub(crate) fn place_offset_list(
+        &self,
+        s: &codec_schema::StructDef,
+        field: &str,
+        p: &codec_schema::Ptr,
+        off: u64,
+    ) -> syn::Result<TokenStream> {
+        let rt = RT();
+        let fid = ident(field);
+        let what = format!("{}.{}", s.name, field);
+        let wt = width_tokens(&p.width);
+        let w = codec_schema::int_width(&p.width).unwrap_or(4);
+        let scale = p.scale;
+        let base = base_expr(&p.base, quote!(pos));
+        let Some(si) = p.section.as_deref().and_then(|n| self.c.section_id(n)) else {
+            return Err(Gen::err(format!("`{what}` names no section")));
+        };
+        let sec = self.c.section(si);
+        let place = self.place_value(&p.to, quote!(e), &sec.dedup, sec.item_align, &what);
+        Ok(quote! {
+            if sec == #si {
+                for (i, e) in self.#fid.iter().enumerate() {
+                    let target: u64 = { #place };
+                    let fo = #off + i as u64 * #w;
+                    if pos == #rt::UNPLACED {
+                        w.defer(#rt::key_of(self), Self::TYPE_ID, fo, target);
+                    } else {
+                        w.patch_offset(pos + fo, #wt, #base, #scale, target, #what)?;
+                    }
+                }
+            }
+        })
+    }
+
+    /// `visit` code descending into what field `f` (at `off` in its record)
+    /// holds, for the sections `secs` it can reach.
+    pub(crate) fn descend_field(
+        &self,
+        s: &codec_schema::StructDef,
+        f: &codec_schema::Field,
+        off: u64,
+        secs: &[usize],
+    ) -> syn::Result<TokenStream> {
+        use codec_schema::Count;
+        let rt = RT();
+        let fid = ident(&f.name);
+        let what = format!("{}.{}", s.name, f.name);
+        // Visits each record of a list whose elements start at `at` (UNPLACED
+        // when they are not written yet).
+        let list_visit = |of: &Type, extra: u64| -> Option<TokenStream> {
+            let Type::Named(n) = of else { return None };
+            let vp = self.path_as(n, "__Encode");
+            Some(match self.c.fixed_size(of) {
+                Some(esize) => quote! {
+                    for (i, e) in self.#fid.iter().enumerate() {
+                        let ea = if at == #rt::UNPLACED { #rt::UNPLACED } else { at + #extra + i as u64 * #esize };
+                        #vp::visit(e, w, sec, post, ea)?;
+                    }
+                },
+                None => quote! {
+                    if at != #rt::UNPLACED {
+                        return Err(#rt::EncodeError::new(#what, "internal: records of variable size are visited after they were placed"));
+                    }
+                    for e in self.#fid.iter() {
+                        #vp::visit(e, w, sec, post, #rt::UNPLACED)?;
+                    }
+                },
+            })
+        };
+        let step = match &f.ty {
+            Type::Ptr(p) => {
+                let wt = width_tokens(&p.width);
+                let scale = p.scale;
+                let base = base_expr(&p.base, quote!(pos));
+                let ts = p
+                    .section
+                    .as_deref()
+                    .and_then(|n| self.c.section_id(n))
+                    .unwrap_or(0);
+                let extra = match &p.to {
+                    Type::List { count, .. } => match &**count {
+                        Count::Prefix(ct) => codec_schema::int_width(ct).unwrap_or(4),
+                        _ => 0,
+                    },
+                    _ => 0,
+                };
+                let at = quote! {
+                    let at: u64 = if pos == #rt::UNPLACED {
+                        w.peek_deferred(#rt::key_of(self), Self::TYPE_ID, #off).unwrap_or(#rt::UNPLACED)
+                    } else if sec < #ts {
+                        #rt::UNPLACED
+                    } else {
+                        w.resolve(pos + #off, #wt, #base, #scale)
+                    };
+                };
+                match &p.to {
+                    Type::Named(n) => {
+                        let vp = self.path_as(n, "__Encode");
+                        Some(quote! { #at #vp::visit(&self.#fid, w, sec, post, at)?; })
+                    }
+                    Type::Array { of, .. } | Type::List { of, .. } => {
+                        list_visit(of, extra).map(|l| quote! { #at #l })
+                    }
+                    Type::Rows {
+                        cells,
+                        stride_align,
+                        ..
+                    } => {
+                        let cu = ident(cells);
+                        let v = self.v();
+                        let a = stride_align.value();
+                        Some(quote! {
+                            #at
+                            if at != #rt::UNPLACED {
+                                let stride = w.row_stride(#a);
+                                #rt::rows::place_rows::<#cu, #v>(w, &self.#fid, sec, at, stride)?;
+                            }
+                        })
+                    }
+                    _ => None,
+                }
+            }
+            Type::Follows { to, section, .. } => {
+                let ts = self.c.section_id(section).unwrap_or(0);
+                let inner = match &**to {
+                    Type::List { of, .. } => list_visit(of, 0),
+                    Type::Named(n) => {
+                        let vp = self.path_as(n, "__Encode");
+                        Some(quote!(#vp::visit(&self.#fid, w, sec, post, at)?;))
+                    }
+                    _ => None,
+                };
+                inner.map(|i| {
+                    quote! {
+                        if sec >= #ts {
+                            return Err(#rt::EncodeError::new(#what, "internal: records placed after another target are not visited in their own or later sections"));
+                        }
+                        let at: u64 = #rt::UNPLACED;
+                        #i
+                    }
+                })
+            }
+            Type::Named(n) => {
+                let vp = self.path_as(n, "__Encode");
+                Some(quote! {
+                    let at: u64 = if pos == #rt::UNPLACED { #rt::UNPLACED } else { pos + #off };
+                    #vp::visit(&self.#fid, w, sec, post, at)?;
+                })
+            }
+            Type::Array { of, .. } | Type::List { of, .. } => {
+                if let Type::Ptr(p) = &**of {
+                    // A list field of offsets: visit each target.
+                    let Type::Named(n) = &p.to else {
+                        return Ok(TokenStream::new());
+                    };
+                    let vp = self.path_as(n, "__Encode");
+                    let wt = width_tokens(&p.width);
+                    let w_ = codec_schema::int_width(&p.width).unwrap_or(4);
+                    let scale = p.scale;
+                    let base = base_expr(&p.base, quote!(pos));
+                    let ts = p
+                        .section
+                        .as_deref()
+                        .and_then(|n| self.c.section_id(n))
+                        .unwrap_or(0);
+                    Some(quote! {
+                        for (i, e) in self.#fid.iter().enumerate() {
+                            let fo = #off + i as u64 * #w_;
+                            let at: u64 = if pos == #rt::UNPLACED {
+                                w.peek_deferred(#rt::key_of(self), Self::TYPE_ID, fo).unwrap_or(#rt::UNPLACED)
+                            } else if sec < #ts {
+                                #rt::UNPLACED
+                            } else {
+                                w.resolve(pos + fo, #wt, #base, #scale)
+                            };
+                            #vp::visit(e, w, sec, post, at)?;
+                        }
+                    })
+                } else {
+                    list_visit(of, 0).map(|l| {
+                        quote! {
+                            let at: u64 = if pos == #rt::UNPLACED { #rt::UNPLACED } else { pos + #off };
+                            #l
+                        }
+                    })
+                }
+            }
+            _ => None,
+        };
+        Ok(match step {
+            Some(step) => quote! {
+                if matches!(sec, #(#secs)|*) { #step }
+            },
+            None => TokenStream::new(),
+        })
+    }
+
+    /// `encode_unit`: the unit laid out on its own, then transformed.
+    pub(crate) fn encode_unit_fn(&self, s: &codec_schema::StructDef) -> syn::Result<TokenStream> {
+        let rt = RT();
+        let Some(layout) = &s.layout else {
+            return Ok(TokenStream::new());
+        };
+        let sections: Vec<usize> = layout
+            .sections
+            .iter()
+            .filter_map(|x| self.c.section_id(&x.name))
+            .collect();
+        let body = self.layout_body(s, &sections, layout.end_align)?;
+        let ntypes = self.c.schema.types.len();
+        let nsecs = self.c.all_sections().len();
+        let transform = match (&layout.transform, self.hooks) {
+            (Some(tr), Some(h)) => {
+                let f = ident(&tr.encode);
+                quote!(#h::#f(self, &mut bytes, endian)?;)
+            }
+            (Some(tr), None) => return Err(Gen::err(format!(
+                "unit `{}` is transformed by glue `{}`: pass `hooks = path::to::glue` to schema!",
+                s.name, tr.encode
+            ))),
+            _ => quote!(),
+        };
+        let vis = self.vis();
+        Ok(self.impl_block(
+            &s.name,
+            "__EncodeUnit",
+            quote! {
+                /// Lays out the unit on its own (offsets from its start) and
+                /// applies its transform.
+                #[allow(unused_mut)]
+                #vis fn encode_unit(&self, endian: #rt::Endian) -> #rt::EncodeResult<::std::vec::Vec<u8>> {
+                    let v = self;
+                    let mut w = #rt::Writer::new(endian, #ntypes, #nsecs);
+                    #body
+                    let mut bytes = w.into_bytes();
+                    #transform
+                    Ok(bytes)
+                }
+            },
+        ))
+    }
+
+    /// A union whose tag comes first: written like a record.
+    pub(crate) fn encode_tagged_union(&self, u: &codec_schema::UnionDef) -> TokenStream {
+        let rt = RT();
+        let vis = self.vis();
+        let uname = &u.name;
+        let wt = width_tokens(&u.tag);
+        let arms = u.variants.iter().map(|v| {
+            let vn = ident(&v.name);
+            let tag = v.tag;
+            let ty = self.rust_ty(&v.ty, &u.name, &v.name);
+            let what = format!("{}::{}", u.name, v.name);
+            let write = self.inline_write(&v.ty, quote!(v), &what);
+            quote! {
+                Self::#vn(v) => {
+                    let v: &#ty = v;
+                    w.put_uint(#wt, #tag, #uname)?;
+                    #write
+                }
+            }
+        });
+        self.impl_block(
+            &u.name,
+            "__Encode",
+            quote! {
+                /// Writes the tag, then the payload.
+                #[allow(unused_variables, unreachable_patterns)]
+                #vis fn write_record(&self, w: &mut #rt::Writer) -> #rt::EncodeResult<()> {
+                    let start = w.pos();
+                    match self {
+                        #(#arms)*
+                        other => return Err(#rt::EncodeError::new(#uname, format!("{} does not exist in this variant", other.variant_name()))),
+                    }
+                    Ok(())
+                }
+
+                /// A self-tagged union places nothing.
+                #[allow(unused_variables)]
+                #vis fn visit(&self, w: &mut #rt::Writer, sec: usize, post: bool, pos: u64) -> #rt::EncodeResult<()> {
+                    Ok(())
+                }
+
+                #[allow(unused_variables)]
+                fn place_own(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
+                    Ok(())
+                }
+            },
+        )
+    }
+}

@@ -17,8 +17,18 @@ impl Gen<'_> {
         for t in &self.c.schema.types {
             out.extend(match t {
                 TypeDef::Struct(s) => self.decode_struct(s),
+                TypeDef::Union(u) if u.inline_tag => self.decode_tagged_union(u),
+                TypeDef::Union(u) if self.is_cell_union(&u.name) => self.cells_impl(u),
                 TypeDef::Union(u) => self.decode_union(u),
             });
+            if let TypeDef::Struct(s) = t {
+                if s.layout.is_some() {
+                    out.extend(self.decode_unit_fn(s));
+                }
+            }
+        }
+        if self.variant.is_some() {
+            return out;
         }
         let root = ident(&self.c.schema.root);
         let root_name = &self.c.schema.root;
@@ -57,6 +67,7 @@ impl Gen<'_> {
         // the field-by-field reads remain for a record the file cuts short,
         // so that the error names the field where the cut falls.
         let fast = self.fast_record(s);
+        let mut late = TokenStream::new();
         for f in &s.fields {
             let fname = &f.name;
             let v = local("f", fname);
@@ -71,14 +82,47 @@ impl Gen<'_> {
                         let #raw = match #read { Ok(v) => v, Err(e) => return Err(e.in_field(#fname)) };
                         p += #w;
                     });
-                    let follow = self.follow(s, f.name.as_str(), p);
+                    let rty = self.rust_ty(&f.ty, &s.name, &f.name);
+                    if is_followed(s, fname) {
+                        // A `Follows` field starts where this target ends.
+                        let follow = self.follow_ended(s, f.name.as_str(), p);
+                        let end = local("end", fname);
+                        follows.extend(quote! {
+                            let (#v, #end): (#rty, u64) = match (|| -> #rt::DecodeResult<(#rty, u64)> { #follow })() {
+                                Ok(v) => v,
+                                Err(e) => return Err(e.in_field(#fname)),
+                            };
+                        });
+                    } else {
+                        let follow = self.follow(s, f.name.as_str(), p);
+                        let stmt = quote! {
+                            let #v: #rty = match (|| -> #rt::DecodeResult<#rty> { #follow })() {
+                                Ok(v) => v,
+                                Err(e) => return Err(e.in_field(#fname)),
+                            };
+                        };
+                        // Rows are laid out by the columns: read them last.
+                        if matches!(p.to, Type::Rows { .. }) {
+                            late.extend(stmt);
+                        } else {
+                            follows.extend(stmt);
+                        }
+                    }
+                }
+                Type::Follows { after, to, .. } => {
+                    let body = self.follows_read(s, fname, after, to);
                     let rty = self.rust_ty(&f.ty, &s.name, &f.name);
                     follows.extend(quote! {
-                        let #v: #rty = match (|| -> #rt::DecodeResult<#rty> { #follow })() {
+                        let #v: #rty = match (|| -> #rt::DecodeResult<#rty> { #body })() {
                             Ok(v) => v,
                             Err(e) => return Err(e.in_field(#fname)),
                         };
                     });
+                }
+                Type::List { of, count } => {
+                    let (r1, f1) = self.list_field_read(s, fname, of, count);
+                    reads.extend(r1);
+                    follows.extend(f1);
                 }
                 _ if f.derive.is_some() => {
                     let raw = local("raw", fname);
@@ -86,7 +130,7 @@ impl Gen<'_> {
                     let w = codec_schema::int_width(&f.ty).unwrap_or(4);
                     // A file size that disagrees with the input means a cut
                     // or padded file: say so rather than decode part of it.
-                    let verify = if f.derive == Some(Derive::FileSize) {
+                    let verify = if f.derive == Some(Derive::FileSize) && f.verify {
                         quote! {
                             if #raw != r.len() {
                                 return Err(#rt::DecodeError::new(#at, #rt::ErrorKind::Invalid(format!(
@@ -119,6 +163,8 @@ impl Gen<'_> {
                 build.push(quote!(#fid: #v));
             }
         }
+        build.extend(self.missing_fields(s));
+        let notes = self.decode_notes(s);
         let reads = match fast {
             Some((size, fast_reads, locals)) => quote! {
                 let (#(#locals,)*) = match r.array::<#size>(pos) {
@@ -136,21 +182,29 @@ impl Gen<'_> {
             },
             None => reads,
         };
-        quote! {
-            impl #name {
+        let _ = &name;
+        let vis = self.vis();
+        let (pre, post) = notes;
+        self.impl_block(
+            &s.name,
+            "__Decode",
+            quote! {
                 /// Decodes the record at `pos` and what its offsets point to;
                 /// returns the value and the position after the record.
                 #[allow(unused_mut, unused_variables, clippy::redundant_closure_call)]
                 #[inline]
-                pub fn decode_at(r: &mut #rt::Reader<'_>, pos: u64) -> #rt::DecodeResult<(Self, u64)> {
+                #vis fn decode_at(r: &mut #rt::Reader<'_>, pos: u64) -> #rt::DecodeResult<(Self, u64)> {
                     let mut p = pos;
+                    #pre
                     #reads
+                    #post
                     #follows
+                    #late
                     #checks
                     Ok((Self { #(#build,)* }, p))
                 }
-            }
-        }
+            },
+        )
     }
 
     /// For a fixed-size record whose fields are all plain (numbers, bools,
@@ -237,7 +291,7 @@ impl Gen<'_> {
     }
 
     /// The body of a closure returning the target of offset field `field`.
-    fn follow(&self, s: &StructDef, field: &str, p: &Ptr) -> TokenStream {
+    pub(crate) fn follow(&self, s: &StructDef, field: &str, p: &Ptr) -> TokenStream {
         let rt = RT();
         let at = local("at", field);
         let raw = local("raw", field);
@@ -248,9 +302,12 @@ impl Gen<'_> {
             Base::Record => quote!(pos),
         };
         let target = quote! { let t = r.target(#at, #base, #raw, #scale)?; };
+        if let Some(special) = self.follow_construct(s, field, p) {
+            return special;
+        }
         match &p.to {
             Type::Named(n) => {
-                let tn = ident(n);
+                let tn = self.path_as(n, "__Decode");
                 let size = self.c.fixed_size(&p.to).unwrap_or(1);
                 let boxed = crate::names::contains_directly(self.c, &p.to, &s.name, 0);
                 let wrap = if boxed {
@@ -306,7 +363,7 @@ impl Gen<'_> {
                 }
             }
             Type::Switch { union, tag } => {
-                let un = ident(union);
+                let un = self.path_as(union, "__Payload");
                 let rt_ = local("raw", tag);
                 let at_tag = local("at", tag);
                 quote! {
@@ -327,7 +384,7 @@ impl Gen<'_> {
     }
 
     /// Statements ending in `Ok(Vec<T>)`: `n` elements of `of` from `start`.
-    fn list_read(
+    pub(crate) fn list_read(
         &self,
         of: &Type,
         n: TokenStream,
@@ -410,7 +467,7 @@ impl Gen<'_> {
             }
             Type::Fixed { raw, .. } => self.inline_read(raw, start, owner, field),
             Type::Named(n) => {
-                let tn = ident(n);
+                let tn = self.path_as(n, "__Decode");
                 quote! {{ let s: u64 = #start; #tn::decode_at(r, s) }}
             }
             Type::Array { of, len } => {
@@ -535,22 +592,33 @@ impl Gen<'_> {
                 }
             }
         });
-        quote! {
-            impl #name {
+        let _ = &name;
+        let vis = self.vis();
+        self.impl_block(
+            &u.name,
+            "__Payload",
+            quote! {
                 /// Decodes the payload that tag `tag` selects, at `pos`.
                 /// `field_pos` is where the offset to it was read and
                 /// `tag_pos` where the tag was read (for errors).
                 #[allow(unused_variables, clippy::redundant_closure_call)]
                 #[inline]
-                pub fn decode_payload(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> #rt::DecodeResult<Self> {
+                #vis fn decode_payload(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> #rt::DecodeResult<Self> {
                     match tag {
                         #(#arms,)*
                         _ => Err(#rt::DecodeError::new(tag_pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),
                     }
                 }
-            }
-        }
+            },
+        )
     }
+}
+
+/// Does a `Follows` field of `s` start where the target of `field` ends?
+fn is_followed(s: &StructDef, field: &str) -> bool {
+    s.fields
+        .iter()
+        .any(|g| matches!(&g.ty, Type::Follows { after, .. } if after == field))
 }
 
 /// Reading a number from an already checked record slice, if `t` is one.

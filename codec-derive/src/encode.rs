@@ -16,21 +16,69 @@ impl Gen<'_> {
         let rt = RT();
         let mut out = TokenStream::new();
         for (i, t) in self.c.schema.types.iter().enumerate() {
-            if let TypeDef::Struct(s) = t {
-                out.extend(self.encode_struct(i, s)?);
+            match t {
+                TypeDef::Struct(s) => {
+                    out.extend(self.encode_struct(i, s)?);
+                    if s.layout.is_some() {
+                        out.extend(self.encode_unit_fn(s)?);
+                    }
+                }
+                TypeDef::Union(u) if u.inline_tag => out.extend(self.encode_tagged_union(u)),
+                TypeDef::Union(_) => {}
             }
         }
         let root_def = self.c.root();
         let root = ident(&root_def.name);
+        let sections: Vec<usize> = (0..self.c.schema.sections.len()).collect();
+        let body = self.layout_body(root_def, &sections, self.c.schema.end_align)?;
         let ntypes = self.c.schema.types.len();
-        let nsecs = self.c.schema.sections.len();
-        let mut sections = TokenStream::new();
-        for (i, sec) in self.c.schema.sections.iter().enumerate() {
+        let nsecs = self.c.all_sections().len();
+        match self.variant {
+            None => out.extend(quote! {
+                /// Encodes a whole file, laid out by the schema's sections.
+                pub fn encode(v: &#root) -> #rt::EncodeResult<::std::vec::Vec<u8>> {
+                    let mut w = #rt::Writer::new(ENDIAN, #ntypes, #nsecs);
+                    #body
+                    Ok(w.into_bytes())
+                }
+            }),
+            Some(k) => {
+                let f = quote::format_ident!("__encode_{}", k);
+                let endian = match self.c.schema.endian {
+                    codec_schema::Endian::Little => quote!(#rt::Endian::Little),
+                    codec_schema::Endian::Big => quote!(#rt::Endian::Big),
+                };
+                out.extend(quote! {
+                    #[doc(hidden)]
+                    fn #f(v: &#root) -> #rt::EncodeResult<::std::vec::Vec<u8>> {
+                        let mut w = #rt::Writer::new(#endian, #ntypes, #nsecs);
+                        #body
+                        Ok(w.into_bytes())
+                    }
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Statements laying out the record `v` (of struct `root_def`) and the
+    /// given sections into `w`: the file's root, or a unit's.
+    pub(crate) fn layout_body(
+        &self,
+        root_def: &StructDef,
+        sections: &[usize],
+        end_align: u64,
+    ) -> syn::Result<TokenStream> {
+        let rt = RT();
+        let enc = self.path_as(&root_def.name, "__Encode");
+        let mut body = quote!(#enc::write_record(v, &mut w)?;);
+        for &i in sections {
+            let sec = self.c.section(i);
             let align = sec.align;
             let dedup = dedup_tokens(&sec.dedup);
             let walk = match &sec.order {
-                Order::PreOrder => quote!(v.visit(&mut w, #i, false, 0)?;),
-                Order::PostOrder => quote!(v.visit(&mut w, #i, true, 0)?;),
+                Order::PreOrder => quote!(#enc::visit(v, &mut w, #i, false, 0)?;),
+                Order::PostOrder => quote!(#enc::visit(v, &mut w, #i, true, 0)?;),
                 Order::Hook { name, visits } => {
                     let Some(hooks) = self.hooks else {
                         return Err(Gen::err(format!(
@@ -40,21 +88,31 @@ impl Gen<'_> {
                     };
                     let hn = ident(name);
                     let vt = ident(visits);
+                    let venc = self.path_as(visits, "__Encode");
                     quote!(#hooks::#hn(v, &mut |o: &#vt| {
                         let pos = w.record(#rt::key_of(o), #vt::TYPE_ID, #visits)?;
-                        o.visit(&mut w, #i, false, pos)
+                        #venc::visit(o, &mut w, #i, false, pos)
                     })?;)
                 }
             };
-            sections.extend(quote! {
+            let end = if sec.pad > 1 || sec.end_align > 1 {
+                let (pad, ea) = (sec.pad, sec.end_align);
+                quote!(w.end_section_padded(#i, #align, #pad, #ea);)
+            } else {
+                quote!(w.end_section(#align);)
+            };
+            body.extend(quote! {
                 w.begin_section(#i, #align, #dedup);
                 #walk
-                w.end_section(#align);
+                #end
             });
         }
-        let end_align = self.c.schema.end_align;
+        body.extend(quote! {
+            w.align(#end_align);
+            w.resolve_refs()?;
+        });
         let offsets = self.c.field_offsets(root_def);
-        let mut patches = TokenStream::new();
+        let mut checksums = TokenStream::new();
         for (f, off) in root_def.fields.iter().zip(&offsets) {
             let what = format!("{}.{}", root_def.name, f.name);
             let value = match &f.derive {
@@ -67,6 +125,15 @@ impl Gen<'_> {
                     let id = self.c.section_id(s).unwrap_or(0);
                     quote!({ let sp = w.section(#id); sp.end - sp.start })
                 }
+                Some(Derive::SectionStart(s)) => {
+                    let id = self.c.section_id(s).unwrap_or(0);
+                    quote!(w.section(#id).start)
+                }
+                Some(Derive::Stride(rows)) => {
+                    let a = self.stride_align(root_def, rows);
+                    quote!(w.row_stride(#a))
+                }
+                Some(Derive::Checksum { .. }) => continue,
                 _ => continue,
             };
             let Some(off) = off else {
@@ -75,23 +142,43 @@ impl Gen<'_> {
                 )));
             };
             let wt = width_tokens(&f.ty);
-            patches.extend(quote! {
+            body.extend(quote! {
                 let value = #value;
                 w.patch_uint(#off, #wt, value, #what)?;
             });
         }
-        out.extend(quote! {
-            /// Encodes a whole file, laid out by the schema's sections.
-            pub fn encode(v: &#root) -> #rt::EncodeResult<::std::vec::Vec<u8>> {
-                let mut w = #rt::Writer::new(ENDIAN, #ntypes, #nsecs);
-                v.write_record(&mut w)?;
-                #sections
-                w.align(#end_align);
-                #patches
-                Ok(w.into_bytes())
-            }
-        });
-        Ok(out)
+        // Checksums last: they cover the bytes every other patch wrote.
+        for (f, off) in root_def.fields.iter().zip(&offsets) {
+            let Some(Derive::Checksum { hook, from, to }) = &f.derive else {
+                continue;
+            };
+            let what = format!("{}.{}", root_def.name, f.name);
+            let Some(hooks) = self.hooks else {
+                return Err(Gen::err(format!(
+                    "`{what}` is a checksum: pass `hooks = path::to::glue` to schema!"
+                )));
+            };
+            let Some(off) = off else {
+                return Err(Gen::err(format!(
+                    "derived field `{what}` must be at a fixed offset of the root"
+                )));
+            };
+            let id = self.c.section_id(to).unwrap_or(0);
+            let hn = ident(hook);
+            let wt = width_tokens(&f.ty);
+            checksums.extend(quote! {
+                let value: u64 = {
+                    let end = w.section(#id).end as usize;
+                    let bytes = w.bytes();
+                    let end = end.min(bytes.len());
+                    let from = (#from as usize).min(end);
+                    #hooks::#hn(&bytes[from..end])
+                };
+                w.patch_uint(#off, #wt, value, #what)?;
+            });
+        }
+        body.extend(checksums);
+        Ok(body)
     }
 
     fn encode_struct(&self, type_id: usize, s: &StructDef) -> syn::Result<TokenStream> {
@@ -101,6 +188,7 @@ impl Gen<'_> {
         let mut writes = TokenStream::new();
         let mut own = TokenStream::new();
         let mut descend = TokenStream::new();
+        let deferrable = self.deferrable(s);
         for (f, off) in s.fields.iter().zip(&offsets) {
             let fid = ident(&f.name);
             let what = format!("{}.{}", s.name, f.name);
@@ -115,6 +203,9 @@ impl Gen<'_> {
                     let wt = width_tokens(t);
                     writes.extend(quote!(w.put_uint(#wt, self.#of.tag(), #what)?;));
                 }
+                (Some(Derive::CellOffset(cells)), t) => {
+                    writes.extend(self.cell_offset_write(s, cells, t, &what));
+                }
                 (Some(_), t) => {
                     let n = codec_schema::int_width(t).unwrap_or(4) as usize;
                     writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
@@ -125,13 +216,56 @@ impl Gen<'_> {
                 }
                 (None, Type::Ptr(p)) => {
                     let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
-                    writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
                     let Some(off) = off else {
                         return Err(Gen::err(format!(
                             "offset field `{what}` must be at a fixed offset"
                         )));
                     };
+                    if deferrable {
+                        // The target may have been placed before this record.
+                        let wt = width_tokens(&p.width);
+                        let base = crate::constructs::base_expr(&p.base, quote!(start));
+                        let scale = p.scale;
+                        writes.extend(quote! {
+                            match w.take_deferred(#rt::key_of(self), Self::TYPE_ID, #off) {
+                                Some(t) => w.put_offset(#wt, #base, #scale, t, #what)?,
+                                None => w.put_bytes(&[0u8; #n]),
+                            }
+                        });
+                    } else {
+                        writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
+                    }
                     own.extend(self.place_target(s, &f.name, p, *off)?);
+                }
+                (None, Type::List { of, .. }) if matches!(**of, Type::Ptr(_)) => {
+                    let Type::Ptr(p) = &**of else { unreachable!() };
+                    let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
+                    let Some(off) = off else {
+                        return Err(Gen::err(format!(
+                            "offsets `{what}` must be at a fixed offset"
+                        )));
+                    };
+                    writes.extend(quote! {
+                        for _ in self.#fid.iter() {
+                            w.put_bytes(&[0u8; #n]);
+                        }
+                    });
+                    own.extend(self.place_offset_list(s, &f.name, p, *off)?);
+                }
+                (None, Type::List { of, .. }) => {
+                    let e = self.inline_write(of, quote!(e), &what);
+                    writes.extend(quote!(for e in self.#fid.iter() { #e }));
+                }
+                (None, Type::Follows { to, section, .. }) => {
+                    let si = self.c.section_id(section).unwrap_or(0);
+                    let sec = self.c.section(si);
+                    let place =
+                        self.place_value(to, quote!(&self.#fid), &sec.dedup, sec.item_align, &what);
+                    own.extend(quote! {
+                        if sec == #si {
+                            let _: u64 = { #place };
+                        }
+                    });
                 }
                 (None, t) => {
                     let wr = self.inline_write(t, quote!(&self.#fid), &what);
@@ -141,121 +275,94 @@ impl Gen<'_> {
             // Descend into what this field holds, for the sections it can reach.
             let inner: &Type = match &f.ty {
                 Type::Ptr(p) => &p.to,
+                Type::Follows { to, .. } => to,
                 t => t,
             };
-            let secs: Vec<usize> = (0..self.c.schema.sections.len())
+            // A unit lays out its own sections; nothing of it is visited from outside.
+            let unit = |t: &Type| matches!(t, Type::Named(n) if self.is_unit(n));
+            let into_unit = unit(inner)
+                || matches!(inner, Type::List { of, .. } | Type::Array { of, .. }
+                    if unit(of) || matches!(&**of, Type::Ptr(p) if unit(&p.to)));
+            let secs: Vec<usize> = (0..self.c.all_sections().len())
                 .filter(|&si| {
                     self.c.type_reaches(inner, si) && !matches!(inner, Type::Switch { .. })
                 })
                 .collect();
-            if !secs.is_empty() && f.derive.is_none() {
+            if !secs.is_empty() && f.derive.is_none() && !into_unit {
                 let Some(off) = off else {
                     return Err(Gen::err(format!(
                         "`{what}` leads to placed data, so it must be at a fixed offset"
                     )));
                 };
-                // Where the field's value (or its target) starts in the output.
-                let (at, elem_start) = match &f.ty {
-                    Type::Ptr(p) => {
-                        let wt = width_tokens(&p.width);
-                        let scale = p.scale;
-                        let base = match p.base {
-                            Base::File | Base::Unit => quote!(0u64),
-                            Base::Absolute(n) => quote!(#n),
-                            Base::Record => quote!(pos),
-                        };
-                        let extra = match &p.to {
-                            Type::List { count, .. } => match &**count {
-                                Count::Prefix(ct) => codec_schema::int_width(ct).unwrap_or(4),
-                                _ => 0,
-                            },
-                            _ => 0,
-                        };
-                        (quote!(w.resolve(pos + #off, #wt, #base, #scale)), extra)
-                    }
-                    _ => (quote!(pos + #off), 0),
-                };
-                let step = match inner {
-                    Type::Named(_) => Some(quote! {
-                        let at: u64 = #at;
-                        self.#fid.visit(w, sec, post, at)?;
-                    }),
-                    Type::Array { of, .. } | Type::List { of, .. }
-                        if matches!(**of, Type::Named(_)) =>
-                    {
-                        let esize = self.c.fixed_size(of).unwrap_or(0);
-                        Some(quote! {
-                            let at: u64 = #at + #elem_start;
-                            for (i, e) in self.#fid.iter().enumerate() {
-                                e.visit(w, sec, post, at + i as u64 * #esize)?;
-                            }
-                        })
-                    }
-                    _ => None,
-                };
-                if let Some(step) = step {
-                    descend.extend(quote! {
-                        if matches!(sec, #(#secs)|*) { #step }
-                    });
-                }
+                descend.extend(self.descend_field(s, f, *off, &secs)?);
             }
         }
         let hook_visited = self
             .c
-            .schema
-            .sections
+            .all_sections()
             .iter()
             .any(|sec| matches!(&sec.order, Order::Hook { visits, .. } if visits == &s.name));
-        let note = if hook_visited {
+        let mut note = if hook_visited {
             quote!(w.note_record(#rt::key_of(self), #type_id, start);)
         } else {
             quote!()
         };
-        Ok(quote! {
-            impl #name {
+        note.extend(self.encode_notes(s));
+        let vis = self.vis();
+        let me = self.self_as("__Encode");
+        let type_id_const = if self.variant.is_none() {
+            quote! {
                 /// The type's index in the schema (for record counts).
                 pub const TYPE_ID: usize = #type_id;
-
-                /// Writes this record at the writer's position. Offsets are
-                /// left as zeros until their targets are placed.
-                #[allow(unused_variables)]
-                #[inline]
-                pub fn write_record(&self, w: &mut #rt::Writer) -> #rt::EncodeResult<()> {
-                    let start = w.pos();
-                    w.count_record(#type_id);
-                    #note
-                    #writes
-                    Ok(())
-                }
-
-                /// Places what belongs to section `sec`, in pre- or post-order.
-                /// `pos` is where this record was written.
-                #[allow(unused_variables)]
-                pub fn visit(&self, w: &mut #rt::Writer, sec: usize, post: bool, pos: u64) -> #rt::EncodeResult<()> {
-                    if !post {
-                        self.place_own(w, sec, pos)?;
-                    }
-                    #descend
-                    if post {
-                        self.place_own(w, sec, pos)?;
-                    }
-                    Ok(())
-                }
-
-                /// Places the targets of this record's own offsets that
-                /// belong to section `sec`, and patches the offsets.
-                #[allow(unused_variables)]
-                #[inline]
-                fn place_own(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
-                    #own
-                    Ok(())
-                }
             }
-        })
+        } else {
+            quote!()
+        };
+        let _ = &name;
+        let methods = quote! {
+            #type_id_const
+
+            /// Writes this record at the writer's position. Offsets are
+            /// left as zeros until their targets are placed.
+            #[allow(unused_variables)]
+            #[inline]
+            #vis fn write_record(&self, w: &mut #rt::Writer) -> #rt::EncodeResult<()> {
+                let start = w.pos();
+                w.count_record(#type_id);
+                #note
+                #writes
+                Ok(())
+            }
+
+            /// Places what belongs to section `sec`, in pre- or post-order.
+            /// `pos` is where this record was written.
+            #[allow(unused_variables)]
+            #vis fn visit(&self, w: &mut #rt::Writer, sec: usize, post: bool, pos: u64) -> #rt::EncodeResult<()> {
+                if !post {
+                    #me::place_own(self, w, sec, pos)?;
+                }
+                #descend
+                if post {
+                    #me::place_own(self, w, sec, pos)?;
+                }
+                Ok(())
+            }
+
+            /// Places the targets of this record's own offsets that
+            /// belong to section `sec`, and patches the offsets.
+            #[allow(unused_variables)]
+            #[inline]
+            fn place_own(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
+                #own
+                Ok(())
+            }
+        };
+        Ok(self.impl_block(&s.name, "__Encode", methods))
     }
 
     /// Statements for `place_own`: place offset field `field`'s target when
-    /// `sec` is its section, then patch the offset at `off` in the record.
+    /// `sec` is its section, then patch the offset at `off` in the record
+    /// (or, while the record is not written yet, keep the target for it).
     fn place_target(
         &self,
         s: &StructDef,
@@ -263,7 +370,7 @@ impl Gen<'_> {
         p: &Ptr,
         off: u64,
     ) -> syn::Result<TokenStream> {
-        let _rt = RT();
+        let rt = RT();
         let fid = ident(field);
         let what = format!("{}.{}", s.name, field);
         let wt = width_tokens(&p.width);
@@ -274,9 +381,16 @@ impl Gen<'_> {
             Base::Record => quote!(rec),
         };
         let patch = quote! {
-            let rec = pos;
-            w.patch_offset(rec + #off, #wt, #base, #scale, target, #what)?;
+            if pos == #rt::UNPLACED {
+                w.defer(#rt::key_of(self), Self::TYPE_ID, #off, target);
+            } else {
+                let rec = pos;
+                w.patch_offset(rec + #off, #wt, #base, #scale, target, #what)?;
+            }
         };
+        if let Some(special) = self.place_construct(s, field, p, &patch)? {
+            return Ok(special);
+        }
         match &p.to {
             Type::Switch { union, .. } => {
                 let Some(TypeDef::Union(u)) = self.c.get(union) else {
@@ -294,7 +408,7 @@ impl Gen<'_> {
                     let Some(si) = self.c.section_id(sec_name) else {
                         continue;
                     };
-                    let sec = &self.c.schema.sections[si];
+                    let sec = self.c.section(si);
                     let ia = v.align.unwrap_or(sec.item_align);
                     let place = self.place_value(&v.ty, quote!(v), &sec.dedup, ia, &what);
                     arms.extend(quote! {
@@ -317,7 +431,7 @@ impl Gen<'_> {
                     .as_deref()
                     .and_then(|n| self.c.section_id(n))
                     .unwrap_or(0);
-                let sec = &self.c.schema.sections[si];
+                let sec = self.c.section(si);
                 let place =
                     self.place_value(to, quote!(&self.#fid), &sec.dedup, sec.item_align, &what);
                 Ok(quote! {
@@ -332,7 +446,7 @@ impl Gen<'_> {
 
     /// An expression block that writes `v` (a reference) into the current
     /// section and evaluates to the address an offset to it must hold.
-    fn place_value(
+    pub(crate) fn place_value(
         &self,
         t: &Type,
         v: TokenStream,
@@ -361,6 +475,16 @@ impl Gen<'_> {
                     }
                 }
             }
+            Type::Named(n) if self.is_unit(n) => {
+                let u = self.path_as(n, "__EncodeUnit");
+                (
+                    quote! {
+                        let bytes = #u::encode_unit(v, w.endian())?;
+                        w.put_bytes(&bytes);
+                    },
+                    0,
+                )
+            }
             t => (self.inline_write(t, quote!(v), what), 0),
         };
         if matches!(dedup, Dedup::None) {
@@ -382,7 +506,7 @@ impl Gen<'_> {
     }
 
     /// Statements writing the value `v` (an expression of type `&T`) inline.
-    fn inline_write(&self, t: &Type, v: TokenStream, what: &str) -> TokenStream {
+    pub(crate) fn inline_write(&self, t: &Type, v: TokenStream, what: &str) -> TokenStream {
         let rt = RT();
         match t {
             Type::U8 => quote!(w.put_u8(*#v);),
@@ -416,7 +540,10 @@ impl Gen<'_> {
             Type::Ref { .. } | Type::Hash { .. } | Type::Rows { .. } | Type::Follows { .. } => {
                 self.construct_write(t, v, what)
             }
-            Type::Named(_) => quote!((#v).write_record(w)?;),
+            Type::Named(n) => {
+                let p = self.path_as(n, "__Encode");
+                quote!(#p::write_record(#v, w)?;)
+            }
             Type::Array { of, .. } => {
                 let e = self.inline_write(of, quote!(e), what);
                 quote!(for e in (#v).iter() { #e })

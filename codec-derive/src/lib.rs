@@ -93,6 +93,8 @@ fn expand(args: &Args) -> syn::Result<proc_macro2::TokenStream> {
     }
     let gen = Gen {
         c: &checked,
+        family: &checked,
+        variant: None,
         hooks: args.hooks.as_ref(),
         serde: args.serde,
     };
@@ -111,7 +113,7 @@ fn expand(args: &Args) -> syn::Result<proc_macro2::TokenStream> {
 /// module. Reported like the checker's diagnostics, at the schema's items.
 fn invocation_mistakes(c: &codec_schema::Checked, args: &Args) -> codec_schema::Diagnostics {
     use codec_schema::locate::Step;
-    let mut items = Vec::new();
+    let mut items = constructs::hook_mistakes(c, args.hooks.is_some());
     for (i, sec) in c.schema.sections.iter().enumerate() {
         if let codec_schema::Order::Hook { name, visits } = &sec.order {
             if args.hooks.is_none() {
@@ -137,7 +139,14 @@ fn invocation_mistakes(c: &codec_schema::Checked, args: &Args) -> codec_schema::
 
 /// Code generation over one checked schema.
 pub(crate) struct Gen<'a> {
+    /// The concrete schema code is generated for (one variant's, when the
+    /// schema has variants).
     pub c: &'a codec_schema::Checked,
+    /// The checked schema with all its variants (the types are generated
+    /// once, from the schema as written).
+    pub family: &'a codec_schema::Checked,
+    /// Which variant `c` is; `None` for a schema without variants.
+    pub variant: Option<usize>,
     pub hooks: Option<&'a Path>,
     /// Derive `serde::Serialize` on the generated types.
     pub serde: bool,
@@ -146,9 +155,34 @@ pub(crate) struct Gen<'a> {
 impl Gen<'_> {
     fn all(&self) -> syn::Result<proc_macro2::TokenStream> {
         let types = self.types();
+        if !self.c.variants().is_empty() {
+            return self.all_variants(types);
+        }
         let decode = self.decode();
         let encode = self.encode()?;
         Ok(quote! { #types #decode #encode })
+    }
+
+    /// A schema with variants: shared types, one trait impl per type and
+    /// variant, and `decode` / `encode` that take the variant.
+    fn all_variants(
+        &self,
+        types: proc_macro2::TokenStream,
+    ) -> syn::Result<proc_macro2::TokenStream> {
+        let mut out = types;
+        out.extend(self.variant_api());
+        for (k, vc) in self.c.variants().iter().enumerate() {
+            let g = Gen {
+                c: vc,
+                family: self.family,
+                variant: Some(k),
+                hooks: self.hooks,
+                serde: self.serde,
+            };
+            out.extend(g.decode());
+            out.extend(g.encode()?);
+        }
+        Ok(out)
     }
 
     pub(crate) fn err(msg: impl std::fmt::Display) -> syn::Error {

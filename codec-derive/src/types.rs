@@ -14,7 +14,9 @@ const BOX_PAYLOADS_OVER: u64 = 32;
 impl Gen<'_> {
     pub(crate) fn types(&self) -> TokenStream {
         let mut out = self.serde_helpers();
-        for t in &self.c.schema.types {
+        // The schema as written: a field that only some variants have is
+        // one Rust field, and fields of one name (one per variant) too.
+        for t in &self.c.base().types {
             out.extend(match t {
                 TypeDef::Struct(s) => self.struct_type(s),
                 TypeDef::Union(u) => self.union_type(u),
@@ -103,7 +105,13 @@ impl Gen<'_> {
         let doc = doc_lines(&s.doc, s.size.map(|n| format!("Size: 0x{n:x} bytes.")));
         let mut fields = Vec::new();
         let mut extra = TokenStream::new();
-        for f in s.fields.iter().filter(|f| Checked::is_stored(f)) {
+        let mut seen = std::collections::HashSet::new();
+        for f in s
+            .fields
+            .iter()
+            .filter(|f| Checked::is_stored(f))
+            .filter(|f| seen.insert(f.name.as_str()))
+        {
             let fname = ident(&f.name);
             let ty = self.rust_ty(&f.ty, &s.name, &f.name);
             let fdoc = doc_lines(&f.doc, None);

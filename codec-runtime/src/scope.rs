@@ -166,6 +166,12 @@ impl Writer {
         self.scope.deferred.remove(&(key, type_id, field_off))
     }
 
+    /// The target placed earlier for this record's field, kept for it.
+    #[inline]
+    pub fn peek_deferred(&self, key: usize, type_id: usize, field_off: u64) -> Option<u64> {
+        self.scope.deferred.get(&(key, type_id, field_off)).copied()
+    }
+
     /// Writes the offset from `base` to an earlier-placed `target` (as
     /// [`Writer::patch_offset`] would compute it).
     pub fn put_offset(

@@ -287,9 +287,12 @@ impl Checked {
         out
     }
 
-    /// Is the field kept in the typed value (not magic, not derived)?
+    /// Is the field kept in the typed value (not magic, not derived, not an
+    /// offset to a hash index, which is derived from the records it indexes)?
     pub fn is_stored(f: &Field) -> bool {
-        f.derive.is_none() && !matches!(f.ty, Type::Magic(_))
+        f.derive.is_none()
+            && !matches!(f.ty, Type::Magic(_))
+            && !matches!(&f.ty, Type::Ptr(p) if matches!(p.to, Type::Hash { .. }))
     }
 
     /// The sections a pointer's target can be placed in.

@@ -3,6 +3,7 @@
 //! by magic and the decode → encode round trip.
 
 pub mod aamp;
+pub mod bdat;
 
 use std::fmt;
 
