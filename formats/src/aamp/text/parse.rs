@@ -342,7 +342,7 @@ impl<'a> Reader<'a> {
         while let Some((key, kspan)) = self.word_key("a !list")? {
             let seen = match &*key {
                 "objects" => {
-                    self.map_start(&format!("the objects of `{name}`"))?;
+                    self.map_start("objects", name)?;
                     while let Some((hash, key_text, _)) = self.name_key()? {
                         let (ev, span) = self.next()?;
                         let object = self.object(ev, span, &key_text, hash)?;
@@ -351,7 +351,7 @@ impl<'a> Reader<'a> {
                     std::mem::replace(&mut objects, true)
                 }
                 "lists" => {
-                    self.map_start(&format!("the lists of `{name}`"))?;
+                    self.map_start("lists", name)?;
                     while let Some((hash, key_text, _)) = self.name_key()? {
                         let (ev, span) = self.next()?;
                         let mut child = self.list(ev, span, &key_text)?;
@@ -375,8 +375,9 @@ impl<'a> Reader<'a> {
     }
 
     /// The start of an untagged mapping (the `objects` and `lists` maps).
-    fn map_start(&mut self, what: &str) -> Result<(), TextError> {
+    fn map_start(&mut self, word: &str, list: &str) -> Result<(), TextError> {
         let (ev, span) = self.next()?;
+        let what = format_args!("the {word} of `{list}`");
         match ev {
             Event::MappingStart(_, None) => Ok(()),
             Event::MappingStart(_, Some(t)) => Err(err(

@@ -153,6 +153,13 @@ fn to_text(args: &ToTextArgs) -> Result<(), String> {
             let names = load_names(&args.names, &args.numbered_names)?;
             formats::aamp::text::to_yaml(&pio, &names)
         }
+        #[allow(unreachable_patterns)]
+        other => {
+            return Err(format!(
+                "{}: {other} has no text form yet (to-text converts AAMP)",
+                input.display()
+            ))
+        }
     };
     target.write(text.as_bytes())
 }
@@ -195,6 +202,13 @@ fn from_text(args: &FromTextArgs) -> Result<(), String> {
             })?;
             formats::aamp::encode(&pio)
                 .map_err(|e| format!("{}: encode error: {e}", input.display()))?
+        }
+        #[allow(unreachable_patterns)]
+        other => {
+            return Err(format!(
+                "{}: {other} has no text form yet (from-text converts AAMP)",
+                input.display()
+            ))
         }
     };
     target.write(&bytes)
