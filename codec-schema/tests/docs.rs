@@ -166,3 +166,43 @@ fn bitfields_unknown_ranges_and_big_arrays_are_documented() {
         docs::generate(&c, &DocFormat::ALL)
     );
 }
+
+/// A schema with variants: the page lists them with their features and
+/// params, marks fields that only some variants have, and names the fields
+/// of other variants below each table.
+#[test]
+fn variants_features_and_conditional_fields_are_documented() {
+    let src = r#"Schema(
+        name: "vt",
+        endian: Little,
+        root: "Header",
+        features: [(name: "long", doc: "A longer header.")],
+        params: [(name: "row_align", value: 4, doc: "Row alignment.")],
+        variants: [
+            (name: "Short", doc: "Without the extra field."),
+            (name: "Long", doc: "With it.", endian: Big, enable: ["long"], params: {"row_align": 8}),
+        ],
+        types: [
+            Struct(name: "Header", fields: [
+                (name: "magic", type: Magic("VT")),
+                (name: "legacy", type: U16, when: "!long", doc: "Only in short headers."),
+                (name: "extra", type: U32, when: "long", doc: "Only in long headers."),
+            ]),
+        ],
+    )"#;
+    let c = codec_schema::parse_str(src, "vt.ron").expect("checks");
+    let md = docs::markdown(&c);
+    let has = |s: &str| assert!(md.contains(s), "missing {s:?} in\n{md}");
+    has("## Variants");
+    has("The tables below describe the variant `Short`");
+    has("| `Long` |  | big endian | `long` | `row_align = 8` | With it. |");
+    has("| `long` | A longer header. |");
+    has("| `row_align` | 4 | Row alignment. |");
+    has("| 0x02 | 2 | `u16` | `legacy` | Only in short headers. Only in variants where `!long`. |");
+    has("In other variants, also:\n\n- `extra` (`u32`), when `long`: Only in long headers.");
+    // The other variant's page describes its own fields.
+    let long = c.variant("Long").expect("the variant");
+    let md = docs::markdown(long);
+    assert!(md.contains("Byte order: big endian."), "{md}");
+    assert!(md.contains("| 0x02 | 4 | `u32` | `extra` |"), "{md}");
+}

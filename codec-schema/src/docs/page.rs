@@ -110,6 +110,7 @@ pub fn build(c: &Checked) -> Vec<Block> {
         "Derived fields (counts, tags, sizes) are computed when a file is written; their descriptions say from what.",
     )]);
     out.push(Block::List(overview));
+    out.extend(variants(c));
 
     if !s.sections.is_empty() {
         out.extend(sections(c));
@@ -139,26 +140,140 @@ pub fn build(c: &Checked) -> Vec<Block> {
     out
 }
 
+/// The variants, features and params of a schema that declares variants:
+/// what each variant changes, and which one the tables below describe.
+fn variants(c: &Checked) -> Vec<Block> {
+    let base = c.base();
+    if base.variants.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![
+        Block::Heading(2, vec![t("Variants")]),
+        Block::Para(vec![
+            t("The format has variants, each an overlay on the schema as written. The tables below describe the variant "),
+            code(c.variant_name().unwrap_or("?")),
+            t("; a field or union variant that exists only in some variants says so."),
+        ]),
+    ];
+    let rows = base
+        .variants
+        .iter()
+        .map(|v| {
+            let mut features: Rich = Vec::new();
+            for f in &v.enable {
+                if !features.is_empty() {
+                    features.push(t(", "));
+                }
+                features.push(code(f));
+            }
+            for f in &v.disable {
+                if !features.is_empty() {
+                    features.push(t(", "));
+                }
+                features.push(code(format!("!{f}")));
+            }
+            let params: Vec<String> = v.params.iter().map(|(k, n)| format!("{k} = {n}")).collect();
+            vec![
+                vec![code(&v.name)],
+                v.extends.as_ref().map_or_else(Vec::new, |e| vec![code(e)]),
+                vec![t(match v.endian {
+                    Some(crate::Endian::Big) => "big endian",
+                    Some(crate::Endian::Little) => "little endian",
+                    None => "",
+                })],
+                features,
+                if params.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![code(params.join(", "))]
+                },
+                rich(&v.doc),
+            ]
+        })
+        .collect();
+    out.push(Block::Table {
+        header: vec![
+            "Variant",
+            "Extends",
+            "Byte order",
+            "Features",
+            "Params",
+            "Description",
+        ],
+        rows,
+    });
+    if !base.features.is_empty() {
+        out.push(Block::Table {
+            header: vec!["Feature", "Description"],
+            rows: base
+                .features
+                .iter()
+                .map(|f| vec![vec![code(&f.name)], rich(&f.doc)])
+                .collect(),
+        });
+    }
+    if !base.params.is_empty() {
+        out.push(Block::Table {
+            header: vec!["Param", "Default", "Description"],
+            rows: base
+                .params
+                .iter()
+                .map(|p| {
+                    vec![
+                        vec![code(&p.name)],
+                        vec![t(p.value.to_string())],
+                        rich(&p.doc),
+                    ]
+                })
+                .collect(),
+        });
+    }
+    out
+}
+
+/// The struct of the schema as written that `name` comes from.
+fn base_struct<'a>(c: &'a Checked, name: &str) -> Option<&'a StructDef> {
+    c.base().types.iter().find_map(|t| match t {
+        TypeDef::Struct(s) if s.name == name => Some(s),
+        _ => None,
+    })
+}
+
 fn sections(c: &Checked) -> Vec<Block> {
     let s = &c.schema;
-    let mut out = vec![
+    vec![
         Block::Heading(2, vec![t("Sections, in file order")]),
         Block::Para(vec![
             t("A writer puts the "),
             code(&s.root),
             t(" record first, then fills these sections one after the other. Every value reached through an offset goes to the section its offset (or its union variant) names."),
         ]),
-    ];
+        section_table(c, &s.sections),
+    ]
+}
+
+/// The table of a list of sections, in file order.
+fn section_table(c: &Checked, secs: &[crate::Section]) -> Block {
     let mut rows = Vec::new();
-    for (i, sec) in s.sections.iter().enumerate() {
-        let mut align = if sec.align > 1 {
-            format!("starts at a multiple of {}", sec.align)
-        } else {
-            "none".into()
-        };
-        if sec.item_align > 1 {
-            align = format!("{align}; each value at a multiple of {}", sec.item_align);
+    for (i, sec) in secs.iter().enumerate() {
+        let mut rules = Vec::new();
+        if sec.align > 1 {
+            rules.push(format!("starts at a multiple of {}", sec.align));
         }
+        if sec.item_align > 1 {
+            rules.push(format!("each value at a multiple of {}", sec.item_align));
+        }
+        if sec.pad > 1 {
+            rules.push(format!("length padded to a multiple of {}", sec.pad));
+        }
+        if sec.end_align > 1 {
+            rules.push(format!("end padded to a multiple of {}", sec.end_align));
+        }
+        let align = if rules.is_empty() {
+            "none".to_owned()
+        } else {
+            rules.join("; ")
+        };
         let order = match &sec.order {
             Order::PreOrder => vec![t("pre-order: a record's own targets, then its children")],
             Order::PostOrder => vec![t("post-order: a record's children, then its own targets")],
@@ -183,11 +298,11 @@ fn sections(c: &Checked) -> Vec<Block> {
             vec![t(align)],
             order,
             vec![t(dedup)],
-            holders(c, i),
+            holders(c, &sec.name),
             rich(&sec.doc),
         ]);
     }
-    out.push(Block::Table {
+    Block::Table {
         header: vec![
             "#",
             "Section",
@@ -198,15 +313,13 @@ fn sections(c: &Checked) -> Vec<Block> {
             "Description",
         ],
         rows,
-    });
-    out
+    }
 }
 
-/// The offsets whose targets go to section `si`: `Struct.field`, with the
+/// The offsets whose targets go to section `sec`: `Struct.field`, with the
 /// variants for a union target.
-fn holders(c: &Checked, si: usize) -> Rich {
+fn holders(c: &Checked, sec: &str) -> Rich {
     let mut out: Rich = Vec::new();
-    let sec = &c.schema.sections[si].name;
     for ty in &c.schema.types {
         let TypeDef::Struct(st) = ty else { continue };
         for f in &st.fields {
@@ -219,7 +332,7 @@ fn holders(c: &Checked, si: usize) -> Rich {
                     let vs: Vec<&str> = u
                         .variants
                         .iter()
-                        .filter(|v| v.section.as_ref().or(p.section.as_ref()) == Some(sec))
+                        .filter(|v| v.section.as_deref().or(p.section.as_deref()) == Some(sec))
                         .map(|v| v.name.as_str())
                         .collect();
                     if vs.is_empty() {
@@ -230,7 +343,7 @@ fn holders(c: &Checked, si: usize) -> Rich {
                         t(format!(" ({})", vs.join(", "))),
                     ]
                 }
-                _ if p.section.as_ref() == Some(sec) => {
+                _ if p.section.as_deref() == Some(sec) => {
                     vec![code(format!("{}.{}", st.name, f.name))]
                 }
                 _ => continue,
@@ -269,6 +382,31 @@ fn struct_blocks(c: &Checked, st: &StructDef) -> Vec<Block> {
     };
     then(&mut intro, size);
     out.push(Block::Para(intro));
+    if let Some(layout) = &st.layout {
+        let mut unit = vec![
+            t("A unit: its offsets with base "),
+            code("Unit"),
+            t(" count from its start, and a writer lays it out on its own, its record first, then these sections"),
+        ];
+        if layout.end_align > 1 {
+            unit.push(t(format!(
+                ", its length padded to a multiple of {}",
+                layout.end_align
+            )));
+        }
+        unit.push(t("."));
+        if let Some(tr) = &layout.transform {
+            unit.extend([
+                t(" Its bytes pass through glue: "),
+                code(&tr.decode),
+                t(" before it is read, "),
+                code(&tr.encode),
+                t(" after it is written."),
+            ]);
+        }
+        out.push(Block::Para(unit));
+        out.push(section_table(c, &layout.sections));
+    }
     if super::struct_svg(c, st).is_some() {
         out.push(Block::Image {
             file: svg_name(c, &st.name),
@@ -311,6 +449,33 @@ fn struct_blocks(c: &Checked, st: &StructDef) -> Vec<Block> {
         header: vec!["Offset", "Size", "Type", "Name", "Description"],
         rows,
     });
+    // Fields that only other variants have.
+    if let Some(bs) = base_struct(c, &st.name) {
+        let absent: Vec<Rich> = bs
+            .fields
+            .iter()
+            .filter(|f| !st.fields.iter().any(|g| g.name == f.name))
+            .filter_map(|f| {
+                let cond = f.when.as_ref()?;
+                let mut r = vec![
+                    code(&f.name),
+                    t(" ("),
+                    code(type_label(&f.ty)),
+                    t("), when "),
+                    code(cond),
+                ];
+                if !f.doc.is_empty() {
+                    r.push(t(": "));
+                    r.extend(rich(&f.doc));
+                }
+                Some(r)
+            })
+            .collect();
+        if !absent.is_empty() {
+            out.push(Block::Para(vec![t("In other variants, also:")]));
+            out.push(Block::List(absent));
+        }
+    }
     for (name, rows) in bits_tables {
         out.push(Block::Para(vec![
             t("Bits of "),
@@ -331,6 +496,15 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
         d.push(Span::Strong("Unknown.".into()));
     }
     then(&mut d, rich(&f.doc));
+    let when = base_struct(c, &st.name)
+        .and_then(|bs| bs.fields.iter().find(|g| g.name == f.name))
+        .and_then(|g| g.when.as_ref());
+    if let Some(cond) = when {
+        then(
+            &mut d,
+            vec![t("Only in variants where "), code(cond), t(".")],
+        );
+    }
     match &f.ty {
         Type::Magic(m) => then(&mut d, vec![t("Always "), code(m), t(".")]),
         Type::Ptr(p) => {

@@ -185,6 +185,20 @@ pub fn value_text(n: &Node) -> String {
         Kind::Seq => format!("{} element(s)", n.children.len()),
         Kind::Numbers { values } => numbers(values),
         Kind::Number { value } | Kind::BitRange { value, .. } => value.to_string(),
+        Kind::Fixed { value, frac } => {
+            let raw = match value {
+                Value::U8(v) => f64::from(*v),
+                Value::U16(v) => f64::from(*v),
+                Value::U32(v) => f64::from(*v),
+                Value::U64(v) => *v as f64,
+                Value::I8(v) => f64::from(*v),
+                Value::I16(v) => f64::from(*v),
+                Value::I32(v) => f64::from(*v),
+                Value::I64(v) => *v as f64,
+                _ => f64::NAN,
+            };
+            format!("{value} = {:?}", raw / 2f64.powi(*frac as i32))
+        }
         Kind::Magic { text } => format!("{text:?}"),
         Kind::Bytes { bytes } => {
             let mut s = hex(&bytes[..bytes.len().min(32)]);
@@ -253,7 +267,7 @@ fn numbers(values: &[Value]) -> String {
 
 fn percent(part: u64, whole: u64) -> String {
     if whole == 0 {
-        return "100.00%".into();
+        return "n/a".into();
     }
     format!("{:.2}%", part as f64 * 100.0 / whole as f64)
 }

@@ -36,6 +36,11 @@ pub struct CoverageArgs {
     #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "schema")]
     format: Option<FormatArg>,
 
+    /// For a schema with variants: read the files as this variant instead
+    /// of the first one.
+    #[arg(long, value_name = "NAME")]
+    variant: Option<String>,
+
     /// List every unexplained range, not just the first few per file.
     #[arg(long)]
     all_gaps: bool,
@@ -71,7 +76,16 @@ pub fn run(args: &CoverageArgs) -> ExitCode {
     let files = collect(&args.paths);
     let outcomes: Vec<Outcome> = files
         .par_iter()
-        .map(|(path, named)| one(path, *named, &schemas, magic.as_deref(), args.format))
+        .map(|(path, named)| {
+            one(
+                path,
+                *named,
+                &schemas,
+                magic.as_deref(),
+                args.format,
+                args.variant.as_deref(),
+            )
+        })
         .collect();
 
     let stdout = io::stdout();
@@ -218,6 +232,7 @@ fn one(
     schemas: &dump::Schemas,
     magic: Option<&[u8]>,
     forced: Option<FormatArg>,
+    variant: Option<&str>,
 ) -> Outcome {
     let data = match std::fs::read(path) {
         Ok(d) => d,
@@ -231,7 +246,7 @@ fn one(
     if !ours && !named {
         return Outcome::Skipped;
     }
-    let checked = match schemas.pick(forced, &data) {
+    let checked = match schemas.pick(forced, &data, variant) {
         Ok(c) => c,
         Err(e) => return Outcome::Failed(e),
     };

@@ -63,8 +63,37 @@ impl Schemas {
     }
 
     /// The schema for `data`: `--schema` if given, else the built-in schema
-    /// of the forced or detected format.
-    pub fn pick(&self, forced: Option<FormatArg>, data: &[u8]) -> Result<&Checked, String> {
+    /// of the forced or detected format; with `variant`, that variant's
+    /// concrete schema (else the first variant's).
+    pub fn pick(
+        &self,
+        forced: Option<FormatArg>,
+        data: &[u8],
+        variant: Option<&str>,
+    ) -> Result<&Checked, String> {
+        let c = self.pick_schema(forced, data)?;
+        let Some(name) = variant else {
+            return Ok(c);
+        };
+        c.variant(name).ok_or_else(|| {
+            let names: Vec<&str> = c
+                .variants()
+                .iter()
+                .filter_map(Checked::variant_name)
+                .collect();
+            if names.is_empty() {
+                format!("schema {} has no variants", c.file())
+            } else {
+                format!(
+                    "schema {} has no variant `{name}`; its variants are: {}",
+                    c.file(),
+                    names.join(", ")
+                )
+            }
+        })
+    }
+
+    fn pick_schema(&self, forced: Option<FormatArg>, data: &[u8]) -> Result<&Checked, String> {
         if let Some(c) = &self.given {
             return Ok(c);
         }
@@ -99,6 +128,11 @@ pub struct DumpArgs {
     /// Use the built-in schema of FORMAT instead of detecting it by magic.
     #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "schema")]
     format: Option<FormatArg>,
+
+    /// For a schema with variants (games, versions): read the file as this
+    /// variant instead of the first one.
+    #[arg(long, value_name = "NAME")]
+    variant: Option<String>,
 
     /// Show each field's bytes beside it (up to 16).
     #[arg(long)]
@@ -136,7 +170,7 @@ pub fn run(args: &DumpArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let checked = match schemas.pick(args.format, &data) {
+    let checked = match schemas.pick(args.format, &data, args.variant.as_deref()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("codec: {}: {e}", args.file.display());
