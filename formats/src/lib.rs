@@ -11,6 +11,8 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Aamp,
+    /// Legacy BDAT (Xenoblade before XC3); the game is detected too.
+    Bdat,
 }
 
 impl Format {
@@ -18,6 +20,8 @@ impl Format {
     pub fn detect(data: &[u8]) -> Option<Format> {
         if data.starts_with(aamp::MAGIC) {
             Some(Format::Aamp)
+        } else if bdat::looks_like(data) {
+            Some(Format::Bdat)
         } else {
             None
         }
@@ -26,6 +30,7 @@ impl Format {
     pub fn name(self) -> &'static str {
         match self {
             Format::Aamp => "aamp",
+            Format::Bdat => "bdat",
         }
     }
 }
@@ -60,6 +65,10 @@ pub fn round_trip(format: Format, data: &[u8]) -> Result<Vec<u8>, RoundTripError
         Format::Aamp => {
             let doc = aamp::decode(data).map_err(RoundTripError::Decode)?;
             aamp::encode(&doc).map_err(RoundTripError::Encode)
+        }
+        Format::Bdat => {
+            let (variant, doc) = bdat::decode(data).map_err(RoundTripError::Decode)?;
+            bdat::encode(&doc, variant).map_err(RoundTripError::Encode)
         }
     }
 }

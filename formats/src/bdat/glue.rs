@@ -66,6 +66,12 @@ fn regions(b: &[u8], e: Endian) -> Result<Regions, (u64, String)> {
                 "the strings (0x{strings:x}, 0x{strings_len:x} bytes) end past the end of the file"
             ),
         ))?;
+    if len < SHORT_HEADER {
+        return Err((
+            STRINGS as u64,
+            format!("the table ends at 0x{len:x} (the end of its strings), inside its own header"),
+        ));
+    }
     if names > hash || hash > len {
         return Err((NAMES as u64, format!("the names (0x{names:x}) and the hash table (0x{hash:x}) are out of order or outside the table")));
     }

@@ -25,6 +25,7 @@
 //! ```
 
 pub mod glue;
+pub mod text;
 
 /// The codec generated from `schemas/bdat_legacy.ron`.
 pub mod schema {
@@ -149,6 +150,30 @@ pub fn detect(data: &[u8]) -> Option<Variant> {
     } else {
         Some(Variant::Wii)
     }
+}
+
+/// Whether the first bytes of a file look like legacy BDAT (enough for a
+/// prefix of the file): a table count, then offsets of which the first
+/// points right after them, in one byte order; and the first table's magic
+/// when the bytes reach it. Modern (XC3) files start with `BDAT` and are
+/// another format.
+pub fn looks_like(data: &[u8]) -> bool {
+    if data.len() < 12 || data.starts_with(MAGIC) || data.starts_with(MAGIC_3DS) {
+        return false;
+    }
+    [false, true].into_iter().any(|big| {
+        let (Some(count), Some(first)) = (u32_at(data, 0, big), u32_at(data, 8, big)) else {
+            return false;
+        };
+        let expected = u64::from(count) * 4 + 8;
+        if count == 0 || u64::from(first) != expected {
+            return false;
+        }
+        match data.get(first as usize..first as usize + 4) {
+            Some(m) => m == MAGIC || m == MAGIC_3DS,
+            None => true,
+        }
+    })
 }
 
 /// Decodes a legacy BDAT file, detecting its game.

@@ -4,6 +4,8 @@
 //! finds its modules beside it, hence the `#[path]`); this file only
 //! declares the command line (clap derive) and dispatches.
 
+#[path = "codec/bdat.rs"]
+mod bdat;
 #[path = "codec/check.rs"]
 mod check;
 #[path = "codec/coverage.rs"]
@@ -103,12 +105,15 @@ enum Command {
 pub enum FormatArg {
     /// AAMP v2 parameter archives (.bxml, .bgparamlist, .baiprog, ...).
     Aamp,
+    /// Legacy BDAT tables (Xenoblade before XC3; the game is detected).
+    Bdat,
 }
 
 impl From<FormatArg> for formats::Format {
     fn from(f: FormatArg) -> Self {
         match f {
             FormatArg::Aamp => formats::Format::Aamp,
+            FormatArg::Bdat => formats::Format::Bdat,
         }
     }
 }

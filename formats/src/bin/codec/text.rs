@@ -69,6 +69,18 @@ pub struct ToTextArgs {
     /// (repeatable). Replaces $CODEC_AAMP_NUMBERED_NAMES.
     #[arg(long, value_name = "FILE")]
     numbered_names: Vec<PathBuf>,
+
+    /// Legacy BDAT: read FILE as this game's tables instead of detecting
+    /// it (switch, xc2, xc1de; x, xcx; wii, xc1; new3ds, 3ds, xc3d). The
+    /// tables are written as bdat-toolset lays them out:
+    /// OUT/<name>.bschema and OUT/<name>/<Table>.json (OUT: -o, or FILE's
+    /// folder).
+    #[arg(long, value_name = "GAME")]
+    game: Option<String>,
+
+    /// Legacy BDAT: write each table as CSV instead of JSON (export only).
+    #[arg(long)]
+    csv: bool,
 }
 
 /// Arguments of `codec from-text`.
@@ -107,6 +119,12 @@ pub struct FromTextArgs {
     /// document starts with the `!io` tag).
     #[arg(long, value_enum, value_name = "FORMAT")]
     format: Option<FormatArg>,
+
+    /// Legacy BDAT (FILE is a .bschema; its tables are read from the folder
+    /// beside it named after the file): write this game's layout instead of
+    /// the one the .bschema names.
+    #[arg(long, value_name = "GAME")]
+    game: Option<String>,
 }
 
 /// Runs `codec to-text`.
@@ -131,6 +149,16 @@ fn finish(result: Result<(), String>) -> ExitCode {
 
 fn to_text(args: &ToTextArgs) -> Result<(), String> {
     let input = &args.file;
+    if let Some(done) = crate::bdat::to_text(
+        input,
+        args.output.as_deref(),
+        args.force,
+        args.format.map(Format::from),
+        args.game.as_deref(),
+        args.csv,
+    ) {
+        return done;
+    }
     let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
         let mut name: OsString = p.as_os_str().to_owned();
         name.push(".yml");
@@ -166,6 +194,15 @@ fn to_text(args: &ToTextArgs) -> Result<(), String> {
 
 fn from_text(args: &FromTextArgs) -> Result<(), String> {
     let input = &args.file;
+    if let Some(done) = crate::bdat::from_text(
+        input,
+        args.output.as_deref(),
+        args.force,
+        args.format.map(Format::from),
+        args.game.as_deref(),
+    ) {
+        return done;
+    }
     let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
         match p.extension().and_then(|e| e.to_str()) {
             Some(ext) if ext.eq_ignore_ascii_case("yml") || ext.eq_ignore_ascii_case("yaml") => {
@@ -251,7 +288,7 @@ fn load_names(names: &[PathBuf], numbered: &[PathBuf]) -> Result<NameTable, Stri
 
 /// Where the output goes.
 #[derive(Debug)]
-enum Target {
+pub(crate) enum Target {
     Stdout,
     File { path: PathBuf, replace: bool },
 }
@@ -259,7 +296,7 @@ enum Target {
 impl Target {
     /// Decides the output before any work is done, refusing what must not
     /// be overwritten.
-    fn resolve(
+    pub(crate) fn resolve(
         input: &Path,
         output: Option<&Path>,
         force: bool,
@@ -303,7 +340,7 @@ impl Target {
 
     /// Writes everything, atomically for files: a temporary file in the
     /// same folder, renamed over the target once complete.
-    fn write(&self, bytes: &[u8]) -> Result<(), String> {
+    pub(crate) fn write(&self, bytes: &[u8]) -> Result<(), String> {
         match self {
             Target::Stdout => {
                 let mut out = io::stdout().lock();

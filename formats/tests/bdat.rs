@@ -1,0 +1,590 @@
+//! Legacy BDAT against the corpus (read in place from `$CODEC_CORPUS/bdat` or
+//! `../shared/corpus/bdat`; each corpus test says SKIPPED and passes when it
+//! is absent), and on files the tests build themselves.
+
+use codec_runtime::Text;
+use formats::bdat::text::{self, FileSchema, TextError};
+use formats::bdat::{
+    self, BdatFile, Cell, CellType, Column, ColumnInfo, FlagInfo, ListInfo, Table, ValueInfo,
+    Variant,
+};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Option<PathBuf> {
+    let base = match std::env::var_os("CODEC_CORPUS") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
+    };
+    let dir = base.join("bdat");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: the BDAT corpus is absent ({}); set CODEC_CORPUS to run the corpus tests",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn read(dir: &Path, name: &str) -> Vec<u8> {
+    std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+const XC2_SCRAMBLED: [&str; 2] = ["xc2_ckurtz_common_ms.bdat", "xc2_ckurtz_common_gmk.bdat"];
+const RANDOMIZER: &str = "xc2_randomizer_common_ms.bdat";
+/// The one-table files bdat-rs wrote, with their game and golden folder name.
+const SAMPLES: [(&str, Variant, &str); 4] = [
+    (
+        "bdatrs_test_legacy_1.bdat",
+        Variant::Switch,
+        "test_legacy_1",
+    ),
+    ("bdatrs_test_legacy_x_1.bdat", Variant::X, "test_legacy_x_1"),
+    (
+        "bdatrs_test_legacy_wii_1.bdat",
+        Variant::Wii,
+        "test_legacy_wii_1",
+    ),
+    (
+        "bdatrs_test_legacy_3ds_1.bdat",
+        Variant::New3ds,
+        "test_legacy_3ds_1",
+    ),
+];
+
+/// Each table's bytes in a file: from its offset to the next one's.
+fn table_slices(data: &[u8], file: &BdatFile, variant: Variant) -> Vec<Vec<u8>> {
+    let big = matches!(variant, Variant::X | Variant::Wii);
+    let word = |at: usize| {
+        let b: [u8; 4] = data[at..at + 4].try_into().unwrap();
+        if big {
+            u32::from_be_bytes(b)
+        } else {
+            u32::from_le_bytes(b)
+        }
+    };
+    let n = file.tables.len();
+    let offsets: Vec<usize> = (0..n).map(|i| word(8 + 4 * i) as usize).collect();
+    (0..n)
+        .map(|i| {
+            let end = offsets.get(i + 1).copied().unwrap_or(data.len());
+            data[offsets[i]..end].to_vec()
+        })
+        .collect()
+}
+
+/// A table encoded alone, without the file header.
+fn encode_table(t: &Table, variant: Variant) -> Vec<u8> {
+    let one = BdatFile {
+        tables: vec![t.clone()],
+    };
+    bdat::encode(&one, variant).unwrap()[12..].to_vec()
+}
+
+#[test]
+fn xc2_game_files_come_back_byte_for_byte() {
+    let Some(dir) = corpus() else { return };
+    for name in XC2_SCRAMBLED {
+        let data = read(&dir, name);
+        let (variant, file) = bdat::decode(&data).unwrap();
+        assert_eq!(variant, Variant::Switch, "{name}");
+        assert!(
+            file.tables.iter().all(|t| t.flags.scrambled),
+            "{name}: every table is scrambled"
+        );
+        let out = bdat::encode(&file, variant).unwrap();
+        assert!(out == data, "{name}: re-encoded bytes differ");
+    }
+}
+
+#[test]
+fn the_mod_edited_file_keeps_its_clean_tables_and_its_values() {
+    let Some(dir) = corpus() else { return };
+    let data = read(&dir, RANDOMIZER);
+    let (variant, file) = bdat::decode(&data).unwrap();
+    assert_eq!((variant, file.tables.len()), (Variant::Switch, 124));
+    let originals = table_slices(&data, &file, variant);
+    let mut differ = Vec::new();
+    for (t, orig) in file.tables.iter().zip(&originals) {
+        let ours = encode_table(t, variant);
+        if ours != *orig {
+            // Why: the key the mod left (stale), and where the bytes part.
+            let stale_key = ours[0x16..0x18] != orig[0x16..0x18];
+            let first = ours.iter().zip(orig).position(|(a, b)| a != b).unwrap_or(0);
+            differ.push((t.name.to_string(), stale_key, first, ours.len(), orig.len()));
+        }
+    }
+    let names: Vec<&str> = differ.iter().map(|d| d.0.as_str()).collect();
+    assert_eq!(
+        names,
+        ["menu_ms", "menu_option_cap_ms", "menu_option_name_ms"],
+        "{differ:?}"
+    );
+    for (name, stale_key, first, ours, orig) in &differ {
+        eprintln!("{name}: checksum {}; first difference at 0x{first:x}; {orig} bytes in the file, {ours} re-encoded",
+            if *stale_key { "recomputed (the file's is stale)" } else { "equal" });
+        assert!(stale_key, "{name}: the mod left a stale checksum");
+    }
+    // The whole file re-encoded reads back to the same tables.
+    let out = bdat::encode(&file, variant).unwrap();
+    assert_ne!(out, data);
+    let (_, back) = bdat::decode(&out).unwrap();
+    assert_eq!(back, file);
+}
+
+#[test]
+fn one_table_files_of_each_game_read_as_bdat_toolset_reads_them() {
+    let Some(dir) = corpus() else { return };
+    let golden = dir.join("golden/bdattoolset_generated");
+    for (name, game, stem) in SAMPLES {
+        let data = read(&dir, name);
+        let (variant, file) = bdat::decode(&data).unwrap();
+        assert_eq!(variant, game, "{name}");
+        // The values, as bdat-toolset's JSON has them.
+        let texts = text::file_to_text(&file, variant, stem);
+        let want: serde_json::Value =
+            serde_json::from_slice(&read(&golden, &format!("json/{stem}/Table1.json"))).unwrap();
+        let mut got: serde_json::Value = serde_json::from_str(&texts.tables[0].1).unwrap();
+        got.as_object_mut().unwrap().remove("$codec");
+        assert_eq!(got, want, "{name}");
+        let schema = read(&golden, &format!("json/{stem}.bschema"));
+        assert_eq!(texts.bschema.as_bytes(), schema, "{name}");
+        let csv = read(&golden, &format!("csv/{stem}/Table1.csv"));
+        assert_eq!(
+            text::table_to_csv(&file.tables[0]),
+            String::from_utf8(csv).unwrap(),
+            "{name}"
+        );
+        // Re-encoded, they read back the same.
+        let out = bdat::encode(&file, variant).unwrap();
+        assert_eq!(bdat::decode(&out).unwrap(), (variant, file), "{name}");
+    }
+}
+
+#[test]
+fn other_games_keep_the_layout_bdat_rs_writes() {
+    let Some(dir) = corpus() else { return };
+    // Written by bdat-rs's XCX, Wii and 3DS writers: besides the file size
+    // (older bdat-rs left the file header out) and the checksum (which it
+    // left 0), the bytes come back.
+    for (name, _, _) in &SAMPLES[1..] {
+        let data = read(&dir, name);
+        let (variant, file) = bdat::decode(&data).unwrap();
+        let out = bdat::encode(&file, variant).unwrap();
+        assert_eq!(out.len(), data.len(), "{name}");
+        let diffs: Vec<usize> = (0..out.len()).filter(|&i| out[i] != data[i]).collect();
+        let allowed = |i: usize| (4..8).contains(&i) || (12 + 0x16..12 + 0x18).contains(&i);
+        assert!(diffs.iter().all(|&i| allowed(i)), "{name}: {diffs:x?}");
+    }
+}
+
+#[test]
+fn the_xc3_file_is_another_format() {
+    let Some(dir) = corpus() else { return };
+    let data = read(&dir, "bdatrs_test_modern_1.bdat");
+    assert_eq!(bdat::detect(&data), None);
+    assert!(!bdat::looks_like(&data));
+    assert_eq!(formats::Format::detect(&data), None);
+    assert!(bdat::decode(&data).is_err());
+}
+
+/// The golden tables' header fields as the game wrote them (from the merged
+/// XC2 file the goldens were verified against).
+fn layout_rows(dir: &Path) -> HashMap<String, HashMap<String, String>> {
+    let tsv = String::from_utf8(read(dir, "golden/layout/xbtool_xc2_bdats.gz.tables.tsv")).unwrap();
+    let mut lines = tsv.lines().filter(|l| !l.starts_with('#'));
+    let head: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    lines
+        .map(|l| {
+            let row: HashMap<String, String> = head
+                .iter()
+                .zip(l.split('\t'))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            (row["name"].clone(), row)
+        })
+        .collect()
+}
+
+#[test]
+fn golden_json_tables_pack_as_the_game_laid_them_out_and_read_back_identical() {
+    let Some(dir) = corpus() else { return };
+    let gold = dir.join("golden/randomizer_xc2_common_json");
+    let layout = layout_rows(&dir);
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&gold).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        let json = std::fs::read_to_string(&path).unwrap();
+        let t = text::table_from_json(&json, &stem, Variant::Switch).unwrap();
+        // Back to text: the same document, byte for byte.
+        assert_eq!(
+            text::table_to_json(&t, &stem),
+            json,
+            "{stem}: to-text of from-text"
+        );
+        // Laid out as the game does: the header the game wrote, checksum
+        // (over every byte after 0x20) included.
+        let bytes = encode_table(&t, Variant::Switch);
+        let row = &layout[&stem];
+        let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as u64;
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as u64;
+        let field = |k: &str| -> u64 {
+            let v = &row[k];
+            match v.strip_prefix("0x") {
+                Some(h) => u64::from_str_radix(h, 16).unwrap(),
+                None => v.parse().unwrap(),
+            }
+        };
+        for (k, got) in [
+            ("names_off", u16_at(6)),
+            ("row_len", u16_at(8)),
+            ("hash_off", u16_at(0xa)),
+            ("hash_slots", u16_at(0xc)),
+            ("rows_off", u16_at(0xe)),
+            ("row_count", u16_at(0x10)),
+            ("base_id", u16_at(0x12)),
+            ("key", u16_at(0x16)),
+            ("str_off", u32_at(0x18)),
+            ("str_len", u32_at(0x1c)),
+            ("nodes_off", u16_at(0x20)),
+            ("node_count", u16_at(0x22)),
+            ("table_size", bytes.len() as u64),
+        ] {
+            assert_eq!(got, field(k), "{stem}: {k}");
+        }
+        // And the binary reads back to the same table.
+        let file = BdatFile {
+            tables: vec![t.clone()],
+        };
+        let (_, back) = bdat::decode(&bdat::encode(&file, Variant::Switch).unwrap()).unwrap();
+        assert_eq!(back.tables[0], t, "{stem}");
+        checked += 1;
+    }
+    assert_eq!(checked, 24);
+}
+
+#[test]
+fn golden_bschema_reads() {
+    let Some(dir) = corpus() else { return };
+    let s = String::from_utf8(read(
+        &dir,
+        "golden/randomizer_xc2_common_json/common.bschema",
+    ))
+    .unwrap();
+    let schema = text::read_bschema(&s).unwrap();
+    assert_eq!(schema.variant, Variant::Switch);
+    assert_eq!(schema.file_name, "common");
+    assert!(schema.tables.iter().any(|t| t == "BTL_Class"));
+}
+
+/// JSON -> table -> JSON, and the binary of the JSON's table, for every
+/// table of a file.
+fn json_round_trip(name: &str, data: &[u8]) -> usize {
+    let (variant, file) = bdat::decode(data).unwrap();
+    let texts = text::file_to_text(&file, variant, "f");
+    let schema = text::read_bschema(&texts.bschema).unwrap();
+    let by_stem: HashMap<&str, &str> = texts
+        .tables
+        .iter()
+        .map(|(s, j)| (s.as_str(), j.as_str()))
+        .collect();
+    let back =
+        text::file_from_text(&schema, schema.variant, |stem| Ok(by_stem[stem].to_owned())).unwrap();
+    for (a, b) in file.tables.iter().zip(&back.tables) {
+        assert_eq!(a, b, "{name}: table {}", a.name);
+    }
+    assert_eq!(
+        bdat::encode(&back, variant).unwrap(),
+        bdat::encode(&file, variant).unwrap(),
+        "{name}"
+    );
+    let again = text::file_to_text(&back, variant, "f");
+    assert_eq!(again.tables, texts.tables, "{name}");
+    file.tables.len()
+}
+
+#[test]
+fn json_keeps_every_table_of_the_corpus() {
+    let Some(dir) = corpus() else { return };
+    let mut n = 0;
+    for name in XC2_SCRAMBLED.iter().chain([&RANDOMIZER]) {
+        n += json_round_trip(name, &read(&dir, name));
+    }
+    for (name, ..) in SAMPLES {
+        n += json_round_trip(name, &read(&dir, name));
+    }
+    assert_eq!(n, 124 + 220 + 124 + 4);
+}
+
+#[test]
+fn duplicate_columns_stay_distinct() {
+    let Some(dir) = corpus() else { return };
+    let (variant, file) = bdat::decode(&read(&dir, "xc2_ckurtz_common_gmk.bdat")).unwrap();
+    let t = file
+        .tables
+        .iter()
+        .find(|t| t.name == "FLD_MapGimmick")
+        .unwrap();
+    let dups: Vec<usize> = (0..t.columns.len())
+        .filter(|&i| t.columns[i].name == "menuMapImage")
+        .collect();
+    assert_eq!(dups.len(), 2);
+    let ranges = t.cell_ranges();
+    let (a, b) = (ranges[dups[0]].unwrap().0, ranges[dups[1]].unwrap().0);
+    let differ = t.rows.iter().filter(|r| r[a] != r[b]).count();
+    assert_eq!(differ, 4, "the two columns differ in 4 rows");
+    let json = text::table_to_json(t, "FLD_MapGimmick");
+    assert!(json.contains("\"duplicates\""));
+    let back = text::table_from_json(&json, "FLD_MapGimmick", variant).unwrap();
+    assert_eq!(&back, t);
+}
+
+// ---------------------------------------------------------------------------
+// Files the tests build.
+
+fn sample_table() -> Table {
+    let mut t = Table::new("SYS_Sample");
+    t.base_id = 5;
+    t.add_value_column("id", CellType::U16);
+    t.add_value_column("name", CellType::String);
+    t.columns.push(Column {
+        info: ColumnInfo::List(ListInfo {
+            cell_type: CellType::I8 as u8,
+            count: 3,
+        }),
+        name: "deltas".into(),
+    });
+    t.add_value_column("flags", CellType::U8);
+    t.add_value_column("rate", CellType::Float);
+    for (label, shift, mask) in [("on", 0u8, 1u32), ("level", 1, 0b110)] {
+        t.columns.push(Column {
+            info: ColumnInfo::Flag(FlagInfo {
+                shift,
+                mask,
+                parent: 3,
+            }),
+            name: label.into(),
+        });
+    }
+    for i in 0..4u16 {
+        t.rows.push(vec![
+            Cell::U16(100 + i),
+            Cell::String(if i % 2 == 0 {
+                "same".into()
+            } else {
+                format!("row {i}").into()
+            }),
+            Cell::I8(-1),
+            Cell::I8(i as i8),
+            Cell::I8(7),
+            Cell::U8((i as u8) & 7),
+            Cell::Float(i as f32 * 0.25),
+        ]);
+    }
+    t
+}
+
+#[test]
+fn built_tables_round_trip_in_every_game() {
+    let mut scrambled = sample_table();
+    scrambled.flags.scrambled = true;
+    scrambled.name = "SYS_Scrambled".into();
+    for v in Variant::ALL {
+        let mut second = sample_for(v);
+        second.flags.scrambled = true;
+        second.name = scrambled.name.clone();
+        let file = BdatFile {
+            tables: vec![sample_for(v), second],
+        };
+        let bytes = bdat::encode(&file, v).unwrap();
+        assert_eq!(bdat::detect(&bytes), Some(v));
+        assert_eq!(bdat::decode(&bytes).unwrap(), (v, file.clone()), "{v:?}");
+        assert_eq!(file.tables[0].flag_value(2, 6), Some(1), "{v:?}");
+    }
+}
+
+#[test]
+fn strings_that_are_not_utf8_are_kept_as_bytes() {
+    let mut t = sample_table();
+    let sjis = Text::from_bytes(&[0x83, 0x65, 0x83, 0x58, 0x83, 0x67]);
+    assert!(sjis.as_str().is_none());
+    t.rows[1][1] = Cell::String(sjis.clone());
+    t.columns[0].name = Text::from_bytes(&[0x96, 0xbc, 0x91, 0x4f]);
+    let file = BdatFile {
+        tables: vec![t.clone()],
+    };
+    let bytes = bdat::encode(&file, Variant::Wii).unwrap();
+    let back = bdat::decode_as(&bytes, Variant::Wii).unwrap();
+    assert_eq!(back, file);
+    let json = text::table_to_json(&t, "SYS_Sample");
+    assert!(json.contains("\"$bytes\": \"836583588367\""), "{json}");
+    assert_eq!(
+        text::table_from_json(&json, "SYS_Sample", Variant::Wii).unwrap(),
+        t
+    );
+}
+
+#[test]
+fn flag_parents_keep_bits_no_flag_covers() {
+    let mut t = sample_table();
+    t.rows[0][5] = Cell::U8(0b1000_0111);
+    let json = text::table_to_json(&t, "SYS_Sample");
+    assert!(json.contains("\"raw\""));
+    assert_eq!(
+        text::table_from_json(&json, "SYS_Sample", Variant::Switch).unwrap(),
+        t
+    );
+}
+
+#[test]
+fn empty_tables_keep_their_base_id_and_xcx_keeps_raw_fixed_point() {
+    let mut t = Table::new("EMPTY");
+    t.base_id = 300;
+    t.add_value_column("x", CellType::Float);
+    let json = text::table_to_json(&t, "EMPTY");
+    assert_eq!(
+        text::table_from_json(&json, "EMPTY", Variant::X).unwrap(),
+        t
+    );
+    // A raw value no f32 holds exactly.
+    t.rows.push(vec![Cell::Fixed(0xffff_fff7)]);
+    let json = text::table_to_json(&t, "EMPTY");
+    assert_eq!(
+        text::table_from_json(&json, "EMPTY", Variant::X).unwrap(),
+        t
+    );
+}
+
+#[test]
+fn row_id_gaps_unknown_columns_and_missing_tables_are_errors() {
+    let t = sample_table();
+    let json = text::table_to_json(&t, "SYS_Sample");
+    let gap = json.replacen("\"$id\": 7", "\"$id\": 9", 1);
+    let e = text::table_from_json(&gap, "SYS_Sample", Variant::Switch).unwrap_err();
+    assert_eq!(e.at, "rows[2].$id");
+    assert!(e.message.contains("expected 7, found 9"), "{e}");
+    let extra = json.replacen("\"id\": 101,", "\"id\": 101, \"idd\": 3,", 1);
+    let e = text::table_from_json(&extra, "SYS_Sample", Variant::Switch).unwrap_err();
+    assert_eq!(e.at, "rows[1].idd");
+    let bad_type = json.replacen("\"type\": 2", "\"type\": 9", 1);
+    let e = text::table_from_json(&bad_type, "SYS_Sample", Variant::Switch).unwrap_err();
+    assert!(e.message.contains("unknown cell type 9"), "{e}");
+    let too_big = json.replacen("\"id\": 101", "\"id\": 70000", 1);
+    let e = text::table_from_json(&too_big, "SYS_Sample", Variant::Switch).unwrap_err();
+    assert_eq!(e.at, "rows[1].id");
+    let flag = json.replacen("\"level\": 0", "\"level\": 4", 1);
+    let e = text::table_from_json(&flag, "SYS_Sample", Variant::Switch).unwrap_err();
+    assert!(e.message.contains("does not fit"), "{e}");
+    let schema = FileSchema {
+        file_name: "f".into(),
+        variant: Variant::Switch,
+        tables: vec!["SYS_Sample".into(), "Gone".into()],
+    };
+    let e = text::file_from_text(&schema, Variant::Switch, |stem| {
+        if stem == "SYS_Sample" {
+            Ok(json.clone())
+        } else {
+            Err(TextError {
+                file: format!("{stem}.json"),
+                at: String::new(),
+                message: "missing".into(),
+            })
+        }
+    })
+    .unwrap_err();
+    assert_eq!(e.file, "Gone.json");
+}
+
+// ---------------------------------------------------------------------------
+// Bad binary input: located errors, never a panic.
+
+/// The sample table as game `v` holds it (XCX: fixed-point floats).
+fn sample_for(v: Variant) -> Table {
+    let mut t = sample_table();
+    if v == Variant::X {
+        for r in &mut t.rows {
+            if let Cell::Float(f) = r[6] {
+                r[6] = Cell::Fixed((f * 4096.0) as u32);
+            }
+        }
+    }
+    t
+}
+
+fn sample_bytes(v: Variant) -> Vec<u8> {
+    bdat::encode(
+        &BdatFile {
+            tables: vec![sample_for(v)],
+        },
+        v,
+    )
+    .unwrap()
+}
+
+#[test]
+fn an_unknown_cell_type_is_named_where_it_is_read() {
+    let mut t = sample_table();
+    t.columns[4].info = ColumnInfo::Value(ValueInfo { cell_type: 9 });
+    assert!(bdat::encode(&BdatFile { tables: vec![t] }, Variant::Switch).is_err());
+    let mut b = sample_bytes(Variant::Switch);
+    // The fifth info record (value, type 8) starts at 12 + 0x40 + 4 + 4 + 6 + 4.
+    let at = 12 + 0x40 + 18;
+    assert_eq!(&b[at..at + 2], &[1, 8]);
+    b[at + 1] = 9;
+    let e = bdat::decode_as(&b, Variant::Switch).unwrap_err();
+    assert_eq!(e.offset(), at as u64 + 1, "{e}");
+    assert!(e.to_string().contains("tag 9"), "{e}");
+    assert!(e.path().starts_with("File.tables[0].rows"), "{e}");
+}
+
+#[test]
+fn offsets_outside_the_table_and_counts_that_do_not_fit_are_errors() {
+    let b = sample_bytes(Variant::Switch);
+    // The rows' offset points past the table.
+    let mut x = b.clone();
+    x[12 + 0xe..12 + 0x10].copy_from_slice(&0xfff0u16.to_le_bytes());
+    let e = bdat::decode_as(&x, Variant::Switch).unwrap_err();
+    assert_eq!(e.path(), "File.tables[0].rows", "{e}");
+    assert_eq!(e.offset(), 12 + 0xe);
+    // A table count the file cannot hold.
+    let mut x = b.clone();
+    x[0..4].copy_from_slice(&0x4000_0000u32.to_le_bytes());
+    let e = bdat::decode_as(&x, Variant::Switch).unwrap_err();
+    assert_eq!(e.path(), "File.tables", "{e}");
+    // A table offset outside the file.
+    let mut x = b.clone();
+    x[8..12].copy_from_slice(&0x7000_0000u32.to_le_bytes());
+    let e = bdat::decode_as(&x, Variant::Switch).unwrap_err();
+    assert_eq!(e.path(), "File.tables[0]", "{e}");
+    // A row count beyond the table.
+    let mut x = b;
+    x[12 + 0x10..12 + 0x12].copy_from_slice(&0xffffu16.to_le_bytes());
+    let e = bdat::decode_as(&x, Variant::Switch).unwrap_err();
+    assert_eq!(e.path(), "File.tables[0].rows", "{e}");
+}
+
+#[test]
+fn every_cut_and_flipped_byte_decodes_or_fails_cleanly() {
+    for v in Variant::ALL {
+        let b = sample_bytes(v);
+        for n in 0..b.len() {
+            let _ = bdat::decode_as(&b[..n], v);
+            let _ = bdat::decode(&b[..n]);
+        }
+        for i in 0..b.len() {
+            for bit in [0x01u8, 0x80, 0xff] {
+                let mut x = b.clone();
+                x[i] ^= bit;
+                if let Ok(f) = bdat::decode_as(&x, v) {
+                    let _ = bdat::encode(&f, v);
+                }
+            }
+        }
+    }
+}
