@@ -453,6 +453,9 @@ pub struct Namer<'a> {
     doc_guesses: FxHashMap<u32, Box<str>>,
     /// Guesses derived from the table (parent names, numbered patterns).
     guesses: FxHashMap<u32, Box<str>>,
+    /// The last parent asked about, with its name in the document's
+    /// strings and in the table.
+    parent: (u32, Option<&'a str>, Option<&'a str>),
     scratch: String,
 }
 
@@ -471,9 +474,11 @@ impl<'a> Namer<'a> {
             doc: FxHashMap::default(),
             doc_guesses: FxHashMap::default(),
             guesses: FxHashMap::default(),
+            parent: (0, None, None),
             scratch: String::new(),
         };
         namer.collect_strings(&pio.root);
+        namer.parent = (0, namer.doc.get(&0).copied(), table.get(0));
         namer
     }
 
@@ -499,14 +504,23 @@ impl<'a> Namer<'a> {
     /// own key is `parent`; `None` when no source explains it.
     pub fn name(&mut self, hash: u32, index: usize, parent: u32) -> Option<&str> {
         let index = u32::try_from(index).unwrap_or(u32::MAX - 2);
-        // The document's strings, then guesses from a parent they name.
-        if self.doc.contains_key(&hash) {
-            return self.doc.get(&hash).copied();
+        // Siblings share a parent: look its names up once.
+        if self.parent.0 != parent {
+            self.parent = (
+                parent,
+                self.doc.get(&parent).copied(),
+                self.table.get(parent),
+            );
         }
-        if self.doc_guesses.contains_key(&hash) {
+        let (_, doc_parent, table_parent) = self.parent;
+        // The document's strings, then guesses from a parent they name.
+        if let Some(&name) = self.doc.get(&hash) {
+            return Some(name);
+        }
+        if !self.doc_guesses.is_empty() && self.doc_guesses.contains_key(&hash) {
             return self.doc_guesses.get(&hash).map(|s| &**s);
         }
-        if let Some(parent_name) = self.doc.get(&parent).copied() {
+        if let Some(parent_name) = doc_parent {
             if guess_from_parent(parent_name, hash, index, &mut self.scratch) {
                 let name: Box<str> = self.scratch.as_str().into();
                 return Some(&**self.doc_guesses.entry(hash).or_insert(name));
@@ -520,7 +534,7 @@ impl<'a> Namer<'a> {
         if self.guesses.contains_key(&hash) {
             return self.guesses.get(&hash).map(|s| &**s);
         }
-        let found = match table.get(parent) {
+        let found = match table_parent {
             Some(parent_name) => guess_from_parent(parent_name, hash, index, &mut self.scratch),
             None => false,
         } || table.numbered_guess(hash, index.saturating_add(2), &mut self.scratch);

@@ -33,7 +33,7 @@ pub fn emit(pio: &ParameterIO, names: &NameTable) -> String {
     e.write_tag("!io");
     e.key_str("version", 0);
     e.scratch.clear();
-    let _ = write!(e.scratch, "{}", pio.version);
+    push_int(&mut e.scratch, i64::from(pio.version));
     e.plain_scratch();
     e.key_str("type", 0);
     e.untagged_string(&pio.data_type, 0);
@@ -41,6 +41,27 @@ pub fn emit(pio: &ParameterIO, names: &NameTable) -> String {
     e.list(&pio.root, 0, ROOT_NAME.0);
     e.write_indent(0);
     e.out
+}
+
+const SPACES: &str = "                                                                ";
+
+/// Appends a decimal integer.
+fn push_int(out: &mut String, v: i64) {
+    let mut buf = [0u8; 20];
+    let mut pos = buf.len();
+    let mut n = v.unsigned_abs();
+    loop {
+        pos -= 1;
+        buf[pos] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        out.push('-');
+    }
+    out.extend(buf[pos..].iter().map(|&d| d as char));
 }
 
 /// How a string scalar is written.
@@ -267,7 +288,9 @@ impl Emitter<'_> {
             self.put_break();
         }
         while self.column < indent {
-            self.put(' ');
+            let n = (indent - self.column).min(SPACES.len());
+            self.out.push_str(&SPACES[..n]);
+            self.column += n;
         }
         self.whitespace = true;
         self.indention = true;
@@ -492,7 +515,7 @@ impl Emitter<'_> {
         match name {
             None => {
                 self.scratch.clear();
-                let _ = write!(self.scratch, "{hash}");
+                push_int(&mut self.scratch, i64::from(hash));
                 self.plain_scratch();
                 self.write_indicator(":", false, false, false);
             }
@@ -582,7 +605,7 @@ impl Emitter<'_> {
             }
             ParameterValue::Int(v) => {
                 self.scratch.clear();
-                let _ = write!(self.scratch, "{v}");
+                push_int(&mut self.scratch, i64::from(*v));
                 self.plain_scratch();
             }
             ParameterValue::Vec2(v) => self.floats("!vec2", v, indent),
@@ -605,7 +628,7 @@ impl Emitter<'_> {
             ParameterValue::U32(v) => {
                 self.write_tag("!u");
                 self.scratch.clear();
-                let _ = write!(self.scratch, "{v}");
+                push_int(&mut self.scratch, i64::from(*v));
                 self.plain_scratch();
             }
             ParameterValue::BufferU32(v) => {
@@ -655,7 +678,7 @@ impl Emitter<'_> {
 
     fn int_item(&mut self, v: i64) {
         self.scratch.clear();
-        let _ = write!(self.scratch, "{v}");
+        push_int(&mut self.scratch, v);
         self.plain_scratch();
     }
 
