@@ -489,6 +489,15 @@ fn docs_written_by_the_command_are_the_checked_in_pages() {
     names.sort();
     assert!(names.contains(&"aamp.md".to_owned()) && names.contains(&"aamp.mediawiki".to_owned()));
     assert!(names.iter().any(|n| n.ends_with(".svg")));
+    let mut checked_in_names: Vec<String> = fs::read_dir(&checked_in)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    checked_in_names.sort();
+    assert_eq!(
+        checked_in_names, names,
+        "docs/formats/ holds other files than `codec docs` writes"
+    );
     for n in names {
         let fresh = fs::read_to_string(dir.path().join(&n)).unwrap();
         let old = fs::read_to_string(checked_in.join(&n)).unwrap_or_default();

@@ -231,6 +231,34 @@ fn variants(c: &Checked) -> Vec<Block> {
     out
 }
 
+/// The features the variant `c` is has on (none for a schema without
+/// variants): its own `enable`, after those of the variants it extends,
+/// less its `disable`.
+fn features(c: &Checked) -> std::collections::HashSet<String> {
+    fn of(base: &crate::Schema, name: &str, depth: u32) -> std::collections::HashSet<String> {
+        let Some(v) = base.variants.iter().find(|v| v.name == name) else {
+            return Default::default();
+        };
+        let mut set = match &v.extends {
+            Some(e) if depth < 32 => of(base, e, depth + 1),
+            _ => Default::default(),
+        };
+        set.extend(v.enable.iter().cloned());
+        for d in &v.disable {
+            set.remove(d);
+        }
+        set
+    }
+    c.variant_name()
+        .map(|n| of(c.base(), n, 0))
+        .unwrap_or_default()
+}
+
+/// Does the condition `when` hold in the variant `c` is?
+fn holds(c: &Checked, when: Option<&String>) -> bool {
+    when.is_none_or(|w| crate::eval_when(w, &features(c)))
+}
+
 /// The struct of the schema as written that `name` comes from.
 fn base_struct<'a>(c: &'a Checked, name: &str) -> Option<&'a StructDef> {
     c.base().types.iter().find_map(|t| match t {
@@ -454,7 +482,7 @@ fn struct_blocks(c: &Checked, st: &StructDef) -> Vec<Block> {
         let absent: Vec<Rich> = bs
             .fields
             .iter()
-            .filter(|f| !st.fields.iter().any(|g| g.name == f.name))
+            .filter(|f| !holds(c, f.when.as_ref()))
             .filter_map(|f| {
                 let cond = f.when.as_ref()?;
                 let mut r = vec![
@@ -497,7 +525,11 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
     }
     then(&mut d, rich(&f.doc));
     let when = base_struct(c, &st.name)
-        .and_then(|bs| bs.fields.iter().find(|g| g.name == f.name))
+        .and_then(|bs| {
+            bs.fields
+                .iter()
+                .find(|g| g.name == f.name && holds(c, g.when.as_ref()))
+        })
         .and_then(|g| g.when.as_ref());
     if let Some(cond) = when {
         then(

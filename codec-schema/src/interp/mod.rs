@@ -331,7 +331,19 @@ pub fn decode_partial(c: &Checked, data: &[u8], limits: Limits) -> Decoded {
     let result = run.record(root, 0, root.name.clone(), root.name.clone(), false);
     // On an error the records being read are still open: close them, so
     // the partial tree keeps its shape.
-    while !run.stack.is_empty() {
+    // Their sizes cover the fields read so far.
+    while let Some(open) = run.stack.last_mut() {
+        let n = &mut open.node;
+        if matches!(n.kind, Kind::Record { .. } | Kind::Seq) && n.size == 0 {
+            let end = n
+                .children
+                .iter()
+                .map(|c| c.offset.saturating_add(c.size))
+                .filter(|&e| e >= n.offset)
+                .max()
+                .unwrap_or(n.offset);
+            n.size = end - n.offset;
+        }
         run.close();
     }
     let error = result.err().map(|e| e.within(Seg::Type(root.name.clone())));

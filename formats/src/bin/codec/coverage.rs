@@ -7,7 +7,6 @@ use crate::FormatArg;
 use clap::Args;
 use codec_schema::interp::{self, coverage, render};
 use codec_schema::{Checked, Type};
-use formats::Format;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -241,7 +240,7 @@ fn one(
     let ours = match (schemas.given(), magic) {
         (Some(_), Some(m)) => data.starts_with(m),
         (Some(_), None) => true,
-        (None, _) => forced.is_some() || Format::detect(&data).is_some(),
+        (None, _) => forced.is_some() || schemas.recognizes(&data),
     };
     if !ours && !named {
         return Outcome::Skipped;

@@ -53,8 +53,8 @@ pub struct DocsArgs {
 pub fn run(args: &DocsArgs) -> ExitCode {
     let mut schemas = Vec::new();
     if args.schema.is_empty() {
-        for (format, ..) in dump::builtin_schemas() {
-            match dump::builtin(format) {
+        for b in dump::builtin_schemas() {
+            match dump::builtin(&b) {
                 Ok(c) => schemas.push(c),
                 Err(e) => {
                     eprint!("codec: schema errors:\n{e}");

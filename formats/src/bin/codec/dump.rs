@@ -11,22 +11,42 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// The schemas built into the binary: format, display name, source text.
-pub fn builtin_schemas() -> Vec<(Format, &'static str, &'static str)> {
-    vec![(
-        Format::Aamp,
-        "schemas/aamp.ron",
-        formats::aamp::schema::SCHEMA_SOURCE,
-    )]
+/// A schema built into the binary.
+#[derive(Debug, Clone, Copy)]
+pub struct Builtin {
+    /// The format's name, as `--format` and [`Format::name`] spell it.
+    pub format: &'static str,
+    /// The name diagnostics and pages print (`schemas/aamp.ron`).
+    pub file: &'static str,
+    pub source: &'static str,
+    /// Recognises a file of the format, and the variant it is written in
+    /// (for schemas with variants): `None` when it is not one.
+    pub detect: fn(&[u8]) -> Option<Option<&'static str>>,
 }
 
-/// The schema built into the binary for `format`.
-pub fn builtin(format: Format) -> Result<Checked, String> {
-    let (_, name, src) = builtin_schemas()
-        .into_iter()
-        .find(|(f, ..)| *f == format)
-        .ok_or_else(|| format!("no schema is built in for {format}"))?;
-    codec_schema::parse_str(src, name).map_err(|d| d.to_string())
+/// The schemas built into the binary, in a stable order.
+pub fn builtin_schemas() -> Vec<Builtin> {
+    vec![
+        Builtin {
+            format: "aamp",
+            file: "schemas/aamp.ron",
+            source: formats::aamp::schema::SCHEMA_SOURCE,
+            detect: |d| d.starts_with(formats::aamp::MAGIC).then_some(None),
+        },
+        Builtin {
+            format: "bdat",
+            file: "schemas/bdat_legacy.ron",
+            source: formats::bdat::schema::SCHEMA_SOURCE,
+            detect: |d| {
+                formats::bdat::looks_like(d).then(|| formats::bdat::detect(d).map(|v| v.name()))
+            },
+        },
+    ]
+}
+
+/// Parses and checks a built-in schema.
+pub fn builtin(b: &Builtin) -> Result<Checked, String> {
+    codec_schema::parse_str(b.source, b.file).map_err(|d| d.to_string())
 }
 
 /// A schema file given with `--schema`, read and checked now.
@@ -39,7 +59,7 @@ pub fn load(path: &Path) -> Result<Checked, String> {
 #[derive(Debug)]
 pub struct Schemas {
     given: Option<Checked>,
-    builtins: Vec<(Format, Result<Checked, String>)>,
+    builtins: Vec<(Builtin, Result<Checked, String>)>,
 }
 
 impl Schemas {
@@ -51,10 +71,15 @@ impl Schemas {
         } else {
             builtin_schemas()
                 .into_iter()
-                .map(|(f, ..)| (f, builtin(f)))
+                .map(|b| (b, builtin(&b)))
                 .collect()
         };
         Ok(Schemas { given, builtins })
+    }
+
+    /// Does a built-in schema's format recognise `data`?
+    pub fn recognizes(&self, data: &[u8]) -> bool {
+        self.builtins.iter().any(|(b, _)| (b.detect)(data).is_some())
     }
 
     /// The schema given with `--schema`, if any.
@@ -71,8 +96,8 @@ impl Schemas {
         data: &[u8],
         variant: Option<&str>,
     ) -> Result<&Checked, String> {
-        let c = self.pick_schema(forced, data)?;
-        let Some(name) = variant else {
+        let (c, detected) = self.pick_schema(forced, data)?;
+        let Some(name) = variant.or(detected) else {
             return Ok(c);
         };
         c.variant(name).ok_or_else(|| {
@@ -93,22 +118,35 @@ impl Schemas {
         })
     }
 
-    fn pick_schema(&self, forced: Option<FormatArg>, data: &[u8]) -> Result<&Checked, String> {
+    /// The schema, and the variant the file's format detection names.
+    fn pick_schema(
+        &self,
+        forced: Option<FormatArg>,
+        data: &[u8],
+    ) -> Result<(&Checked, Option<&'static str>), String> {
         if let Some(c) = &self.given {
-            return Ok(c);
+            return Ok((c, None));
         }
-        let format = forced
-            .map(Format::from)
-            .or_else(|| Format::detect(data))
-            .ok_or_else(|| {
-                "not a file of a supported format (its first bytes match no known magic); \
-                 use --format, or --schema FILE.ron to interpret it with a schema"
-                    .to_owned()
-            })?;
-        match self.builtins.iter().find(|(f, _)| *f == format) {
-            Some((_, Ok(c))) => Ok(c),
-            Some((_, Err(e))) => Err(e.clone()),
-            None => Err(format!("no schema is built in for {format}")),
+        let found = match forced {
+            Some(f) => {
+                let name = Format::from(f).name();
+                let b = self.builtins.iter().find(|(b, _)| b.format == name);
+                b.map(|(b, c)| (c, (b.detect)(data).flatten()))
+                    .ok_or_else(|| format!("no schema is built in for {name}"))?
+            }
+            None => self
+                .builtins
+                .iter()
+                .find_map(|(b, c)| (b.detect)(data).map(|v| (c, v)))
+                .ok_or_else(|| {
+                    "not a file of a supported format (its first bytes match no known magic); \
+                     use --format, or --schema FILE.ron to interpret it with a schema"
+                        .to_owned()
+                })?,
+        };
+        match found {
+            (Ok(c), v) => Ok((c, v)),
+            (Err(e), _) => Err(e.clone()),
         }
     }
 }
