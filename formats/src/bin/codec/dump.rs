@@ -79,7 +79,9 @@ impl Schemas {
 
     /// Does a built-in schema's format recognise `data`?
     pub fn recognizes(&self, data: &[u8]) -> bool {
-        self.builtins.iter().any(|(b, _)| (b.detect)(data).is_some())
+        self.builtins
+            .iter()
+            .any(|(b, _)| (b.detect)(data).is_some())
     }
 
     /// The schema given with `--schema`, if any.
