@@ -81,7 +81,10 @@ impl Gen<'_> {
     }
 
     /// An expression of type `DecodeResult<(Vec<T>, u64)>`: elements of `of`
-    /// read one after the other from `start` up to the next bound.
+    /// read one after the other from `start` up to the next bound. `own`
+    /// (an `Option<u64>` expression) is the list's rank among targets that
+    /// share its start (see `Reader::list_end`); the bound is looked up
+    /// again after each element, whose own offsets may end the list sooner.
     pub(crate) fn seq_read(
         &self,
         of: &Type,
@@ -89,6 +92,7 @@ impl Gen<'_> {
         at: &proc_macro2::Ident,
         owner: &str,
         field: &str,
+        own: TokenStream,
     ) -> TokenStream {
         let rt = RT();
         let ety = self.rust_ty(of, owner, field);
@@ -96,17 +100,20 @@ impl Gen<'_> {
         quote! {
             (|| -> #rt::DecodeResult<(::std::vec::Vec<#ety>, u64)> {
                 let first: u64 = #start;
-                let end = r.next_bound(first);
+                let own: ::std::option::Option<u64> = #own;
+                let mut end = r.list_end(first, own);
                 r.enter(#at, first, end.saturating_sub(first).max(1))?;
                 let mut out: ::std::vec::Vec<#ety> = ::std::vec::Vec::new();
                 let mut q = first;
                 while q < end {
+                    r.set_element(0, out.len(), out.len() + 1);
                     let (e, next) = match #elem { Ok(v) => v, Err(e) => return Err(e.at_index(out.len())) };
                     if next <= q {
                         return Err(#rt::DecodeError::new(q, #rt::ErrorKind::Invalid("an element takes no bytes".into())).at_index(out.len()));
                     }
                     out.push(e);
                     q = next;
+                    end = end.min(r.list_end(first, own));
                 }
                 if q > end {
                     return Err(#rt::DecodeError::new(q, #rt::ErrorKind::Invalid(format!(
@@ -182,6 +189,15 @@ pub(crate) fn hook_mistakes(
                         item,
                         format!(
                             "the hash index `{}.{}` hashes with glue `{hook}`",
+                            st.name, f.name
+                        ),
+                    );
+                } else if let Type::Select { hook, .. } = &p.to {
+                    push(
+                        at,
+                        item,
+                        format!(
+                            "the variant of `{}.{}` is chosen by glue `{hook}`",
                             st.name, f.name
                         ),
                     );
@@ -348,6 +364,9 @@ impl Gen<'_> {
             #[doc(hidden)]
             pub trait __Decode<const V: usize>: Sized {
                 fn decode_at(r: &mut #rt::Reader<'_>, pos: u64) -> #rt::DecodeResult<(Self, u64)>;
+                fn note_targets(r: &mut #rt::Reader<'_>, pos: u64) {
+                    let _ = (r, pos);
+                }
             }
             #[doc(hidden)]
             pub trait __Encode<const V: usize> {
@@ -600,7 +619,10 @@ impl Gen<'_> {
         match to {
             Type::List { of, count } => match &**count {
                 Count::ToNext => {
-                    let seq = self.seq_read(of, quote!(t), &at, &s.name, field);
+                    let fi = s.fields.iter().position(|g| g.name == field).unwrap_or(0);
+                    let rank = self.rank(s, fi);
+                    let seq =
+                        self.seq_read(of, quote!(t), &at, &s.name, field, quote!(Some(#rank)));
                     quote! { #head #seq.map(|(v, _)| v) }
                 }
                 Count::Field(c) => {
@@ -636,13 +658,28 @@ impl Gen<'_> {
         let rt = RT();
         let v = crate::names::local("f", fname);
         let at = crate::names::local("at", fname);
-        let n = match count {
-            codec_schema::Count::Field(c) => {
-                let l = crate::names::local("raw", c);
+        let n = match (self.list_field_count(s, count), count) {
+            (Some(n), _) => n,
+            (None, codec_schema::Count::Field(c)) => {
+                let l = crate::names::local("raw", c.as_str());
                 quote!(#l)
             }
             _ => quote!(0u64),
         };
+        if matches!(count, codec_schema::Count::ToNext) {
+            // Runs up to the next target: elements one after the other.
+            let ety = self.rust_ty(of, &s.name, fname);
+            let seq = self.seq_read(of, quote!(p), &at, &s.name, fname, quote!(None));
+            let reads = quote! {
+                let #at = p;
+                let (#v, next): (::std::vec::Vec<#ety>, u64) = match #seq {
+                    Ok(v) => v,
+                    Err(e) => return Err(e.in_field(#fname)),
+                };
+                p = next;
+            };
+            return (reads, TokenStream::new());
+        }
         if let Type::Ptr(p) = of {
             let w = codec_schema::int_width(&p.width).unwrap_or(4);
             let raws = crate::names::local("raws", fname);
@@ -686,9 +723,21 @@ impl Gen<'_> {
         }
         let esize = self.c.fixed_size(of).unwrap_or(1);
         let ety = self.rust_ty(of, &s.name, fname);
+        // Where each element's offsets lead is known before any is followed.
+        let pre = self.pre_pass(of, esize);
+        let pre = if pre.is_empty() {
+            pre
+        } else {
+            quote! {{
+                let n: u64 = #n;
+                let start: u64 = p;
+                if r.check_count(p, p, n, #esize).is_ok() { #pre }
+            }}
+        };
         let list = self.list_read(of, n, quote!(p), &at, &s.name, fname);
         let reads = quote! {
             let #at = p;
+            #pre
             let #v: ::std::vec::Vec<#ety> = match (|| -> #rt::DecodeResult<::std::vec::Vec<#ety>> { #list })() {
                 Ok(v) => v,
                 Err(e) => return Err(e.in_field(#fname)),
@@ -1145,7 +1194,7 @@ impl Gen<'_> {
         &self,
         s: &codec_schema::StructDef,
         f: &codec_schema::Field,
-        off: u64,
+        off: TokenStream,
         secs: &[usize],
     ) -> syn::Result<TokenStream> {
         use codec_schema::Count;
@@ -1154,12 +1203,19 @@ impl Gen<'_> {
         let what = format!("{}.{}", s.name, f.name);
         // Visits each record of a list whose elements start at `at` (UNPLACED
         // when they are not written yet).
+        // The value an optional offset holds is `v`, inside `if let Some(v)`.
+        let optional = matches!(&f.ty, Type::Ptr(p) if p.optional);
+        let value = if optional {
+            quote!(v)
+        } else {
+            quote!(self.#fid)
+        };
         let list_visit = |of: &Type, extra: u64| -> Option<TokenStream> {
             let Type::Named(n) = of else { return None };
             let vp = self.path_as(n, "__Encode");
             Some(match self.c.fixed_size(of) {
                 Some(esize) => quote! {
-                    for (i, e) in self.#fid.iter().enumerate() {
+                    for (i, e) in #value.iter().enumerate() {
                         let ea = if at == #rt::UNPLACED { #rt::UNPLACED } else { at + #extra + i as u64 * #esize };
                         #vp::visit(e, w, sec, post, ea)?;
                     }
@@ -1168,7 +1224,7 @@ impl Gen<'_> {
                     if at != #rt::UNPLACED {
                         return Err(#rt::EncodeError::new(#what, "internal: records of variable size are visited after they were placed"));
                     }
-                    for e in self.#fid.iter() {
+                    for e in #value.iter() {
                         #vp::visit(e, w, sec, post, #rt::UNPLACED)?;
                     }
                 },
@@ -1203,7 +1259,7 @@ impl Gen<'_> {
                 match &p.to {
                     Type::Named(n) => {
                         let vp = self.path_as(n, "__Encode");
-                        Some(quote! { #at #vp::visit(&self.#fid, w, sec, post, at)?; })
+                        Some(quote! { #at #vp::visit(&#value, w, sec, post, at)?; })
                     }
                     Type::Array { of, .. } | Type::List { of, .. } => {
                         list_visit(of, extra).map(|l| quote! { #at #l })
@@ -1292,7 +1348,34 @@ impl Gen<'_> {
                     })
                 }
             }
+            Type::Groups {
+                of,
+                groups,
+                count,
+                base,
+            } => {
+                // The groups' elements follow their (count, base) pairs.
+                let Type::Named(n) = &**of else {
+                    return Ok(TokenStream::new());
+                };
+                let vp = self.path_as(n, "__Encode");
+                let esize = self.c.fixed_size(of).unwrap_or(0);
+                let heads = groups
+                    * (codec_schema::int_width(count).unwrap_or(1)
+                        + codec_schema::int_width(base).unwrap_or(1));
+                Some(quote! {
+                    let at: u64 = if pos == #rt::UNPLACED { #rt::UNPLACED } else { pos + #off + #heads };
+                    for (i, e) in self.#fid.iter().flatten().enumerate() {
+                        let ea = if at == #rt::UNPLACED { #rt::UNPLACED } else { at + i as u64 * #esize };
+                        #vp::visit(e, w, sec, post, ea)?;
+                    }
+                })
+            }
             _ => None,
+        };
+        let step = match step {
+            Some(st) if optional => Some(quote! { if let Some(v) = &self.#fid { #st } }),
+            other => other,
         };
         Ok(match step {
             Some(step) => quote! {
@@ -1321,10 +1404,12 @@ impl Gen<'_> {
                 let f = ident(&tr.encode);
                 quote!(#h::#f(self, &mut bytes, endian)?;)
             }
-            (Some(tr), None) => return Err(Gen::err(format!(
+            (Some(tr), None) => {
+                return Err(Gen::err(format!(
                 "unit `{}` is transformed by glue `{}`: pass `hooks = path::to::glue` to schema!",
                 s.name, tr.encode
-            ))),
+            )))
+            }
             _ => quote!(),
         };
         let vis = self.vis();

@@ -68,8 +68,18 @@ impl Gen<'_> {
         // so that the error names the field where the cut falls.
         let fast = self.fast_record(s);
         let mut late = TokenStream::new();
+        let mut bounds = TokenStream::new();
+        let mut ctx_push = TokenStream::new();
+        let mut ctx_pop = TokenStream::new();
+        let prestep = self.pool_prestep(s);
+        let poststep = self.pool_poststep(s);
         for f in &s.fields {
             let fname = &f.name;
+            if f.context {
+                let v = local("f", fname);
+                ctx_push.extend(quote!(r.push_context(#fname, #v as u64);));
+                ctx_pop.extend(quote!(r.pop_context();));
+            }
             let v = local("f", fname);
             let at = local("at", fname);
             match &f.ty {
@@ -77,13 +87,29 @@ impl Gen<'_> {
                     let raw = local("raw", fname);
                     let read = read_uint(&p.width, quote!(p));
                     let w = codec_schema::int_width(&p.width).unwrap_or(4);
+                    let bound = self.bound_stmt(s, fname, p);
                     reads.extend(quote! {
                         let #at = p;
                         let #raw = match #read { Ok(v) => v, Err(e) => return Err(e.in_field(#fname)) };
                         p += #w;
+                        #bound
                     });
+                    bounds.extend(bound);
                     let rty = self.rust_ty(&f.ty, &s.name, &f.name);
-                    if is_followed(s, fname) {
+                    if p.optional {
+                        let ity = self.target_rust_ty(s, f, p);
+                        let follow = self.follow(s, f.name.as_str(), p);
+                        follows.extend(quote! {
+                            let #v: #rty = if #raw == 0 {
+                                None
+                            } else {
+                                match (|| -> #rt::DecodeResult<#ity> { #follow })() {
+                                    Ok(v) => Some(v),
+                                    Err(e) => return Err(e.in_field(#fname)),
+                                }
+                            };
+                        });
+                    } else if is_followed(s, fname) {
                         // A `Follows` field starts where this target ends.
                         let follow = self.follow_ended(s, f.name.as_str(), p);
                         let end = local("end", fname);
@@ -123,6 +149,9 @@ impl Gen<'_> {
                     let (r1, f1) = self.list_field_read(s, fname, of, count);
                     reads.extend(r1);
                     follows.extend(f1);
+                }
+                t @ Type::Groups { .. } => {
+                    reads.extend(self.groups_read(s, fname, t));
                 }
                 _ if f.derive.is_some() => {
                     let raw = local("raw", fname);
@@ -172,6 +201,7 @@ impl Gen<'_> {
                         let e = r.endian();
                         #fast_reads
                         p = pos + #size as u64;
+                        #bounds
                         (#(#locals,)*)
                     }
                     Err(_) => {
@@ -185,6 +215,7 @@ impl Gen<'_> {
         let _ = &name;
         let vis = self.vis();
         let (pre, post) = notes;
+        let note_targets = self.note_targets_fn(s);
         self.impl_block(
             &s.name,
             "__Decode",
@@ -195,14 +226,20 @@ impl Gen<'_> {
                 #[inline]
                 #vis fn decode_at(r: &mut #rt::Reader<'_>, pos: u64) -> #rt::DecodeResult<(Self, u64)> {
                     let mut p = pos;
+                    #prestep
                     #pre
                     #reads
                     #post
+                    #ctx_push
                     #follows
                     #late
+                    #ctx_pop
+                    #poststep
                     #checks
                     Ok((Self { #(#build,)* }, p))
                 }
+
+                #note_targets
             },
         )
     }
@@ -255,6 +292,14 @@ impl Gen<'_> {
                     let read = field_read(&int, quote!(&rec[#o..]))?;
                     out.extend(quote! {
                         let #v = r.bool_from(pos + #ou, u64::from(#read)).map_err(|e| e.in_field(#fname))?;
+                    });
+                    locals.push(v);
+                }
+                (Type::Str { pool, width }, None) => {
+                    let read = field_read(width, quote!(&rec[#o..]))?;
+                    let id = self.pool_id(pool);
+                    out.extend(quote! {
+                        let #v = r.pool_str(#id, pos + #ou, u64::from(#read)).map_err(|e| e.in_field(#fname))?;
                     });
                     locals.push(v);
                 }
@@ -346,8 +391,12 @@ impl Gen<'_> {
                         let read = read_uint(ct, quote!(t));
                         (quote!(#read?), quote!(t + #w))
                     }
+                    Count::Sum(_) => (quote!(0u64), quote!(t)),
                     Count::ToNext => {
-                        let seq = self.seq_read(of, quote!(t), &at, &s.name, field);
+                        let fi = s.fields.iter().position(|g| g.name == field).unwrap_or(0);
+                        let rank = self.rank(s, fi);
+                        let seq =
+                            self.seq_read(of, quote!(t), &at, &s.name, field, quote!(Some(#rank)));
                         return quote! {
                             #target
                             #seq.map(|(v, _)| v)
@@ -369,6 +418,16 @@ impl Gen<'_> {
                 quote! {
                     #target
                     #un::decode_payload(r, #rt_, t, #at, #at_tag)
+                }
+            }
+            Type::Select { union, hook } => self.select_follow(union, hook, &at, target),
+            Type::Pool {} => {
+                let fi = s.fields.iter().position(|g| g.name == field).unwrap_or(0);
+                let rank = self.rank(s, fi);
+                quote! {
+                    #target
+                    let end = r.list_end(t, Some(#rank));
+                    r.pool_strings(#at, t, end)
                 }
             }
             other => {
@@ -506,6 +565,10 @@ impl Gen<'_> {
                     }
                 }
             }
+            Type::Str { pool, width } => self.str_read(pool, width, start),
+            Type::Bits { word, fields } if fields.iter().any(|b| b.str.is_some()) => {
+                self.str_bits_read(owner, field, word, fields, start)
+            }
             Type::Bits { word, fields } => {
                 let bname = bits_struct(owner, field);
                 let w = codec_schema::int_width(word).unwrap_or(4);
@@ -535,7 +598,12 @@ impl Gen<'_> {
             Type::Ref { .. } | Type::Hash { .. } | Type::Rows { .. } | Type::Follows { .. } => {
                 self.construct_read(t, start, owner, field)
             }
-            Type::Ptr(_) | Type::List { .. } | Type::Switch { .. } => {
+            Type::Ptr(_)
+            | Type::List { .. }
+            | Type::Switch { .. }
+            | Type::Select { .. }
+            | Type::Pool {}
+            | Type::Groups { .. } => {
                 // The checker keeps these out of inline positions.
                 quote! { Err(#rt::DecodeError::new(#start, #rt::ErrorKind::Invalid("unsupported inline type".into()))) }
             }
@@ -567,7 +635,12 @@ impl Gen<'_> {
                             let read = read_uint(ct, quote!(pos));
                             (quote!(#read?), quote!(pos + #w))
                         }
-                        Count::Field(_) | Count::ToNext => (quote!(0u64), quote!(pos)),
+                        Count::Field(_) | Count::Sum(_) => (quote!(0u64), quote!(pos)),
+                        // Up to the next target: a payload of bytes kept as they are.
+                        Count::ToNext => {
+                            let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
+                            (quote!((r.bound_after(pos).saturating_sub(pos) / #esize)), quote!(pos))
+                        }
                     };
                     let at = proc_macro2::Ident::new("field_pos", proc_macro2::Span::call_site());
                     let list = self.list_read(of, count_expr, start, &at, &u.name, &v.name);

@@ -185,6 +185,7 @@ impl Gen<'_> {
         let rt = RT();
         let name = ident(&s.name);
         let offsets = self.c.field_offsets(s);
+        let runtime_offsets = self.field_offset_exprs(s);
         let mut writes = TokenStream::new();
         let mut own = TokenStream::new();
         let mut descend = TokenStream::new();
@@ -252,7 +253,8 @@ impl Gen<'_> {
                     });
                     own.extend(self.place_offset_list(s, &f.name, p, *off)?);
                 }
-                (None, Type::List { of, .. }) => {
+                (None, Type::List { of, count }) => {
+                    writes.extend(self.inline_count_check(s, &f.name, count));
                     let e = self.inline_write(of, quote!(e), &what);
                     writes.extend(quote!(for e in self.#fid.iter() { #e }));
                 }
@@ -285,16 +287,23 @@ impl Gen<'_> {
                     if unit(of) || matches!(&**of, Type::Ptr(p) if unit(&p.to)));
             let secs: Vec<usize> = (0..self.c.all_sections().len())
                 .filter(|&si| {
-                    self.c.type_reaches(inner, si) && !matches!(inner, Type::Switch { .. })
+                    self.c.type_reaches(inner, si)
+                        && !matches!(inner, Type::Switch { .. } | Type::Select { .. })
                 })
                 .collect();
             if !secs.is_empty() && f.derive.is_none() && !into_unit {
-                let Some(off) = off else {
-                    return Err(Gen::err(format!(
-                        "`{what}` leads to placed data, so it must be at a fixed offset"
-                    )));
+                // After a list field, the position is computed from the value.
+                let fi = s.fields.iter().position(|g| g.name == f.name).unwrap_or(0);
+                let off: TokenStream = match (off, &runtime_offsets[fi]) {
+                    (Some(o), _) => quote!(#o),
+                    (None, Some(e)) => e.clone(),
+                    (None, None) => {
+                        return Err(Gen::err(format!(
+                            "`{what}` leads to placed data, so its position in the record must be computable"
+                        )))
+                    }
                 };
-                descend.extend(self.descend_field(s, f, *off, &secs)?);
+                descend.extend(self.descend_field(s, f, off, &secs)?);
             }
         }
         let hook_visited = self
@@ -308,6 +317,7 @@ impl Gen<'_> {
             quote!()
         };
         note.extend(self.encode_notes(s));
+        let seed = self.pool_seed(s);
         let vis = self.vis();
         let me = self.self_as("__Encode");
         let type_id_const = if self.variant.is_none() {
@@ -330,6 +340,7 @@ impl Gen<'_> {
                 let start = w.pos();
                 w.count_record(#type_id);
                 #note
+                #seed
                 #writes
                 Ok(())
             }
@@ -391,8 +402,34 @@ impl Gen<'_> {
         if let Some(special) = self.place_construct(s, field, p, &patch)? {
             return Ok(special);
         }
+        // An optional offset places its target only when there is one.
+        let value = if p.optional {
+            quote!(v)
+        } else {
+            quote!(&self.#fid)
+        };
+        let wrap = |body: TokenStream| -> TokenStream {
+            if p.optional {
+                quote! { if let Some(v) = &self.#fid { #body } }
+            } else {
+                body
+            }
+        };
         match &p.to {
-            Type::Switch { union, .. } => {
+            Type::Pool {} => {
+                let si = p
+                    .section
+                    .as_deref()
+                    .and_then(|n| self.c.section_id(n))
+                    .unwrap_or(0);
+                Ok(wrap(quote! {
+                    if sec == #si {
+                        let target: u64 = w.place_pool(#si);
+                        #patch
+                    }
+                }))
+            }
+            Type::Switch { union, .. } | Type::Select { union, .. } => {
                 let Some(TypeDef::Union(u)) = self.c.get(union) else {
                     return Err(Gen::err(format!("`{union}` is not a union")));
                 };
@@ -418,12 +455,12 @@ impl Gen<'_> {
                         }
                     });
                 }
-                Ok(quote! {
-                    match &self.#fid {
+                Ok(wrap(quote! {
+                    match #value {
                         #arms
                         _ => {}
                     }
-                })
+                }))
             }
             to => {
                 let si = p
@@ -432,14 +469,13 @@ impl Gen<'_> {
                     .and_then(|n| self.c.section_id(n))
                     .unwrap_or(0);
                 let sec = self.c.section(si);
-                let place =
-                    self.place_value(to, quote!(&self.#fid), &sec.dedup, sec.item_align, &what);
-                Ok(quote! {
+                let place = self.place_value(to, value, &sec.dedup, sec.item_align, &what);
+                Ok(wrap(quote! {
                     if sec == #si {
                         let target: u64 = { #place };
                         #patch
                     }
-                })
+                }))
             }
         }
     }
@@ -458,7 +494,9 @@ impl Gen<'_> {
             Type::List { of, count } => {
                 let elems = self.inline_write(of, quote!(e), what);
                 match &**count {
-                    Count::Field(_) | Count::ToNext => (quote!(for e in v.iter() { #elems }), 0u64),
+                    Count::Field(_) | Count::ToNext | Count::Sum(_) => {
+                        (quote!(for e in v.iter() { #elems }), 0u64)
+                    }
                     Count::Before(ct) | Count::Prefix(ct) => {
                         let wt = width_tokens(ct);
                         let bias = match &**count {
@@ -548,6 +586,11 @@ impl Gen<'_> {
                 let e = self.inline_write(of, quote!(e), what);
                 quote!(for e in (#v).iter() { #e })
             }
+            Type::Str { pool, width } => self.str_write(pool, width, v, what),
+            Type::Bits { word, fields } if fields.iter().any(|b| b.str.is_some()) => {
+                self.str_bits_write(word, fields, v, what)
+            }
+            t @ Type::Groups { .. } => self.groups_write(t, v, what),
             Type::Bits { word, fields } => {
                 let wt = width_tokens(word);
                 let mut shift = 0u32;
@@ -571,7 +614,11 @@ impl Gen<'_> {
                     w.put_uint(#wt, word, #what)?;
                 }}
             }
-            Type::Ptr(_) | Type::List { .. } | Type::Switch { .. } => quote!(),
+            Type::List { of, .. } => {
+                let e = self.inline_write(of, quote!(e), what);
+                quote!(for e in (#v).iter() { #e })
+            }
+            Type::Ptr(_) | Type::Switch { .. } | Type::Select { .. } | Type::Pool {} => quote!(),
         }
     }
 }

@@ -13,6 +13,7 @@
 mod constructs;
 mod decode;
 mod encode;
+mod layout;
 mod names;
 mod types;
 

@@ -56,9 +56,16 @@ impl Gen<'_> {
                 quote!(::std::vec::Vec<::std::vec::Vec<#id>>)
             }
             Type::Follows { to, .. } => self.rust_ty(to, owner, field),
-            Type::Named(n) | Type::Switch { union: n, .. } => {
+            Type::Named(n) | Type::Switch { union: n, .. } | Type::Select { union: n, .. } => {
                 let id = ident(n);
                 quote!(#id)
+            }
+            Type::Str { .. } => quote!(::codec_runtime::Str),
+            Type::Pool {} => quote!(::codec_runtime::StringPool),
+            Type::Groups { of, groups, .. } => {
+                let e = self.rust_ty(of, owner, field);
+                let n = *groups as usize;
+                quote!([::std::vec::Vec<#e>; #n])
             }
             Type::Array { of, len } => {
                 let e = self.rust_ty(of, owner, field);
@@ -75,8 +82,13 @@ impl Gen<'_> {
             }
             Type::Ptr(p) => {
                 let inner = self.rust_ty(&p.to, owner, field);
-                if needs_box(self.c, &p.to, owner) {
+                let inner = if needs_box(self.c, &p.to, owner) {
                     quote!(::std::boxed::Box<#inner>)
+                } else {
+                    inner
+                };
+                if p.optional {
+                    quote!(::std::option::Option<#inner>)
                 } else {
                     inner
                 }
@@ -119,9 +131,14 @@ impl Gen<'_> {
             fields.push(quote! { #fdoc #ser pub #fname: #ty });
             if let Type::Bits { fields: bits, .. } = &f.ty {
                 let bname = bits_struct(&s.name, &f.name);
+                let has_str = bits.iter().any(|b| b.str.is_some());
                 let bfields = bits.iter().map(|b| {
                     let n = ident(&b.name);
-                    let t = bits_ty(b.bits);
+                    let t = if b.str.is_some() {
+                        quote!(::codec_runtime::Str)
+                    } else {
+                        bits_ty(b.bits)
+                    };
                     let d = doc_lines(&b.doc, Some(format!("{} bit(s).", b.bits)));
                     quote! { #d pub #n: #t }
                 });
@@ -130,9 +147,11 @@ impl Gen<'_> {
                     s.name, f.name
                 );
                 let ser = self.serde_derive();
+                // A range held as a string makes the struct own text.
+                let copy = if has_str { quote!() } else { quote!(Copy,) };
                 extra.extend(quote! {
                     #[doc = #d]
-                    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+                    #[derive(Debug, Clone, #copy PartialEq, Eq, Default)]
                     #ser
                     pub struct #bname { #(#bfields,)* }
                 });

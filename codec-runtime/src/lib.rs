@@ -11,6 +11,7 @@
 pub use compact_str::CompactString as Str;
 
 pub mod error;
+pub mod layout;
 pub mod pool;
 pub mod reader;
 pub mod rows;
@@ -19,6 +20,7 @@ mod text;
 pub mod writer;
 
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};
+pub use layout::{SelectCx, StringPool};
 pub use reader::{align_up, Endian, Limits, Reader};
 pub use rows::Cells;
 pub use scope::{CellSlot, HashSpec, UNPLACED};

@@ -61,6 +61,8 @@ pub struct Reader<'a> {
     limits: Limits,
     /// What the unit being decoded remembers (see `scope.rs`).
     pub(crate) scope: crate::scope::ReadScope,
+    /// Pools, offset targets and context (see `layout.rs`).
+    pub(crate) layout: crate::layout::ReadLayout,
 }
 
 macro_rules! read_int {
@@ -94,6 +96,7 @@ impl<'a> Reader<'a> {
             budget_limit,
             limits,
             scope: Default::default(),
+            layout: Default::default(),
         }
     }
 

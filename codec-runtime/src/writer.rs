@@ -79,6 +79,8 @@ pub struct Writer {
     exact: ExactPool,
     /// What the unit being encoded remembers (see `scope.rs`).
     pub(crate) scope: crate::scope::WriteScope,
+    /// Pools, offset targets and context (see `layout.rs`).
+    pub(crate) layout: crate::layout::WriteLayout,
 }
 
 macro_rules! put_int {
@@ -108,6 +110,7 @@ impl Writer {
             search: ByteSearchPool::default(),
             exact: ExactPool::default(),
             scope: Default::default(),
+            layout: Default::default(),
         }
     }
 

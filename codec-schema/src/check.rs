@@ -11,6 +11,7 @@ use crate::overlay::all_sections;
 use std::collections::{HashMap, HashSet};
 
 mod constructs;
+mod layout;
 
 const RESERVED: &[&str] = &["self", "Self", "super", "crate", "_"];
 
@@ -269,6 +270,7 @@ impl<'s> Checker<'s> {
 
     fn check_struct(&self, cx: &mut Ctxt<'_>, tat: &[Step], st: &StructDef) {
         let sname = &st.name;
+        self.check_inline_fields(cx, tat, st);
         let mut names: HashMap<&str, usize> = HashMap::new();
         let mut offset = Size::Fixed(0);
         for (fi, f) in st.fields.iter().enumerate() {
@@ -629,6 +631,7 @@ impl<'s> Checker<'s> {
                         None,
                     ),
                 }
+                self.check_bits_strings(cx, tat, item, fields);
                 let mut seen = HashSet::new();
                 for (i, b) in fields.iter().enumerate() {
                     let bat = at(tat, &[Step::from("fields"), Step::Index(i)]);
@@ -750,19 +753,22 @@ impl<'s> Checker<'s> {
                         );
                     }
                     Count::Field(_) => {}
-                    Count::ToNext if place != Place::Target => cx.error(
+                    Count::ToNext if !matches!(place, Place::Target | Place::Field | Place::Payload) => cx.error(
                         &at(tat, &[Step::from("count")]),
                         item,
-                        "a list that runs to the next target must itself be a target (of a `Ptr` or `Follows`)",
+                        "a list that runs to the next target must be a target (of a `Ptr` or `Follows`), a field or a union payload",
                         None,
                     ),
                     Count::ToNext => {}
+                    Count::Sum(_) => self.check_list_count(cx, tat, item, count, place),
                 }
-                if place == Place::Field && !matches!(**count, Count::Field(_)) {
+                if place == Place::Field
+                    && !matches!(**count, Count::Field(_) | Count::Sum(_) | Count::ToNext)
+                {
                     cx.error(
                         &at(tat, &[Step::from("count")]),
                         item,
-                        "a list field's count is a sibling field: `count: Field(\"n\")`",
+                        "a list field's count is a field read before it (`Field(\"n\")`, `Sum([...])`) or `ToNext`",
                         None,
                     );
                 }
@@ -794,6 +800,9 @@ impl<'s> Checker<'s> {
                         Some(self.suggest(union)),
                     ),
                 }
+            }
+            Type::Str { .. } | Type::Pool {} | Type::Groups { .. } | Type::Select { .. } => {
+                self.check_layout_type(cx, tat, item, ty, place)
             }
             other => self.check_new_type(cx, tat, item, other, place),
         }
@@ -1554,7 +1563,7 @@ impl Facts {
     ) -> bool {
         match t {
             Type::Named(n) => type_id(n).is_some_and(|i| self.reaches(i, section)),
-            Type::Array { of, .. } | Type::List { of, .. } => {
+            Type::Array { of, .. } | Type::List { of, .. } | Type::Groups { of, .. } => {
                 self.type_reaches(s, of, section, type_id, section_id)
             }
             Type::Ptr(p) => {
@@ -1591,7 +1600,7 @@ pub(crate) fn target_sections(
     if let Some(i) = p.section.as_deref().and_then(section_id) {
         out.push(i);
     }
-    if let Type::Switch { union, .. } = &p.to {
+    if let Type::Switch { union, .. } | Type::Select { union, .. } = &p.to {
         if let Some(TypeDef::Union(u)) = type_id(union).map(|i| &s.types[i]) {
             for v in &u.variants {
                 if let Some(i) = v.section.as_deref().and_then(section_id) {
@@ -1628,7 +1637,11 @@ fn type_size(t: &Type, named: &dyn Fn(&str) -> Option<Size>) -> Option<Size> {
         | Type::List { .. }
         | Type::Switch { .. }
         | Type::Hash { .. }
-        | Type::Rows { .. } => Size::Variable,
+        | Type::Rows { .. }
+        | Type::Select { .. }
+        | Type::Pool {}
+        | Type::Groups { .. } => Size::Variable,
+        Type::Str { width, .. } => int_width(width).map_or(Size::Variable, Size::Fixed),
         Type::Fixed { raw, .. } => return type_size(raw, named),
         Type::Ref { width, .. } => int_width(width).map_or(Size::Variable, Size::Fixed),
         // No bytes in the record: the target starts after another one.

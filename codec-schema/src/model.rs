@@ -307,6 +307,10 @@ pub struct Field {
     /// differs from the real one? Only the file size is verified.
     #[serde(default = "yes")]
     pub verify: bool,
+    /// While the record's offsets are followed on decode, the field's value
+    /// is in the context that `Select` hooks see (an unsigned integer).
+    #[serde(default)]
+    pub context: bool,
 }
 
 fn yes() -> bool {
@@ -447,6 +451,39 @@ pub enum Type {
         union: String,
         tag: String,
     },
+    /// One variant of a union, chosen on decode by the glue function `hook`
+    /// from the decoding context (`codec_runtime::SelectCx`: the enclosing
+    /// records' context fields, the element's group and position, the bytes
+    /// up to the next offset target); only behind an offset. Encode writes
+    /// the variant the value holds.
+    Select {
+        union: String,
+        hook: String,
+    },
+    /// A string held as its text, stored as an offset from the start of the
+    /// string pool placed in section `pool`.
+    Str {
+        pool: String,
+        #[serde(default = "u32_type")]
+        width: Box<Type>,
+    },
+    /// A string pool: NUL-terminated strings back to back, up to the next
+    /// offset target (or the end of the data); only behind an offset. Held
+    /// as the ordered list of its strings (`codec_runtime::StringPool`).
+    Pool {},
+    /// `groups` lists stored as `groups` (count, base) pairs followed by all
+    /// their elements back to back; a struct field. The pairs are derived:
+    /// each base is the number of elements of the groups before it.
+    Groups {
+        of: Box<Type>,
+        groups: u64,
+        count: Box<Type>,
+        base: Box<Type>,
+    },
+}
+
+fn u32_type() -> Box<Type> {
+    Box::new(Type::U32)
 }
 
 /// A named range of bits inside a word.
@@ -457,6 +494,10 @@ pub struct BitField {
     pub bits: u32,
     #[serde(default)]
     pub doc: String,
+    /// The range holds an offset into the string pool placed in this
+    /// section, and is held as the string's text.
+    #[serde(default)]
+    pub str: Option<String>,
 }
 
 /// An offset field and what it points to.
@@ -475,6 +516,9 @@ pub struct Ptr {
     /// The section the target is placed in on encode (unions name it per variant).
     #[serde(default)]
     pub section: Option<String>,
+    /// A stored 0 means "no target" (`Option` in Rust).
+    #[serde(default)]
+    pub optional: bool,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -499,8 +543,11 @@ pub enum Count {
     /// The count is stored at the address, followed by the elements.
     Prefix(Type),
     /// Elements follow each other up to the next position an offset of the
-    /// unit's root leads to (or the end of the unit).
+    /// unit leads to (or the end of the unit).
     ToNext,
+    /// The sum of several earlier fields of the record (paths such as
+    /// `header.count`); for lists inline in a record.
+    Sum(Vec<String>),
 }
 
 /// How a derived field is computed on encode.

@@ -3,6 +3,7 @@
 //! by magic and the decode → encode round trip.
 
 pub mod aamp;
+pub mod ainb;
 pub mod bdat;
 
 use std::fmt;
@@ -13,6 +14,7 @@ pub enum Format {
     Aamp,
     /// Legacy BDAT (Xenoblade before XC3); the game is detected too.
     Bdat,
+    Ainb,
 }
 
 impl Format {
@@ -22,6 +24,8 @@ impl Format {
             Some(Format::Aamp)
         } else if bdat::looks_like(data) {
             Some(Format::Bdat)
+        } else if data.starts_with(ainb::MAGIC) {
+            Some(Format::Ainb)
         } else {
             None
         }
@@ -31,6 +35,7 @@ impl Format {
         match self {
             Format::Aamp => "aamp",
             Format::Bdat => "bdat",
+            Format::Ainb => "ainb",
         }
     }
 }
@@ -69,6 +74,10 @@ pub fn round_trip(format: Format, data: &[u8]) -> Result<Vec<u8>, RoundTripError
         Format::Bdat => {
             let (variant, doc) = bdat::decode(data).map_err(RoundTripError::Decode)?;
             bdat::encode(&doc, variant).map_err(RoundTripError::Encode)
+        }
+        Format::Ainb => {
+            let doc = ainb::decode(data).map_err(RoundTripError::Decode)?;
+            ainb::encode(&doc).map_err(RoundTripError::Encode)
         }
     }
 }

@@ -148,7 +148,16 @@ impl<'s> Checker<'s> {
         match &f.ty {
             // A list field: its count is a sibling read before it.
             Type::List { of, count } => {
-                if let Count::Field(n) = &**count {
+                // A count held by a stored field (or a field of an inline
+                // struct): checked against the list on encode.
+                let stored_count = matches!(&**count, Count::Field(n)
+                    if n.contains('.') || sibling(n).is_some_and(|j| st.fields[j].derive.is_none()));
+                if stored_count {
+                    if let Count::Field(n) = &**count {
+                        let cat = at(&tyat, &[Step::from("count")]);
+                        self.check_count_path(cx, &cat, item, st, fi, n);
+                    }
+                } else if let Count::Field(n) = &**count {
                     match sibling(n) {
                         None => cx.error(
                             &at(&tyat, &[Step::from("count")]),

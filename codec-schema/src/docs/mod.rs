@@ -155,8 +155,22 @@ pub fn type_label(t: &Type) -> String {
             Count::Before(ct) => format!("{}[] ({} count before)", type_label(of), type_label(ct)),
             Count::Prefix(ct) => format!("{}[] ({} count first)", type_label(of), type_label(ct)),
             Count::ToNext => format!("{}[] (to the next target)", type_label(of)),
+            Count::Sum(ps) => format!("{}[] (count: {})", type_label(of), ps.join(" + ")),
         },
-        Type::Switch { union, .. } => union.clone(),
+        Type::Switch { union, .. } | Type::Select { union, .. } => union.clone(),
+        Type::Str { pool, width } => format!("{} string offset in {pool}", type_label(width)),
+        Type::Pool {} => "string pool".into(),
+        Type::Groups {
+            of,
+            groups,
+            count,
+            base,
+        } => format!(
+            "{groups} groups of {} ({} count, {} base each)",
+            type_label(of),
+            type_label(count),
+            type_label(base)
+        ),
         Type::Fixed { raw, frac } => format!("fixed {} /2^{frac}", type_label(raw)),
         Type::Ref { width, to, .. } => format!("{} ref → {to}", type_label(width)),
         Type::Hash { of, width, .. } => format!("hash index of {} → {of}", type_label(width)),

@@ -558,11 +558,19 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
                         Count::ToNext => s.push(t(
                             "; they run up to the next position an offset of the unit leads to",
                         )),
+                        Count::Sum(ps) => s.extend([t("; their number is "), code(ps.join(" + "))]),
                     }
                 }
                 Type::Switch { union, tag } => {
                     s.extend([t("a "), code(union), t(" payload, chosen by "), code(tag)])
                 }
+                Type::Select { union, hook } => s.extend([
+                    t("a "),
+                    code(union),
+                    t(" payload, chosen by the glue function "),
+                    code(hook),
+                ]),
+                Type::Pool {} => s.push(t("the string pool (NUL-terminated strings, in order)")),
                 Type::CString { .. } => s.push(t("a NUL-terminated string")),
                 other => s.extend([t("a "), code(type_label(other))]),
             }

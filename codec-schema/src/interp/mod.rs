@@ -723,7 +723,7 @@ impl<'c> Run<'c, '_> {
                         self.count_leaf(ct, t, n, site);
                         (n, t + w)
                     }
-                    Count::ToNext => {
+                    Count::ToNext | Count::Sum(_) => {
                         return Err(not_yet(at, "lists that run to the next target (`ToNext`)"))
                     }
                 };
@@ -862,7 +862,7 @@ impl<'c> Run<'c, '_> {
         let result = match &v.ty {
             Type::List { of, count } => {
                 let counted = match &**count {
-                    Count::ToNext => Err(not_yet(
+                    Count::ToNext | Count::Sum(_) => Err(not_yet(
                         field_pos,
                         "lists that run to the next target (`ToNext`)",
                     )),
