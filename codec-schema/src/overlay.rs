@@ -447,7 +447,8 @@ fn value_shape(t: &Type) -> String {
         Type::Fixed { raw, .. } => value_shape(raw),
         Type::Ref { .. } => "reference".into(),
         Type::Rows { cells, .. } => format!("rows of {cells}"),
-        Type::Switch { union, .. } => union.clone(),
+        Type::Switch { union, .. } | Type::Select { union, .. } => union.clone(),
+        Type::Str { .. } => "string".into(),
         Type::Named(n) => n.clone(),
         Type::Bits { .. } => "bitfield".into(),
         Type::Bool8 | Type::Bool32 => "bool".into(),
@@ -460,9 +461,10 @@ fn has_default(t: &Type) -> bool {
     match t {
         Type::Bytes(n) => *n <= 32,
         Type::Array { of, len } => *len <= 32 && has_default(of),
-        Type::Ptr(p) => has_default(&p.to),
+        // An optional offset holds `None` where it is absent.
+        Type::Ptr(p) => p.optional || has_default(&p.to),
         Type::Follows { to, .. } => has_default(to),
-        Type::Named(_) | Type::Switch { .. } | Type::Magic(_) => false,
+        Type::Named(_) | Type::Switch { .. } | Type::Select { .. } | Type::Magic(_) => false,
         _ => true,
     }
 }
