@@ -911,6 +911,7 @@ impl Gen<'_> {
                 }
 
                 #[allow(clippy::redundant_closure_call)]
+                #[inline]
                 fn decode_cell(r: &mut #rt::Reader<'_>, tag: u64, pos: u64) -> #rt::DecodeResult<Self> {
                     match tag {
                         #reads
@@ -923,6 +924,7 @@ impl Gen<'_> {
                 }
 
                 #[allow(unreachable_patterns)]
+                #[inline]
                 fn write_cell(&self, w: &mut #rt::Writer) -> #rt::EncodeResult<()> {
                     match self {
                         #writes
@@ -936,6 +938,7 @@ impl Gen<'_> {
                 }
 
                 #[allow(unused_variables, unreachable_patterns)]
+                #[inline]
                 fn place_cell(&self, w: &mut #rt::Writer, sec: usize, at: u64) -> #rt::EncodeResult<()> {
                     match self {
                         #places

@@ -53,7 +53,7 @@ impl Gen<'_> {
             Type::Hash { .. } => quote!(()),
             Type::Rows { cells, .. } => {
                 let id = ident(cells);
-                quote!(::std::vec::Vec<::std::vec::Vec<#id>>)
+                quote!(::codec_runtime::rows::Rows<#id>)
             }
             Type::Follows { to, .. } => self.rust_ty(to, owner, field),
             Type::Named(n) | Type::Switch { union: n, .. } | Type::Select { union: n, .. } => {

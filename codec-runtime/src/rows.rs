@@ -2,13 +2,161 @@
 //! construct): the columns give each cell's type tag, repeat count and offset
 //! in the row; the cell union ([`Cells`]) reads and writes one cell of a type.
 //!
-//! A row is kept as its cells in layout order (a column of `count` cells
-//! contributes `count` consecutive cells).
+//! The rows are kept in one flat vector ([`Rows`]): a row is its cells in
+//! layout order (a column of `count` cells contributes `count` consecutive
+//! cells), and every row has as many.
 
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};
 use crate::reader::{align_up, Reader};
 use crate::scope::CellSlot;
 use crate::writer::Writer;
+
+/// Rows of cells, every row as wide as the others, kept in one vector.
+#[derive(Clone)]
+pub struct Rows<C> {
+    width: usize,
+    len: usize,
+    cells: Vec<C>,
+}
+
+/// Equal rows: the same cells, row for row (the width of no rows does not
+/// matter).
+impl<C: PartialEq> PartialEq for Rows<C> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len
+            && (self.len == 0 || self.width == other.width)
+            && self.cells == other.cells
+    }
+}
+
+impl<C> Default for Rows<C> {
+    fn default() -> Self {
+        Rows::new(0)
+    }
+}
+
+impl<C: std::fmt::Debug> std::fmt::Debug for Rows<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<C> Rows<C> {
+    /// No rows, each to be `width` cells wide.
+    pub fn new(width: usize) -> Self {
+        Rows {
+            width,
+            len: 0,
+            cells: Vec::new(),
+        }
+    }
+
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The number of cells of a row.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Every cell, row after row.
+    pub fn cells(&self) -> &[C] {
+        &self.cells
+    }
+
+    /// Row `i`, if there is one.
+    pub fn get(&self, i: usize) -> Option<&[C]> {
+        (i < self.len).then(|| &self.cells[i * self.width..(i + 1) * self.width])
+    }
+
+    /// Row `i`, if there is one, to change its cells.
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut [C]> {
+        let w = self.width;
+        (i < self.len).then(|| &mut self.cells[i * w..(i + 1) * w])
+    }
+
+    /// Appends a row. The first row of an empty region sets the width;
+    /// later ones must have it.
+    ///
+    /// # Panics
+    /// When the row's width differs from the others'.
+    pub fn push(&mut self, row: impl IntoIterator<Item = C>) {
+        let before = self.cells.len();
+        self.cells.extend(row);
+        let n = self.cells.len() - before;
+        if self.len == 0 {
+            self.width = n;
+        } else if n != self.width {
+            self.cells.truncate(before);
+            panic!("a row of {n} cells in rows of {} cells", self.width);
+        }
+        self.len += 1;
+    }
+
+    /// Removes every row and sets the width.
+    pub fn clear(&mut self, width: usize) {
+        self.cells.clear();
+        self.len = 0;
+        self.width = width;
+    }
+
+    /// The rows, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[C]> + '_ {
+        (0..self.len).map(move |i| &self.cells[i * self.width..(i + 1) * self.width])
+    }
+
+    /// The rows, in order, to change their cells.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut [C]> + '_ {
+        let (w, n) = (self.width, self.len);
+        let mut rest: &mut [C] = &mut self.cells;
+        (0..n).map(move |_| {
+            let (row, tail) = std::mem::take(&mut rest).split_at_mut(w);
+            rest = tail;
+            row
+        })
+    }
+}
+
+impl<'a, C> IntoIterator for &'a Rows<C> {
+    type Item = &'a [C];
+    type IntoIter = Box<dyn ExactSizeIterator<Item = &'a [C]> + 'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+impl<'a, C> IntoIterator for &'a mut Rows<C> {
+    type Item = &'a mut [C];
+    type IntoIter = Box<dyn Iterator<Item = &'a mut [C]> + 'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter_mut())
+    }
+}
+
+impl<C> std::ops::Index<usize> for Rows<C> {
+    type Output = [C];
+
+    fn index(&self, i: usize) -> &[C] {
+        assert!(i < self.len, "row {i} of {}", self.len);
+        &self.cells[i * self.width..(i + 1) * self.width]
+    }
+}
+
+impl<C> std::ops::IndexMut<usize> for Rows<C> {
+    fn index_mut(&mut self, i: usize) -> &mut [C] {
+        assert!(i < self.len, "row {i} of {}", self.len);
+        let w = self.width;
+        &mut self.cells[i * w..(i + 1) * w]
+    }
+}
 
 /// The cell union of a row region, as generated for variant `V` of a schema.
 pub trait Cells<const V: usize>: Sized {
@@ -44,7 +192,7 @@ pub fn decode_rows<C: Cells<V>, const V: usize>(
     count: u64,
     stride: u64,
     field_pos: u64,
-) -> DecodeResult<Vec<Vec<C>>> {
+) -> DecodeResult<Rows<C>> {
     let mut slots: Vec<CellSlot> = r.cells().to_vec();
     let mut per_row = 0u64;
     for (ci, s) in slots.iter_mut().enumerate() {
@@ -75,28 +223,29 @@ pub fn decode_rows<C: Cells<V>, const V: usize>(
         per_row += s.count;
     }
     r.check_count(field_pos, start, count, stride)?;
+    let mut rows = Rows::new(per_row as usize);
     if count == 0 {
-        return Ok(Vec::new());
+        return Ok(rows);
     }
     r.enter(field_pos, start, count.saturating_mul(stride.max(1)))?;
-    let mut rows = Vec::with_capacity(count as usize);
+    rows.cells.reserve_exact((count * per_row) as usize);
     for i in 0..count {
         let row_pos = start + i * stride;
-        let mut row = Vec::with_capacity(per_row as usize);
+        let first = rows.cells.len();
         for s in &slots {
             for k in 0..s.count {
                 let at = row_pos + s.offset + k * s.size;
                 match C::decode_cell(r, s.tag, at) {
-                    Ok(c) => row.push(c),
+                    Ok(c) => rows.cells.push(c),
                     Err(e) => {
                         return Err(e
-                            .within(PathSeg::Index(row.len()))
+                            .within(PathSeg::Index(rows.cells.len() - first))
                             .within(PathSeg::Index(i as usize)))
                     }
                 }
             }
         }
-        rows.push(row);
+        rows.len += 1;
     }
     r.leave();
     Ok(rows)
@@ -111,22 +260,22 @@ fn cells_per_row(w: &Writer) -> u64 {
 /// packed in layout order, zero padding after them).
 pub fn write_rows<C: Cells<V>, const V: usize>(
     w: &mut Writer,
-    rows: &[Vec<C>],
+    rows: &Rows<C>,
     stride: u64,
     what: &'static str,
 ) -> EncodeResult<()> {
     let per_row = cells_per_row(w);
     let slots: Vec<CellSlot> = w.cells().to_vec();
+    if rows.width() as u64 != per_row && !rows.is_empty() {
+        return Err(EncodeError::new(
+            what,
+            format!(
+                "the rows have {} cell(s) each, but the columns describe {per_row}",
+                rows.width()
+            ),
+        ));
+    }
     for (i, row) in rows.iter().enumerate() {
-        if row.len() as u64 != per_row {
-            return Err(EncodeError::new(
-                what,
-                format!(
-                    "row {i} has {} cell(s), but the columns describe {per_row}",
-                    row.len()
-                ),
-            ));
-        }
         let start = w.pos();
         let mut cells = row.iter();
         for (ci, s) in slots.iter().enumerate() {
@@ -165,7 +314,7 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
 /// cells in layout order; the rows start at `start`, each `stride` bytes.
 pub fn place_rows<C: Cells<V>, const V: usize>(
     w: &mut Writer,
-    rows: &[Vec<C>],
+    rows: &Rows<C>,
     sec: usize,
     start: u64,
     stride: u64,

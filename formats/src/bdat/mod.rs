@@ -37,6 +37,7 @@ pub use schema::{
     Variant,
 };
 
+pub use codec_runtime::rows::Rows;
 use codec_runtime::{DecodeError, DecodeResult, EncodeResult, ErrorKind, Text};
 
 /// The magic of a table (XC1 3D tables read `TADB`).
@@ -211,7 +212,7 @@ impl Table {
             name: name.into(),
             columns: Vec::new(),
             hash_slots: DEFAULT_HASH_SLOTS,
-            rows: Vec::new(),
+            rows: codec_runtime::rows::Rows::default(),
             base_id: 1,
             unknown_14: 2,
             reserved: [0; 28],

@@ -738,7 +738,14 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
             None => 1,
         },
     };
-    let mut rows = Vec::with_capacity(rows_json.len());
+    let width: usize = cols
+        .iter()
+        .map(|c| match &c.info {
+            ColumnInfo::List(l) => usize::from(l.count),
+            _ => 1,
+        })
+        .sum();
+    let mut rows = super::Rows::new(width);
     for (r, row) in rows_json.iter().enumerate() {
         let at = format!("rows[{r}]");
         let o = row
