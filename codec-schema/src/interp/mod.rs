@@ -1099,6 +1099,10 @@ impl<'c> Run<'c, '_> {
             Type::Rows { .. } => Err(not_yet(pos, "row regions (`Rows`)")),
             Type::Follows { .. } => Err(not_yet(pos, "targets that follow another (`Follows`)")),
             Type::List { .. } => Err(not_yet(pos, "lists as struct fields")),
+            Type::Str { .. } => Err(not_yet(pos, "strings in a pool (`Str`)")),
+            Type::Pool { .. } => Err(not_yet(pos, "string pools (`Pool`)")),
+            Type::Groups { .. } => Err(not_yet(pos, "groups (`Groups`)")),
+            Type::Select { .. } => Err(not_yet(pos, "unions chosen by glue (`Select`)")),
             Type::Ptr(_) | Type::Switch { .. } => {
                 // The checker keeps these out of inline positions.
                 Err(InterpError::new(pos, "unsupported inline type"))

@@ -34,6 +34,19 @@ pub fn builtin_schemas() -> Vec<Builtin> {
             detect: |d| d.starts_with(formats::aamp::MAGIC).then_some(None),
         },
         Builtin {
+            format: "ainb",
+            file: "schemas/ainb.ron",
+            source: formats::ainb::schema::SCHEMA_SOURCE,
+            detect: |d| {
+                d.starts_with(formats::ainb::MAGIC).then(|| {
+                    let version = d.get(4..8)?;
+                    let version =
+                        u32::from_le_bytes([version[0], version[1], version[2], version[3]]);
+                    formats::ainb::variant_of(version).map(|v| v.name())
+                })
+            },
+        },
+        Builtin {
             format: "bdat",
             file: "schemas/bdat_legacy.ron",
             source: formats::bdat::schema::SCHEMA_SOURCE,
