@@ -86,7 +86,7 @@ impl<'a> Reader<'a> {
     pub fn with_limits(data: &'a [u8], endian: Endian, limits: Limits) -> Self {
         let budget_limit = (data.len() as u64)
             .saturating_mul(limits.read_factor)
-            .max(1 << 16);
+            .max(limits.min_budget);
         Reader {
             data,
             endian,

@@ -9,6 +9,10 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
+/// A decode (then encode) outcome: `Err` carries the decode error's offset
+/// and its rendered text.
+type Outcome = Result<(), (u64, String)>;
+
 /// What the sweep needs of a format.
 struct Format {
     name: &'static str,
@@ -21,10 +25,10 @@ struct Format {
     max_size: usize,
     /// Decode, then (when decode succeeded) encode. `Err` carries the decode
     /// error's offset and its rendered text.
-    run: fn(&[u8]) -> Result<(), (u64, String)>,
+    run: fn(&[u8]) -> Outcome,
 }
 
-fn aamp(data: &[u8]) -> Result<(), (u64, String)> {
+fn aamp(data: &[u8]) -> Outcome {
     match formats::aamp::decode(data) {
         Ok(doc) => {
             // Encoding a decoded value may refuse (an error), never panic.
@@ -35,14 +39,34 @@ fn aamp(data: &[u8]) -> Result<(), (u64, String)> {
     }
 }
 
-const FORMATS: &[Format] = &[Format {
-    name: "aamp",
-    corpus: "aamp",
-    accept: |n| !n.ends_with(".tsv") && !n.ends_with(".md"),
-    sample: 10,
-    max_size: 4 << 10,
-    run: aamp,
-}];
+fn ainb(data: &[u8]) -> Result<(), (u64, String)> {
+    match formats::ainb::decode(data) {
+        Ok(doc) => {
+            let _ = formats::ainb::encode(&doc);
+            Ok(())
+        }
+        Err(e) => Err((e.offset(), e.to_string())),
+    }
+}
+
+const FORMATS: &[Format] = &[
+    Format {
+        name: "aamp",
+        corpus: "aamp",
+        accept: |n| !n.ends_with(".tsv") && !n.ends_with(".md"),
+        sample: 10,
+        max_size: 4 << 10,
+        run: aamp,
+    },
+    Format {
+        name: "ainb",
+        corpus: "ainb",
+        accept: |n| n.ends_with(".ainb"),
+        sample: 6,
+        max_size: 4 << 10,
+        run: ainb,
+    },
+];
 
 /// `n` files of a corpus folder that pass the filter, spread over the sizes
 /// up to `max_size` (different sizes exercise different structures).
