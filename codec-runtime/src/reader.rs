@@ -429,3 +429,32 @@ pub mod field {
         f64::from_bits(u64(b, e))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_read_budget_is_the_larger_of_the_factor_and_the_floor() {
+        let data = [0u8; 10];
+        // 10 bytes x 4 = 40, below the floor of 1000: the floor applies.
+        let limits = Limits {
+            max_depth: 8,
+            read_factor: 4,
+            min_budget: 1000,
+        };
+        let mut r = Reader::with_limits(&data, Endian::Little, limits);
+        assert!(r.charge(0, 900).is_ok());
+        let err = r.charge(0, 200).unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::BudgetExhausted { limit: 1000 });
+        // Above the floor, the factor applies.
+        let limits = Limits {
+            max_depth: 8,
+            read_factor: 200,
+            min_budget: 1000,
+        };
+        let mut r = Reader::with_limits(&data, Endian::Little, limits);
+        assert!(r.charge(0, 2000).is_ok());
+        assert!(r.charge(0, 1).is_err());
+    }
+}
