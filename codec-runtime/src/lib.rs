@@ -16,6 +16,8 @@ pub mod pool;
 pub mod reader;
 pub mod rows;
 pub mod scope;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod text;
 pub mod writer;
 

@@ -1,8 +1,7 @@
 //! The interpreter on constructs that came with the variants and units of
 //! the language (for BDAT): the ones it reads (fixed-point numbers, lossless
-//! strings, unit-relative offsets) and the ones it refuses with a located
-//! error instead of a wrong tree (references, hash indexes, row regions,
-//! `Follows`, lists up to the next target, scrambled units).
+//! strings, unit-relative offsets, references), with the compiled codec's
+//! located errors.
 
 use codec_schema::interp::{self, coverage, render, Kind};
 use codec_schema::Checked;
@@ -84,7 +83,7 @@ fn fixed_lossless_and_unit_offsets_are_read() {
 }
 
 #[test]
-fn constructs_not_interpreted_yet_give_located_errors() {
+fn a_reference_to_no_record_gives_the_codecs_located_error() {
     let with_ref = SCHEMA.replace(
         r#"(name: "id", type: U32),"#,
         r#"(name: "id", type: U32), (name: "other", type: Ref(width: U32, base: Unit, to: "Unit")),"#,
@@ -95,8 +94,7 @@ fn constructs_not_interpreted_yet_give_located_errors() {
     let e = d.error.expect("refused").to_string();
     assert_eq!(
         e,
-        "at offset 0x1c, File.unit.other: references to records (`Ref`): not interpreted yet \
-         (dump and coverage read the constructs AAMP uses; the compiled codec reads this one)"
+        "at offset 0x1c, File.unit.other: reference to 0x8 does not point at a `Unit` record (read before it)"
     );
     // What came before is kept.
     assert_eq!(

@@ -5,6 +5,7 @@
 pub mod aamp;
 pub mod ainb;
 pub mod bdat;
+pub mod interp_hooks;
 
 use std::fmt;
 

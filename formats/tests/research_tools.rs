@@ -507,3 +507,71 @@ fn docs_written_by_the_command_are_the_checked_in_pages() {
         );
     }
 }
+
+/// Every file of `format` in `$CODEC_CORPUS/<format>` that `detect` recognises, sorted.
+fn corpus_files(format: &str, detect: impl Fn(&[u8]) -> bool) -> Option<Vec<PathBuf>> {
+    let base = std::env::var_os("CODEC_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("../shared/corpus"));
+    let dir = base.join(format);
+    if !dir.is_dir() {
+        return None;
+    }
+    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .filter(|p| fs::read(p).is_ok_and(|d| detect(&d)))
+        .collect();
+    out.sort();
+    Some(out)
+}
+
+/// The interpreter, with the formats' glue, on one variant of a schema.
+fn interpreted_with(c: &Checked, variant: Option<&str>, data: &[u8]) -> interp::Value {
+    let c = match variant {
+        Some(v) => c.variant(v).expect("the variant exists"),
+        None => c,
+    };
+    let d = interp::decode_partial_with(
+        c,
+        data,
+        codec_runtime::Limits::default(),
+        &formats::interp_hooks::Glue,
+    );
+    if let Some(e) = d.error {
+        panic!("interpreter: {e}");
+    }
+    d.root.to_value()
+}
+
+#[test]
+fn interpreter_equals_codec_on_every_bdat_corpus_file() {
+    use formats::bdat;
+    let Some(files) = corpus_files("bdat", |d| bdat::looks_like(d) && bdat::detect(d).is_some())
+    else {
+        eprintln!("SKIPPED: no BDAT corpus");
+        return;
+    };
+    let c = codec_schema::parse_str(bdat::schema::SCHEMA_SOURCE, "schemas/bdat_legacy.ron")
+        .expect("the BDAT schema checks");
+    let mut n = 0;
+    for path in &files {
+        let data = fs::read(path).unwrap();
+        let (variant, file) =
+            bdat::decode(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let value = to_value(&file).expect("serializes");
+        let got = interpreted_with(&c, Some(variant.name()), &data);
+        if let Some(d) = value.first_difference(&got) {
+            panic!(
+                "{}: compiled and interpreted values differ at {d}",
+                path.display()
+            );
+        }
+        assert_eq!(value, got);
+        n += 1;
+    }
+    assert!(n > 0);
+    eprintln!("interpreter = codec on {n} BDAT corpus files");
+}

@@ -16,8 +16,11 @@
 //! the failure.
 
 pub mod coverage;
+mod ext;
 pub mod render;
 mod value;
+
+pub use ext::{Hooks, NoHooks};
 
 pub use value::{
     to_value, MapBuilder, SeqBuilder, StructBuilder, Value, ValueError, ValueSerializer,
@@ -66,7 +69,14 @@ pub struct Node {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Kind {
     /// A struct; the children are its fields, in file order.
-    Record { type_name: String },
+    Record {
+        type_name: String,
+        /// The fields of the typed value, in the order of the Rust type
+        /// (the schema as written, first of each name), with the value a
+        /// field this variant lacks takes; empty: the stored children.
+        #[serde(skip)]
+        shape: Vec<ShapeField>,
+    },
     /// An inline array or a list of records or arrays; the children are the elements.
     Seq,
     /// An inline array or a list of numbers, kept in one node.
@@ -135,7 +145,27 @@ impl Node {
     /// variant's payload; bitfields are structs named like their Rust type.
     pub fn to_value(&self) -> Value {
         match &self.kind {
-            Kind::Record { type_name } => Value::Struct {
+            Kind::Record { type_name, shape } if !shape.is_empty() => Value::Struct {
+                name: type_name.clone(),
+                fields: shape
+                    .iter()
+                    .map(|sf| {
+                        let child = self
+                            .children
+                            .iter()
+                            .find(|c| c.name == sf.name && c.is_stored());
+                        let v = match child {
+                            None => sf.default.clone(),
+                            Some(c) if sf.optional => Value::Option(
+                                (!c.children.is_empty()).then(|| Box::new(c.to_value())),
+                            ),
+                            Some(c) => c.to_value(),
+                        };
+                        (sf.name.clone(), v)
+                    })
+                    .collect(),
+            },
+            Kind::Record { type_name, .. } => Value::Struct {
                 name: type_name.clone(),
                 fields: self
                     .children
@@ -144,7 +174,13 @@ impl Node {
                     .map(|c| (c.name.clone(), c.to_value()))
                     .collect(),
             },
-            Kind::Seq => Value::Seq(self.children.iter().map(Node::to_value).collect()),
+            Kind::Seq => Value::Seq(
+                self.children
+                    .iter()
+                    .filter(|c| c.is_stored())
+                    .map(Node::to_value)
+                    .collect(),
+            ),
             Kind::Numbers { values } => Value::Seq(values.clone()),
             Kind::Number { value } | Kind::BitRange { value, .. } | Kind::Fixed { value, .. } => {
                 value.clone()
@@ -182,6 +218,16 @@ impl Node {
     }
 }
 
+/// One field of a record's typed value (see [`Kind::Record`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShapeField {
+    pub name: String,
+    /// The value when the record has no such field (a field of another variant).
+    pub default: Value,
+    /// An optional offset: the value is an `Option`.
+    pub optional: bool,
+}
+
 /// One step of an error's field path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Seg {
@@ -212,6 +258,12 @@ impl InterpError {
 
     fn kind(offset: u64, kind: ErrorKind) -> Self {
         InterpError::new(offset, kind.to_string())
+    }
+
+    /// The error of a unit read on its own, located in the file.
+    fn shifted(mut self, by: u64) -> Self {
+        self.offset = self.offset.saturating_add(by);
+        self
     }
 
     fn within(mut self, seg: Seg) -> Self {
@@ -316,6 +368,13 @@ pub fn decode_with(c: &Checked, data: &[u8], limits: Limits) -> Result<Node, Int
 
 /// Decodes `data` and keeps what was read even when decoding fails.
 pub fn decode_partial(c: &Checked, data: &[u8], limits: Limits) -> Decoded {
+    decode_partial_with(c, data, limits, &NoHooks)
+}
+
+/// Decodes `data` with the glue functions `hooks` supplies (a unit's
+/// transform, a `Select` chooser), keeping what was read even when
+/// decoding fails.
+pub fn decode_partial_with(c: &Checked, data: &[u8], limits: Limits, hooks: &dyn Hooks) -> Decoded {
     let endian = match c.schema.endian {
         crate::Endian::Little => codec_runtime::Endian::Little,
         crate::Endian::Big => codec_runtime::Endian::Big,
@@ -325,7 +384,8 @@ pub fn decode_partial(c: &Checked, data: &[u8], limits: Limits) -> Decoded {
         r: Reader::with_limits(data, endian, limits),
         stack: Vec::new(),
         done: None,
-        units: Vec::new(),
+        hooks,
+        facts: std::rc::Rc::new(ext::Facts::of(c)),
     };
     let root = c.root();
     let result = run.record(root, 0, root.name.clone(), root.name.clone(), false);
@@ -356,6 +416,7 @@ pub fn decode_partial(c: &Checked, data: &[u8], limits: Limits) -> Decoded {
             false,
             Kind::Record {
                 type_name: root.name.clone(),
+                shape: Vec::new(),
             },
         )
     });
@@ -371,15 +432,14 @@ struct Open {
     slot: Option<usize>,
 }
 
-/// One decoding run.
+/// One decoding run (a unit is read by a run of its own, on its bytes).
 struct Run<'c, 'd> {
     c: &'c Checked,
     r: Reader<'d>,
     stack: Vec<Open>,
     done: Option<Node>,
-    /// Where the units (structs with a `layout`) being read start, innermost
-    /// last: `Base::Unit` offsets count from there.
-    units: Vec<u64>,
+    hooks: &'c dyn Hooks,
+    facts: std::rc::Rc<ext::Facts>,
 }
 
 /// Where a decoded value goes: its name, path and whether it is unknown.
@@ -533,7 +593,10 @@ impl<'c> Run<'c, '_> {
     }
 
     /// A struct record at `pos` and what its offsets lead to; returns the
-    /// position after the record.
+    /// position after the record. The steps are the generated
+    /// `decode_at`'s: pools located, fields read (offsets noted as bounds),
+    /// the cell layout and the unit's bounds noted, context pushed, offsets
+    /// followed in field order (rows last), pools' odd references, checks.
     fn record(
         &mut self,
         st: &'c StructDef,
@@ -547,14 +610,7 @@ impl<'c> Run<'c, '_> {
             path,
             unknown,
         };
-        if let Some(layout) = &st.layout {
-            if let Some(tr) = &layout.transform {
-                return Err(not_yet(
-                    pos,
-                    &format!("units whose bytes pass through glue (`{}`)", tr.decode),
-                ));
-            }
-        }
+        let shape = self.shape(&st.name);
         self.open(Node::new(
             site.name.clone(),
             site.path.clone(),
@@ -563,14 +619,20 @@ impl<'c> Run<'c, '_> {
             unknown,
             Kind::Record {
                 type_name: st.name.clone(),
+                shape,
             },
         ));
-        if st.layout.is_some() {
-            self.units.push(pos);
+        if self.facts.ref_targets.contains(&st.name) {
+            if let Some(id) = self.c.type_id(&st.name) {
+                self.r.note_position(id, pos);
+            }
         }
+        self.pool_prestep(st, pos);
         let mut p = pos;
         // Where each offset or derived field was read, and its raw value.
         let mut raws: Vec<Option<(u64, u64)>> = vec![None; st.fields.len()];
+        // Offsets of a list field of offsets: (where, raw) per element.
+        let mut lists: Vec<Vec<(u64, u64)>> = vec![Vec::new(); st.fields.len()];
         for (i, f) in st.fields.iter().enumerate() {
             let fs = site.field(&f.name, f.is_unknown());
             let ty = type_label(&f.ty);
@@ -592,7 +654,36 @@ impl<'c> Run<'c, '_> {
                     n.doc = f.doc.clone();
                     self.leaf(n);
                     raws[i] = Some((p, raw));
+                    if !(ptr.optional && raw == 0) {
+                        let base = base_of(&ptr.base, pos);
+                        if let Ok(t) = self.r.target(p, base, raw, ptr.scale) {
+                            let rank = self.facts.rank(self.c, st, i);
+                            self.r.add_bound(t, rank, p);
+                        }
+                    }
                     p += w;
+                }
+                Type::Follows { .. } => {
+                    // Read once the target it follows is: a placeholder.
+                    let mut n = Node::new(fs.name, fs.path, p, ty, fs.unknown, Kind::Seq);
+                    n.doc = f.doc.clone();
+                    self.leaf(n);
+                }
+                Type::List { of, count } => {
+                    p = self
+                        .list_field(st, i, of, count, p, &fs, &mut lists[i])
+                        .map_err(|e| e.in_field(&f.name))?;
+                    if let Some(n) = self.top().children.last_mut() {
+                        n.doc = f.doc.clone();
+                    }
+                }
+                Type::Groups { .. } => {
+                    p = self
+                        .groups(st, f, p, &fs)
+                        .map_err(|e| e.in_field(&f.name))?;
+                    if let Some(n) = self.top().children.last_mut() {
+                        n.doc = f.doc.clone();
+                    }
                 }
                 _ if f.derive.is_some() => {
                     let raw = self
@@ -624,17 +715,81 @@ impl<'c> Run<'c, '_> {
                 }
             }
         }
+        self.post_notes(st, pos, &raws);
+        let mut pushed = 0;
+        for f in st.fields.iter().filter(|f| f.context) {
+            let v = self.stored_u64(&f.name).unwrap_or(0);
+            self.r.push_context(ext::leak(&f.name), v);
+            pushed += 1;
+        }
+        // Where each followed target ends (for the `Follows` after it).
+        let mut ends: Vec<Option<u64>> = vec![None; st.fields.len()];
+        let mut late = Vec::new();
         for (i, f) in st.fields.iter().enumerate() {
+            let fs = site.field(&f.name, f.is_unknown());
+            match &f.ty {
+                Type::Ptr(ptr) => {
+                    let Some((at, raw)) = raws[i] else { continue };
+                    if ptr.optional && raw == 0 {
+                        continue;
+                    }
+                    if matches!(ptr.to, Type::Rows { .. }) {
+                        late.push(i);
+                        continue;
+                    }
+                    self.reopen(i);
+                    let end = self
+                        .follow(st, i, ptr, pos, at, raw, &raws, &fs)
+                        .map_err(|e| e.in_field(&f.name))?;
+                    ends[i] = end;
+                    self.close();
+                }
+                Type::Follows { after, to, .. } => {
+                    let j = st.fields.iter().position(|g| &g.name == after);
+                    let (Some(t), Some((at, _))) =
+                        (j.and_then(|j| ends[j]), j.and_then(|j| raws[j]))
+                    else {
+                        continue;
+                    };
+                    self.reopen(i);
+                    self.follows(st, i, to, t, at, &raws, &fs)
+                        .map_err(|e| e.in_field(&f.name))?;
+                    self.close_filled();
+                }
+                Type::List { of, .. } => {
+                    let Type::Ptr(ptr) = &**of else { continue };
+                    if lists[i].is_empty() {
+                        continue;
+                    }
+                    self.reopen(i);
+                    for (k, &(at, raw)) in lists[i].iter().enumerate() {
+                        self.reopen(k);
+                        let es = fs.index(k);
+                        self.follow(st, i, ptr, pos, at, raw, &raws, &es)
+                            .map_err(|e| e.at_index(k).in_field(&f.name))?;
+                        self.close();
+                    }
+                    self.close();
+                }
+                _ => {}
+            }
+        }
+        for i in late {
+            let f = &st.fields[i];
             let Type::Ptr(ptr) = &f.ty else { continue };
             let Some((at, raw)) = raws[i] else { continue };
             let fs = site.field(&f.name, f.is_unknown());
             self.reopen(i);
-            self.follow(st, f.name.as_str(), ptr, pos, at, raw, &raws, &fs)
+            self.follow(st, i, ptr, pos, at, raw, &raws, &fs)
                 .map_err(|e| e.in_field(&f.name))?;
             self.close();
         }
+        for _ in 0..pushed {
+            self.r.pop_context();
+        }
+        self.pool_poststep(st);
         for (i, f) in st.fields.iter().enumerate() {
-            if f.derive == Some(Derive::FileSize) {
+            if f.derive == Some(Derive::FileSize) && f.verify {
                 let Some((at, raw)) = raws[i] else { continue };
                 if raw != self.r.len() {
                     return Err(InterpError::new(
@@ -649,34 +804,28 @@ impl<'c> Run<'c, '_> {
                 }
             }
         }
-        if st.layout.is_some() {
-            self.units.pop();
-        }
         self.top().size = p - pos;
         self.close();
         Ok(p)
     }
 
-    /// Follows offset field `field` of record `st` (at `pos`): the open node
-    /// is the offset, and receives the target.
+    /// Follows offset field `fi` of record `st` (at `pos`): the open node
+    /// is the offset, and receives the target. Returns where the target
+    /// ends, when it is a record or an inline value.
     #[allow(clippy::too_many_arguments)]
     fn follow(
         &mut self,
         st: &'c StructDef,
-        field: &str,
+        fi: usize,
         ptr: &'c crate::Ptr,
         pos: u64,
         at: u64,
         raw: u64,
         raws: &[Option<(u64, u64)>],
         site: &Site,
-    ) -> R<()> {
-        let base = match ptr.base {
-            Base::File => 0,
-            Base::Unit => self.units.last().copied().unwrap_or(0),
-            Base::Absolute(n) => n,
-            Base::Record => pos,
-        };
+    ) -> R<Option<u64>> {
+        let field = st.fields[fi].name.as_str();
+        let base = base_of(&ptr.base, pos);
         let t = self.r.target(at, base, raw, ptr.scale)?;
         if let Kind::Offset { target, .. } = &mut self.top().kind {
             *target = Some(t);
@@ -688,16 +837,47 @@ impl<'c> Run<'c, '_> {
                 .and_then(|j| raws[j])
         };
         match &ptr.to {
-            Type::Named(n) => {
-                let Some(TypeDef::Struct(def)) = self.c.get(n) else {
-                    return Err(InterpError::new(at, format!("`{n}` is not a struct")));
+            Type::Named(n) => match self.c.get(n) {
+                Some(TypeDef::Struct(def)) if def.layout.is_some() => {
+                    self.unit(def, t, at, &site.named(n))?;
+                    Ok(None)
+                }
+                Some(TypeDef::Struct(def)) => {
+                    let size = self.c.fixed_size(&ptr.to).unwrap_or(1);
+                    self.r.enter(at, t, size)?;
+                    let ts = site.named(n);
+                    let end = self.record(def, t, ts.name, ts.path, ts.unknown)?;
+                    self.r.leave();
+                    Ok(Some(end))
+                }
+                Some(TypeDef::Union(u)) => {
+                    let size = self.c.fixed_size(&ptr.to).unwrap_or(1);
+                    self.r.enter(at, t, size)?;
+                    let end = self.tagged_union(u, t, &site.named(n))?;
+                    self.r.leave();
+                    Ok(Some(end))
+                }
+                None => Err(InterpError::new(at, format!("`{n}` is not a type"))),
+            },
+            Type::Hash { slots, width, .. } => {
+                // The slot count is a field of the record (the open node's parent).
+                let n = self.stored_u64_in(1, slots).unwrap_or(0);
+                self.hash_table(t, n, width, site);
+                Ok(None)
+            }
+            Type::Rows { cells, count, .. } => {
+                let n = match &**count {
+                    Count::Field(c) => sibling(c).map_or(0, |(_, v)| v),
+                    _ => 0,
                 };
-                let size = self.c.fixed_size(&ptr.to).unwrap_or(1);
-                self.r.enter(at, t, size)?;
-                let ts = site.named(n);
-                self.record(def, t, ts.name, ts.path, ts.unknown)?;
-                self.r.leave();
-                Ok(())
+                let stride = st
+                    .fields
+                    .iter()
+                    .position(|g| g.derive == Some(Derive::Stride(field.to_owned())))
+                    .and_then(|j| raws[j])
+                    .map_or(0, |(_, v)| v);
+                self.rows(cells, t, n, stride, at, site)?;
+                Ok(None)
             }
             Type::List { of, count } => {
                 let (n, start) = match &**count {
@@ -723,26 +903,51 @@ impl<'c> Run<'c, '_> {
                         self.count_leaf(ct, t, n, site);
                         (n, t + w)
                     }
-                    Count::ToNext | Count::Sum(_) => {
-                        return Err(not_yet(at, "lists that run to the next target (`ToNext`)"))
+                    Count::Sum(_) => (0, t),
+                    Count::ToNext => {
+                        let rank = self.facts.rank(self.c, st, fi);
+                        let ls = site.named("elements");
+                        let end = self.seq(of, t, at, Some(rank), &ls, &st.name, field)?;
+                        return Ok(Some(end));
                     }
                 };
                 let ls = site.named("elements");
-                self.list(of, n, start, at, &ls, &st.name, field)
+                self.list(of, n, start, at, &ls, &st.name, field)?;
+                Ok(None)
             }
             Type::Switch { union, tag } => {
                 let Some(TypeDef::Union(u)) = self.c.get(union) else {
                     return Err(InterpError::new(at, format!("`{union}` is not a union")));
                 };
                 let (tag_pos, tag_raw) = sibling(tag).unwrap_or((at, 0));
-                self.payload(u, tag_raw, t, at, tag_pos, site)
+                self.payload(u, tag_raw, t, at, tag_pos, site)?;
+                Ok(None)
+            }
+            Type::Select { union, hook } => {
+                let Some(TypeDef::Union(u)) = self.c.get(union) else {
+                    return Err(InterpError::new(at, format!("`{union}` is not a union")));
+                };
+                let tag = match self.hooks.select(hook, &self.r.select_cx(t)) {
+                    None => return Err(ext::no_glue(at, hook)),
+                    Some(Some(tag)) => tag,
+                    Some(None) => return Err(self.r.no_variant(at, ext::leak(union), t).into()),
+                };
+                self.payload(u, tag, t, at, at, site)?;
+                Ok(None)
+            }
+            Type::Pool {} => {
+                let rank = self.facts.rank(self.c, st, fi);
+                let end = self.r.list_end(t, Some(rank));
+                let pool = self.r.pool_strings(at, t, end)?;
+                self.pool_node(&pool, t, site);
+                Ok(None)
             }
             other => {
                 let size = self.c.fixed_size(other).unwrap_or(0);
                 self.r.charge(at, size)?;
                 let ts = site.named("value");
-                self.inline(other, t, &ts, &st.name, field)?;
-                Ok(())
+                let end = self.inline(other, t, &ts, &st.name, field)?;
+                Ok(Some(end))
             }
         }
     }
@@ -862,10 +1067,12 @@ impl<'c> Run<'c, '_> {
         let result = match &v.ty {
             Type::List { of, count } => {
                 let counted = match &**count {
-                    Count::ToNext | Count::Sum(_) => Err(not_yet(
-                        field_pos,
-                        "lists that run to the next target (`ToNext`)",
-                    )),
+                    // Up to the next target: a payload of bytes kept as they are.
+                    Count::ToNext => {
+                        let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
+                        Ok((self.r.bound_after(pos).saturating_sub(pos) / esize, pos))
+                    }
+                    Count::Sum(_) => Ok((0, pos)),
                     Count::Before(ct) => {
                         let w = int_width(ct).unwrap_or(4);
                         match pos.checked_sub(w) {
@@ -1010,12 +1217,13 @@ impl<'c> Run<'c, '_> {
                 ));
                 Ok(end)
             }
-            Type::Named(n) => {
-                let Some(TypeDef::Struct(def)) = self.c.get(n) else {
-                    return Err(InterpError::new(pos, format!("`{n}` is not a struct")));
-                };
-                self.record(def, pos, site.name.clone(), site.path.clone(), site.unknown)
-            }
+            Type::Named(n) => match self.c.get(n) {
+                Some(TypeDef::Struct(def)) => {
+                    self.record(def, pos, site.name.clone(), site.path.clone(), site.unknown)
+                }
+                Some(TypeDef::Union(u)) => self.tagged_union(u, pos, site),
+                None => Err(InterpError::new(pos, format!("`{n}` is not a type"))),
+            },
             Type::Array { of, len } => {
                 let mut node = mk(Kind::Seq, 0);
                 if is_number(of) {
@@ -1047,6 +1255,24 @@ impl<'c> Run<'c, '_> {
             Type::Bits { word, fields } => {
                 let w = int_width(word).unwrap_or(4);
                 let raw = self.read_uint(word, pos)?;
+                // Ranges that are string offsets, read from their pools.
+                let mut strs = Vec::new();
+                let mut shift = 0u32;
+                for b in fields {
+                    if let Some(pool) = &b.str {
+                        let mask = if b.bits >= 64 {
+                            u64::MAX
+                        } else {
+                            (1u64 << b.bits) - 1
+                        };
+                        let id = self.c.section_id(pool).unwrap_or(0);
+                        let v = (raw.checked_shr(shift).unwrap_or(0)) & mask;
+                        strs.push(Some(self.r.pool_str(id, pos, v)?.to_string()));
+                    } else {
+                        strs.push(None);
+                    }
+                    shift += b.bits;
+                }
                 let mut node = mk(
                     Kind::Bits {
                         word: raw,
@@ -1055,7 +1281,7 @@ impl<'c> Run<'c, '_> {
                     w,
                 );
                 let mut low = 0u32;
-                for b in fields {
+                for (bn_i, b) in fields.iter().enumerate() {
                     let mask = if b.bits >= 64 {
                         u64::MAX
                     } else {
@@ -1063,6 +1289,9 @@ impl<'c> Run<'c, '_> {
                     };
                     let v = (raw.checked_shr(low).unwrap_or(0)) & mask;
                     let value = match b.bits {
+                        _ if strs[bn_i].is_some() => {
+                            Value::Str(strs[bn_i].clone().unwrap_or_default())
+                        }
                         1 => Value::Bool(v == 1),
                         2..=8 => Value::U8(v as u8),
                         9..=16 => Value::U16(v as u16),
@@ -1094,16 +1323,49 @@ impl<'c> Run<'c, '_> {
                 self.leaf(mk(Kind::Fixed { value, frac: *frac }, w));
                 Ok(pos + w)
             }
-            Type::Ref { .. } => Err(not_yet(pos, "references to records (`Ref`)")),
-            Type::Hash { .. } => Err(not_yet(pos, "hash indexes (`Hash`)")),
-            Type::Rows { .. } => Err(not_yet(pos, "row regions (`Rows`)")),
-            Type::Follows { .. } => Err(not_yet(pos, "targets that follow another (`Follows`)")),
-            Type::List { .. } => Err(not_yet(pos, "lists as struct fields")),
-            Type::Str { .. } => Err(not_yet(pos, "strings in a pool (`Str`)")),
-            Type::Pool { .. } => Err(not_yet(pos, "string pools (`Pool`)")),
-            Type::Groups { .. } => Err(not_yet(pos, "groups (`Groups`)")),
-            Type::Select { .. } => Err(not_yet(pos, "unions chosen by glue (`Select`)")),
-            Type::Ptr(_) | Type::Switch { .. } => {
+            Type::Ref {
+                width,
+                base,
+                scale,
+                to,
+            } => {
+                let w = int_width(width).unwrap_or(4);
+                let raw = self.read_uint(width, pos)?;
+                let id = self.c.type_id(to).unwrap_or(usize::MAX);
+                let i = self
+                    .r
+                    .resolve_ref(pos, id, to, base_of(base, pos), raw, *scale)?;
+                self.leaf(mk(
+                    Kind::Number {
+                        value: Value::U32(i),
+                    },
+                    w,
+                ));
+                Ok(pos + w)
+            }
+            Type::Str { pool, width } => {
+                let w = int_width(width).unwrap_or(4);
+                let raw = self.read_uint(width, pos)?;
+                let id = self.c.section_id(pool).unwrap_or(0);
+                let s = self.r.pool_str(id, pos, raw)?;
+                self.leaf(mk(
+                    Kind::Str {
+                        value: s.to_string(),
+                        pad: 0,
+                    },
+                    w,
+                ));
+                Ok(pos + w)
+            }
+            Type::Hash { .. }
+            | Type::Rows { .. }
+            | Type::Follows { .. }
+            | Type::List { .. }
+            | Type::Pool { .. }
+            | Type::Groups { .. }
+            | Type::Select { .. }
+            | Type::Ptr(_)
+            | Type::Switch { .. } => {
                 // The checker keeps these out of inline positions.
                 Err(InterpError::new(pos, "unsupported inline type"))
             }
@@ -1112,21 +1374,21 @@ impl<'c> Run<'c, '_> {
     }
 }
 
-/// A construct of the language that the interpreter does not read yet: a
-/// located error that says so, rather than a wrong tree.
-fn not_yet(pos: u64, what: &str) -> InterpError {
-    InterpError::new(
-        pos,
-        format!(
-            "{what}: not interpreted yet (dump and coverage read the constructs AAMP uses; the compiled codec reads this one)"
-        ),
-    )
-}
-
 /// The padding after a string's NUL (0 for anything else).
 fn str_pad(n: &Node) -> u64 {
     match n.kind {
         Kind::Str { pad, .. } => pad,
         _ => 0,
+    }
+}
+
+/// The base an offset counts from; `rec` is the record's start. A unit's
+/// offsets count from its start, which is 0 in the unit's own bytes (a unit
+/// is read on its own, see `ext::Run::unit`).
+fn base_of(b: &Base, rec: u64) -> u64 {
+    match b {
+        Base::File | Base::Unit => 0,
+        Base::Absolute(n) => *n,
+        Base::Record => rec,
     }
 }

@@ -29,7 +29,7 @@ pub mod text;
 
 /// The codec generated from `schemas/bdat_legacy.ron`.
 pub mod schema {
-    codec_derive::schema!("../schemas/bdat_legacy.ron", hooks = super::glue);
+    codec_derive::schema!("../schemas/bdat_legacy.ron", hooks = super::glue, serde);
 }
 
 pub use schema::{

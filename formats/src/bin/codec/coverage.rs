@@ -249,7 +249,12 @@ fn one(
         Ok(c) => c,
         Err(e) => return Outcome::Failed(e),
     };
-    let decoded = interp::decode_partial(checked, &data, codec_runtime::Limits::default());
+    let decoded = interp::decode_partial_with(
+        checked,
+        &data,
+        codec_runtime::Limits::default(),
+        &formats::interp_hooks::Glue,
+    );
     let cov = coverage::coverage(checked, &decoded.root, &data);
     Outcome::Covered(cov, decoded.error.map(|e| e.to_string()))
 }

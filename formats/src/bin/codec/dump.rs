@@ -230,7 +230,12 @@ pub fn run(args: &DumpArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let decoded = interp::decode_partial(checked, &data, codec_runtime::Limits::default());
+    let decoded = interp::decode_partial_with(
+        checked,
+        &data,
+        codec_runtime::Limits::default(),
+        &formats::interp_hooks::Glue,
+    );
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let written = if args.json {

@@ -1,0 +1,38 @@
+//! `serde::Serialize` for the run-time types generated types hold (the
+//! `serde` feature): a [`Text`] as a string, or as its bytes (a sequence of
+//! `u8`) when it is not UTF-8; [`Rows`] as a sequence of rows, each a
+//! sequence of cells; a [`StringPool`] as a struct of its strings and odd
+//! references.
+
+use crate::rows::Rows;
+use crate::{StringPool, Text};
+use serde::ser::{SerializeSeq, SerializeStruct};
+use serde::{Serialize, Serializer};
+
+impl Serialize for Text {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Text::Utf8(t) => s.serialize_str(t),
+            Text::Bytes(b) => s.collect_seq(b.iter()),
+        }
+    }
+}
+
+impl<C: Serialize> Serialize for Rows<C> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.len()))?;
+        for row in self.iter() {
+            seq.serialize_element(row)?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for StringPool {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("StringPool", 2)?;
+        st.serialize_field("strings", &self.strings)?;
+        st.serialize_field("odd", &self.odd)?;
+        st.end()
+    }
+}

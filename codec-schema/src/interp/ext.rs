@@ -1,0 +1,1134 @@
+//! The constructs that units, tables and variants brought (BDAT, AINB):
+//! units read on their own bytes (through their glue transform), hash
+//! indexes, row regions, references, `Follows`, lists inline in a record or
+//! up to the next target, groups, string pools and unions chosen by glue.
+//! Each step mirrors `codec-derive`'s `constructs.rs` and `layout.rs`.
+//!
+//! Glue reaches the interpreter through [`Hooks`], which the crate that
+//! owns the glue (`formats`) implements, looked up by the names the schema
+//! declares.
+
+use super::{base_of, InterpError, Kind, Node, Open, Run, ShapeField, Site, Value, R};
+use crate::{int_width, Base, Checked, Count, Derive, Field, Role, StructDef, Type, TypeDef};
+use codec_runtime::{DecodeResult, Endian, ErrorKind, SelectCx, StringPool};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+/// The glue functions a schema names, by name.
+pub trait Hooks {
+    /// Applies the unit transform `name` (a layout's `transform.decode`) to
+    /// the bytes from the unit's start to the end of the file; `None` when
+    /// no glue has that name.
+    fn transform<'a>(
+        &self,
+        name: &str,
+        bytes: &'a [u8],
+        endian: Endian,
+    ) -> Option<DecodeResult<Cow<'a, [u8]>>>;
+
+    /// Runs the `Select` chooser `name`: the variant's tag, or `Some(None)`
+    /// when no variant fits; `None` when no glue has that name.
+    fn select(&self, name: &str, cx: &SelectCx<'_>) -> Option<Option<u64>>;
+}
+
+/// No glue at all: schemas that name glue are refused where they need it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoHooks;
+
+impl Hooks for NoHooks {
+    fn transform<'a>(
+        &self,
+        _: &str,
+        _: &'a [u8],
+        _: Endian,
+    ) -> Option<DecodeResult<Cow<'a, [u8]>>> {
+        None
+    }
+
+    fn select(&self, _: &str, _: &SelectCx<'_>) -> Option<Option<u64>> {
+        None
+    }
+}
+
+/// Facts about the schema a run needs again and again.
+#[derive(Debug, Default)]
+pub(super) struct Facts {
+    /// Types that a `Ref` points at (their records' positions are noted).
+    pub ref_targets: HashSet<String>,
+    /// Does a list run to the next target anywhere?
+    pub uses_to_next: bool,
+    /// The typed value's fields of each struct.
+    pub shapes: HashMap<String, Vec<ShapeField>>,
+}
+
+impl Facts {
+    pub fn of(c: &Checked) -> Facts {
+        fn refs(t: &Type, out: &mut HashSet<String>) {
+            match t {
+                Type::Ref { to, .. } => {
+                    out.insert(to.clone());
+                }
+                Type::Array { of, .. } | Type::List { of, .. } => refs(of, out),
+                Type::Ptr(p) => refs(&p.to, out),
+                Type::Follows { to, .. } => refs(to, out),
+                _ => {}
+            }
+        }
+        fn to_next(t: &Type) -> bool {
+            match t {
+                Type::List { of, count } => matches!(**count, Count::ToNext) || to_next(of),
+                Type::Array { of, .. } => to_next(of),
+                Type::Ptr(p) => to_next(&p.to),
+                Type::Follows { to, .. } => to_next(to),
+                _ => false,
+            }
+        }
+        let mut f = Facts::default();
+        for t in &c.schema.types {
+            match t {
+                TypeDef::Struct(s) => {
+                    for x in &s.fields {
+                        refs(&x.ty, &mut f.ref_targets);
+                        f.uses_to_next |= to_next(&x.ty);
+                    }
+                }
+                TypeDef::Union(u) => {
+                    for v in &u.variants {
+                        refs(&v.ty, &mut f.ref_targets);
+                    }
+                }
+            }
+        }
+        // The Rust type's fields: the schema as written, first of each
+        // name, stored ones only.
+        for t in &c.base().types {
+            let TypeDef::Struct(s) = t else { continue };
+            let mut seen = HashSet::new();
+            let shape = s
+                .fields
+                .iter()
+                .filter(|x| Checked::is_stored(x))
+                .filter(|x| seen.insert(x.name.clone()))
+                .map(|x| ShapeField {
+                    name: x.name.clone(),
+                    default: default_value(c, &x.ty, &s.name, &x.name),
+                    optional: matches!(&x.ty, Type::Ptr(p) if p.optional),
+                })
+                .collect();
+            f.shapes.insert(s.name.clone(), shape);
+        }
+        f
+    }
+
+    /// The rank of the targets of offset field `fi` of `s` (its section,
+    /// then its index), as `Reader::add_bound` orders them.
+    pub fn rank(&self, c: &Checked, s: &StructDef, fi: usize) -> u64 {
+        let sec = match &s.fields[fi].ty {
+            Type::Ptr(p) => p.section.as_deref(),
+            Type::Follows { section, .. } => Some(section.as_str()),
+            _ => None,
+        };
+        let sec = sec.and_then(|n| c.section_id(n)).unwrap_or(0) as u64;
+        sec * 1024 + fi as u64
+    }
+}
+
+/// The value the generated type's `Default` gives a field of type `t`.
+fn default_value(c: &Checked, t: &Type, owner: &str, field: &str) -> Value {
+    match t {
+        Type::U8 => Value::U8(0),
+        Type::U16 => Value::U16(0),
+        Type::U24 | Type::U32 => Value::U32(0),
+        Type::U64 => Value::U64(0),
+        Type::I8 => Value::I8(0),
+        Type::I16 => Value::I16(0),
+        Type::I32 => Value::I32(0),
+        Type::I64 => Value::I64(0),
+        Type::F32 => Value::F32(0.0),
+        Type::F64 => Value::F64(0.0),
+        Type::Bool8 | Type::Bool32 => Value::Bool(false),
+        Type::Fixed { raw, .. } => default_value(c, raw, owner, field),
+        Type::Bytes(n) => Value::Seq(vec![Value::U8(0); *n as usize]),
+        Type::CString { .. } | Type::Str { .. } => Value::Str(String::new()),
+        Type::Array { of, len } => {
+            Value::Seq(vec![default_value(c, of, owner, field); *len as usize])
+        }
+        Type::List { .. } | Type::Rows { .. } => Value::Seq(Vec::new()),
+        Type::Ref { .. } => Value::U32(0),
+        Type::Ptr(p) if p.optional => Value::Option(None),
+        Type::Ptr(p) => default_value(c, &p.to, owner, field),
+        Type::Follows { to, .. } => default_value(c, to, owner, field),
+        Type::Pool {} => Value::Struct {
+            name: "StringPool".into(),
+            fields: vec![
+                ("strings".into(), Value::Seq(Vec::new())),
+                ("odd".into(), Value::Seq(Vec::new())),
+            ],
+        },
+        Type::Bits { fields, .. } => Value::Struct {
+            name: super::bits_struct_name(owner, field),
+            fields: fields
+                .iter()
+                .map(|b| {
+                    let v = match b.bits {
+                        _ if b.str.is_some() => Value::Str(String::new()),
+                        1 => Value::Bool(false),
+                        2..=8 => Value::U8(0),
+                        9..=16 => Value::U16(0),
+                        17..=32 => Value::U32(0),
+                        _ => Value::U64(0),
+                    };
+                    (b.name.clone(), v)
+                })
+                .collect(),
+        },
+        Type::Named(n) => match c.get(n) {
+            Some(TypeDef::Struct(s)) => Value::Struct {
+                name: n.clone(),
+                fields: s
+                    .fields
+                    .iter()
+                    .filter(|x| Checked::is_stored(x))
+                    .map(|x| (x.name.clone(), default_value(c, &x.ty, n, &x.name)))
+                    .collect(),
+            },
+            _ => Value::Unit,
+        },
+        _ => Value::Unit,
+    }
+}
+
+/// A name that lives as long as the program (the runtime's context and
+/// error types take `&'static str`); each distinct name is leaked once.
+pub(super) fn leak(name: &str) -> &'static str {
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut set = NAMES
+        .get_or_init(|| Mutex::new(HashSet::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = set.get(name) {
+        return s;
+    }
+    let s: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    set.insert(s);
+    s
+}
+
+/// The error for glue the schema names but no hook supplies.
+pub(super) fn no_glue(pos: u64, name: &str) -> InterpError {
+    InterpError::new(
+        pos,
+        format!("the schema names glue `{name}`, which the interpreter was not given"),
+    )
+}
+
+/// Moves every offset of `n` and below by `by` (a unit's nodes, read on its own bytes).
+fn shift(n: &mut Node, by: u64) {
+    n.offset += by;
+    if let Kind::Offset {
+        target: Some(t), ..
+    } = &mut n.kind
+    {
+        *t += by;
+    }
+    for c in &mut n.children {
+        shift(c, by);
+    }
+}
+
+impl<'c> Run<'c, '_> {
+    pub(super) fn shape(&self, name: &str) -> Vec<ShapeField> {
+        self.facts.shapes.get(name).cloned().unwrap_or_default()
+    }
+
+    /// The value of a stored field of the open record read so far
+    /// (`header.count` descends into inline records), as an unsigned integer.
+    pub(super) fn stored_u64(&mut self, path: &str) -> Option<u64> {
+        self.stored_u64_in(0, path)
+    }
+
+    /// [`Run::stored_u64`] of the node `up` levels below the open one.
+    pub(super) fn stored_u64_in(&mut self, up: usize, path: &str) -> Option<u64> {
+        let i = self.stack.len().checked_sub(1 + up)?;
+        let mut node = &self.stack[i].node;
+        for part in path.split('.') {
+            node = node.children.iter().find(|c| c.name == part)?;
+        }
+        let v = match &node.kind {
+            Kind::Number { value } | Kind::Fixed { value, .. } => value.clone(),
+            Kind::Derived { raw, .. } => return Some(*raw),
+            _ => return None,
+        };
+        Some(match v {
+            Value::U8(x) => x as u64,
+            Value::U16(x) => x as u64,
+            Value::U32(x) => x as u64,
+            Value::U64(x) => x,
+            Value::I8(x) => x as u64,
+            Value::I16(x) => x as u64,
+            Value::I32(x) => x as u64,
+            Value::I64(x) => x as u64,
+            Value::Bool(b) => b as u64,
+            _ => return None,
+        })
+    }
+
+    /// Closes a reopened placeholder, replacing it with the one node it received.
+    pub(super) fn close_filled(&mut self) {
+        if let Some(open) = self.stack.last_mut() {
+            if open.node.children.len() == 1 {
+                let mut child = open.node.children.pop().expect("one child");
+                child.doc = std::mem::take(&mut open.node.doc);
+                open.node = child;
+            }
+        }
+        self.close();
+    }
+
+    /// Before the fields: every pool the struct locates learns its start.
+    pub(super) fn pool_prestep(&mut self, st: &StructDef, pos: u64) {
+        let offsets = self.c.field_offsets(st);
+        for (f, off) in st.fields.iter().zip(&offsets) {
+            let Type::Ptr(p) = &f.ty else { continue };
+            if !matches!(p.to, Type::Pool {}) {
+                continue;
+            }
+            let (Some(off), Some(sec)) = (off, p.section.as_deref()) else {
+                continue;
+            };
+            let id = self.c.section_id(sec).unwrap_or(0);
+            if let Ok(raw) = self.read_uint(&p.width, pos + off) {
+                if let Ok(t) = self
+                    .r
+                    .target(pos + off, base_of(&p.base, pos), raw, p.scale)
+                {
+                    self.r.set_pool(id, t);
+                }
+            }
+        }
+    }
+
+    /// After the offsets were followed: each pool learns the references
+    /// that missed its strings' starts.
+    pub(super) fn pool_poststep(&mut self, st: &StructDef) {
+        for (i, f) in st.fields.iter().enumerate() {
+            let Type::Ptr(p) = &f.ty else { continue };
+            if !matches!(p.to, Type::Pool {}) {
+                continue;
+            }
+            let Some(sec) = p.section.as_deref() else {
+                continue;
+            };
+            let id = self.c.section_id(sec).unwrap_or(0);
+            let Some(open) = self.stack.last_mut() else {
+                return;
+            };
+            let Some(pool) = open
+                .node
+                .children
+                .get_mut(i)
+                .and_then(|o| o.children.last_mut())
+            else {
+                continue;
+            };
+            let strings: Vec<codec_runtime::Str> = pool
+                .children
+                .first()
+                .map(|s| {
+                    s.children
+                        .iter()
+                        .map(|n| match &n.kind {
+                            Kind::Str { value, .. } => codec_runtime::Str::new(value),
+                            _ => codec_runtime::Str::default(),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let odd = self.r.odd_refs(id, &strings);
+            let path = format!("{}.odd", pool.path);
+            if let Some(o) = pool.children.get_mut(1) {
+                o.children = odd
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, (off, s))| {
+                        let mut n = Node::new(
+                            format!("[{k}]"),
+                            format!("{path}[{k}]"),
+                            o.offset,
+                            "(u64, string)".into(),
+                            false,
+                            Kind::Seq,
+                        );
+                        n.children = vec![
+                            Node::new(
+                                "0",
+                                n.path.clone(),
+                                o.offset,
+                                "u64".into(),
+                                false,
+                                Kind::Number {
+                                    value: Value::U64(off),
+                                },
+                            ),
+                            Node::new(
+                                "1",
+                                n.path.clone(),
+                                o.offset,
+                                "string".into(),
+                                false,
+                                Kind::Str {
+                                    value: s.to_string(),
+                                    pad: 0,
+                                },
+                            ),
+                        ];
+                        n
+                    })
+                    .collect();
+            }
+        }
+    }
+
+    /// A pool's strings, as a `StringPool` record appended to the open node.
+    pub(super) fn pool_node(&mut self, pool: &StringPool, start: u64, site: &Site) {
+        let mut strings = Node::new(
+            "strings",
+            format!("{}.strings", site.path),
+            start,
+            format!("string[{}]", pool.strings.len()),
+            site.unknown,
+            Kind::Seq,
+        );
+        let mut q = start;
+        for (k, s) in pool.strings.iter().enumerate() {
+            let mut n = Node::new(
+                format!("[{k}]"),
+                format!("{}.strings[{k}]", site.path),
+                q,
+                "string".into(),
+                site.unknown,
+                Kind::Str {
+                    value: s.to_string(),
+                    pad: 0,
+                },
+            );
+            n.size = s.len() as u64 + 1;
+            q += n.size;
+            strings.children.push(n);
+        }
+        strings.size = q - start;
+        let odd = Node::new(
+            "odd",
+            format!("{}.odd", site.path),
+            q,
+            "(u64, string)[]".into(),
+            site.unknown,
+            Kind::Seq,
+        );
+        let mut node = Node::new(
+            site.name.clone(),
+            site.path.clone(),
+            start,
+            "string pool".into(),
+            site.unknown,
+            Kind::Record {
+                type_name: "StringPool".into(),
+                shape: Vec::new(),
+            },
+        );
+        node.size = q - start;
+        node.children = vec![strings, odd];
+        self.leaf(node);
+    }
+
+    /// After the fields were read: the column's cells join the row layout;
+    /// a unit (or the root) learns the targets that end `ToNext` lists.
+    pub(super) fn post_notes(&mut self, st: &StructDef, pos: u64, raws: &[Option<(u64, u64)>]) {
+        if let Some(oi) = st
+            .fields
+            .iter()
+            .position(|f| matches!(f.derive, Some(Derive::CellOffset(_))))
+        {
+            if let Some(ti) = st
+                .fields
+                .iter()
+                .position(|f| f.role == Some(Role::CellType))
+            {
+                let offsets = self.c.field_offsets(st);
+                let tag_pos = offsets[ti].map_or(pos, |o| pos + o);
+                let tag = self.stored_u64(&st.fields[ti].name).unwrap_or(0);
+                let count = match st.fields.iter().find(|f| f.role == Some(Role::CellCount)) {
+                    Some(c) => self.stored_u64(&c.name).unwrap_or(0),
+                    None => 1,
+                };
+                let offset = raws[oi].map_or(0, |(_, v)| v);
+                self.r.push_cell(codec_runtime::CellSlot {
+                    tag,
+                    count,
+                    offset,
+                    size: 0,
+                    tag_pos,
+                });
+            }
+        }
+        let layout_root = st.name == self.c.schema.root || st.layout.is_some();
+        if layout_root && self.facts.uses_to_next {
+            let mut bounds = Vec::new();
+            for (f, r) in st.fields.iter().zip(raws) {
+                let Some((_, raw)) = r else { continue };
+                match (&f.ty, &f.derive) {
+                    (Type::Ptr(p), _) => bounds.push(
+                        raw.saturating_mul(p.scale)
+                            .saturating_add(base_of(&p.base, pos)),
+                    ),
+                    (_, Some(Derive::SectionStart(_))) => bounds.push(*raw),
+                    _ => {}
+                }
+            }
+            self.r.set_bounds(bounds);
+        }
+    }
+
+    /// Registers the targets of the offsets a record at `pos` holds at
+    /// fixed positions (its own and its inline structs').
+    pub(super) fn note_targets(&mut self, st: &StructDef, pos: u64) {
+        let offsets = self.c.field_offsets(st);
+        for (fi, (f, off)) in st.fields.iter().zip(&offsets).enumerate() {
+            let Some(off) = off else { break };
+            match &f.ty {
+                Type::Ptr(p) => {
+                    let rank = self.facts.rank(self.c, st, fi);
+                    if let Ok(raw) = self.read_uint(&p.width, pos + off) {
+                        if !(p.optional && raw == 0) {
+                            if let Ok(t) =
+                                self.r
+                                    .target(pos + off, base_of(&p.base, pos), raw, p.scale)
+                            {
+                                self.r.add_bound(t, rank, pos + off);
+                            }
+                        }
+                    }
+                }
+                Type::Named(n) => {
+                    if let Some(TypeDef::Struct(s)) = self.c.get(n) {
+                        self.note_targets(s, pos + off);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The count of an inline list: a derived sibling's raw value, stored
+    /// fields (`a.b` into an inline record), or their sum.
+    fn inline_count(&mut self, st: &StructDef, count: &Count) -> u64 {
+        let _ = st;
+        let one = |run: &mut Self, path: &str| -> u64 { run.stored_u64(path).unwrap_or(0) };
+        match count {
+            Count::Field(p) => one(self, p),
+            Count::Sum(ps) => ps
+                .iter()
+                .map(|p| one(self, p))
+                .fold(0u64, u64::wrapping_add),
+            _ => 0,
+        }
+    }
+
+    /// A list field of record `st` at `p` (one node appended); returns the
+    /// position after it. A list of offsets keeps them in `raws` to follow.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn list_field(
+        &mut self,
+        st: &'c StructDef,
+        fi: usize,
+        of: &'c Type,
+        count: &Count,
+        p: u64,
+        site: &Site,
+        raws: &mut Vec<(u64, u64)>,
+    ) -> R<u64> {
+        let fname = st.fields[fi].name.as_str();
+        if matches!(count, Count::ToNext) {
+            return self.seq(of, p, p, None, site, &st.name, fname);
+        }
+        let n = self.inline_count(st, count);
+        if let Type::Ptr(ptr) = of {
+            let w = int_width(&ptr.width).unwrap_or(4);
+            self.r.check_count(p, p, n, w)?;
+            let mut node = Node::new(
+                site.name.clone(),
+                site.path.clone(),
+                p,
+                format!("{}[{n}]", crate::docs::type_label(of)),
+                site.unknown,
+                Kind::Seq,
+            );
+            for i in 0..n {
+                let at = p + i * w;
+                let raw = self
+                    .read_uint(&ptr.width, at)
+                    .map_err(|e| InterpError::from(e).at_index(i as usize))?;
+                raws.push((at, raw));
+                let es = site.index(i as usize);
+                let mut e = Node::new(
+                    es.name,
+                    es.path,
+                    at,
+                    crate::docs::type_label(of),
+                    es.unknown,
+                    Kind::Offset { raw, target: None },
+                );
+                e.size = w;
+                node.children.push(e);
+            }
+            node.size = n * w;
+            self.leaf(node);
+            return Ok(p + n * w);
+        }
+        let esize = self.c.fixed_size(of).unwrap_or(1);
+        if let Type::Named(name) = of {
+            if let Some(TypeDef::Struct(s)) = self.c.get(name) {
+                if self.r.check_count(p, p, n, esize).is_ok() {
+                    for i in 0..n {
+                        self.note_targets(s, p + i * esize);
+                    }
+                }
+            }
+        }
+        self.list(of, n, p, p, site, &st.name, fname)?;
+        Ok(p + n * esize)
+    }
+
+    /// Elements of `of` one after the other from `first` up to the next
+    /// bound (`own`: the list's rank; `None` inline), as one node appended
+    /// to the open one; returns the position after them.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn seq(
+        &mut self,
+        of: &'c Type,
+        first: u64,
+        at: u64,
+        own: Option<u64>,
+        site: &Site,
+        owner: &str,
+        field: &str,
+    ) -> R<u64> {
+        let mut end = self.r.list_end(first, own);
+        let node = Node::new(
+            site.name.clone(),
+            site.path.clone(),
+            first,
+            format!("{}[..]", crate::docs::type_label(of)),
+            site.unknown,
+            Kind::Seq,
+        );
+        self.open(node);
+        self.r.enter(at, first, end.saturating_sub(first).max(1))?;
+        let mut q = first;
+        let mut len = 0usize;
+        while q < end {
+            self.r.set_element(0, len, len + 1);
+            let next = self
+                .inline(of, q, &site.index(len), owner, field)
+                .map_err(|e| e.at_index(len))?;
+            if next <= q {
+                return Err(InterpError::new(q, "an element takes no bytes").at_index(len));
+            }
+            len += 1;
+            q = next;
+            end = end.min(self.r.list_end(first, own));
+        }
+        if q > end {
+            return Err(InterpError::new(
+                q,
+                format!("the elements run past 0x{end:x}, where the next target starts"),
+            ));
+        }
+        self.r.leave();
+        let top = self.top();
+        top.size = q - first;
+        top.ty = format!("{}[{len}]", crate::docs::type_label(of));
+        if super::is_number(of) {
+            let values = top.children.drain(..).map(|c| c.to_value()).collect();
+            top.kind = Kind::Numbers { values };
+        }
+        self.close();
+        Ok(q)
+    }
+
+    /// A `Follows` field: its target starts at `t`, where the target of the
+    /// field it follows ends; `at` is where that field's offset was read.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn follows(
+        &mut self,
+        st: &'c StructDef,
+        fi: usize,
+        to: &'c Type,
+        t: u64,
+        at: u64,
+        raws: &[Option<(u64, u64)>],
+        site: &Site,
+    ) -> R<()> {
+        let fname = st.fields[fi].name.as_str();
+        match to {
+            Type::List { of, count } => match &**count {
+                Count::ToNext => {
+                    let rank = self.facts.rank(self.c, st, fi);
+                    self.seq(of, t, at, Some(rank), site, &st.name, fname)?;
+                }
+                Count::Field(c) => {
+                    let n = st
+                        .fields
+                        .iter()
+                        .position(|g| &g.name == c)
+                        .and_then(|j| raws[j])
+                        .map_or(0, |(_, v)| v);
+                    self.list(of, n, t, at, site, &st.name, fname)?;
+                }
+                _ => {
+                    return Err(InterpError::new(
+                        at,
+                        "a Follows list counts by field or to the next target",
+                    ))
+                }
+            },
+            Type::Named(n) => match self.c.get(n) {
+                Some(TypeDef::Struct(def)) => {
+                    self.record(def, t, site.name.clone(), site.path.clone(), site.unknown)?;
+                }
+                _ => {
+                    self.inline(to, t, site, &st.name, fname)?;
+                }
+            },
+            other => {
+                self.inline(other, t, site, &st.name, fname)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A `Groups` field at `p`: (count, base) pairs, then the groups'
+    /// elements one after the other; returns the position after them.
+    pub(super) fn groups(
+        &mut self,
+        st: &'c StructDef,
+        f: &'c Field,
+        p: u64,
+        site: &Site,
+    ) -> R<u64> {
+        let Type::Groups {
+            of,
+            groups,
+            count,
+            base,
+        } = &f.ty
+        else {
+            return Ok(p);
+        };
+        let cw = int_width(count).unwrap_or(1);
+        let bw = int_width(base).unwrap_or(1);
+        let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
+        let mut node = Node::new(
+            site.name.clone(),
+            site.path.clone(),
+            p,
+            crate::docs::type_label(&f.ty),
+            site.unknown,
+            Kind::Seq,
+        );
+        let mut heads = Vec::new();
+        let mut total = 0u64;
+        let mut err = None;
+        for k in 0..*groups as usize {
+            let hp = p + k as u64 * (cw + bw);
+            let c = match self.read_uint(count, hp) {
+                Ok(v) => v,
+                Err(e) => {
+                    err = Some(InterpError::from(e));
+                    break;
+                }
+            };
+            let b = match self.read_uint(base, hp + cw) {
+                Ok(v) => v,
+                Err(e) => {
+                    err = Some(InterpError::from(e));
+                    break;
+                }
+            };
+            if b != total {
+                err = Some(
+                    InterpError::new(
+                        hp + cw,
+                        format!(
+                            "group {k} starts at element {b}, but the groups before it hold {total}; groups must follow each other"
+                        ),
+                    )
+                    .at_index(k),
+                );
+                break;
+            }
+            total += c;
+            heads.push(c);
+            let mut h = Node::new(
+                format!("count[{k}]"),
+                format!("{}.count[{k}]", site.path),
+                hp,
+                crate::docs::type_label(count),
+                site.unknown,
+                Kind::Derived {
+                    raw: c,
+                    meaning: format!("number of elements of group {k}"),
+                },
+            );
+            h.size = cw;
+            node.children.push(h);
+            let mut h = Node::new(
+                format!("base[{k}]"),
+                format!("{}.base[{k}]", site.path),
+                hp + cw,
+                crate::docs::type_label(base),
+                site.unknown,
+                Kind::Derived {
+                    raw: b,
+                    meaning: format!("index of the first element of group {k}"),
+                },
+            );
+            h.size = bw;
+            node.children.push(h);
+        }
+        let start = p + *groups * (cw + bw);
+        node.size = start - p;
+        self.open(node);
+        if let Some(e) = err {
+            return Err(e);
+        }
+        let n = total;
+        self.r.check_count(start, start, n, esize)?;
+        if let Type::Named(name) = &**of {
+            if let Some(TypeDef::Struct(s)) = self.c.get(name) {
+                for i in 0..n {
+                    self.note_targets(s, start + i * esize);
+                }
+            }
+        }
+        let mut q = start;
+        for (k, &c) in heads.iter().enumerate() {
+            let gs = site.index(k);
+            let mut g = Node::new(
+                gs.name.clone(),
+                gs.path.clone(),
+                q,
+                format!("{}[{c}]", crate::docs::type_label(of)),
+                gs.unknown,
+                Kind::Seq,
+            );
+            g.size = c * esize;
+            self.open(g);
+            for i in 0..c as usize {
+                self.r.set_element(k, i, c as usize);
+                q = self
+                    .inline(of, q, &gs.index(i), &st.name, &f.name)
+                    .map_err(|e| e.at_index(i).at_index(k))?;
+            }
+            self.close();
+        }
+        self.top().size = q - p;
+        self.close();
+        Ok(q)
+    }
+
+    /// A union whose tag comes first, at `pos` (one node appended); returns
+    /// the position after its payload.
+    pub(super) fn tagged_union(&mut self, u: &'c crate::UnionDef, pos: u64, site: &Site) -> R<u64> {
+        let w = int_width(&u.tag).unwrap_or(1);
+        let tag = self.read_uint(&u.tag, pos)?;
+        let Some(v) = u.variants.iter().find(|v| v.tag == tag) else {
+            return Err(InterpError::kind(
+                pos,
+                ErrorKind::UnknownTag {
+                    union: leak(&u.name),
+                    tag,
+                },
+            ));
+        };
+        let vs = Site {
+            name: site.name.clone(),
+            path: format!("{}::{}", site.path, v.name),
+            unknown: site.unknown,
+        };
+        let mut node = Node::new(
+            vs.name.clone(),
+            vs.path.clone(),
+            pos,
+            format!("{}::{}", u.name, v.name),
+            vs.unknown,
+            Kind::Variant {
+                union: u.name.clone(),
+                variant: v.name.clone(),
+                tag,
+            },
+        );
+        node.doc = v.doc.clone();
+        let mut t = Node::new(
+            "tag",
+            format!("{}.tag", vs.path),
+            pos,
+            crate::docs::type_label(&u.tag),
+            vs.unknown,
+            Kind::Derived {
+                raw: tag,
+                meaning: format!("variant of {}", u.name),
+            },
+        );
+        t.size = w;
+        node.children.push(t);
+        self.open(node);
+        let end = self
+            .inline(&v.ty, pos + w, &vs.named(&v.name), &u.name, &v.name)
+            .map_err(|e| e.within(super::Seg::Variant(v.name.clone())))?;
+        self.top().size = end - pos;
+        self.close();
+        Ok(end)
+    }
+
+    /// The slots of a hash index at `t` (no value: the encoder rebuilds
+    /// them), as a derived node when they lie in the data.
+    pub(super) fn hash_table(&mut self, t: u64, slots: u64, width: &Type, site: &Site) {
+        let w = int_width(width).unwrap_or(2);
+        let size = slots.saturating_mul(w);
+        if t.saturating_add(size) > self.r.len() {
+            return;
+        }
+        let mut n = Node::new(
+            "slots",
+            format!("{}.slots", site.path),
+            t,
+            format!("{}[{slots}]", crate::docs::type_label(width)),
+            site.unknown,
+            Kind::Derived {
+                raw: slots,
+                meaning: "hash index: the first record of each slot's chain".into(),
+            },
+        );
+        n.size = size;
+        self.leaf(n);
+    }
+
+    /// `count` rows of `stride` bytes from `start`, laid out as the column
+    /// records read so far describe (`codec_runtime::rows::decode_rows`).
+    pub(super) fn rows(
+        &mut self,
+        cells: &str,
+        start: u64,
+        count: u64,
+        stride: u64,
+        field_pos: u64,
+        site: &Site,
+    ) -> R<()> {
+        let Some(TypeDef::Union(u)) = self.c.get(cells) else {
+            return Err(InterpError::new(
+                field_pos,
+                format!("`{cells}` is not a union"),
+            ));
+        };
+        let mut slots: Vec<codec_runtime::CellSlot> = self.r.cells().to_vec();
+        let mut per_row = 0u64;
+        for (ci, s) in slots.iter_mut().enumerate() {
+            let size = u
+                .variants
+                .iter()
+                .find(|v| v.tag == s.tag)
+                .and_then(|v| match &v.ty {
+                    Type::Ptr(p) => int_width(&p.width),
+                    t => self.c.fixed_size(t),
+                });
+            let Some(size) = size else {
+                return Err(InterpError::kind(
+                    s.tag_pos,
+                    ErrorKind::UnknownTag {
+                        union: leak(&u.name),
+                        tag: s.tag,
+                    },
+                )
+                .at_index(ci));
+            };
+            s.size = size;
+            let end = s
+                .count
+                .checked_mul(size)
+                .and_then(|n| n.checked_add(s.offset));
+            if end.is_none_or(|e| e > stride) {
+                return Err(InterpError::new(
+                    s.tag_pos,
+                    format!(
+                        "column {ci}: {} cell(s) of {size} byte(s) at offset {} do not fit in rows of {stride} byte(s)",
+                        s.count, s.offset
+                    ),
+                ));
+            }
+            per_row += s.count;
+        }
+        self.r.check_count(field_pos, start, count, stride)?;
+        let mut node = Node::new(
+            site.name.clone(),
+            site.path.clone(),
+            start,
+            format!("{cells}[{count}][{per_row}]"),
+            site.unknown,
+            Kind::Seq,
+        );
+        node.size = count.saturating_mul(stride);
+        self.open(node);
+        if count == 0 {
+            self.close();
+            return Ok(());
+        }
+        self.r
+            .enter(field_pos, start, count.saturating_mul(stride.max(1)))?;
+        for i in 0..count {
+            let row_pos = start + i * stride;
+            let rs = site.index(i as usize);
+            let mut row = Node::new(
+                rs.name.clone(),
+                rs.path.clone(),
+                row_pos,
+                "row".into(),
+                rs.unknown,
+                Kind::Seq,
+            );
+            row.size = stride;
+            self.open(row);
+            let mut k = 0usize;
+            for s in &slots {
+                for j in 0..s.count {
+                    let at = row_pos + s.offset + j * s.size;
+                    self.cell(u, s.tag, at, &rs.index(k))
+                        .map_err(|e| e.at_index(k).at_index(i as usize))?;
+                    k += 1;
+                }
+            }
+            self.close();
+        }
+        self.r.leave();
+        self.close();
+        Ok(())
+    }
+
+    /// One cell of type `tag` at `pos` (a variant node appended).
+    fn cell(&mut self, u: &'c crate::UnionDef, tag: u64, pos: u64, site: &Site) -> R<()> {
+        let Some(v) = u.variants.iter().find(|v| v.tag == tag) else {
+            return Err(InterpError::kind(
+                pos,
+                ErrorKind::UnknownTag {
+                    union: leak(&u.name),
+                    tag,
+                },
+            ));
+        };
+        let vs = Site {
+            name: site.name.clone(),
+            path: format!("{}::{}", site.path, v.name),
+            unknown: site.unknown,
+        };
+        let mut node = Node::new(
+            vs.name.clone(),
+            vs.path.clone(),
+            pos,
+            format!("{}::{}", u.name, v.name),
+            vs.unknown,
+            Kind::Variant {
+                union: u.name.clone(),
+                variant: v.name.clone(),
+                tag,
+            },
+        );
+        node.doc = v.doc.clone();
+        self.open(node);
+        let result = match &v.ty {
+            Type::Ptr(p) => (|| -> R<u64> {
+                let w = int_width(&p.width).unwrap_or(4);
+                let raw = self.read_uint(&p.width, pos)?;
+                let base = match p.base {
+                    Base::Absolute(n) => n,
+                    _ => 0,
+                };
+                let t = self.r.target(pos, base, raw, p.scale)?;
+                let mut o = Node::new(
+                    vs.name.clone(),
+                    vs.path.clone(),
+                    pos,
+                    crate::docs::type_label(&v.ty),
+                    vs.unknown,
+                    Kind::Offset {
+                        raw,
+                        target: Some(t),
+                    },
+                );
+                o.size = w;
+                self.open(o);
+                self.inline(&p.to, t, &vs.named("value"), &u.name, &v.name)?;
+                self.close();
+                Ok(pos + w)
+            })(),
+            t => self.inline(t, pos, &vs.named("value"), &u.name, &v.name),
+        };
+        let end = result.map_err(|e| e.within(super::Seg::Variant(v.name.clone())))?;
+        self.top().size = end - pos;
+        self.close();
+        Ok(())
+    }
+
+    /// A unit at `pos` (the target of the offset at `field_pos`): its bytes,
+    /// through its transform, read on their own with offsets from its start;
+    /// its nodes and errors located in the file.
+    pub(super) fn unit(
+        &mut self,
+        def: &'c StructDef,
+        pos: u64,
+        field_pos: u64,
+        site: &Site,
+    ) -> R<()> {
+        let data = self.r.data();
+        let tail: &[u8] = data.get(pos as usize..).unwrap_or(&[]);
+        let transform = def.layout.as_ref().and_then(|l| l.transform.as_ref());
+        let bytes: Cow<'_, [u8]> = match transform {
+            Some(tr) => match self.hooks.transform(&tr.decode, tail, self.r.endian()) {
+                None => return Err(no_glue(pos, &tr.decode)),
+                Some(Err(e)) => return Err(InterpError::from(e).shifted(pos)),
+                Some(Ok(b)) => {
+                    self.r.charge(field_pos, b.len() as u64)?;
+                    b
+                }
+            },
+            None => {
+                self.r.charge(field_pos, 1)?;
+                Cow::Borrowed(tail)
+            }
+        };
+        let depth = self.stack.len();
+        let mut sub = Run {
+            c: self.c,
+            r: self.r.sub(&bytes),
+            stack: std::mem::take(&mut self.stack),
+            done: None,
+            hooks: self.hooks,
+            facts: self.facts.clone(),
+        };
+        let result = sub.record(def, 0, site.name.clone(), site.path.clone(), site.unknown);
+        self.stack = std::mem::take(&mut sub.stack);
+        for Open { node, .. } in &mut self.stack[depth..] {
+            shift(node, pos);
+        }
+        if result.is_ok() {
+            if let Some(n) = self
+                .stack
+                .last_mut()
+                .and_then(|o| o.node.children.last_mut())
+            {
+                shift(n, pos);
+            }
+        }
+        result.map(|_| ()).map_err(|e| e.shifted(pos))
+    }
+}
