@@ -575,3 +575,32 @@ fn interpreter_equals_codec_on_every_bdat_corpus_file() {
     assert!(n > 0);
     eprintln!("interpreter = codec on {n} BDAT corpus files");
 }
+
+#[test]
+fn interpreter_equals_codec_on_every_ainb_corpus_file() {
+    use formats::ainb;
+    let version = |d: &[u8]| d.get(4..8).map(|v| u32::from_le_bytes([v[0], v[1], v[2], v[3]]));
+    let Some(files) = corpus_files("ainb", |d| {
+        d.starts_with(ainb::MAGIC) && version(d).and_then(ainb::variant_of).is_some()
+    }) else {
+        eprintln!("SKIPPED: no AINB corpus");
+        return;
+    };
+    let c = codec_schema::parse_str(ainb::schema::SCHEMA_SOURCE, "schemas/ainb.ron")
+        .expect("the AINB schema checks");
+    let mut n = 0;
+    for path in &files {
+        let data = fs::read(path).unwrap();
+        let file = ainb::decode(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let variant = version(&data).and_then(ainb::variant_of).unwrap();
+        let value = to_value(&file).expect("serializes");
+        let got = interpreted_with(&c, Some(variant.name()), &data);
+        if let Some(d) = value.first_difference(&got) {
+            panic!("{}: compiled and interpreted values differ at {d}", path.display());
+        }
+        assert_eq!(value, got);
+        n += 1;
+    }
+    assert!(n > 0);
+    eprintln!("interpreter = codec on {n} AINB corpus files");
+}

@@ -11,7 +11,7 @@ pub mod glue;
 
 /// The codec generated from `schemas/ainb.ron`.
 pub mod schema {
-    codec_derive::schema!("../schemas/ainb.ron", hooks = super::glue);
+    codec_derive::schema!("../schemas/ainb.ron", hooks = super::glue, serde);
 }
 
 use codec_runtime::{DecodeError, EncodeError, ErrorKind, PathSeg};
