@@ -579,7 +579,10 @@ fn interpreter_equals_codec_on_every_bdat_corpus_file() {
 #[test]
 fn interpreter_equals_codec_on_every_ainb_corpus_file() {
     use formats::ainb;
-    let version = |d: &[u8]| d.get(4..8).map(|v| u32::from_le_bytes([v[0], v[1], v[2], v[3]]));
+    let version = |d: &[u8]| {
+        d.get(4..8)
+            .map(|v| u32::from_le_bytes([v[0], v[1], v[2], v[3]]))
+    };
     let Some(files) = corpus_files("ainb", |d| {
         d.starts_with(ainb::MAGIC) && version(d).and_then(ainb::variant_of).is_some()
     }) else {
@@ -596,7 +599,10 @@ fn interpreter_equals_codec_on_every_ainb_corpus_file() {
         let value = to_value(&file).expect("serializes");
         let got = interpreted_with(&c, Some(variant.name()), &data);
         if let Some(d) = value.first_difference(&got) {
-            panic!("{}: compiled and interpreted values differ at {d}", path.display());
+            panic!(
+                "{}: compiled and interpreted values differ at {d}",
+                path.display()
+            );
         }
         assert_eq!(value, got);
         n += 1;
