@@ -33,7 +33,9 @@ pub struct Limits {
     /// the input length. A value shared by many offsets is read (and owned)
     /// once per offset, so this bounds the amplification a file can cause.
     pub read_factor: u64,
-    /// A floor for that budget, so small files may share values freely.
+    /// A floor for that budget, so that tiny files may still share values.
+    /// Kept small: a record read is charged its size in the file, but its
+    /// decoded form takes several times that in memory.
     pub min_budget: u64,
 }
 
@@ -42,7 +44,7 @@ impl Default for Limits {
         Limits {
             max_depth: DEFAULT_MAX_DEPTH,
             read_factor: 256,
-            min_budget: 64 << 20,
+            min_budget: 64 << 10,
         }
     }
 }
