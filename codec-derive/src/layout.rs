@@ -56,11 +56,14 @@ impl Gen<'_> {
             let base = base_tokens(&p.base, quote!(pos));
             let scale = p.scale;
             let fname = &f.name;
+            // A pool offset that cannot be read is reported where the field
+            // is read in turn (a cut file ends earlier, say).
+            let _ = fname;
             out.extend(quote! {
-                {
-                    let raw = #read.map_err(|e| e.in_field(#fname))?;
-                    let t = r.target(pos + #off, #base, raw, #scale).map_err(|e| e.in_field(#fname))?;
-                    r.set_pool(#id, t);
+                if let Ok(raw) = #read {
+                    if let Ok(t) = r.target(pos + #off, #base, raw, #scale) {
+                        r.set_pool(#id, t);
+                    }
                 }
             });
         }

@@ -127,7 +127,7 @@ impl Reader<'_> {
             return Err(DecodeError::new(
                 field_pos,
                 ErrorKind::Invalid(
-                    "a string offset is read before its pool's position is known".into(),
+                    "no string pool is known for this string offset (the pool's own offset is past the end of the file or out of range)".into(),
                 ),
             ));
         };

@@ -8,6 +8,7 @@
 //! See `docs/ainb-design.md`.
 
 pub mod glue;
+pub mod validate;
 
 /// The codec generated from `schemas/ainb.ron`.
 pub mod schema {
@@ -32,7 +33,10 @@ pub const VERSIONS: [(u32, Variant); 3] = [
 
 /// The schema variant of a version.
 pub fn variant_of(version: u32) -> Option<Variant> {
-    VERSIONS.iter().find(|(v, _)| *v == version).map(|&(_, k)| k)
+    VERSIONS
+        .iter()
+        .find(|(v, _)| *v == version)
+        .map(|&(_, k)| k)
 }
 
 fn version_error(offset: u64, version: u32) -> DecodeError {
@@ -54,7 +58,11 @@ pub fn decode(data: &[u8]) -> Result<File, DecodeError> {
     };
     let version = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
     match variant_of(version) {
-        Some(v) => schema::decode(data, v),
+        Some(v) => {
+            let file = schema::decode(data, v)?;
+            validate::validate(&file, data)?;
+            Ok(file)
+        }
         None if !data.starts_with(MAGIC) => schema::decode(data, Variant::V407),
         None => Err(version_error(4, version)),
     }
@@ -73,4 +81,98 @@ pub fn encode(file: &File) -> Result<Vec<u8>, EncodeError> {
         ));
     };
     schema::encode(file, v)
+}
+
+impl File {
+    /// An empty document of a version (0x404, 0x407 or 0x408) and category
+    /// (`AI`, `Logic`, `Sequence`): no commands, nodes or blackboard
+    /// parameters, every table present and empty, the string pool left to the
+    /// writer (strings are then written in first-use order).
+    pub fn new(version: u32, filename: &str, category: &str) -> File {
+        use schema::*;
+        let header = || BbHeader {
+            count: 0,
+            first: 0,
+            value_offset: 0,
+            unknown_0x06: 0,
+        };
+        File {
+            version,
+            filename: filename.into(),
+            query_count: 0,
+            output_count: 0,
+            blackboard: Blackboard {
+                string_header: header(),
+                s32_header: header(),
+                u32_count: 0,
+                u32_first: 0,
+                u32_value_offset: 0,
+                unknown_u32_0x06: 0,
+                f32_header: header(),
+                bool_header: header(),
+                vec3_header: header(),
+                pointer_header: header(),
+                entries: Vec::new(),
+                string_values: Vec::new(),
+                s32_values: Vec::new(),
+                u32_values: Vec::new(),
+                f32_values: Vec::new(),
+                bool_values: Vec::new(),
+                vec3_values: Vec::new(),
+                file_refs: Vec::new(),
+            },
+            string_pool: codec_runtime::StringPool::default(),
+            enum_relocs: Vec::new(),
+            properties: PropertyTable {
+                int: Some(Vec::new()),
+                bool: Some(Vec::new()),
+                float: Some(Vec::new()),
+                string: Some(Vec::new()),
+                vec3: Some(Vec::new()),
+                pointer: Some(Vec::new()),
+            },
+            transitions: Vec::new(),
+            io: IoTable {
+                int_inputs: Some(Vec::new()),
+                int_outputs: Some(Vec::new()),
+                bool_inputs: Some(Vec::new()),
+                bool_outputs: Some(Vec::new()),
+                float_inputs: Some(Vec::new()),
+                float_outputs: Some(Vec::new()),
+                string_inputs: Some(Vec::new()),
+                string_outputs: Some(Vec::new()),
+                vec3_inputs: Some(Vec::new()),
+                vec3_outputs: Some(Vec::new()),
+                pointer_inputs: Some(Vec::new()),
+                pointer_outputs: Some(Vec::new()),
+            },
+            multi: Vec::new(),
+            attachments: Vec::new(),
+            attachment_ids: Vec::new(),
+            exb: None,
+            replacement: ReplacementTable {
+                replaced: 0,
+                unknown_0x01: 0,
+                node_count: -1,
+                attachment_count: -1,
+                entries: Vec::new(),
+            },
+            unknown_0x48: 0,
+            queries: Vec::new(),
+            unknown_0x54: 0,
+            x58: None,
+            modules: Vec::new(),
+            category: category.into(),
+            category_id: match category {
+                "Logic" => 1,
+                "Sequence" => 2,
+                _ => 0,
+            },
+            actions: Vec::new(),
+            x6c: Some(0),
+            blackboard_ids: BlackboardIds { id: 0, parent: 0 },
+            commands: Vec::new(),
+            nodes: Vec::new(),
+        }
+    }
 }

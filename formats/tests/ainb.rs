@@ -1,0 +1,276 @@
+//! AINB: the corpus round trip (`$CODEC_CORPUS/ainb`, else
+//! `../shared/corpus/ainb`; the corpus tests say SKIPPED and pass when it is
+//! absent), built documents, and located errors on bad input.
+
+use codec_runtime::StringPool;
+use formats::ainb::schema::{
+    IoWindow, LinkPlug, Node, NodeFlags, ParamBlock, Plug, PlugSlot, Window,
+};
+use formats::ainb::{decode, encode, File};
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Option<PathBuf> {
+    let dir = match std::env::var_os("CODEC_CORPUS") {
+        Some(root) => PathBuf::from(root).join("ainb"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/ainb"),
+    };
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: the AINB corpus is absent ({}); set CODEC_CORPUS to run the corpus tests",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// The corpus's AINB files (by magic), sorted.
+fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("read the corpus folder")
+        .map(|e| e.expect("corpus entry").path())
+        .filter(|p| p.is_file() && std::fs::read(p).is_ok_and(|b| b.starts_with(b"AIB ")))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn corpus_decodes_and_encodes_byte_for_byte() {
+    let Some(dir) = corpus() else { return };
+    let files = corpus_files(&dir);
+    assert!(!files.is_empty(), "no AINB file in {}", dir.display());
+    let mut versions = std::collections::BTreeMap::new();
+    for p in &files {
+        let data = std::fs::read(p).unwrap();
+        let doc = decode(&data).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        *versions.entry(doc.version).or_insert(0) += 1;
+        let out = encode(&doc).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        if out != data {
+            let at = out.iter().zip(&data).position(|(a, b)| a != b);
+            panic!(
+                "{}: differs at {at:?} ({} vs {} bytes)",
+                p.display(),
+                out.len(),
+                data.len()
+            );
+        }
+    }
+    println!(
+        "{} AINB files identical, by version: {versions:x?}",
+        files.len()
+    );
+}
+
+/// Facts of the corpus the design relies on (docs/ainb-design.md).
+#[test]
+fn corpus_keeps_orphan_strings_and_shared_starts() {
+    let Some(dir) = corpus() else { return };
+    let mut orphans = 0;
+    for p in corpus_files(&dir) {
+        let data = std::fs::read(&p).unwrap();
+        let doc = decode(&data).unwrap();
+        // The pool starts with the filename, then the category.
+        assert_eq!(
+            doc.string_pool.strings.first(),
+            Some(&doc.filename),
+            "{}",
+            p.display()
+        );
+        // Rebuilt without its pool, a file's strings come back in first-use
+        // order: the same set, minus the orphans.
+        let mut bare = doc.clone();
+        bare.string_pool = StringPool::default();
+        let again = decode(&encode(&bare).unwrap()).unwrap();
+        let kept: std::collections::HashSet<_> = again.string_pool.strings.iter().collect();
+        // (Other editors' offsets past the pool's end read as "", which a
+        // rebuilt pool then holds.)
+        let odd: Vec<_> = doc.string_pool.odd.iter().map(|(_, s)| s).collect();
+        assert!(again
+            .string_pool
+            .strings
+            .iter()
+            .all(|s| doc.string_pool.strings.contains(s) || odd.contains(&s)));
+        orphans += doc
+            .string_pool
+            .strings
+            .iter()
+            .filter(|s| !kept.contains(s))
+            .count();
+    }
+    assert!(
+        orphans > 0,
+        "the corpus has orphan pool strings (research §4.1)"
+    );
+}
+
+fn link(node: i32, name: &str) -> PlugSlot {
+    PlugSlot {
+        body: Plug::Link(LinkPlug {
+            node,
+            name: name.into(),
+        }),
+    }
+}
+
+fn node(ty: u16, name: &str) -> Node {
+    let w = || Window { base: 0, count: 0 };
+    let io = || IoWindow {
+        input_base: 0,
+        input_count: 0,
+        output_base: 0,
+        output_count: 0,
+    };
+    Node {
+        r#type: ty,
+        index: 0,
+        attachment_count: 0,
+        flags: NodeFlags::default(),
+        unknown_0x07: 0,
+        name: name.into(),
+        name_hash: 0,
+        unknown_0x10: 0,
+        params: ParamBlock {
+            properties: [w(), w(), w(), w(), w(), w()],
+            io: [io(), io(), io(), io(), io(), io()],
+            plugs: Default::default(),
+            unknown_tail: Vec::new(),
+        },
+        expression_count: 0,
+        expression_io_size: 0,
+        multi_count: 0,
+        unknown_0x1e: 0,
+        attachment_base: 0,
+        query_base: 0,
+        query_count: 0,
+        state_info: None,
+        unknown_0x28: 0,
+        guid: [0; 16],
+    }
+}
+
+fn with_nodes(version: u32, nodes: Vec<Node>) -> File {
+    let mut f = File::new(version, "Test", "AI");
+    f.nodes = nodes;
+    f
+}
+
+#[test]
+fn built_document_lays_out_like_the_original_writer() {
+    for version in [0x404, 0x407, 0x408] {
+        let mut n = node(0, "Root");
+        n.params.plugs[2].push(link(1, "Child"));
+        let doc = with_nodes(version, vec![n, node(2, "Sequence")]);
+        let bytes = encode(&doc).unwrap();
+        // The pool is the end of the file, the filename then the category
+        // first, then the strings in the order records are written.
+        let pool = u32::from_le_bytes(bytes[0x24..0x28].try_into().unwrap()) as usize;
+        assert_eq!(&bytes[pool..], b"Test\0AI\0Root\0Sequence\0Child\0");
+        // The 0x50 word is the transition table's offset.
+        assert_eq!(bytes[0x50..0x54], bytes[0x30..0x34]);
+        let back = decode(&bytes).unwrap();
+        assert_eq!(back.nodes, doc.nodes);
+        assert_eq!(back.version, version);
+        // Decoded, the document re-encodes to the same bytes.
+        assert_eq!(encode(&back).unwrap(), bytes);
+        let node_size = if version == 0x404 { 0x38 } else { 0x3c };
+        let bb = u32::from_le_bytes(bytes[0x20..0x24].try_into().unwrap()) as usize;
+        assert_eq!(bb, 0x74 + 2 * node_size);
+    }
+}
+
+/// The error's text, with its offset and field path.
+fn err(data: &[u8]) -> (u64, String) {
+    match decode(data) {
+        Ok(_) => panic!("decoded"),
+        Err(e) => (e.offset(), e.to_string()),
+    }
+}
+
+#[test]
+fn an_offset_outside_the_file_is_located() {
+    let mut bytes = encode(&File::new(0x407, "Test", "AI")).unwrap();
+    bytes[0x20..0x24].copy_from_slice(&0x00ff_ffffu32.to_le_bytes());
+    let (at, text) = err(&bytes);
+    assert_eq!(at, 0x20);
+    assert!(text.contains("File.blackboard"), "{text}");
+    assert!(text.contains("outside the file"), "{text}");
+}
+
+#[test]
+fn an_unknown_node_type_is_located() {
+    let bytes = encode(&with_nodes(0x407, vec![node(0, "A"), node(999, "B")])).unwrap();
+    let (at, text) = err(&bytes);
+    assert_eq!(at, 0x74 + 0x3c);
+    assert!(text.contains("File.nodes[1].type"), "{text}");
+    assert!(text.contains("unknown node type 999"), "{text}");
+}
+
+#[test]
+fn a_window_past_its_table_is_located() {
+    let mut n = node(0, "A");
+    n.params.properties[3] = Window { base: 1, count: 2 };
+    let bytes = encode(&with_nodes(0x407, vec![n])).unwrap();
+    let (at, text) = err(&bytes);
+    let block = u32::from_le_bytes(bytes[0x74 + 0x14..0x74 + 0x18].try_into().unwrap()) as u64;
+    assert_eq!(at, block + 3 * 8);
+    assert!(text.contains("File.nodes[0].params.properties"), "{text}");
+    assert!(
+        text.contains("window (1, 2) runs past its table of 0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn plug_groups_that_do_not_follow_each_other_are_located() {
+    let mut n = node(0, "A");
+    n.params.plugs[0].push(link(0, "x"));
+    n.params.plugs[2].push(link(0, "y"));
+    let mut bytes = encode(&with_nodes(0x407, vec![n])).unwrap();
+    let block = u32::from_le_bytes(bytes[0x74 + 0x14..0x74 + 0x18].try_into().unwrap()) as usize;
+    // Group 2's base byte: (count, base) pairs after the 0x90 bytes of windows.
+    let at = block + 0x90 + 2 * 2 + 1;
+    assert_eq!(bytes[at], 1);
+    bytes[at] = 7;
+    let (off, text) = err(&bytes);
+    assert_eq!(off, at as u64);
+    assert!(text.contains("File.nodes[0].params.plugs[2]"), "{text}");
+    assert!(text.contains("group 2 starts at element 7"), "{text}");
+}
+
+#[test]
+fn an_unsupported_version_is_named() {
+    let mut bytes = encode(&File::new(0x407, "Test", "AI")).unwrap();
+    bytes[4] = 0x09;
+    let (at, text) = err(&bytes);
+    assert_eq!(at, 4);
+    assert!(text.contains("unsupported AINB version 0x409"), "{text}");
+    let mut doc = File::new(0x407, "Test", "AI");
+    doc.version = 0x500;
+    assert!(encode(&doc).unwrap_err().to_string().contains("0x500"));
+}
+
+/// Every cut fails with a located error, except cuts at a string boundary of
+/// the pool: an offset to the pool's end reads as "" (other editors write
+/// such offsets), so those decode.
+#[test]
+fn every_cut_of_a_built_file_is_a_located_error() {
+    let mut n = node(1, "Selector");
+    n.params.plugs[2].push(link(0, "case"));
+    let bytes = encode(&with_nodes(0x407, vec![n, node(0, "Leaf")])).unwrap();
+    let pool = u32::from_le_bytes(bytes[0x24..0x28].try_into().unwrap()) as usize;
+    for cut in 0..bytes.len() {
+        match decode(&bytes[..cut]) {
+            Ok(doc) => {
+                assert!(cut > pool && bytes[cut - 1] == 0, "cut {cut} decoded");
+                assert!(doc.string_pool.odd.iter().all(|(_, s)| s.is_empty()));
+            }
+            Err(e) => {
+                let text = e.to_string();
+                assert!(e.offset() <= bytes.len() as u64, "cut {cut}: {text}");
+                assert!(text.starts_with("at offset 0x"), "cut {cut}: {text}");
+            }
+        }
+    }
+}
