@@ -610,3 +610,71 @@ fn interpreter_equals_codec_on_every_ainb_corpus_file() {
     assert!(n > 0);
     eprintln!("interpreter = codec on {n} AINB corpus files");
 }
+
+/// Coverage of legacy BDAT: every byte of a table is a field or padding its
+/// layout requires (sections aligned and padded from the table's start,
+/// string pads checked in the unscrambled bytes, row tails up to the
+/// rounded-up row length). The only unexplained bytes are two files' known
+/// departures from the layout, listed here with the reason.
+#[test]
+fn bdat_coverage_has_no_gaps() {
+    use formats::bdat;
+    let Some(files) = corpus_files("bdat", |d| bdat::looks_like(d) && bdat::detect(d).is_some())
+    else {
+        eprintln!("SKIPPED: no BDAT corpus");
+        return;
+    };
+    let c = codec_schema::parse_str(bdat::schema::SCHEMA_SOURCE, "schemas/bdat_legacy.ron")
+        .expect("the BDAT schema checks");
+    // (file name, gaps as (offset, length)).
+    let known: &[(&str, &[(u64, u64)])] = &[
+        // Written by an old bdat-rs in the XC2 (Switch) layout, but padded as
+        // bdat-rs pads the XCX layout: the column infos to a multiple of 4
+        // and the strings' end to 64, where the Switch layout requires neither.
+        ("bdatrs_test_legacy_1.bdat", &[(0x76, 2), (0x23c, 16)]),
+        // Strings a mod shortened in place: the stale tails of the old
+        // strings, which no cell points to.
+        (
+            "xc2_randomizer_common_ms.bdat",
+            &[
+                (0xfb25f, 15),
+                (0xfb61d, 5),
+                (0xfb64e, 4),
+                (0xfbad8, 4),
+                (0x102632, 14),
+                (0x102f39, 5),
+                (0x102f4e, 8),
+            ],
+        ),
+    ];
+    let mut n = 0;
+    for path in &files {
+        let data = fs::read(path).unwrap();
+        let variant = bdat::detect(&data).expect("detected");
+        let c = c.variant(variant.name()).expect("the variant exists");
+        let d = interp::decode_partial_with(
+            c,
+            &data,
+            codec_runtime::Limits::default(),
+            &formats::interp_hooks::Glue,
+        );
+        if let Some(e) = d.error {
+            panic!("{}: {e}", path.display());
+        }
+        let cov = coverage::coverage(c, &d.root, &data);
+        let gaps: Vec<(u64, u64)> = cov.gaps.iter().map(|g| (g.offset, g.len)).collect();
+        let name = path.file_name().unwrap().to_string_lossy();
+        let expected = known
+            .iter()
+            .find(|(f, _)| *f == name)
+            .map_or(&[][..], |k| k.1);
+        assert_eq!(gaps, expected, "{}: unexplained ranges", path.display());
+        assert_eq!(
+            cov.known + cov.unknown + cov.padding + cov.unexplained(),
+            cov.len
+        );
+        n += 1;
+    }
+    assert!(n > 0);
+    eprintln!("BDAT coverage: no unexplained padding in {n} corpus files");
+}

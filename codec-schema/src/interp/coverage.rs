@@ -6,10 +6,15 @@
 //!   an offset, a count, opaque `Bytes`, …);
 //! - **unknown**: inside a field the schema declares unknown
 //!   ([`crate::Field::is_unknown`]) and in no known field;
-//! - **padding**: zero bytes the layout rules require: a `CString`'s `pad`,
-//!   and zeros from the end of explained data up to the next multiple of an
+//! - **padding**: zero bytes the layout rules require: the padding the
+//!   interpreter found zero where the layout puts it ([`Node::padding`]: a
+//!   `CString`'s `pad`, a row's tail up to its rounded-up length, a unit's
+//!   section alignment and padding; checked in the bytes the node was
+//!   decoded from, which for a scrambled unit are not the file's), and
+//!   zeros from the end of explained data up to the next multiple of an
 //!   alignment the schema declares (a section's `align` or `item_align`, a
-//!   variant's `align`, `end_align`);
+//!   variant's `align`, `end_align`), counted from the start of the unit
+//!   the data lies in, or of the file;
 //! - **unexplained**: everything else, reported as ranges (the gaps).
 //!
 //! Bytes shared by several values (dedup pools) count once.
@@ -78,22 +83,27 @@ pub fn coverage(c: &Checked, root: &Node, data: &[u8]) -> Coverage {
             *b = (*b).max(cls);
         }
     };
+    // Where each unit starts and ends: alignment inside counts from its start.
+    let mut units: Vec<(u64, u64)> = Vec::new();
     root.walk(&mut |n, _| {
-        let own = match &n.kind {
-            Kind::Record { .. } | Kind::Seq | Kind::Variant { .. } | Kind::BitRange { .. } => false,
-            Kind::Str { pad, .. } => {
-                let end = n.offset + n.size;
-                let pad_end = end.saturating_add(*pad);
-                let zeros = data
-                    .get(end as usize..(pad_end as usize).min(len))
-                    .is_some_and(|b| b.iter().all(|&x| x == 0));
-                if zeros {
-                    mark(end, pad_end, PADDING);
-                }
-                true
+        for &(a, b) in &n.padding {
+            mark(a, b, PADDING);
+        }
+        if let Kind::Record { type_name, .. } = &n.kind {
+            if matches!(c.get(type_name), Some(crate::TypeDef::Struct(s)) if s.layout.is_some()) {
+                let mut end = None;
+                n.walk(&mut |d, _| {
+                    let e =
+                        (d.offset + d.size).max(d.padding.iter().map(|p| p.1).max().unwrap_or(0));
+                    end = Some(end.map_or(e, |x: u64| x.max(e)));
+                });
+                units.push((n.offset, end.unwrap_or(n.offset)));
             }
-            _ => true,
-        };
+        }
+        let own = !matches!(
+            n.kind,
+            Kind::Record { .. } | Kind::Seq | Kind::Variant { .. } | Kind::BitRange { .. }
+        );
         if own && n.size > 0 {
             mark(
                 n.offset,
@@ -104,6 +114,7 @@ pub fn coverage(c: &Checked, root: &Node, data: &[u8]) -> Coverage {
         }
     });
     ends.sort_unstable_by_key(|e| e.0);
+    units.sort_unstable();
 
     let aligns = alignments(c);
     // Runs of unexplained bytes: alignment padding, or gaps.
@@ -119,11 +130,18 @@ pub fn coverage(c: &Checked, root: &Node, data: &[u8]) -> Coverage {
             i += 1;
         }
         let b = i as u64;
+        // The unit the run lies in (the innermost one starting before it).
+        let s = start as u64;
+        let base = units
+            .iter()
+            .rev()
+            .find(|u| u.0 <= s && s < u.1)
+            .map_or(0, |u| u.0);
         // Zeros from here up to the next multiple of a declared alignment
         // are padding (the widest such stretch); what follows is a gap.
         let pad_end = aligns
             .iter()
-            .map(|&al| align_up(start as u64, al))
+            .map(|&al| base + align_up(s - base, al))
             .filter(|&p| p <= b && data[start..p as usize].iter().all(|&x| x == 0))
             .max()
             .unwrap_or(start as u64);

@@ -232,12 +232,116 @@ fn shift(n: &mut Node, by: u64) {
     {
         *t += by;
     }
+    for p in &mut n.padding {
+        *p = (p.0 + by, p.1 + by);
+    }
     for c in &mut n.children {
         shift(c, by);
     }
 }
 
+/// Widens `span` by what node `n` holds in place: its bytes, its padding
+/// and its children's, but not the targets of its offsets (they lie in
+/// sections of their own).
+fn own_extent(n: &Node, span: &mut Option<(u64, u64)>) {
+    let mut add = |a: u64, b: u64| {
+        if b > a {
+            *span = Some(span.map_or((a, b), |(lo, hi)| (lo.min(a), hi.max(b))));
+        }
+    };
+    // A string's pad belongs to it, zero or not.
+    add(
+        n.offset,
+        n.offset.saturating_add(n.size + super::str_pad(n)),
+    );
+    for &(a, b) in &n.padding {
+        add(a, b);
+    }
+    if matches!(n.kind, Kind::Offset { .. }) {
+        return;
+    }
+    for c in &n.children {
+        own_extent(c, span);
+    }
+}
+
 impl<'c> Run<'c, '_> {
+    /// Notes `from..to` as padding of `node` when the bytes there, in this
+    /// run's data, are all zero.
+    pub(super) fn note_zeros(&self, node: &mut Node, from: u64, to: u64) {
+        if to > from && self.zeros(from, to) {
+            node.padding.push((from, to));
+        }
+    }
+
+    /// Are the bytes `from..to` of this run's data there and all zero?
+    fn zeros(&self, from: u64, to: u64) -> bool {
+        self.r
+            .data()
+            .get(from as usize..to as usize)
+            .is_some_and(|b| b.iter().all(|&x| x == 0))
+    }
+
+    /// The open node is an offset just followed: what its target holds in
+    /// place widens the extent of `section`.
+    pub(super) fn note_span(&mut self, section: Option<&str>) {
+        let Some(id) = section.and_then(|s| self.c.section_id(s)) else {
+            return;
+        };
+        let Some(open) = self.stack.last() else {
+            return;
+        };
+        let mut span = None;
+        for c in &open.node.children {
+            own_extent(c, &mut span);
+        }
+        let Some((a, b)) = span else { return };
+        if self.spans.len() <= id {
+            self.spans.resize(id + 1, None);
+        }
+        let s = &mut self.spans[id];
+        *s = Some(s.map_or((a, b), |(lo, hi)| (lo.min(a), hi.max(b))));
+    }
+
+    /// The padding a unit's layout requires (in the unit's bytes, the
+    /// unit's record ending at `header_end`), as `Layout` lays it out:
+    /// each section starts aligned to its `align`, ends aligned to it,
+    /// padded to a multiple of `pad` from its start and aligned to its
+    /// `end_align`; the unit ends aligned to its `end_align`. Only the
+    /// ranges that hold zeros.
+    fn unit_padding(&self, layout: &crate::Layout, header_end: u64) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        let mut push = |a: u64, b: u64| {
+            if b > a && self.zeros(a, b) {
+                out.push((a, b));
+            }
+        };
+        let mut cur = header_end;
+        for sec in &layout.sections {
+            let aligned = codec_runtime::align_up(cur, sec.align);
+            let span = self
+                .c
+                .section_id(&sec.name)
+                .and_then(|id| self.spans.get(id).copied().flatten());
+            let (start, end) = span.unwrap_or((aligned, aligned));
+            if start < cur {
+                // Overlaps what came before: not laid out by these rules.
+                cur = cur.max(end);
+                continue;
+            }
+            push(cur, start.min(aligned));
+            let mut e = codec_runtime::align_up(end, sec.align);
+            if sec.pad > 1 {
+                e = start + codec_runtime::align_up(e - start, sec.pad);
+            }
+            e = codec_runtime::align_up(e, sec.end_align);
+            push(end, e);
+            cur = e;
+        }
+        push(cur, codec_runtime::align_up(cur, layout.end_align));
+        out
+    }
+
     pub(super) fn shape(&self, name: &str) -> Vec<ShapeField> {
         self.facts.shapes.get(name).cloned().unwrap_or_default()
     }
@@ -934,6 +1038,9 @@ impl<'c> Run<'c, '_> {
         };
         let mut slots: Vec<codec_runtime::CellSlot> = self.r.cells().to_vec();
         let mut per_row = 0u64;
+        // Where the last cell of a row ends: the row's tail up to the stride
+        // is the padding of its rounded-up length.
+        let mut cells_end = 0u64;
         for (ci, s) in slots.iter_mut().enumerate() {
             let size = u
                 .variants
@@ -968,6 +1075,7 @@ impl<'c> Run<'c, '_> {
                 ));
             }
             per_row += s.count;
+            cells_end = cells_end.max(end.unwrap_or(0));
         }
         self.r.check_count(field_pos, start, count, stride)?;
         let mut node = Node::new(
@@ -998,6 +1106,7 @@ impl<'c> Run<'c, '_> {
                 Kind::Seq,
             );
             row.size = stride;
+            self.note_zeros(&mut row, row_pos + cells_end, row_pos + stride);
             self.open(row);
             let mut k = 0usize;
             for s in &slots {
@@ -1068,6 +1177,7 @@ impl<'c> Run<'c, '_> {
                 o.size = w;
                 self.open(o);
                 self.inline(&p.to, t, &vs.named("value"), &u.name, &v.name)?;
+                self.note_span(p.section.as_deref());
                 self.close();
                 Ok(pos + w)
             })(),
@@ -1114,8 +1224,19 @@ impl<'c> Run<'c, '_> {
             done: None,
             hooks: self.hooks,
             facts: self.facts.clone(),
+            spans: Vec::new(),
         };
         let result = sub.record(def, 0, site.name.clone(), site.path.clone(), site.unknown);
+        if let (Ok(header_end), Some(layout)) = (&result, def.layout.as_ref()) {
+            let padding = sub.unit_padding(layout, *header_end);
+            if let Some(n) = sub
+                .stack
+                .last_mut()
+                .and_then(|o| o.node.children.last_mut())
+            {
+                n.padding.extend(padding);
+            }
+        }
         self.stack = std::mem::take(&mut sub.stack);
         for Open { node, .. } in &mut self.stack[depth..] {
             shift(node, pos);

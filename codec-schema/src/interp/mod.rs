@@ -62,6 +62,13 @@ pub struct Node {
     /// a variant, the ranges of a bitfield.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<Node>,
+    /// Ranges `(from, to)` of padding the layout rules require here (a
+    /// string's pad, a row's tail after its last cell, a unit's section
+    /// alignment and padding) that hold zeros in the bytes this node was
+    /// decoded from: a transformed unit's own bytes, not the file's. Padding
+    /// that holds anything else is not listed (coverage reports it).
+    #[serde(skip)]
+    pub padding: Vec<(u64, u64)>,
 }
 
 /// What a [`Node`] holds.
@@ -132,6 +139,7 @@ impl Node {
             doc: String::new(),
             kind,
             children: Vec::new(),
+            padding: Vec::new(),
         }
     }
 
@@ -386,6 +394,7 @@ pub fn decode_partial_with(c: &Checked, data: &[u8], limits: Limits, hooks: &dyn
         done: None,
         hooks,
         facts: std::rc::Rc::new(ext::Facts::of(c)),
+        spans: Vec::new(),
     };
     let root = c.root();
     let result = run.record(root, 0, root.name.clone(), root.name.clone(), false);
@@ -440,6 +449,9 @@ struct Run<'c, 'd> {
     done: Option<Node>,
     hooks: &'c dyn Hooks,
     facts: std::rc::Rc<ext::Facts>,
+    /// The extent `(start, end)` of what was read of each section (by
+    /// section id), in this run's bytes: where a unit's sections lie.
+    spans: Vec<Option<(u64, u64)>>,
 }
 
 /// Where a decoded value goes: its name, path and whether it is unknown.
@@ -742,9 +754,10 @@ impl<'c> Run<'c, '_> {
                         .follow(st, i, ptr, pos, at, raw, &raws, &fs)
                         .map_err(|e| e.in_field(&f.name))?;
                     ends[i] = end;
+                    self.note_span(ptr.section.as_deref());
                     self.close();
                 }
-                Type::Follows { after, to, .. } => {
+                Type::Follows { after, to, section } => {
                     let j = st.fields.iter().position(|g| &g.name == after);
                     let (Some(t), Some((at, _))) =
                         (j.and_then(|j| ends[j]), j.and_then(|j| raws[j]))
@@ -754,6 +767,7 @@ impl<'c> Run<'c, '_> {
                     self.reopen(i);
                     self.follows(st, i, to, t, at, &raws, &fs)
                         .map_err(|e| e.in_field(&f.name))?;
+                    self.note_span(Some(section));
                     self.close_filled();
                 }
                 Type::List { of, .. } => {
@@ -767,6 +781,7 @@ impl<'c> Run<'c, '_> {
                         let es = fs.index(k);
                         self.follow(st, i, ptr, pos, at, raw, &raws, &es)
                             .map_err(|e| e.at_index(k).in_field(&f.name))?;
+                        self.note_span(ptr.section.as_deref());
                         self.close();
                     }
                     self.close();
@@ -782,6 +797,7 @@ impl<'c> Run<'c, '_> {
             self.reopen(i);
             self.follow(st, i, ptr, pos, at, raw, &raws, &fs)
                 .map_err(|e| e.in_field(&f.name))?;
+            self.note_span(ptr.section.as_deref());
             self.close();
         }
         for _ in 0..pushed {
@@ -1202,19 +1218,22 @@ impl<'c> Run<'c, '_> {
                 if let Kind::Str { pad, .. } = &mut node.kind {
                     *pad = end - pos - used;
                 }
+                self.note_zeros(&mut node, pos + used, end);
                 self.leaf(node);
                 Ok(end)
             }
             Type::CString { max, pad, .. } => {
                 let (s, end) = self.r.cstring_at(pos, *max, *pad)?;
                 let used = s.len() as u64 + 1;
-                self.leaf(mk(
+                let mut node = mk(
                     Kind::Str {
                         value: s.to_string(),
                         pad: end - pos - used,
                     },
                     used,
-                ));
+                );
+                self.note_zeros(&mut node, pos + used, end);
+                self.leaf(node);
                 Ok(end)
             }
             Type::Named(n) => match self.c.get(n) {
