@@ -16,6 +16,7 @@ fn main() {
         "xc2_randomizer_common_ms.bdat",
     ]
     .iter()
+    .filter(|f| std::env::var("BDAT_ONLY").map_or(true, |o| f.contains(o.as_str())))
     .filter_map(|f| std::fs::read(dir.join(f)).ok())
     .collect();
     let docs: Vec<bdat::BdatFile> = files

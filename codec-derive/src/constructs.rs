@@ -384,7 +384,7 @@ impl Gen<'_> {
             }
             #[doc(hidden)]
             pub trait __EncodeUnit<const V: usize> {
-                fn encode_unit(&self, endian: #rt::Endian) -> #rt::EncodeResult<::std::vec::Vec<u8>>;
+                fn encode_unit(&self, parent: &mut #rt::Writer) -> #rt::EncodeResult<()>;
             }
 
             #ids
@@ -846,6 +846,41 @@ impl Gen<'_> {
         let mut writes = TokenStream::new();
         let mut places = TokenStream::new();
         let mut secs = Vec::new();
+        let mut tag_places = TokenStream::new();
+        let mut plain_tags = Vec::new();
+        let mut plain_reads = TokenStream::new();
+        let mut plain_writes = TokenStream::new();
+        for var in &u.variants {
+            let vn = ident(&var.name);
+            let tag = var.tag;
+            let raw = match &var.ty {
+                Type::Fixed { raw, .. } => &**raw,
+                t => t,
+            };
+            let plain = match raw {
+                Type::U8 => Some((quote!(u8), 1usize)),
+                Type::I8 => Some((quote!(i8), 1)),
+                Type::U16 => Some((quote!(u16), 2)),
+                Type::I16 => Some((quote!(i16), 2)),
+                Type::U32 => Some((quote!(u32), 4)),
+                Type::I32 => Some((quote!(i32), 4)),
+                Type::U64 => Some((quote!(u64), 8)),
+                Type::I64 => Some((quote!(i64), 8)),
+                Type::F32 => Some((quote!(f32), 4)),
+                Type::F64 => Some((quote!(f64), 8)),
+                _ => None,
+            };
+            if let Some((f, n)) = plain {
+                plain_tags.push(tag);
+                plain_reads.extend(quote!(#tag => ::std::option::Option::Some(Self::#vn(#rt::reader::field::#f(b, e))),));
+                plain_writes.extend(quote! {
+                    Self::#vn(v) => out[..#n].copy_from_slice(&match e {
+                        #rt::Endian::Little => v.to_le_bytes(),
+                        #rt::Endian::Big => v.to_be_bytes(),
+                    }),
+                });
+            }
+        }
         for var in &u.variants {
             let vn = ident(&var.name);
             let vname = &var.name;
@@ -880,6 +915,7 @@ impl Gen<'_> {
                             }
                         });
                         secs.push(si);
+                        tag_places.extend(quote!(#tag if sec == #si => true,));
                     }
                 }
                 t => {
@@ -923,6 +959,27 @@ impl Gen<'_> {
                     self.tag()
                 }
 
+                fn is_plain(tag: u64) -> bool {
+                    matches!(tag, #(#plain_tags)|*)
+                }
+
+                #[inline]
+                fn read_plain(tag: u64, b: &[u8], e: #rt::Endian) -> ::std::option::Option<Self> {
+                    match tag {
+                        #plain_reads
+                        _ => ::std::option::Option::None,
+                    }
+                }
+
+                #[inline]
+                #[allow(unreachable_patterns)]
+                fn write_plain(&self, out: &mut [u8], e: #rt::Endian) {
+                    match self {
+                        #plain_writes
+                        _ => {}
+                    }
+                }
+
                 #[allow(unreachable_patterns)]
                 #[inline]
                 fn write_cell(&self, w: &mut #rt::Writer) -> #rt::EncodeResult<()> {
@@ -935,6 +992,14 @@ impl Gen<'_> {
 
                 fn places_in(sec: usize) -> bool {
                     #places_in
+                }
+
+                #[allow(unused_variables, clippy::match_like_matches_macro)]
+                fn tag_places_in(tag: u64, sec: usize) -> bool {
+                    match tag {
+                        #tag_places
+                        _ => false,
+                    }
                 }
 
                 #[allow(unused_variables, unreachable_patterns)]
@@ -1405,7 +1470,7 @@ impl Gen<'_> {
         let transform = match (&layout.transform, self.hooks) {
             (Some(tr), Some(h)) => {
                 let f = ident(&tr.encode);
-                quote!(#h::#f(self, &mut bytes, endian)?;)
+                quote!(#h::#f(self, w.bytes_mut(), endian)?;)
             }
             (Some(tr), None) => {
                 return Err(Gen::err(format!(
@@ -1420,16 +1485,21 @@ impl Gen<'_> {
             &s.name,
             "__EncodeUnit",
             quote! {
-                /// Lays out the unit on its own (offsets from its start) and
-                /// applies its transform.
+                /// Lays out the unit on its own (offsets from its start),
+                /// applies its transform, and appends it to `parent`.
                 #[allow(unused_mut)]
-                #vis fn encode_unit(&self, endian: #rt::Endian) -> #rt::EncodeResult<::std::vec::Vec<u8>> {
+                #vis fn encode_unit(&self, parent: &mut #rt::Writer) -> #rt::EncodeResult<()> {
                     let v = self;
-                    let mut w = #rt::Writer::new(endian, #ntypes, #nsecs);
-                    #body
-                    let mut bytes = w.into_bytes();
-                    #transform
-                    Ok(bytes)
+                    let endian = parent.endian();
+                    let mut w = parent.take_unit_writer(endian, #ntypes, #nsecs);
+                    let done = (|| -> #rt::EncodeResult<()> {
+                        #body
+                        #transform
+                        Ok(())
+                    })();
+                    parent.put_bytes(w.bytes());
+                    parent.give_unit_writer(w);
+                    done
                 }
             },
         ))

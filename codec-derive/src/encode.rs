@@ -517,8 +517,7 @@ impl Gen<'_> {
                 let u = self.path_as(n, "__EncodeUnit");
                 (
                     quote! {
-                        let bytes = #u::encode_unit(v, w.endian())?;
-                        w.put_bytes(&bytes);
+                        #u::encode_unit(v, w)?;
                     },
                     0,
                 )

@@ -233,6 +233,41 @@ impl ExactPool {
         }
     }
 
+    /// The position of an earlier copy of the value at `out[start..]`, or
+    /// else remembers it there (one hash for both).
+    pub fn find_or_insert(&mut self, out: &[u8], start: usize) -> Option<u64> {
+        let value = &out[start..];
+        let h = Self::hash(value);
+        let same = |pos: u32, len: u32| {
+            len as usize == value.len()
+                && out.get(pos as usize..pos as usize + len as usize) == Some(value)
+        };
+        let entry = (start as u32, value.len() as u32);
+        match self.first.entry(h) {
+            Entry::Vacant(e) => {
+                e.insert(entry);
+                None
+            }
+            Entry::Occupied(e) => {
+                let &(pos, len) = e.get();
+                if same(pos, len) {
+                    return Some(pos as u64);
+                }
+                match self
+                    .collided
+                    .iter()
+                    .find(|&&(ch, p, l)| ch == h && same(p, l))
+                {
+                    Some(&(_, p, _)) => Some(p as u64),
+                    None => {
+                        self.collided.push((h, entry.0, entry.1));
+                        None
+                    }
+                }
+            }
+        }
+    }
+
     /// Remembers `value`, written at `pos`.
     pub fn insert(&mut self, value: &[u8], pos: u64) {
         let h = Self::hash(value);

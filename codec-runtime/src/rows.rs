@@ -169,6 +169,17 @@ pub trait Cells<const V: usize>: Sized {
     /// Reads one cell of type `tag` at `pos`.
     fn decode_cell(r: &mut Reader<'_>, tag: u64, pos: u64) -> DecodeResult<Self>;
 
+    /// Is a cell of type `tag` a plain value (a number, no offset)?
+    fn is_plain(tag: u64) -> bool;
+
+    /// A cell of type `tag` from its bytes, when the type is a plain value
+    /// (no offset); `None` otherwise. `b` holds at least the cell's size.
+    fn read_plain(tag: u64, b: &[u8], e: crate::Endian) -> Option<Self>;
+
+    /// Writes the cell's bytes into `out` (its size, zeroed beforehand);
+    /// an offset stays zero, to be patched.
+    fn write_plain(&self, out: &mut [u8], e: crate::Endian);
+
     /// The tag of this cell's type.
     fn cell_tag(&self) -> u64;
 
@@ -177,6 +188,9 @@ pub trait Cells<const V: usize>: Sized {
 
     /// Can a cell place a target in section `sec`?
     fn places_in(sec: usize) -> bool;
+
+    /// Can a cell of type `tag` place a target in section `sec`?
+    fn tag_places_in(tag: u64, sec: usize) -> bool;
 
     /// Places this cell's target when it belongs to `sec`, and patches the
     /// offset at `at`.
@@ -229,13 +243,24 @@ pub fn decode_rows<C: Cells<V>, const V: usize>(
     }
     r.enter(field_pos, start, count.saturating_mul(stride.max(1)))?;
     rows.cells.reserve_exact((count * per_row) as usize);
+    let data = r.data();
+    let e = r.endian();
+    // Plain cells are read from the row's bytes (checked above as a whole).
+    let plain: Vec<bool> = slots.iter().map(|s| C::is_plain(s.tag)).collect();
     for i in 0..count {
         let row_pos = start + i * stride;
+        let row = &data[row_pos as usize..(row_pos + stride) as usize];
         let first = rows.cells.len();
-        for s in &slots {
+        for (s, &plain) in slots.iter().zip(&plain) {
             for k in 0..s.count {
-                let at = row_pos + s.offset + k * s.size;
-                match C::decode_cell(r, s.tag, at) {
+                let off = s.offset + k * s.size;
+                if plain {
+                    if let Some(c) = C::read_plain(s.tag, &row[off as usize..], e) {
+                        rows.cells.push(c);
+                        continue;
+                    }
+                }
+                match C::decode_cell(r, s.tag, row_pos + off) {
                     Ok(c) => rows.cells.push(c),
                     Err(e) => {
                         return Err(e
@@ -266,6 +291,7 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
 ) -> EncodeResult<()> {
     let per_row = cells_per_row(w);
     let slots: Vec<CellSlot> = w.cells().to_vec();
+    w.reserve((rows.len() as u64).saturating_mul(stride).min(1 << 30) as usize);
     if rows.width() as u64 != per_row && !rows.is_empty() {
         return Err(EncodeError::new(
             what,
@@ -275,11 +301,23 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
             ),
         ));
     }
+    if slots.iter().any(|s| s.offset + s.count * s.size > stride) {
+        return Err(EncodeError::new(
+            what,
+            format!("the cells take more than the row length {stride}"),
+        ));
+    }
+    let e = w.endian();
+    let base = w.pos() as usize;
+    let len = usize::try_from((rows.len() as u64).saturating_mul(stride))
+        .map_err(|_| EncodeError::new(what, "the rows are too large"))?;
+    w.put_zeros(len);
+    let out = &mut w.bytes_mut()[base..];
     for (i, row) in rows.iter().enumerate() {
-        let start = w.pos();
+        let row_out = &mut out[i * stride as usize..(i + 1) * stride as usize];
         let mut cells = row.iter();
         for (ci, s) in slots.iter().enumerate() {
-            for _ in 0..s.count {
+            for k in 0..s.count {
                 let Some(c) = cells.next() else { break };
                 if c.cell_tag() != s.tag {
                     return Err(EncodeError::new(
@@ -291,21 +329,10 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
                         ),
                     ));
                 }
-                c.write_cell(w)?;
+                let at = (s.offset + k * s.size) as usize;
+                c.write_plain(&mut row_out[at..at + s.size as usize], e);
             }
         }
-        let end = start + stride;
-        let pos = w.pos();
-        if pos > end {
-            return Err(EncodeError::new(
-                what,
-                format!(
-                    "row {i} takes {} bytes, more than the row length {stride}",
-                    pos - start
-                ),
-            ));
-        }
-        w.put_bytes(&vec![0u8; (end - pos) as usize]);
     }
     Ok(())
 }
@@ -322,13 +349,25 @@ pub fn place_rows<C: Cells<V>, const V: usize>(
     if !C::places_in(sec) {
         return Ok(());
     }
-    let slots: Vec<CellSlot> = w.cells().to_vec();
+    // Only the columns whose cells can place here: (first cell, slot).
+    let mut active = Vec::new();
+    let mut first = 0usize;
+    for s in w.cells() {
+        if C::tag_places_in(s.tag, sec) {
+            active.push((first, *s));
+        }
+        first += s.count as usize;
+    }
+    if active.is_empty() {
+        return Ok(());
+    }
     for (i, row) in rows.iter().enumerate() {
         let row_pos = start + i as u64 * stride;
-        let mut cells = row.iter();
-        for s in &slots {
+        for &(first, s) in &active {
             for k in 0..s.count {
-                let Some(c) = cells.next() else { break };
+                let Some(c) = row.get(first + k as usize) else {
+                    break;
+                };
                 c.place_cell(w, sec, row_pos + s.offset + k * s.size)?;
             }
         }

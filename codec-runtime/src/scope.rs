@@ -70,6 +70,20 @@ pub struct WriteScope {
     hashed: Vec<Vec<(u64, u64)>>,
     cells: Vec<CellSlot>,
     cells_end: u64,
+    /// A writer for the units this one holds, kept between them.
+    spare: Option<Box<Writer>>,
+}
+
+impl WriteScope {
+    /// Forgets everything but the memory (and the spare writer).
+    pub(crate) fn clear(&mut self) {
+        self.deferred.clear();
+        self.ordinals.iter_mut().for_each(Vec::clear);
+        self.refs.clear();
+        self.hashed.iter_mut().for_each(Vec::clear);
+        self.cells.clear();
+        self.cells_end = 0;
+    }
 }
 
 fn slot<T: Default>(v: &mut Vec<T>, i: usize) -> &mut T {
@@ -149,6 +163,28 @@ impl<'a> Reader<'a> {
 }
 
 impl Writer {
+    /// A writer for a unit this output holds: empty, with the memory the
+    /// previous unit's writer had. Give it back with [`Writer::give_unit_writer`].
+    pub fn take_unit_writer(
+        &mut self,
+        endian: crate::Endian,
+        type_count: usize,
+        section_count: usize,
+    ) -> Writer {
+        match self.scope.spare.take() {
+            Some(mut w) => {
+                w.reset(endian, type_count, section_count);
+                *w
+            }
+            None => Writer::new(endian, type_count, section_count),
+        }
+    }
+
+    /// Keeps a unit's writer for the next unit.
+    pub fn give_unit_writer(&mut self, w: Writer) {
+        self.scope.spare = Some(Box::new(w));
+    }
+
     /// Remembers a target placed for a record that is not written yet.
     #[inline]
     pub fn defer(&mut self, key: usize, type_id: usize, field_off: u64, target: u64) {

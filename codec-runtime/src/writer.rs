@@ -131,6 +131,40 @@ impl Writer {
         self.buf
     }
 
+    /// The output so far, to change in place (a unit's transform).
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.buf
+    }
+
+    /// Empties the writer for another output, keeping the memory it has.
+    pub fn reset(&mut self, endian: Endian, type_count: usize, section_count: usize) {
+        self.buf.clear();
+        self.endian = endian;
+        self.noted.clear();
+        self.noted_indexed = 0;
+        self.records.clear();
+        self.counts.clear();
+        self.counts.resize(type_count, 0);
+        self.sections.clear();
+        self.sections.resize(section_count, SectionSpan::default());
+        self.current = 0;
+        self.dedup = Dedup::None;
+        self.search.reset();
+        self.exact.reset();
+        self.scope.clear();
+        self.layout = Default::default();
+    }
+
+    /// Makes room for `n` more bytes.
+    pub fn reserve(&mut self, n: usize) {
+        self.buf.reserve(n);
+    }
+
+    /// Appends `n` zero bytes.
+    pub fn put_zeros(&mut self, n: usize) {
+        self.buf.resize(self.buf.len() + n, 0);
+    }
+
     /// Pads with zero bytes up to a multiple of `align`.
     #[inline(always)]
     pub fn align(&mut self, align: u64) {
@@ -405,7 +439,8 @@ impl Writer {
         let s = start as usize;
         let found = match self.dedup {
             Dedup::None => None,
-            Dedup::Exact => self.exact.find(&self.buf, &self.buf[s..]),
+            // Remembered at once when new.
+            Dedup::Exact => self.exact.find_or_insert(&self.buf, s),
             Dedup::ByteSearch { align: a } => {
                 let (before, value) = self.buf.split_at(s);
                 self.search
@@ -419,11 +454,6 @@ impl Writer {
                 p
             }
             None => {
-                if self.dedup == Dedup::Exact {
-                    let (head, value) = self.buf.split_at(s);
-                    let _ = head;
-                    self.exact.insert(value, start);
-                }
                 self.align(align);
                 start
             }
