@@ -274,3 +274,107 @@ fn every_cut_of_a_built_file_is_a_located_error() {
         }
     }
 }
+
+#[test]
+fn corpus_json_round_trip_is_byte_identical() {
+    use formats::ainb::text::{from_json, to_json};
+    let Some(dir) = corpus() else { return };
+    let mut layouts = 0;
+    for p in corpus_files(&dir) {
+        let data = std::fs::read(&p).unwrap();
+        let doc = decode(&data).unwrap();
+        let json = to_json(&doc).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        layouts += json.matches("\"$Layout\"").count();
+        let back = from_json(&json).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let out = encode(&back).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert!(out == data, "{}: JSON round trip differs", p.display());
+    }
+    // The node type, group, position and input type predict every plug's
+    // layout but one (an Expression plug of 24 bytes whose input is an f32).
+    assert!(layouts <= 2, "{layouts} plugs needed an explicit layout");
+}
+
+/// A document written by hand in dt-12345/AINB's shape, without `$` keys:
+/// every layout fact is derived.
+const HAND_WRITTEN: &str = r#"{
+  "Version": 1031,
+  "Filename": "Hand",
+  "Category": "AI",
+  "Blackboard ID": 7,
+  "Parent Blackboard ID": 0,
+  "Commands": [{"Name": "Start", "GUID": "858631c4-addd-44c1-9eb1-041686e846e1", "Root Node Index": 0}],
+  "Nodes": [
+    {
+      "Node Type": "Element_S32Selector", "Node Index": 0, "Name": "Select",
+      "GUID": "baca70aa-47fa-400c-a18d-006f1b487dcc", "Flags": ["Is Root Node"],
+      "Queries": [1], "Attachments": [{"Name": "Att", "Properties": {"Float": [{"Name": "Scale", "Default Value": 0.5, "Flags": []}]}}],
+      "Properties": {"Int": [{"Name": "Mode", "Default Value": 3, "Flags": ["Uses Default"]}]},
+      "Parameters": {"Inputs": {"Int": [{"Name": "Value", "Default Value": 0, "Node Index": 1, "Output Index": 0, "Flags": []}]}, "Outputs": {}},
+      "XLink Actions": [],
+      "Plugs": {
+        "Child": [
+          {"Node Index": 1, "Name": "One", "Condition": 1},
+          {"Node Index": 1, "Name": "Other", "Is Default": true}
+        ],
+        "Int": [{"Node Index": 1, "Name": "Value", "Unknown": 0, "Default Value": 0}]
+      }
+    },
+    {
+      "Node Type": "UserDefined", "Node Index": 1, "Name": "QueryValue",
+      "GUID": "16df7431-a4bf-4d94-890a-0d5a852fa2af", "Flags": ["Is Query"],
+      "Queries": [], "Attachments": [], "Properties": {},
+      "Parameters": {"Inputs": {}, "Outputs": {"Int": [{"Name": "Result", "Is Output": true}]}},
+      "XLink Actions": [{"Action Slot": "Main", "Action": "Wait"}],
+      "Plugs": {}
+    }
+  ],
+  "Blackboard": {"Bool": [{"Blackboard Index": 0, "Name": "Flag", "Notes": "", "Flags": 0, "Default Value": true}]},
+  "Expressions": {},
+  "Replacement Table": [],
+  "Modules": [],
+  "Unknown Section 0x58": {},
+  "Has Section 0x6C": true
+}"#;
+
+#[test]
+fn hand_written_json_gets_derived_layout_facts() {
+    use formats::ainb::schema::Plug;
+    use formats::ainb::text::{from_json, names::murmur3, to_json};
+    let doc = from_json(HAND_WRITTEN).unwrap();
+    let bytes = encode(&doc).unwrap();
+    let back = decode(&bytes).unwrap();
+    // Plug layouts from the node type and position.
+    let child = &back.nodes[0].params.plugs[2];
+    assert!(matches!(&child[0].body, Plug::Case(c) if c.value == 1));
+    assert!(matches!(&child[1].body, Plug::Case(c) if c.value == 0));
+    assert!(matches!(&back.nodes[0].params.plugs[5][0].body, Plug::Input(_)));
+    // Windows, counts and hashes computed.
+    assert_eq!(back.query_count, 1);
+    assert_eq!(back.queries.len(), 1);
+    assert_eq!(back.queries[0].node, 0, "node 1 is the first query node");
+    assert_eq!(back.nodes[0].name_hash, murmur3(b"Select"));
+    assert_eq!(back.attachments.len(), 1);
+    assert_eq!(back.attachment_ids, vec![0]);
+    assert_eq!(back.attachments[0].params.properties[2].base, 0);
+    assert_eq!(back.actions[0].node, 1);
+    assert_eq!(back.blackboard.bool_header.count, 1);
+    // The pool in first-use order: filename, category, then as written.
+    let pool: Vec<&str> = back.string_pool.strings.iter().map(|s| s.as_str()).collect();
+    assert_eq!(&pool[..3], &["Hand", "AI", "Start"]);
+    // And the JSON of the result reads back to the same bytes.
+    let again = encode(&from_json(&to_json(&back).unwrap()).unwrap()).unwrap();
+    assert_eq!(again, bytes);
+}
+
+#[test]
+fn json_errors_name_the_value() {
+    use formats::ainb::text::from_json;
+    let bad = HAND_WRITTEN.replace(r#""Default Value": 3"#, r#""Default Value": "three""#);
+    let e = from_json(&bad).unwrap_err();
+    assert_eq!(e.path, "Nodes[0].Properties.Int[0].Default Value");
+    let bad = HAND_WRITTEN.replace("Element_S32Selector", "Element_Nope");
+    let e = from_json(&bad).unwrap_err();
+    assert!(e.to_string().contains("Nodes[0].Node Type: unknown node type `Element_Nope`"), "{e}");
+    let e = from_json("{").unwrap_err();
+    assert!(e.path.starts_with("line 1"), "{e}");
+}

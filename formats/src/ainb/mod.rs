@@ -8,6 +8,7 @@
 //! See `docs/ainb-design.md`.
 
 pub mod glue;
+pub mod text;
 pub mod validate;
 
 /// The codec generated from `schemas/ainb.ron`.

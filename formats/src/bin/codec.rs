@@ -4,6 +4,8 @@
 //! finds its modules beside it, hence the `#[path]`); this file only
 //! declares the command line (clap derive) and dispatches.
 
+#[path = "codec/ainb.rs"]
+mod ainb;
 #[path = "codec/bdat.rs"]
 mod bdat;
 #[path = "codec/check.rs"]
@@ -107,6 +109,8 @@ pub enum FormatArg {
     Aamp,
     /// Legacy BDAT tables (Xenoblade before XC3; the game is detected).
     Bdat,
+    /// AI node binaries (0x404, 0x407, 0x408; the version is detected).
+    Ainb,
 }
 
 impl From<FormatArg> for formats::Format {
@@ -114,6 +118,7 @@ impl From<FormatArg> for formats::Format {
         match f {
             FormatArg::Aamp => formats::Format::Aamp,
             FormatArg::Bdat => formats::Format::Bdat,
+            FormatArg::Ainb => formats::Format::Ainb,
         }
     }
 }

@@ -159,6 +159,11 @@ fn to_text(args: &ToTextArgs) -> Result<(), String> {
     ) {
         return done;
     }
+    let format_arg = args.format.map(Format::from);
+    if let Some(done) = crate::ainb::to_text(input, args.output.as_deref(), args.force, format_arg)
+    {
+        return done;
+    }
     let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
         let mut name: OsString = p.as_os_str().to_owned();
         name.push(".yml");
@@ -201,6 +206,12 @@ fn from_text(args: &FromTextArgs) -> Result<(), String> {
         args.format.map(Format::from),
         args.game.as_deref(),
     ) {
+        return done;
+    }
+    let format_arg = args.format.map(Format::from);
+    if let Some(done) =
+        crate::ainb::from_text(input, args.output.as_deref(), args.force, format_arg)
+    {
         return done;
     }
     let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {

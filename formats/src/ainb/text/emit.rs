@@ -1,0 +1,1155 @@
+//! Document → JSON. The shape and names are the dt-12345/AINB dump's; what
+//! that dump cannot hold goes under `$`-prefixed keys (see `super`).
+
+use super::json::J;
+use super::names::*;
+use super::TextError;
+use crate::ainb::schema::*;
+
+/// The JSON text of a document.
+pub fn to_json(f: &File) -> Result<String, TextError> {
+    Ok(Emit::new(f)?.file().print())
+}
+
+pub(super) struct Emit<'a> {
+    f: &'a File,
+    /// Node index of each query entry's value (the query-flagged nodes).
+    query_nodes: Vec<usize>,
+    /// Per type: the property table's elements.
+    props: [usize; 6],
+    inputs: [usize; 6],
+    outputs: [usize; 6],
+}
+
+/// The raw flag word of a parameter.
+pub(super) fn flag_word(w: &ParamFlagsWord) -> u32 {
+    u32::from(w.index)
+        | u32::from(w.unknown_16) << 16
+        | u32::from(w.uses_default) << 23
+        | u32::from(w.unknown_24) << 24
+        | u32::from(w.expression_25) << 25
+        | u32::from(w.vector_component) << 26
+        | u32::from(w.unknown_28) << 28
+        | u32::from(w.expression_30) << 30
+        | u32::from(w.blackboard) << 31
+}
+
+/// The flag word the dt fields of a parameter describe.
+pub(super) fn dt_flag_word(
+    uses_default: bool,
+    is_output: bool,
+    expression: Option<u16>,
+    blackboard: Option<(u16, u8)>,
+) -> u32 {
+    let mut w = u32::from(uses_default) << 23 | u32::from(is_output) << 24;
+    if let Some(i) = expression {
+        w |= 0xc200_0000 | u32::from(i);
+    } else if let Some((i, c)) = blackboard {
+        w |= 0x8000_0000 | u32::from(i) | u32::from(c) << 26;
+    }
+    w
+}
+
+const COMPONENTS: [&str; 4] = ["NONE", "X", "Y", "Z"];
+
+/// The dt fields of a flag word (`Flags`, `Expression Index` or
+/// `Blackboard Index` with `Vector Component`), and the raw word when they
+/// do not say all of it.
+fn flags(o: &mut J, w: &ParamFlagsWord) {
+    let raw = flag_word(w);
+    let mut names = Vec::new();
+    if w.uses_default {
+        names.push(J::from("Uses Default"));
+    }
+    if w.unknown_24 {
+        names.push(J::from("Is Output"));
+    }
+    o.set("Flags", J::Arr(names));
+    let (mut expression, mut blackboard) = (None, None);
+    if raw & 0xc200_0000 == 0xc200_0000 {
+        o.set("Expression Index", w.index);
+        expression = Some(w.index);
+    } else if raw & 0xc200_0000 != 0 {
+        o.set("Blackboard Index", w.index);
+        if w.vector_component != 0 {
+            o.set(
+                "Vector Component",
+                COMPONENTS[usize::from(w.vector_component & 3)],
+            );
+        }
+        blackboard = Some((w.index, w.vector_component));
+    }
+    if dt_flag_word(w.uses_default, w.unknown_24, expression, blackboard) != raw {
+        o.set("$Flag Word", raw);
+    }
+}
+
+fn f32s(v: &[f32; 3]) -> J {
+    J::Arr(v.iter().map(|&x| J::F32(x)).collect())
+}
+
+/// A u32 that is a bool (0 or 1) as a JSON bool, anything else as its number.
+fn bool_word(v: u32) -> J {
+    match v {
+        0 => J::Bool(false),
+        1 => J::Bool(true),
+        n => J::Int(i64::from(n)),
+    }
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn len<T>(v: &Option<Vec<T>>) -> usize {
+    v.as_ref().map_or(0, Vec::len)
+}
+
+fn get<T>(v: &Option<Vec<T>>, i: usize) -> Option<&T> {
+    v.as_ref().and_then(|v| v.get(i))
+}
+
+impl<'a> Emit<'a> {
+    pub(super) fn new(f: &'a File) -> Result<Self, TextError> {
+        let p = &f.properties;
+        let io = &f.io;
+        let e = Emit {
+            f,
+            query_nodes: (0..f.nodes.len())
+                .filter(|&i| f.nodes[i].flags.query)
+                .collect(),
+            props: [
+                len(&p.int),
+                len(&p.bool),
+                len(&p.float),
+                len(&p.string),
+                len(&p.vec3),
+                len(&p.pointer),
+            ],
+            inputs: [
+                len(&io.int_inputs),
+                len(&io.bool_inputs),
+                len(&io.float_inputs),
+                len(&io.string_inputs),
+                len(&io.vec3_inputs),
+                len(&io.pointer_inputs),
+            ],
+            outputs: [
+                len(&io.int_outputs),
+                len(&io.bool_outputs),
+                len(&io.float_outputs),
+                len(&io.string_outputs),
+                len(&io.vec3_outputs),
+                len(&io.pointer_outputs),
+            ],
+        };
+        e.check_windows()?;
+        Ok(e)
+    }
+
+    /// The JSON nests each node's parameters, so the tables must be the
+    /// nodes' windows one after the other (then the attachments'), as every
+    /// known writer lays them out.
+    fn check_windows(&self) -> Result<(), TextError> {
+        let f = self.f;
+        let (mut p, mut i, mut o) = ([0u64; 6], [0u64; 6], [0u64; 6]);
+        let bad = |what: String| {
+            TextError::new("", format!("{what}: the JSON form nests parameters node by node, so it needs the windows to follow each other"))
+        };
+        for (n, node) in f.nodes.iter().enumerate() {
+            for k in 0..6 {
+                let w = &node.params.properties[k];
+                let io = &node.params.io[k];
+                if u64::from(w.base) != p[k]
+                    || u64::from(io.input_base) != i[k]
+                    || u64::from(io.output_base) != o[k]
+                {
+                    return Err(bad(format!("node {n}, {} windows", PARAM_TYPES[k])));
+                }
+                p[k] += u64::from(w.count);
+                i[k] += u64::from(io.input_count);
+                o[k] += u64::from(io.output_count);
+            }
+        }
+        for (a, att) in f.attachments.iter().enumerate() {
+            for k in 0..6 {
+                let w = &att.params.properties[k];
+                if u64::from(w.base) != p[k] {
+                    return Err(bad(format!(
+                        "attachment {a}, {} properties",
+                        PARAM_TYPES[k]
+                    )));
+                }
+                p[k] += u64::from(w.count);
+            }
+        }
+        for k in 0..6 {
+            if p[k] != self.props[k] as u64
+                || i[k] != self.inputs[k] as u64
+                || o[k] != self.outputs[k] as u64
+            {
+                return Err(bad(format!(
+                    "{} tables hold elements no window uses",
+                    PARAM_TYPES[k]
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn file(&self) -> J {
+        let f = self.f;
+        let mut o = J::obj()
+            .with("Version", f.version)
+            .with("Filename", &f.filename)
+            .with("Category", &f.category)
+            .with("Blackboard ID", f.blackboard_ids.id)
+            .with("Parent Blackboard ID", f.blackboard_ids.parent)
+            .with("Commands", J::Arr(f.commands.iter().map(command).collect()))
+            .with(
+                "Nodes",
+                J::Arr((0..f.nodes.len()).map(|i| self.node(i)).collect()),
+            )
+            .with("Blackboard", self.blackboard());
+        o.set("Expressions", f.exb.as_ref().map_or_else(J::obj, exb));
+        if f.version >= 0x407 {
+            o.set(
+                "Replacement Table",
+                J::Arr(f.replacement.entries.iter().map(replacement).collect()),
+            );
+        }
+        o.set(
+            "Modules",
+            J::Arr(
+                f.modules
+                    .iter()
+                    .map(|m| {
+                        J::obj()
+                            .with("Path", &m.path)
+                            .with("Category", &m.category)
+                            .with("Instance Count", m.instance_count)
+                    })
+                    .collect(),
+            ),
+        );
+        o.set(
+            "Unknown Section 0x58",
+            f.x58.as_ref().map_or_else(J::obj, |x| {
+                J::obj()
+                    .with("Description", &x.description)
+                    .with("Unknown 04", x.unknown_0x04)
+                    .with("Unknown 08", x.unknown_0x08)
+                    .with("Unknown 0C", x.unknown_0x0c)
+            }),
+        );
+        o.set("Has Section 0x6C", f.x6c.is_some());
+        o.set("$codec", self.codec());
+        o
+    }
+
+    /// What the dt dump leaves out, for the file as a whole.
+    fn codec(&self) -> J {
+        let f = self.f;
+        let mut c = J::obj()
+            .with("Query Count", f.query_count)
+            .with("Output Count", f.output_count)
+            .with("Category ID", f.category_id)
+            .with("Unknown 0x54", f.unknown_0x54);
+        if f.version == 0x404 {
+            c.set("Unknown 0x48", f.unknown_0x48);
+        }
+        if let Some(v) = f.x6c {
+            if v != 0 {
+                c.set("0x6C Word", v);
+            }
+        }
+        let r = &f.replacement;
+        c.set(
+            "Replacement Header",
+            J::obj()
+                .with("Replaced", r.replaced)
+                .with("Unknown 01", r.unknown_0x01)
+                .with("Node Count", r.node_count)
+                .with("Attachment Count", r.attachment_count),
+        );
+        if f.version < 0x407 && !r.entries.is_empty() {
+            c.set(
+                "Replacement Table",
+                J::Arr(r.entries.iter().map(replacement).collect()),
+            );
+        }
+        let nulls = super::null_tables(f);
+        if !nulls.is_empty() {
+            c.set(
+                "Null Offsets",
+                J::Arr(nulls.into_iter().map(J::from).collect()),
+            );
+        }
+        c.set(
+            "String Pool",
+            J::Arr(f.string_pool.strings.iter().map(J::from).collect()),
+        );
+        if !f.string_pool.odd.is_empty() {
+            c.set(
+                "Odd String Offsets",
+                J::Arr(
+                    f.string_pool
+                        .odd
+                        .iter()
+                        .map(|(o, s)| J::Arr(vec![J::Int(*o as i64), J::from(s)]))
+                        .collect(),
+                ),
+            );
+        }
+        c.set(
+            "Queries",
+            J::Arr(
+                f.queries
+                    .iter()
+                    .map(|q| J::Arr(vec![J::from(q.node), J::from(q.unknown_0x02)]))
+                    .collect(),
+            ),
+        );
+        c.set(
+            "Attachment IDs",
+            J::Arr(f.attachment_ids.iter().map(|&i| J::from(i)).collect()),
+        );
+        c.set(
+            "Attachments",
+            J::Arr(
+                f.attachments
+                    .iter()
+                    .map(|a| self.attachment(a, true))
+                    .collect(),
+            ),
+        );
+        c.set(
+            "XLink Actions",
+            J::Arr(
+                f.actions
+                    .iter()
+                    .map(|a| {
+                        J::obj()
+                            .with("Node Index", a.node)
+                            .with("Action Slot", &a.slot)
+                            .with("Action", &a.action)
+                    })
+                    .collect(),
+            ),
+        );
+        if !f.transitions.is_empty() {
+            c.set(
+                "Transitions",
+                J::Arr(f.transitions.iter().map(|t| transition(&t.body)).collect()),
+            );
+        }
+        if !f.enum_relocs.is_empty() {
+            c.set(
+                "Enum Relocations",
+                J::Arr(
+                    f.enum_relocs
+                        .iter()
+                        .map(|e| {
+                            J::obj()
+                                .with("Offset", e.offset)
+                                .with("Class", &e.class)
+                                .with("Value", &e.value)
+                        })
+                        .collect(),
+                ),
+            );
+        }
+        c.set("Blackboard", self.blackboard_codec());
+        if let Some(x) = &f.exb {
+            c.set("Expressions", exb_codec(x));
+        }
+        c
+    }
+
+    fn node(&self, i: usize) -> J {
+        let f = self.f;
+        let n = &f.nodes[i];
+        let mut o = J::obj();
+        o.set(
+            "Node Type",
+            node_type_name(n.r#type).map_or(J::from(n.r#type), J::from),
+        );
+        o.set("Node Index", n.index);
+        o.set("Name", &n.name);
+        o.set("GUID", guid_text(&n.guid));
+        let fl = &n.flags;
+        let set = [fl.query, fl.module, fl.root, fl.multi_param_type2];
+        o.set(
+            "Flags",
+            J::Arr(
+                NODE_FLAGS
+                    .iter()
+                    .zip(set)
+                    .filter(|(_, on)| *on)
+                    .map(|(s, _)| J::from(*s))
+                    .collect(),
+            ),
+        );
+        // Query entries hold indices among the query nodes.
+        let qw = (usize::from(n.query_base), usize::from(n.query_count));
+        let queries: Vec<J> = f
+            .queries
+            .get(qw.0..qw.0 + qw.1)
+            .unwrap_or(&[])
+            .iter()
+            .map(|q| {
+                self.query_nodes
+                    .get(usize::from(q.node))
+                    .map_or(J::Int(-1), |&x| J::from(x))
+            })
+            .collect();
+        o.set("Queries", J::Arr(queries));
+        let ids = f
+            .attachment_ids
+            .get(
+                n.attachment_base as usize
+                    ..n.attachment_base as usize + usize::from(n.attachment_count),
+            )
+            .unwrap_or(&[]);
+        o.set(
+            "Attachments",
+            J::Arr(
+                ids.iter()
+                    .filter_map(|&id| f.attachments.get(id as usize))
+                    .map(|a| self.attachment(a, false))
+                    .collect(),
+            ),
+        );
+        o.set("Properties", self.properties(&n.params.properties));
+        o.set("Parameters", self.parameters(&n.params.io));
+        o.set(
+            "XLink Actions",
+            J::Arr(
+                f.actions
+                    .iter()
+                    .filter(|a| a.node == i32::from(n.index))
+                    .map(|a| {
+                        J::obj()
+                            .with("Action Slot", &a.slot)
+                            .with("Action", &a.action)
+                    })
+                    .collect(),
+            ),
+        );
+        if let Some(s) = &n.state_info {
+            o.set(
+                "State Info",
+                J::obj()
+                    .with("Desired State", &s.desired_state)
+                    .with("Unknown 04", s.unknown_0x04)
+                    .with("Unknown 08", s.unknown_0x08)
+                    .with("Unknown 0C", s.unknown_0x0c)
+                    .with("Unknown 10", s.unknown_0x10),
+            );
+        }
+        o.set("Plugs", self.plugs(i));
+        // What the dump leaves out.
+        let mut c = J::obj()
+            .with(
+                "Flags Byte",
+                u8::from(fl.query)
+                    | u8::from(fl.module) << 1
+                    | u8::from(fl.root) << 2
+                    | u8::from(fl.multi_param_type2) << 3
+                    | fl.unknown_bits << 4,
+            )
+            .with(
+                "Query Window",
+                J::Arr(vec![J::from(n.query_base), J::from(n.query_count)]),
+            )
+            .with(
+                "Attachment Window",
+                J::Arr(vec![
+                    J::from(n.attachment_base),
+                    J::from(n.attachment_count),
+                ]),
+            )
+            .with(
+                "Attachment Indices",
+                J::Arr(ids.iter().map(|&i| J::from(i)).collect()),
+            )
+            .with("Expression Count", n.expression_count)
+            .with("Expression IO Size", n.expression_io_size)
+            .with("Multi Count", n.multi_count);
+        if f.version >= 0x407 {
+            c.set("Name Hash", n.name_hash);
+        }
+        for (k, v) in [
+            ("Unknown 07", u32::from(n.unknown_0x07)),
+            ("Unknown 10", n.unknown_0x10),
+            ("Unknown 1E", u32::from(n.unknown_0x1e)),
+            ("Unknown 28", n.unknown_0x28),
+        ] {
+            if v != 0 {
+                c.set(k, v);
+            }
+        }
+        if !n.params.unknown_tail.is_empty() {
+            c.set("Param Tail", hex(&n.params.unknown_tail));
+        }
+        o.set("$codec", c);
+        o
+    }
+
+    /// An attachment: dt's name and properties, and (for the table in
+    /// `$codec`) its other fields.
+    fn attachment(&self, a: &Attachment, raw: bool) -> J {
+        let mut o = J::obj()
+            .with("Name", &a.name)
+            .with("Properties", self.properties(&a.params.properties));
+        if raw {
+            o.set("Expression Count", a.expression_count);
+            o.set("Expression IO Size", a.expression_io_size);
+            if self.f.version >= 0x407 {
+                o.set("Name Hash", a.name_hash);
+            }
+            o.set("Unknown 00", a.params.unknown_0x00);
+            o.set(
+                "Ends",
+                J::Arr(
+                    a.params
+                        .ends
+                        .iter()
+                        .map(|w| J::Arr(vec![J::from(w.base), J::from(w.count)]))
+                        .collect(),
+                ),
+            );
+        }
+        o
+    }
+
+    fn properties(&self, w: &[Window; 6]) -> J {
+        let p = &self.f.properties;
+        let mut o = J::obj();
+        for (k, name) in PARAM_TYPES.iter().enumerate() {
+            let (base, count) = (w[k].base as usize, w[k].count as usize);
+            let items: Vec<J> = (base..base + count)
+                .filter_map(|i| {
+                    let (n, class, fl, value) = match k {
+                        0 => get(&p.int, i).map(|x| (&x.name, None, &x.flags, J::from(x.value))),
+                        1 => get(&p.bool, i).map(|x| (&x.name, None, &x.flags, bool_word(x.value))),
+                        2 => get(&p.float, i).map(|x| (&x.name, None, &x.flags, J::F32(x.value))),
+                        3 => {
+                            get(&p.string, i).map(|x| (&x.name, None, &x.flags, J::from(&x.value)))
+                        }
+                        4 => get(&p.vec3, i).map(|x| (&x.name, None, &x.flags, f32s(&x.value))),
+                        _ => {
+                            get(&p.pointer, i).map(|x| (&x.name, Some(&x.class), &x.flags, J::Null))
+                        }
+                    }?;
+                    let mut e = J::obj().with("Name", n);
+                    if let Some(c) = class {
+                        e.set("Classname", c);
+                    }
+                    e.set("Default Value", value);
+                    flags(&mut e, &fl.word);
+                    Some(e)
+                })
+                .collect();
+            if !items.is_empty() {
+                o.set(name, J::Arr(items));
+            }
+        }
+        o
+    }
+
+    fn parameters(&self, w: &[IoWindow; 6]) -> J {
+        let io = &self.f.io;
+        let mut inputs = J::obj();
+        let mut outputs = J::obj();
+        for (k, name) in PARAM_TYPES.iter().enumerate() {
+            let (ib, ic) = (w[k].input_base as usize, w[k].input_count as usize);
+            let items: Vec<J> = (ib..ib + ic)
+                .filter_map(|i| {
+                    let (n, class, src, value) = match k {
+                        0 => get(&io.int_inputs, i)
+                            .map(|x| (&x.name, None, &x.source, J::from(x.value))),
+                        1 => get(&io.bool_inputs, i)
+                            .map(|x| (&x.name, None, &x.source, bool_word(x.value))),
+                        2 => get(&io.float_inputs, i)
+                            .map(|x| (&x.name, None, &x.source, J::F32(x.value))),
+                        3 => get(&io.string_inputs, i)
+                            .map(|x| (&x.name, None, &x.source, J::from(&x.value))),
+                        4 => get(&io.vec3_inputs, i)
+                            .map(|x| (&x.name, None, &x.source, f32s(&x.value))),
+                        _ => get(&io.pointer_inputs, i).map(|x| {
+                            (
+                                &x.name,
+                                Some(&x.class),
+                                &x.source,
+                                if x.value == 0 {
+                                    J::Null
+                                } else {
+                                    J::from(x.value)
+                                },
+                            )
+                        }),
+                    }?;
+                    let mut e = J::obj().with("Name", n);
+                    if let Some(c) = class {
+                        e.set("Classname", c);
+                    }
+                    e.set("Default Value", value);
+                    self.source(&mut e, src);
+                    Some(e)
+                })
+                .collect();
+            if !items.is_empty() {
+                inputs.set(name, J::Arr(items));
+            }
+            let (ob, oc) = (w[k].output_base as usize, w[k].output_count as usize);
+            let items: Vec<J> = (ob..ob + oc)
+                .filter_map(|i| {
+                    let (name, bit30, connected, class) = match k {
+                        0 => get(&io.int_outputs, i)
+                            .map(|x| (&x.word.name, x.word.unknown_30, x.word.connected, None)),
+                        1 => get(&io.bool_outputs, i)
+                            .map(|x| (&x.word.name, x.word.unknown_30, x.word.connected, None)),
+                        2 => get(&io.float_outputs, i)
+                            .map(|x| (&x.word.name, x.word.unknown_30, x.word.connected, None)),
+                        3 => get(&io.string_outputs, i)
+                            .map(|x| (&x.word.name, x.word.unknown_30, x.word.connected, None)),
+                        4 => get(&io.vec3_outputs, i)
+                            .map(|x| (&x.word.name, x.word.unknown_30, x.word.connected, None)),
+                        _ => get(&io.pointer_outputs, i).map(|x| {
+                            (
+                                &x.word.name,
+                                x.word.unknown_30,
+                                x.word.connected,
+                                Some(&x.class),
+                            )
+                        }),
+                    }?;
+                    let mut e = J::obj().with("Name", name);
+                    if let Some(c) = class {
+                        e.set("Classname", c);
+                    }
+                    e.set("Is Output", connected);
+                    if bit30 {
+                        e.set("$Bit 30", true);
+                    }
+                    Some(e)
+                })
+                .collect();
+            if !items.is_empty() {
+                outputs.set(name, J::Arr(items));
+            }
+        }
+        J::obj().with("Inputs", inputs).with("Outputs", outputs)
+    }
+
+    /// dt's source fields of an input: one source, or `Sources` for a
+    /// multi-input (with the index of its first source, `$Multi Index`).
+    fn source(&self, e: &mut J, s: &Source) {
+        if s.node <= -100 {
+            let base = (-100 - i64::from(s.node)) as usize;
+            let count = usize::from(s.output as u16);
+            let sources = self.f.multi.get(base..base + count).unwrap_or(&[]);
+            e.set(
+                "Sources",
+                J::Arr(
+                    sources
+                        .iter()
+                        .map(|m| {
+                            let mut o = J::obj()
+                                .with("Node Index", m.node)
+                                .with("Output Index", m.output);
+                            flags(&mut o, &m.flags.word);
+                            o
+                        })
+                        .collect(),
+                ),
+            );
+            e.set("$Multi Index", base);
+            flags(e, &s.flags.word);
+            return;
+        }
+        e.set("Node Index", s.node);
+        if s.output < 0 {
+            e.set("Output Index", s.output & 0x7fff);
+            e.set("Is Set Blackboard", true);
+        } else {
+            e.set("Output Index", s.output);
+        }
+        flags(e, &s.flags.word);
+    }
+}
+
+fn command(c: &Command) -> J {
+    let mut o = J::obj()
+        .with("Name", &c.name)
+        .with("GUID", guid_text(&c.guid))
+        .with("Root Node Index", c.root_node);
+    if c.secondary_root != 0 {
+        o.set("Secondary Root Node Index", i32::from(c.secondary_root) - 1);
+    }
+    o
+}
+
+fn replacement(r: &Replacement) -> J {
+    let mut o = J::obj()
+        .with(
+            "Type",
+            name_or_number(&REPLACEMENTS, 0, u64::from(r.r#type)),
+        )
+        .with("Node Index", r.node)
+        .with("Target Index", r.target)
+        .with("New Index", r.new);
+    if r.unknown_0x01 != 0 {
+        o.set("$Unknown 01", r.unknown_0x01);
+    }
+    o
+}
+
+fn transition(t: &Transition) -> J {
+    let (flags, name) = match t {
+        Transition::Command(c) => (c.flags, Some(&c.command)),
+        Transition::Plain(w) => (*w, None),
+    };
+    let mut o = J::obj()
+        .with("Transition Type", flags & 0xff)
+        .with("Update Post Calc", flags >> 31 == 1);
+    if let Some(n) = name {
+        o.set("Transition Name", n);
+    }
+    if flags & 0x7fff_ff00 != 0 {
+        o.set("$Flag Word", flags);
+    }
+    o
+}
+
+/// The EXB: dt's version and expressions, each with its setup and main
+/// instructions (as fields, not text).
+fn exb(x: &Exb) -> J {
+    let slice = |base: i64, count: u32| -> J {
+        if base < 0 {
+            return J::Arr(Vec::new());
+        }
+        let (b, c) = (base as usize, count as usize);
+        J::Arr(
+            x.instructions
+                .get(b..b + c)
+                .unwrap_or(&[])
+                .iter()
+                .map(instruction)
+                .collect(),
+        )
+    };
+    J::obj().with("Version", x.version).with(
+        "Expressions",
+        J::Arr(
+            x.expressions
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let mut o = J::obj()
+                        .with("Expression Index", i)
+                        .with(
+                            "Input Type",
+                            name_or_number(&DATATYPES, 0, u64::from(e.input_type)),
+                        )
+                        .with(
+                            "Output Type",
+                            name_or_number(&DATATYPES, 0, u64::from(e.output_type)),
+                        );
+                    if e.setup_base >= 0 && e.setup_count > 0 {
+                        o.set("Setup", slice(i64::from(e.setup_base), e.setup_count));
+                    }
+                    o.set("Main", slice(i64::from(e.main_base), e.main_count));
+                    o
+                })
+                .collect(),
+        ),
+    )
+}
+
+fn instruction(i: &Instruction) -> J {
+    let operand = |kind: u8, v: u16| -> J {
+        J::Arr(vec![
+            name_or_number(&OPERANDS, 0, u64::from(kind)),
+            J::from(v),
+        ])
+    };
+    J::obj()
+        .with("Op", name_or_number(&OPCODES, 1, u64::from(i.opcode)))
+        .with("Type", name_or_number(&DATATYPES, 0, u64::from(i.datatype)))
+        .with("Op1", operand(i.op1_kind, i.op1))
+        .with("Op2", operand(i.op2_kind, i.op2))
+}
+
+/// The EXB's layout facts: header sizes, where each expression's
+/// instructions start, its memory sizes, the signatures, the constant table
+/// and the string pool.
+fn exb_codec(x: &Exb) -> J {
+    J::obj()
+        .with("Global Memory", x.global_memory)
+        .with("Instance Count", x.instance_count)
+        .with("Local32 Memory", x.local32_memory)
+        .with("Local64 Memory", x.local64_memory)
+        .with("Instruction Count", x.instructions.len())
+        .with(
+            "Expressions",
+            J::Arr(
+                x.expressions
+                    .iter()
+                    .map(|e| {
+                        J::obj()
+                            .with(
+                                "Setup",
+                                J::Arr(vec![J::from(e.setup_base), J::from(e.setup_count)]),
+                            )
+                            .with(
+                                "Main",
+                                J::Arr(vec![J::from(e.main_base), J::from(e.main_count)]),
+                            )
+                            .with("Global Memory", e.global_memory)
+                            .with("Local32 Memory", e.local32_memory)
+                            .with("Local64 Memory", e.local64_memory)
+                    })
+                    .collect(),
+            ),
+        )
+        .with(
+            "Signatures",
+            J::Arr(x.signatures.iter().map(J::from).collect()),
+        )
+        .with(
+            "Constants",
+            J::Arr(
+                x.constants
+                    .iter()
+                    .map(|&w| J::Str(format!("{w:08x}")))
+                    .collect(),
+            ),
+        )
+        .with(
+            "String Pool",
+            J::Arr(x.strings.strings.iter().map(J::from).collect()),
+        )
+}
+
+impl Emit<'_> {
+    /// dt's blackboard: per type, the parameters with their index, name,
+    /// notes, file, inheritance flags and default value.
+    fn blackboard(&self) -> J {
+        let bb = &self.f.blackboard;
+        let mut o = J::obj();
+        let mut next = 0usize;
+        for (ti, (name, count)) in self.bb_types().into_iter().enumerate() {
+            let entries = bb.entries.get(next..next + count).unwrap_or(&[]);
+            next += count;
+            if entries.is_empty() {
+                continue;
+            }
+            let items: Vec<J> = entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let mut p = J::obj()
+                        .with("Blackboard Index", i)
+                        .with("Name", &e.word.name)
+                        .with("Notes", &e.notes);
+                    if e.word.has_file_ref {
+                        if let Some(r) = bb.file_refs.get(usize::from(e.word.file_ref)) {
+                            p.set("Source File", &r.path);
+                        }
+                    }
+                    p.set("Flags", e.word.inherit);
+                    p.set("Default Value", self.bb_value(ti, i));
+                    if !e.word.has_file_ref && e.word.file_ref != 0 {
+                        p.set("$File Reference Index", e.word.file_ref);
+                    }
+                    p
+                })
+                .collect();
+            o.set(name, J::Arr(items));
+        }
+        o
+    }
+
+    /// The blackboard's types, in table order, with their counts.
+    pub(super) fn bb_types(&self) -> Vec<(&'static str, usize)> {
+        let bb = &self.f.blackboard;
+        let mut v = vec![
+            ("String", usize::from(bb.string_header.count)),
+            ("S32", usize::from(bb.s32_header.count)),
+        ];
+        if self.f.version >= 0x408 {
+            v.push(("U32", usize::from(bb.u32_count)));
+        }
+        v.extend([
+            ("F32", usize::from(bb.f32_header.count)),
+            ("Bool", usize::from(bb.bool_header.count)),
+            ("Vec3f", usize::from(bb.vec3_header.count)),
+            ("VoidPtr", usize::from(bb.pointer_header.count)),
+        ]);
+        v
+    }
+
+    fn bb_value(&self, ti: usize, i: usize) -> J {
+        let bb = &self.f.blackboard;
+        let name = self.bb_types()[ti].0;
+        match name {
+            "String" => bb.string_values.get(i).map_or(J::Null, J::from),
+            "S32" => bb.s32_values.get(i).map_or(J::Null, |&v| J::from(v)),
+            "U32" => bb.u32_values.get(i).map_or(J::Null, |&v| J::from(v)),
+            "F32" => bb.f32_values.get(i).map_or(J::Null, |&v| J::F32(v)),
+            "Bool" => bb.bool_values.get(i).map_or(J::Null, |&v| bool_word(v)),
+            "Vec3f" => bb.vec3_values.get(i).map_or(J::Null, f32s),
+            _ => J::Null,
+        }
+    }
+
+    /// The blackboard's per-type headers and file references, as stored.
+    fn blackboard_codec(&self) -> J {
+        let bb = &self.f.blackboard;
+        let h = |x: &BbHeader| {
+            J::Arr(vec![
+                J::from(x.count),
+                J::from(x.first),
+                J::from(x.value_offset),
+                J::from(x.unknown_0x06),
+            ])
+        };
+        let mut heads = vec![h(&bb.string_header), h(&bb.s32_header)];
+        if self.f.version >= 0x408 {
+            heads.push(J::Arr(vec![
+                J::from(bb.u32_count),
+                J::from(bb.u32_first),
+                J::from(bb.u32_value_offset),
+                J::from(bb.unknown_u32_0x06),
+            ]));
+        }
+        heads.extend([
+            h(&bb.f32_header),
+            h(&bb.bool_header),
+            h(&bb.vec3_header),
+            h(&bb.pointer_header),
+        ]);
+        J::obj().with("Headers", J::Arr(heads)).with(
+            "File References",
+            J::Arr(
+                bb.file_refs
+                    .iter()
+                    .map(|r| {
+                        J::obj()
+                            .with("Path", &r.path)
+                            .with("Path Hash", r.path_hash)
+                            .with("Stem Hash", r.stem_hash)
+                            .with("Extension Hash", r.extension_hash)
+                    })
+                    .collect(),
+            ),
+        )
+    }
+
+    /// dt's plug groups, each plug with its fields by layout; `$Layout` when
+    /// the layout is not the one the node type, group, position and input
+    /// type give (see [`super::layout_of`]).
+    fn plugs(&self, ni: usize) -> J {
+        let n = &self.f.nodes[ni];
+        let mut o = J::obj();
+        for (g, name) in PLUG_GROUPS.iter().enumerate() {
+            let group = &n.params.plugs[g];
+            if group.is_empty() {
+                continue;
+            }
+            let items: Vec<J> = group
+                .iter()
+                .enumerate()
+                .map(|(i, slot)| {
+                    let last = i + 1 == group.len();
+                    let mut p = self.plug(n, &slot.body, last);
+                    let expected = super::layout_of(self.f, n, g, last, plug_name(&slot.body));
+                    if expected != slot.body.tag() {
+                        p.set("$Layout", slot.body.variant_name());
+                    }
+                    p
+                })
+                .collect();
+            o.set(name, J::Arr(items));
+        }
+        o
+    }
+
+    fn plug(&self, n: &Node, p: &Plug, last: bool) -> J {
+        let ty = n.r#type;
+        match p {
+            Plug::Link(l) => J::obj().with("Node Index", l.node).with("Name", &l.name),
+            Plug::Transition(t) => {
+                let mut o = J::obj()
+                    .with("Node Index", t.node)
+                    .with("Transition Index", t.transition);
+                if let Some(tr) = self.f.transitions.get(t.transition as usize) {
+                    if let J::Obj(fields) = transition(&tr.body) {
+                        for (k, v) in fields {
+                            o.set(&k, v);
+                        }
+                    }
+                }
+                o
+            }
+            Plug::Case(c) => {
+                let mut o = J::obj().with("Node Index", c.node).with("Name", &c.name);
+                let bb = c.blackboard >> 31 == 1;
+                let index = (c.blackboard & 0xffff) as u16 as i16;
+                let word = if bb {
+                    0x8000_0000 | (c.blackboard & 0xffff)
+                } else {
+                    0
+                };
+                let value = match ty {
+                    S32_SELECTOR if last && !bb && c.value == 0 => {
+                        o.set("Is Default", true);
+                        0
+                    }
+                    S32_SELECTOR | RANDOM_SELECTOR if bb => {
+                        o.set("Blackboard Index", index);
+                        if ty == S32_SELECTOR {
+                            o.set("Default Condition", c.value as i32);
+                        } else {
+                            o.set("Default Weight", f32::from_bits(c.value));
+                        }
+                        c.value
+                    }
+                    S32_SELECTOR => {
+                        o.set("Condition", c.value as i32);
+                        c.value
+                    }
+                    RANDOM_SELECTOR => {
+                        o.set("Weight", f32::from_bits(c.value));
+                        c.value
+                    }
+                    _ if bb => {
+                        o.set("Child Enum BB Index", c.blackboard & 0xffff);
+                        0
+                    }
+                    _ => {
+                        o.set("Child Enum Value", c.value);
+                        c.value
+                    }
+                };
+                raw_words(&mut o, (word, value), (c.blackboard, c.value));
+                o
+            }
+            Plug::StringCase(c) => {
+                let mut o = J::obj().with("Node Index", c.node).with("Name", &c.name);
+                let bb = c.blackboard >> 31 == 1;
+                let index = (c.blackboard & 0xffff) as u16 as i16;
+                if last && !bb && c.value == "その他" {
+                    o.set("Is Default", true);
+                } else if bb {
+                    o.set("Blackboard Index", index);
+                    o.set("Default Condition", &c.value);
+                } else {
+                    o.set("Condition", &c.value);
+                }
+                let rebuilt = if bb {
+                    0x8000_0000 | u32::from(index as u16)
+                } else {
+                    0
+                };
+                if rebuilt != c.blackboard {
+                    o.set("$Blackboard Word", c.blackboard);
+                }
+                o
+            }
+            Plug::RangeCase(c) => {
+                let mut o = J::obj().with("Node Index", c.node).with("Name", &c.name);
+                let zero = c.min_blackboard == 0
+                    && c.max_blackboard == 0
+                    && c.min.to_bits() == 0
+                    && c.max.to_bits() == 0;
+                if last && zero {
+                    o.set("Is Default", true);
+                } else {
+                    for (key, word, value) in [
+                        ("Min", c.min_blackboard, c.min),
+                        ("Max", c.max_blackboard, c.max),
+                    ] {
+                        if word >> 31 == 1 {
+                            o.set(
+                                &format!("Condition {key} Blackboard Index"),
+                                (word & 0xffff) as u16 as i16,
+                            );
+                            if word & 0x7fff_0000 != 0 || value.to_bits() != 0 {
+                                o.set(
+                                    &format!("${key} Words"),
+                                    J::Arr(vec![J::from(word), J::from(value.to_bits())]),
+                                );
+                            }
+                        } else {
+                            o.set(&format!("Condition {key}"), value);
+                            if word != 0 {
+                                o.set(
+                                    &format!("${key} Words"),
+                                    J::Arr(vec![J::from(word), J::from(value.to_bits())]),
+                                );
+                            }
+                        }
+                    }
+                }
+                if c.reserved != [0; 16] {
+                    o.set("$Reserved", hex(&c.reserved));
+                }
+                o
+            }
+            Plug::Input(c) => J::obj()
+                .with("Node Index", c.node)
+                .with("Name", &c.name)
+                .with("Unknown", c.unknown_0x08)
+                .with("Default Value", self.typed_default(n, &c.name, c.default)),
+            Plug::StringInput(c) => J::obj()
+                .with("Node Index", c.node)
+                .with("Name", &c.name)
+                .with("Unknown", c.unknown_0x08)
+                .with("Default Value", &c.default),
+            Plug::Vec3Input(c) => J::obj()
+                .with("Node Index", c.node)
+                .with("Name", &c.name)
+                .with("Unknown", c.unknown_0x08)
+                .with("Default Value", f32s(&c.default)),
+            Plug::Raw(b) => J::obj().with("$Bytes", hex(b)),
+        }
+    }
+
+    /// A 4-byte default value shown by the type of the input or output the
+    /// plug feeds: a bool, a float or an int (as a JSON bool, a number with a
+    /// point, or an integer, so the bits come back whatever the type).
+    fn typed_default(&self, n: &Node, name: &str, bits: u32) -> J {
+        match super::param_type(self.f, n, name) {
+            Some(1) if bits <= 1 => J::Bool(bits == 1),
+            Some(2) if f32::from_bits(bits).is_finite() => J::F32(f32::from_bits(bits)),
+            _ => J::Int(i64::from(bits as i32)),
+        }
+    }
+}
+
+/// The name of a plug, where it has one.
+pub(super) fn plug_name(p: &Plug) -> Option<&str> {
+    match p {
+        Plug::Link(x) => Some(&x.name),
+        Plug::Case(x) => Some(&x.name),
+        Plug::StringCase(x) => Some(&x.name),
+        Plug::RangeCase(x) => Some(&x.name),
+        Plug::Input(x) => Some(&x.name),
+        Plug::StringInput(x) => Some(&x.name),
+        Plug::Vec3Input(x) => Some(&x.name),
+        Plug::Transition(_) | Plug::Raw(_) => None,
+    }
+}
+
+/// The stored blackboard word and value when the dt fields do not give them.
+fn raw_words(o: &mut J, rebuilt: (u32, u32), stored: (u32, u32)) {
+    if rebuilt.0 != stored.0 {
+        o.set("$Blackboard Word", stored.0);
+    }
+    if rebuilt.1 != stored.1 {
+        o.set("$Value", stored.1);
+    }
+}
