@@ -1,7 +1,8 @@
 //! The two choices the AINB schema leaves to code: which layout a plug body
 //! has, and which a transition has. Both look only at what the decoder
-//! already knows (the node type, the plug group, the bytes up to the next
-//! offset target); the encoder writes whichever variant the value holds.
+//! already knows (the node type, the plug group, the position in the group,
+//! the bytes up to the next offset target); the encoder writes whichever
+//! variant the value holds.
 
 use codec_runtime::SelectCx;
 
@@ -24,6 +25,7 @@ pub mod plug {
     pub const STRING_INPUT: u64 = 6;
     pub const VEC3_INPUT: u64 = 7;
     pub const RAW: u64 = 8;
+    pub const RANGE_DEFAULT: u64 = 9;
 }
 
 /// The layout of a plug body: the group and the node type say what it
@@ -37,6 +39,8 @@ pub fn plug_variant(cx: &SelectCx<'_>) -> Option<u64> {
         (_, 8) => plug::LINK,
         (GROUP_CHILD, 16) if node_type == STRING_SELECTOR => plug::STRING_CASE,
         (GROUP_CHILD, 16) => plug::CASE,
+        // The last child of an F32 selector is its default case.
+        (GROUP_CHILD, 40) if cx.is_last() => plug::RANGE_DEFAULT,
         (GROUP_CHILD, 40) => plug::RANGE_CASE,
         (GROUP_STRING, 16) => plug::STRING_INPUT,
         (_, 16) => plug::INPUT,

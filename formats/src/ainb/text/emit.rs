@@ -501,6 +501,7 @@ impl<'a> Emit<'a> {
     fn attachment(&self, a: &Attachment, raw: bool) -> J {
         let mut o = J::obj()
             .with("Name", &a.name)
+            .with("Debug", a.params.unknown_0x00)
             .with("Properties", self.properties(&a.params.properties));
         if raw {
             o.set("Expression Count", a.expression_count);
@@ -508,7 +509,6 @@ impl<'a> Emit<'a> {
             if self.f.version >= 0x407 {
                 o.set("Name Hash", a.name_hash);
             }
-            o.set("Unknown 00", a.params.unknown_0x00);
             o.set(
                 "Ends",
                 J::Arr(
@@ -666,7 +666,11 @@ impl<'a> Emit<'a> {
                 ),
             );
             e.set("$Multi Index", base);
-            flags(e, &s.flags.word);
+            // dt shows no flags of a multi-input itself.
+            let own = flag_word(&s.flags.word);
+            if own != 0 {
+                e.set("$Flag Word", own);
+            }
             return;
         }
         e.set("Node Index", s.node);
@@ -698,8 +702,12 @@ fn replacement(r: &Replacement) -> J {
             name_or_number(&REPLACEMENTS, 0, u64::from(r.r#type)),
         )
         .with("Node Index", r.node)
-        .with("Target Index", r.target)
-        .with("New Index", r.new);
+        .with("Child Plug Index", r.target);
+    if r.r#type == 1 {
+        o.set("Replacement Node Index", r.new);
+    } else if r.new != 0 {
+        o.set("$New Index", r.new);
+    }
     if r.unknown_0x01 != 0 {
         o.set("$Unknown 01", r.unknown_0x01);
     }
@@ -859,7 +867,10 @@ impl Emit<'_> {
                             p.set("Source File", &r.path);
                         }
                     }
-                    p.set("Flags", e.word.inherit);
+                    p.set(
+                        "Inherit Mode",
+                        name_or_number(&INHERIT_MODES, 0, u64::from(e.word.inherit)),
+                    );
                     p.set("Default Value", self.bb_value(ti, i));
                     if !e.word.has_file_ref && e.word.file_ref != 0 {
                         p.set("$File Reference Index", e.word.file_ref);
@@ -1061,13 +1072,7 @@ impl Emit<'_> {
             }
             Plug::RangeCase(c) => {
                 let mut o = J::obj().with("Node Index", c.node).with("Name", &c.name);
-                let zero = c.min_blackboard == 0
-                    && c.max_blackboard == 0
-                    && c.min.to_bits() == 0
-                    && c.max.to_bits() == 0;
-                if last && zero {
-                    o.set("Is Default", true);
-                } else {
+                {
                     for (key, word, value) in [
                         ("Min", c.min_blackboard, c.min),
                         ("Max", c.max_blackboard, c.max),
@@ -1098,6 +1103,35 @@ impl Emit<'_> {
                     o.set("$Reserved", hex(&c.reserved));
                 }
                 o
+            }
+            Plug::RangeDefault(c) => {
+                let mut o = J::obj()
+                    .with("Node Index", c.node)
+                    .with("Name", &c.name)
+                    .with("Is Default", true);
+                if c.unknown_0x08 != 0 {
+                    o.set("$Unknown 08", c.unknown_0x08);
+                }
+                if c.value != "その他" {
+                    o.set("$Value", &c.value);
+                }
+                if c.reserved != [0; 24] {
+                    o.set("$Reserved", hex(&c.reserved));
+                }
+                o
+            }
+            // dt names the selectors' input plug fields by number.
+            Plug::Input(c) if matches!(ty, BOOL_SELECTOR | F32_SELECTOR) => {
+                let value = if ty == F32_SELECTOR && f32::from_bits(c.default).is_finite() {
+                    J::F32(f32::from_bits(c.default))
+                } else {
+                    J::Int(i64::from(c.default))
+                };
+                J::obj()
+                    .with("Node Index", c.node)
+                    .with("Name", &c.name)
+                    .with("Unknown 1", c.unknown_0x08)
+                    .with("Unknown 2", value)
             }
             Plug::Input(c) => J::obj()
                 .with("Node Index", c.node)
@@ -1137,6 +1171,7 @@ pub(super) fn plug_name(p: &Plug) -> Option<&str> {
         Plug::Case(x) => Some(&x.name),
         Plug::StringCase(x) => Some(&x.name),
         Plug::RangeCase(x) => Some(&x.name),
+        Plug::RangeDefault(x) => Some(&x.name),
         Plug::Input(x) => Some(&x.name),
         Plug::StringInput(x) => Some(&x.name),
         Plug::Vec3Input(x) => Some(&x.name),

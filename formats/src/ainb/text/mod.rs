@@ -117,7 +117,6 @@ pub(crate) fn param_type(f: &File, n: &Node, name: &str) -> Option<usize> {
 /// case) and the type of the input or output the plug feeds (research/ainb.md
 /// §4.3). A document built without layouts gets these.
 pub(crate) fn layout_of(f: &File, n: &Node, group: usize, last: bool, name: Option<&str>) -> u64 {
-    let _ = last;
     let ty = n.r#type;
     let v407 = f.version >= 0x407;
     let typed = |name: Option<&str>| match name.and_then(|s| param_type(f, n, s)) {
@@ -129,6 +128,7 @@ pub(crate) fn layout_of(f: &File, n: &Node, group: usize, last: bool, name: Opti
         3 => plug::TRANSITION,
         2 => match ty {
             S32_SELECTOR | RANDOM_SELECTOR => plug::CASE,
+            F32_SELECTOR if last => plug::RANGE_DEFAULT,
             F32_SELECTOR => plug::RANGE_CASE,
             STRING_SELECTOR => plug::STRING_CASE,
             _ if BSA_UPDATERS.contains(&n.name.as_str()) => plug::CASE,

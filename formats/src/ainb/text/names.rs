@@ -79,6 +79,9 @@ pub const NODE_FLAGS: [&str; 4] = [
     "Use MultiParam Type 2",
 ];
 
+/// Blackboard inheritance modes.
+pub const INHERIT_MODES: [&str; 3] = ["InheritFromRoot", "InheritFromParent", "DontInherit"];
+
 /// Replacement types.
 pub const REPLACEMENTS: [&str; 3] = ["RemoveChild", "ReplaceChild", "RemoveAttachment"];
 

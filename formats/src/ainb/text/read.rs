@@ -532,7 +532,7 @@ impl Read {
             name_hash: opt(o, "Name Hash", at)?.unwrap_or_else(|| murmur3(name.as_bytes())),
             name,
             params: AttachmentParams {
-                unknown_0x00: opt(o, "Unknown 00", at)?.unwrap_or(0),
+                unknown_0x00: opt(o, "Debug", at)?.unwrap_or(0),
                 properties: windows,
                 ends: [end(0)?, end(1)?, end(2)?, end(3)?, end(4)?, end(5)?],
             },
@@ -876,7 +876,17 @@ impl Read {
                 bb.entries.push(BbEntry {
                     word: BbEntryWord {
                         name: text_field(e, "Name", &at)?,
-                        inherit: field(e, "Flags", &at)?,
+                        inherit: match e.get("Inherit Mode") {
+                            Some(v) => number_of(&INHERIT_MODES, 0, v)
+                                .and_then(|n| u8::try_from(n).ok())
+                                .ok_or_else(|| {
+                                    TextError::new(
+                                        format!("{at}.Inherit Mode"),
+                                        "unknown inheritance mode",
+                                    )
+                                })?,
+                            None => 0,
+                        },
                         file_ref: u8::try_from(file_ref)
                             .map_err(|_| TextError::new(&at, "too many file references"))?,
                         has_file_ref: file.is_some(),
@@ -1008,8 +1018,11 @@ impl Read {
                 r#type: u8::try_from(ty).map_err(|_| TextError::new(&at, "type out of range"))?,
                 unknown_0x01: opt(e, "$Unknown 01", &at)?.unwrap_or(0),
                 node: field(e, "Node Index", &at)?,
-                target: field(e, "Target Index", &at)?,
-                new: field(e, "New Index", &at)?,
+                target: field(e, "Child Plug Index", &at)?,
+                new: match ty {
+                    1 => field(e, "Replacement Node Index", &at)?,
+                    _ => opt(e, "$New Index", &at)?.unwrap_or(0),
+                },
             });
         }
         match codec.get("Replacement Header") {
@@ -1277,6 +1290,7 @@ fn layout_tag(name: &str) -> Option<u64> {
         "Case" => plug::CASE,
         "StringCase" => plug::STRING_CASE,
         "RangeCase" => plug::RANGE_CASE,
+        "RangeDefault" => plug::RANGE_DEFAULT,
         "Input" => plug::INPUT,
         "StringInput" => plug::STRING_INPUT,
         "Vec3Input" => plug::VEC3_INPUT,
@@ -1386,15 +1400,38 @@ fn plug_body(ty: u16, layout: u64, last: bool, p: &Obj, at: &str) -> R<Plug> {
                 reserved,
             }))
         }
-        plug::INPUT => Plug::Input(InputPlug {
+        plug::RANGE_DEFAULT => Plug::RangeDefault(Box::new(RangeDefaultPlug {
             node: node()?,
             name: name()?,
-            unknown_0x08: opt(p, "Unknown", at)?.unwrap_or(0),
-            default: match p.get("Default Value") {
-                Some(v) => typed_bits(v, at)?,
-                None => 0,
+            unknown_0x08: raw("$Unknown 08")?.unwrap_or(0),
+            value: match p.get("$Value") {
+                Some(v) => text(v, at)?,
+                None => Str::from("その他"),
             },
-        }),
+            reserved: match p.get("$Reserved") {
+                Some(r) => unhex(r.as_str().unwrap_or_default(), at)?
+                    .try_into()
+                    .map_err(|_| TextError::new(at, "$Reserved holds 24 bytes"))?,
+                None => [0; 24],
+            },
+        })),
+        // dt names the selectors' input plug fields by number.
+        plug::INPUT => {
+            let (unknown, value) = if matches!(ty, BOOL_SELECTOR | F32_SELECTOR) {
+                ("Unknown 1", "Unknown 2")
+            } else {
+                ("Unknown", "Default Value")
+            };
+            Plug::Input(InputPlug {
+                node: node()?,
+                name: name()?,
+                unknown_0x08: opt(p, unknown, at)?.unwrap_or(0),
+                default: match p.get(value) {
+                    Some(v) => typed_bits(v, at)?,
+                    None => 0,
+                },
+            })
+        }
         plug::STRING_INPUT => Plug::StringInput(StringInputPlug {
             node: node()?,
             name: name()?,
