@@ -874,11 +874,17 @@ impl Gen<'_> {
                 plain_tags.push(tag);
                 plain_reads.extend(quote!(#tag => ::std::option::Option::Some(Self::#vn(#rt::reader::field::#f(b, e))),));
                 plain_writes.extend(quote! {
-                    Self::#vn(v) => out[..#n].copy_from_slice(&match e {
-                        #rt::Endian::Little => v.to_le_bytes(),
-                        #rt::Endian::Big => v.to_be_bytes(),
-                    }),
+                    Self::#vn(v) if tag == #tag => {
+                        out[..#n].copy_from_slice(&match e {
+                            #rt::Endian::Little => v.to_le_bytes(),
+                            #rt::Endian::Big => v.to_be_bytes(),
+                        });
+                        true
+                    }
                 });
+            } else {
+                // An offset: zeros until it is patched.
+                plain_writes.extend(quote!(Self::#vn(_) if tag == #tag => true,));
             }
         }
         for var in &u.variants {
@@ -893,24 +899,76 @@ impl Gen<'_> {
                     let read = crate::names::read_uint(&p.width, quote!(pos));
                     let base = base_expr(&p.base, quote!(0u64));
                     let scale = p.scale;
-                    let tread = self.inline_read(&p.to, quote!(t), &u.name, &var.name);
+                    // The string goes to the rows' string list, once per position.
+                    let (max, pad, lossless) = match &p.to {
+                        Type::CString { max, pad, lossless } => (*max, *pad, *lossless),
+                        _ => (None, None, true),
+                    };
+                    let max_t = match max {
+                        Some(m) => quote!(::std::option::Option::Some(#m)),
+                        None => quote!(::std::option::Option::None),
+                    };
+                    let check = if lossless {
+                        quote!()
+                    } else {
+                        quote! {
+                            if let Err(e) = ::std::str::from_utf8(b) {
+                                return Err(#rt::DecodeError::new(t + e.valid_up_to() as u64, #rt::ErrorKind::InvalidUtf8));
+                            }
+                        }
+                    };
                     sizes.extend(quote!(#tag => ::std::option::Option::Some(#w),));
                     reads.extend(quote! {
-                        #tag => (|| {
+                        #tag => (|| -> #rt::DecodeResult<Self> {
                             let raw = #read?;
                             let t = r.target(pos, #base, raw, #scale)?;
-                            #tread.map(|(v, _)| Self::#vn(v))
+                            let id = strings.get_or_read(t, || {
+                                let b = r.cstr(t, #max_t)?;
+                                r.charge(t, b.len() as u64 + 1)?;
+                                #check
+                                Ok(b)
+                            })?;
+                            Ok(Self::#vn(id))
                         })().map_err(|e| e.within(#rt::PathSeg::Variant(#vname))),
                     });
                     writes.extend(quote!(Self::#vn(_) => w.put_bytes(&[0u8; #n]),));
                     if let Some(si) = p.section.as_deref().and_then(|n| self.c.section_id(n)) {
                         let sec = self.c.section(si);
-                        let place =
-                            self.place_value(&p.to, quote!(v), &sec.dedup, sec.item_align, &what);
+                        // The string's bytes, through the section's dedup.
+                        let ia = sec.item_align;
+                        let pad_t = match pad {
+                            Some(a) => quote!(::std::option::Option::Some(#a)),
+                            None => quote!(::std::option::Option::None),
+                        };
+                        let place = if matches!(sec.dedup, codec_schema::Dedup::None) {
+                            quote! {
+                                w.align(#ia);
+                                let t = w.pos();
+                                w.put_cbytes(text, #max_t, #pad_t, #what)?;
+                                t
+                            }
+                        } else {
+                            quote! {
+                                let start = w.begin_value(#ia);
+                                w.put_cbytes(text, #max_t, #pad_t, #what)?;
+                                w.end_value(start, #ia)
+                            }
+                        };
                         let wt = width_tokens(&p.width);
                         places.extend(quote! {
-                            Self::#vn(v) if sec == #si => {
-                                let target: u64 = { #place };
+                            Self::#vn(id) if sec == #si => {
+                                let slot = match placed.get_mut(*id as usize) {
+                                    Some(s) => s,
+                                    None => return Err(#rt::EncodeError::new(#what, format!("string {} is not one of the rows' strings", id))),
+                                };
+                                let target: u64 = if *slot == #rt::UNPLACED {
+                                    let text = strings.get(*id, #what)?;
+                                    let t = { #place };
+                                    *slot = t;
+                                    t
+                                } else {
+                                    *slot
+                                };
                                 w.patch_offset(at, #wt, #base, #scale, target, #what)
                             }
                         });
@@ -946,9 +1004,9 @@ impl Gen<'_> {
                     }
                 }
 
-                #[allow(clippy::redundant_closure_call)]
+                #[allow(clippy::redundant_closure_call, unused_variables)]
                 #[inline]
-                fn decode_cell(r: &mut #rt::Reader<'_>, tag: u64, pos: u64) -> #rt::DecodeResult<Self> {
+                fn decode_cell(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, strings: &mut #rt::rows::StringReader) -> #rt::DecodeResult<Self> {
                     match tag {
                         #reads
                         _ => Err(#rt::DecodeError::new(pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),
@@ -972,11 +1030,11 @@ impl Gen<'_> {
                 }
 
                 #[inline]
-                #[allow(unreachable_patterns)]
-                fn write_plain(&self, out: &mut [u8], e: #rt::Endian) {
+                #[allow(unreachable_patterns, unused_variables)]
+                fn write_plain(&self, tag: u64, out: &mut [u8], e: #rt::Endian) -> bool {
                     match self {
                         #plain_writes
-                        _ => {}
+                        _ => false,
                     }
                 }
 
@@ -1004,7 +1062,7 @@ impl Gen<'_> {
 
                 #[allow(unused_variables, unreachable_patterns)]
                 #[inline]
-                fn place_cell(&self, w: &mut #rt::Writer, sec: usize, at: u64) -> #rt::EncodeResult<()> {
+                fn place_cell(&self, w: &mut #rt::Writer, sec: usize, at: u64, strings: &#rt::rows::StringPlacer<'_>, placed: &mut [u64]) -> #rt::EncodeResult<()> {
                     match self {
                         #places
                         _ => Ok(()),
@@ -1241,9 +1299,24 @@ impl Gen<'_> {
         };
         let sec = self.c.section(si);
         let place = self.place_value(&p.to, quote!(e), &sec.dedup, sec.item_align, &what);
+        // Units are appended whole: once a few are written, make room for
+        // the rest at their average size, rather than growing step by step.
+        let reserve = if matches!(&p.to, Type::Named(n) if self.is_unit(n)) {
+            quote! {
+                if i > 0 && i % 8 == 0 {
+                    let avg = (w.pos() - first) / i as u64;
+                    let rest = (self.#fid.len() - i) as u64;
+                    w.reserve((avg.saturating_mul(rest) + avg.saturating_mul(rest) / 4).min(1 << 31) as usize);
+                }
+            }
+        } else {
+            TokenStream::new()
+        };
         Ok(quote! {
             if sec == #si {
+                let first = w.pos();
                 for (i, e) in self.#fid.iter().enumerate() {
+                    #reserve
                     let target: u64 = { #place };
                     let fo = #off + i as u64 * #w;
                     if pos == #rt::UNPLACED {

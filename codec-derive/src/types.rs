@@ -170,9 +170,16 @@ impl Gen<'_> {
     fn union_type(&self, u: &UnionDef) -> TokenStream {
         let name = ident(&u.name);
         let doc = doc_lines(&u.doc, None);
+        // A row region's cell that points at a string holds the string's
+        // index in the rows' string list.
+        let cells = self.is_cell_union(&u.name);
         let variants = u.variants.iter().map(|v| {
             let vn = ident(&v.name);
-            let ty = self.payload_ty(&v.ty, &u.name, &v.name);
+            let ty = if cells && matches!(v.ty, Type::Ptr(_)) {
+                quote!(u32)
+            } else {
+                self.payload_ty(&v.ty, &u.name, &v.name)
+            };
             let d = doc_lines(&v.doc, Some(format!("Tag {}.", v.tag)));
             let ser = self.serde_with(&v.ty, self.boxed_payload(&v.ty));
             quote! { #d #vn(#ser #ty) }
@@ -188,11 +195,40 @@ impl Gen<'_> {
             quote! { Self::#vn(_) => #s }
         });
         let ser = self.serde_derive();
+        let row_cell = if cells {
+            let uname = &u.name;
+            let arms = u
+                .variants
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| matches!(v.ty, Type::Ptr(_)))
+                .map(|(i, v)| {
+                    let vn = ident(&v.name);
+                    let vname = &v.name;
+                    let i = i as u32;
+                    quote!(Self::#vn(id) => ::std::option::Option::Some((#i, #vname, *id)))
+                });
+            quote! {
+                impl ::codec_runtime::rows::RowCell for #name {
+                    const UNION: &'static str = #uname;
+                    #[allow(unreachable_patterns)]
+                    fn string_ref(&self) -> ::std::option::Option<(u32, &'static str, u32)> {
+                        match self {
+                            #(#arms,)*
+                            _ => ::std::option::Option::None,
+                        }
+                    }
+                }
+            }
+        } else {
+            TokenStream::new()
+        };
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
             #ser
             pub enum #name { #(#variants,)* }
+            #row_cell
             impl #name {
                 /// The tag value that selects this variant in the file.
                 pub const fn tag(&self) -> u64 { match self { #(#tags,)* } }

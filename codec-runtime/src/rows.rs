@@ -4,28 +4,104 @@
 //!
 //! The rows are kept in one flat vector ([`Rows`]): a row is its cells in
 //! layout order (a column of `count` cells contributes `count` consecutive
-//! cells), and every row has as many.
+//! cells), and every row has as many. A cell that points at a string holds
+//! the string's index in the rows' string list ([`Rows::strings`], the
+//! strings' bytes back to back): each distinct string is read once, and the
+//! cells stay small (a row region is walked cell by cell, so their size is
+//! what decoding and encoding cost).
 
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};
 use crate::reader::{align_up, Reader};
-use crate::scope::CellSlot;
+use crate::scope::{CellSlot, UNPLACED};
 use crate::writer::Writer;
+use crate::Text;
+use rustc_hash::FxHashMap;
 
-/// Rows of cells, every row as wide as the others, kept in one vector.
+/// Strings kept back to back: each one's bytes (no NUL), by index. Bytes
+/// that are not UTF-8 are kept as they are.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StringList {
+    bytes: Vec<u8>,
+    ends: Vec<u32>,
+}
+
+impl StringList {
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The bytes of string `id`.
+    #[inline]
+    pub fn get(&self, id: u32) -> Option<&[u8]> {
+        let i = id as usize;
+        let end = *self.ends.get(i)? as usize;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        self.bytes.get(start..end)
+    }
+
+    /// String `id` as text (UTF-8 or its bytes).
+    pub fn text(&self, id: u32) -> Option<Text> {
+        self.get(id).map(Text::from_bytes)
+    }
+
+    /// Adds a string and returns its index.
+    #[inline]
+    pub fn push(&mut self, s: &[u8]) -> u32 {
+        self.bytes.extend_from_slice(s);
+        self.ends.push(self.bytes.len() as u32);
+        (self.ends.len() - 1) as u32
+    }
+
+    /// Every string, by index.
+    pub fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        (0..self.ends.len() as u32).filter_map(|i| self.get(i))
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.ends.clear();
+    }
+}
+
+/// What every cell union tells about its cells, whatever the variant.
+pub trait RowCell {
+    /// The union's name.
+    const UNION: &'static str;
+
+    /// For a cell that points at a string: its variant's index and name in
+    /// the union, and the string's index in [`Rows::strings`].
+    fn string_ref(&self) -> Option<(u32, &'static str, u32)>;
+}
+
+/// Rows of cells, every row as wide as the others, kept in one vector, with
+/// the strings their cells point at.
 #[derive(Clone)]
 pub struct Rows<C> {
     width: usize,
     len: usize,
     cells: Vec<C>,
+    strings: StringList,
 }
 
-/// Equal rows: the same cells, row for row (the width of no rows does not
-/// matter).
-impl<C: PartialEq> PartialEq for Rows<C> {
+/// Equal rows: the same cells, row for row, a string cell's string compared
+/// (not its index); the width of no rows does not matter.
+impl<C: PartialEq + RowCell> PartialEq for Rows<C> {
     fn eq(&self, other: &Self) -> bool {
         self.len == other.len
             && (self.len == 0 || self.width == other.width)
-            && self.cells == other.cells
+            && self.cells.iter().zip(&other.cells).all(|(a, b)| {
+                match (a.string_ref(), b.string_ref()) {
+                    (Some((va, _, ia)), Some((vb, _, ib))) => {
+                        va == vb && self.strings.get(ia) == other.strings.get(ib)
+                    }
+                    (None, None) => a == b,
+                    _ => false,
+                }
+            })
     }
 }
 
@@ -35,9 +111,29 @@ impl<C> Default for Rows<C> {
     }
 }
 
-impl<C: std::fmt::Debug> std::fmt::Debug for Rows<C> {
+/// A cell as its row shows it: a string cell with its string's bytes.
+pub enum CellView<'a, C> {
+    Cell(&'a C),
+    Str(&'static str, &'a [u8]),
+}
+
+impl<C: std::fmt::Debug> std::fmt::Debug for CellView<'_, C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
+        match self {
+            CellView::Cell(c) => c.fmt(f),
+            CellView::Str(v, t) => write!(f, "{v}({:?})", Text::from_bytes(t)),
+        }
+    }
+}
+
+impl<C: std::fmt::Debug + RowCell> std::fmt::Debug for Rows<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(
+                self.iter()
+                    .map(|row| row.iter().map(|c| self.view(c)).collect::<Vec<_>>()),
+            )
+            .finish()
     }
 }
 
@@ -48,6 +144,37 @@ impl<C> Rows<C> {
             width,
             len: 0,
             cells: Vec::new(),
+            strings: StringList::default(),
+        }
+    }
+
+    /// The strings the cells point at (by index).
+    pub fn strings(&self) -> &StringList {
+        &self.strings
+    }
+
+    /// The bytes of the string with this index.
+    pub fn string(&self, id: u32) -> Option<&[u8]> {
+        self.strings.get(id)
+    }
+
+    /// Adds a string for cells to point at, and returns its index. (Equal
+    /// strings may be added more than once: encoding writes each once.)
+    pub fn add_string(&mut self, s: impl AsRef<[u8]>) -> u32 {
+        self.strings.push(s.as_ref())
+    }
+
+    /// A cell as a row shows it (a string cell with its string).
+    pub fn view<'a>(&'a self, c: &'a C) -> CellView<'a, C>
+    where
+        C: RowCell,
+    {
+        match c.string_ref() {
+            Some((_, name, id)) => match self.strings.get(id) {
+                Some(t) => CellView::Str(name, t),
+                None => CellView::Cell(c),
+            },
+            None => CellView::Cell(c),
         }
     }
 
@@ -99,9 +226,10 @@ impl<C> Rows<C> {
         self.len += 1;
     }
 
-    /// Removes every row and sets the width.
+    /// Removes every row (and string) and sets the width.
     pub fn clear(&mut self, width: usize) {
         self.cells.clear();
+        self.strings.clear();
         self.len = 0;
         self.width = width;
     }
@@ -166,8 +294,14 @@ pub trait Cells<const V: usize>: Sized {
     /// Bytes of one cell of this tag, or `None` when no cell has it.
     fn cell_size(tag: u64) -> Option<u64>;
 
-    /// Reads one cell of type `tag` at `pos`.
-    fn decode_cell(r: &mut Reader<'_>, tag: u64, pos: u64) -> DecodeResult<Self>;
+    /// Reads one cell of type `tag` at `pos`; a string it points at goes to
+    /// `strings` (once per position).
+    fn decode_cell(
+        r: &mut Reader<'_>,
+        tag: u64,
+        pos: u64,
+        strings: &mut StringReader,
+    ) -> DecodeResult<Self>;
 
     /// Is a cell of type `tag` a plain value (a number, no offset)?
     fn is_plain(tag: u64) -> bool;
@@ -176,9 +310,10 @@ pub trait Cells<const V: usize>: Sized {
     /// (no offset); `None` otherwise. `b` holds at least the cell's size.
     fn read_plain(tag: u64, b: &[u8], e: crate::Endian) -> Option<Self>;
 
-    /// Writes the cell's bytes into `out` (its size, zeroed beforehand);
-    /// an offset stays zero, to be patched.
-    fn write_plain(&self, out: &mut [u8], e: crate::Endian);
+    /// Writes the cell's bytes into `out` (its size, zeroed beforehand) if
+    /// its type is `tag`; an offset stays zero, to be patched. `false` when
+    /// the cell is of another type.
+    fn write_plain(&self, tag: u64, out: &mut [u8], e: crate::Endian) -> bool;
 
     /// The tag of this cell's type.
     fn cell_tag(&self) -> u64;
@@ -193,8 +328,75 @@ pub trait Cells<const V: usize>: Sized {
     fn tag_places_in(tag: u64, sec: usize) -> bool;
 
     /// Places this cell's target when it belongs to `sec`, and patches the
-    /// offset at `at`.
-    fn place_cell(&self, w: &mut Writer, sec: usize, at: u64) -> EncodeResult<()>;
+    /// offset at `at`; a string is placed once per index (`placed`).
+    fn place_cell(
+        &self,
+        w: &mut Writer,
+        sec: usize,
+        at: u64,
+        strings: &StringPlacer<'_>,
+        placed: &mut [u64],
+    ) -> EncodeResult<()>;
+}
+
+/// The strings of a row region being read: each position read once.
+#[derive(Debug, Default)]
+pub struct StringReader {
+    by_pos: FxHashMap<u64, u32>,
+    list: StringList,
+}
+
+impl StringReader {
+    /// Room for `n` strings.
+    pub fn with_capacity(n: usize) -> Self {
+        let mut by_pos = FxHashMap::default();
+        by_pos.reserve(n);
+        StringReader {
+            by_pos,
+            list: StringList {
+                bytes: Vec::new(),
+                ends: Vec::with_capacity(n),
+            },
+        }
+    }
+
+    /// The index of the string at `pos`, reading its bytes with `read` the
+    /// first time.
+    #[inline]
+    pub fn get_or_read<'a>(
+        &mut self,
+        pos: u64,
+        read: impl FnOnce() -> DecodeResult<&'a [u8]>,
+    ) -> DecodeResult<u32> {
+        if let Some(&i) = self.by_pos.get(&pos) {
+            return Ok(i);
+        }
+        let i = self.list.push(read()?);
+        self.by_pos.insert(pos, i);
+        Ok(i)
+    }
+}
+
+/// The strings of a row region being written.
+#[derive(Debug)]
+pub struct StringPlacer<'a> {
+    pub strings: &'a StringList,
+}
+
+impl StringPlacer<'_> {
+    /// The bytes of the string with index `id`, or an error naming `what`.
+    #[inline]
+    pub fn get(&self, id: u32, what: &'static str) -> EncodeResult<&[u8]> {
+        self.strings.get(id).ok_or_else(|| {
+            EncodeError::new(
+                what,
+                format!(
+                    "string {id} is not one of the rows' {} strings",
+                    self.strings.len()
+                ),
+            )
+        })
+    }
 }
 
 /// Reads `count` rows of `stride` bytes from `start`, laid out as the column
@@ -247,6 +449,13 @@ pub fn decode_rows<C: Cells<V>, const V: usize>(
     let e = r.endian();
     // Plain cells are read from the row's bytes (checked above as a whole).
     let plain: Vec<bool> = slots.iter().map(|s| C::is_plain(s.tag)).collect();
+    let other_cells: u64 = slots
+        .iter()
+        .zip(&plain)
+        .filter(|(_, &p)| !p)
+        .map(|(s, _)| s.count)
+        .sum();
+    let mut strings = StringReader::with_capacity((other_cells * count).min(1 << 20) as usize);
     for i in 0..count {
         let row_pos = start + i * stride;
         let row = &data[row_pos as usize..(row_pos + stride) as usize];
@@ -260,7 +469,7 @@ pub fn decode_rows<C: Cells<V>, const V: usize>(
                         continue;
                     }
                 }
-                match C::decode_cell(r, s.tag, row_pos + off) {
+                match C::decode_cell(r, s.tag, row_pos + off, &mut strings) {
                     Ok(c) => rows.cells.push(c),
                     Err(e) => {
                         return Err(e
@@ -273,6 +482,7 @@ pub fn decode_rows<C: Cells<V>, const V: usize>(
         rows.len += 1;
     }
     r.leave();
+    rows.strings = strings.list;
     Ok(rows)
 }
 
@@ -319,7 +529,8 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
         for (ci, s) in slots.iter().enumerate() {
             for k in 0..s.count {
                 let Some(c) = cells.next() else { break };
-                if c.cell_tag() != s.tag {
+                let at = (s.offset + k * s.size) as usize;
+                if !c.write_plain(s.tag, &mut row_out[at..at + s.size as usize], e) {
                     return Err(EncodeError::new(
                         what,
                         format!(
@@ -329,8 +540,6 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
                         ),
                     ));
                 }
-                let at = (s.offset + k * s.size) as usize;
-                c.write_plain(&mut row_out[at..at + s.size as usize], e);
             }
         }
     }
@@ -361,6 +570,10 @@ pub fn place_rows<C: Cells<V>, const V: usize>(
     if active.is_empty() {
         return Ok(());
     }
+    let strings = StringPlacer {
+        strings: &rows.strings,
+    };
+    let mut placed = vec![UNPLACED; rows.strings.len()];
     for (i, row) in rows.iter().enumerate() {
         let row_pos = start + i as u64 * stride;
         for &(first, s) in &active {
@@ -368,7 +581,13 @@ pub fn place_rows<C: Cells<V>, const V: usize>(
                 let Some(c) = row.get(first + k as usize) else {
                     break;
                 };
-                c.place_cell(w, sec, row_pos + s.offset + k * s.size)?;
+                c.place_cell(
+                    w,
+                    sec,
+                    row_pos + s.offset + k * s.size,
+                    &strings,
+                    &mut placed,
+                )?;
             }
         }
     }

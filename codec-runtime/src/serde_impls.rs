@@ -4,7 +4,7 @@
 //! sequence of cells; a [`StringPool`] as a struct of its strings and odd
 //! references.
 
-use crate::rows::Rows;
+use crate::rows::{RowCell, Rows};
 use crate::{StringPool, Text};
 use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
@@ -18,11 +18,33 @@ impl Serialize for Text {
     }
 }
 
-impl<C: Serialize> Serialize for Rows<C> {
+/// Rows as a sequence of rows, each a sequence of cells; a string cell as
+/// its variant holding the string (not its index in the rows' strings).
+impl<C: Serialize + RowCell> Serialize for Rows<C> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Cell<'a, C>(&'a Rows<C>, &'a C);
+        impl<C: Serialize + RowCell> Serialize for Cell<'_, C> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self.1.string_ref() {
+                    Some((index, name, id)) => match self.0.string(id) {
+                        Some(t) => {
+                            s.serialize_newtype_variant(C::UNION, index, name, &Text::from_bytes(t))
+                        }
+                        None => self.1.serialize(s),
+                    },
+                    None => self.1.serialize(s),
+                }
+            }
+        }
+        struct Row<'a, C>(&'a Rows<C>, &'a [C]);
+        impl<C: Serialize + RowCell> Serialize for Row<'_, C> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_seq(self.1.iter().map(|c| Cell(self.0, c)))
+            }
+        }
         let mut seq = s.serialize_seq(Some(self.len()))?;
         for row in self.iter() {
-            seq.serialize_element(row)?;
+            seq.serialize_element(&Row(self, row))?;
         }
         seq.end()
     }

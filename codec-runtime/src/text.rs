@@ -49,6 +49,12 @@ impl Text {
     }
 }
 
+impl AsRef<[u8]> for Text {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
 impl Default for Text {
     fn default() -> Self {
         Text::Utf8(Str::default())

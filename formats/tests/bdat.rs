@@ -373,13 +373,14 @@ fn sample_table() -> Table {
         });
     }
     for i in 0..4u16 {
+        let name = t.string_cell(if i % 2 == 0 {
+            "same".to_owned()
+        } else {
+            format!("row {i}")
+        });
         t.rows.push(vec![
             Cell::U16(100 + i),
-            Cell::String(if i % 2 == 0 {
-                "same".into()
-            } else {
-                format!("row {i}").into()
-            }),
+            name,
             Cell::I8(-1),
             Cell::I8(i as i8),
             Cell::I8(7),
@@ -414,7 +415,8 @@ fn strings_that_are_not_utf8_are_kept_as_bytes() {
     let mut t = sample_table();
     let sjis = Text::from_bytes(&[0x83, 0x65, 0x83, 0x58, 0x83, 0x67]);
     assert!(sjis.as_str().is_none());
-    t.rows[1][1] = Cell::String(sjis.clone());
+    let cell = t.string_cell(sjis.clone());
+    t.rows[1][1] = cell;
     t.columns[0].name = Text::from_bytes(&[0x96, 0xbc, 0x91, 0x4f]);
     let file = BdatFile {
         tables: vec![t.clone()],

@@ -558,7 +558,6 @@ impl<'s> Checker<'s> {
         match ty {
             Type::U8
             | Type::U16
-            | Type::U24
             | Type::U32
             | Type::U64
             | Type::I8
@@ -566,25 +565,23 @@ impl<'s> Checker<'s> {
             | Type::I32
             | Type::I64
             | Type::F32
-            | Type::F64
-            | Type::Bool8
-            | Type::Bool32 => {}
+            | Type::F64 => {}
             Type::Fixed { .. } => self.check_new_type(cx, tat, item, ty, Place::Payload),
             Type::Ptr(p) => {
                 self.check_type(cx, tat, item, ty, Place::Field);
-                if !matches!(p.to, Type::CString { .. }) && self.size(&p.to) == Size::Variable {
+                if !matches!(p.to, Type::CString { .. }) {
                     cx.error(
                         tat,
                         item,
-                        "a cell's offset points at a string or a value of fixed size",
-                        None,
+                        "a cell's offset points at a string",
+                        Some("the rows keep the strings their cells point at in one list".into()),
                     );
                 }
             }
             _ => cx.error(
                 tat,
                 item,
-                "a cell is a number, a fixed-point number or an offset",
+                "a cell is a number (not U24 or a bool), a fixed-point number or an offset to a string",
                 Some(
                     "cells are read at the offsets their columns give, so each has a fixed size"
                         .into(),

@@ -5,7 +5,8 @@
 //! order; a table has a name, a base id, its [`Column`]s in file order
 //! (duplicate names stay separate columns) and its rows, each the row's
 //! cells in column order (an array column gives `count` cells; a flag column
-//! none: it reads bits of its parent's cell). The glue ([`glue`]) is the
+//! none: it reads bits of its parent's cell), all in one [`Rows`]; a string
+//! cell holds its string's index in the rows' strings. The glue ([`glue`]) is the
 //! scramble, the checksum and the column-name hash.
 //!
 //! The game variant ([`Variant`]) decides the byte order, the header and the
@@ -16,7 +17,8 @@
 //! let mut t = Table::new("ITM_Sample");
 //! t.add_value_column("Price", bdat::CellType::U16);
 //! t.add_value_column("Name", bdat::CellType::String);
-//! t.rows.push(vec![Cell::U16(120), Cell::String("Potion".into())]);
+//! let potion = t.string_cell("Potion");
+//! t.rows.push(vec![Cell::U16(120), potion]);
 //! let file = bdat::BdatFile { tables: vec![t] };
 //! let bytes = bdat::encode(&file, Variant::Switch).unwrap();
 //! assert_eq!(bdat::detect(&bytes), Some(Variant::Switch));
@@ -267,6 +269,27 @@ impl Table {
         let (first, _) = (*self.cell_ranges().get(f.parent as usize)?)?;
         let raw = self.rows.get(row)?.get(first)?.as_u32()?;
         Some((raw & f.mask).checked_shr(u32::from(f.shift)).unwrap_or(0))
+    }
+}
+
+impl Table {
+    /// A string cell for this table: the string is added to its rows'
+    /// strings.
+    pub fn string_cell(&mut self, s: impl AsRef<[u8]>) -> Cell {
+        Cell::String(self.rows.add_string(s))
+    }
+
+    /// The bytes of a string cell's string.
+    pub fn cell_bytes(&self, c: &Cell) -> Option<&[u8]> {
+        match c {
+            Cell::String(i) => self.rows.string(*i),
+            _ => None,
+        }
+    }
+
+    /// The text of a string cell's string, when it is UTF-8.
+    pub fn cell_str(&self, c: &Cell) -> Option<&str> {
+        self.cell_bytes(c).and_then(|b| std::str::from_utf8(b).ok())
     }
 }
 

@@ -26,6 +26,7 @@
 use super::{
     BdatFile, Cell, CellType, Column, ColumnInfo, FlagInfo, ListInfo, Table, ValueInfo, Variant,
 };
+use codec_runtime::rows::StringList;
 use codec_runtime::Text;
 use serde_json::Value;
 use std::fmt::{self, Write as _};
@@ -82,9 +83,14 @@ fn num<T: serde::Serialize>(v: T) -> J {
 }
 
 fn text_json(t: &Text) -> J {
-    match t.as_str() {
-        Some(s) => num(s),
-        None => J::Obj(vec![("$bytes".into(), num(hex(t.as_bytes())))]),
+    bytes_json(t.as_bytes())
+}
+
+/// A string as JSON: itself when UTF-8, `{"$bytes": "<hex>"}` otherwise.
+fn bytes_json(b: &[u8]) -> J {
+    match std::str::from_utf8(b) {
+        Ok(s) => num(s),
+        Err(_) => J::Obj(vec![("$bytes".into(), num(hex(b)))]),
     }
 }
 
@@ -201,7 +207,7 @@ fn keys(t: &Table, v: &View) -> Vec<Option<String>> {
         .collect()
 }
 
-fn cell_json(c: &Cell) -> J {
+fn cell_json(c: &Cell, strings: &StringList) -> J {
     match c {
         Cell::U8(v) => num(v),
         Cell::U16(v) => num(v),
@@ -209,7 +215,7 @@ fn cell_json(c: &Cell) -> J {
         Cell::I8(v) => num(v),
         Cell::I16(v) => num(v),
         Cell::I32(v) => num(v),
-        Cell::String(s) => text_json(s),
+        Cell::String(i) => strings.get(*i).map_or(J::Raw("null".into()), bytes_json),
         Cell::Float(f) if f.is_finite() => num(f64::from(*f)),
         Cell::Float(f) => J::Obj(vec![("$f32".into(), num(format!("{:08x}", f.to_bits())))]),
         Cell::Fixed(raw) => num(f64::from(*raw) / 4096.0),
@@ -292,7 +298,12 @@ fn cell_value(
     };
     let cells = row.get(first..first + n).unwrap_or(&[]);
     match &t.columns[i].info {
-        ColumnInfo::List(_) => J::Arr(cells.iter().map(cell_json).collect()),
+        ColumnInfo::List(_) => J::Arr(
+            cells
+                .iter()
+                .map(|c| cell_json(c, t.rows.strings()))
+                .collect(),
+        ),
         _ if !v.flags[k].is_empty() => {
             let raw = cells.first().and_then(Cell::as_u32).unwrap_or(0);
             J::Obj(
@@ -310,7 +321,7 @@ fn cell_value(
         }
         _ => cells
             .first()
-            .map(cell_json)
+            .map(|c| cell_json(c, t.rows.strings()))
             .unwrap_or(J::Raw("null".into())),
     }
 }
@@ -521,7 +532,32 @@ fn int(v: &Value, min: i64, max: i64, at: &str) -> Result<i64, TextError> {
 }
 
 /// A cell of type `ty` from JSON.
-fn cell_from(ty: u8, fixed: bool, v: &Value, at: &str) -> Result<Cell, TextError> {
+/// The strings of the rows being read: one index per distinct string.
+#[derive(Default)]
+struct Strings {
+    list: Vec<Text>,
+    seen: std::collections::HashMap<Text, u32>,
+}
+
+impl Strings {
+    fn id(&mut self, t: Text) -> u32 {
+        if let Some(&i) = self.seen.get(&t) {
+            return i;
+        }
+        let i = self.list.len() as u32;
+        self.list.push(t.clone());
+        self.seen.insert(t, i);
+        i
+    }
+}
+
+fn cell_from(
+    ty: u8,
+    fixed: bool,
+    v: &Value,
+    at: &str,
+    strings: &mut Strings,
+) -> Result<Cell, TextError> {
     Ok(match CellType::from_u8(ty) {
         Some(CellType::U8) => Cell::U8(uint(v, u8::MAX.into(), at)? as u8),
         Some(CellType::U16) => Cell::U16(uint(v, u16::MAX.into(), at)? as u16),
@@ -529,7 +565,7 @@ fn cell_from(ty: u8, fixed: bool, v: &Value, at: &str) -> Result<Cell, TextError
         Some(CellType::I8) => Cell::I8(int(v, i8::MIN.into(), i8::MAX.into(), at)? as i8),
         Some(CellType::I16) => Cell::I16(int(v, i16::MIN.into(), i16::MAX.into(), at)? as i16),
         Some(CellType::I32) => Cell::I32(int(v, i32::MIN.into(), i32::MAX.into(), at)? as i32),
-        Some(CellType::String) => Cell::String(as_text(v, at)?),
+        Some(CellType::String) => Cell::String(strings.id(as_text(v, at)?)),
         Some(CellType::Float) if fixed => {
             let f = v
                 .as_f64()
@@ -746,6 +782,7 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
         })
         .sum();
     let mut rows = super::Rows::new(width);
+    let mut strings = Strings::default();
     for (r, row) in rows_json.iter().enumerate() {
         let at = format!("rows[{r}]");
         let o = row
@@ -792,7 +829,13 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
                         ));
                     }
                     for (j, x) in a.iter().enumerate() {
-                        cells.push(cell_from(l.cell_type, fixed, x, &format!("{cat}[{j}]"))?);
+                        cells.push(cell_from(
+                            l.cell_type,
+                            fixed,
+                            x,
+                            &format!("{cat}[{j}]"),
+                            &mut strings,
+                        )?);
                     }
                 }
                 ColumnInfo::Value(v) if !c.flags.is_empty() => {
@@ -825,11 +868,16 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
                     }
                     cells.push(int_cell(v.cell_type, raw));
                 }
-                ColumnInfo::Value(v) => cells.push(cell_from(v.cell_type, fixed, value, &cat)?),
+                ColumnInfo::Value(v) => {
+                    cells.push(cell_from(v.cell_type, fixed, value, &cat, &mut strings)?)
+                }
                 ColumnInfo::Flag(_) => {}
             }
         }
         rows.push(cells);
+    }
+    for t in strings.list {
+        rows.add_string(t);
     }
     // The file's column order, when it is not the schema's.
     if let Some(order) = get(&ext, "order") {
@@ -1145,7 +1193,7 @@ fn csv_field(s: &str, out: &mut String) {
     }
 }
 
-fn csv_cell(c: &Cell) -> String {
+fn csv_cell(c: &Cell, strings: &StringList) -> String {
     match c {
         Cell::U8(v) => v.to_string(),
         Cell::U16(v) => v.to_string(),
@@ -1157,7 +1205,10 @@ fn csv_cell(c: &Cell) -> String {
         Cell::Fixed(raw) => {
             serde_json::to_string(&((f64::from(*raw) / 4096.0) as f32)).unwrap_or_default()
         }
-        Cell::String(s) => s.to_string(),
+        Cell::String(i) => strings
+            .get(*i)
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default(),
     }
 }
 
@@ -1200,7 +1251,11 @@ pub fn table_to_csv(t: &Table) -> String {
             match &t.columns[i].info {
                 ColumnInfo::List(_) => {
                     let mut s = String::new();
-                    compact(&J::Arr(cells.iter().map(cell_json_f32).collect()), &mut s);
+                    let list = cells
+                        .iter()
+                        .map(|c| cell_json_f32(c, t.rows.strings()))
+                        .collect();
+                    compact(&J::Arr(list), &mut s);
                     fields.push(s);
                 }
                 _ if !v.flags[k].is_empty() => {
@@ -1214,7 +1269,12 @@ pub fn table_to_csv(t: &Table) -> String {
                         }
                     }
                 }
-                _ => fields.push(cells.first().map(csv_cell).unwrap_or_default()),
+                _ => fields.push(
+                    cells
+                        .first()
+                        .map(|c| csv_cell(c, t.rows.strings()))
+                        .unwrap_or_default(),
+                ),
             }
         }
         for (i, f) in fields.iter().enumerate() {
@@ -1229,9 +1289,9 @@ pub fn table_to_csv(t: &Table) -> String {
 }
 
 /// A cell inside a CSV array cell: floats as f32 (as bdat-toolset prints them there).
-fn cell_json_f32(c: &Cell) -> J {
+fn cell_json_f32(c: &Cell, strings: &StringList) -> J {
     match c {
         Cell::Float(f) => num(f),
-        _ => cell_json(c),
+        _ => cell_json(c, strings),
     }
 }
