@@ -69,17 +69,11 @@ impl Gen<'_> {
         let fast = self.fast_record(s);
         let mut late = TokenStream::new();
         let mut bounds = TokenStream::new();
-        let mut ctx_push = TokenStream::new();
         let mut ctx_pop = TokenStream::new();
         let prestep = self.pool_prestep(s);
         let poststep = self.pool_poststep(s);
         for f in &s.fields {
             let fname = &f.name;
-            if f.context {
-                let v = local("f", fname);
-                ctx_push.extend(quote!(r.push_context(#fname, #v as u64);));
-                ctx_pop.extend(quote!(r.pop_context();));
-            }
             let v = local("f", fname);
             let at = local("at", fname);
             match &f.ty {
@@ -187,6 +181,14 @@ impl Gen<'_> {
                     });
                 }
             }
+            // A context value is known from its read on, for the fields
+            // that follow (their offsets, inline groups) and the follows.
+            if f.context {
+                let push = quote!(r.push_context(#fname, #v as u64););
+                reads.extend(push.clone());
+                bounds.extend(push);
+                ctx_pop.extend(quote!(r.pop_context();));
+            }
             if Checked::is_stored(f) {
                 let fid = ident(fname);
                 build.push(quote!(#fid: #v));
@@ -230,7 +232,6 @@ impl Gen<'_> {
                     #pre
                     #reads
                     #post
-                    #ctx_push
                     #follows
                     #late
                     #ctx_pop

@@ -196,8 +196,10 @@ impl<'s> Checker<'s> {
         path: &str,
     ) {
         if let Err(msg) = self.earlier_uint(st, fi, path) {
+            // Name the fields when the path names none of them.
             let first = path.split('.').next().unwrap_or(path);
-            cx.error(cat, item, msg, Some(field_hint(first, st)));
+            let hint = (!st.fields.iter().any(|g| g.name == first)).then(|| field_hint(first, st));
+            cx.error(cat, item, msg, hint);
         }
     }
 
