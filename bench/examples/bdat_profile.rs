@@ -23,8 +23,11 @@ fn main() {
         .iter()
         .map(|f| bdat::decode_as(f, Variant::Switch).unwrap())
         .collect();
-    let peers: Vec<Vec<::bdat::legacy::LegacyTable<'_>>> =
-        files.iter().map(|f| peer_decode(f)).collect();
+    let peers: Vec<Vec<::bdat::legacy::LegacyTable<'_>>> = files
+        .iter()
+        .filter(|_| what.starts_with("peer"))
+        .map(|f| peer_decode(f))
+        .collect();
     let start = std::time::Instant::now();
     for _ in 0..n {
         match what.as_str() {

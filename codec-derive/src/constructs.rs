@@ -427,6 +427,45 @@ impl Gen<'_> {
         })
     }
 
+    /// Is section `si` filled only by the offsets of cell union `cells`?
+    pub(crate) fn only_cells_place_in(&self, cells: &str, si: usize) -> bool {
+        fn ptrs<'a>(t: &'a Type, out: &mut Vec<&'a codec_schema::Ptr>) {
+            match t {
+                Type::Ptr(p) => {
+                    out.push(p);
+                    ptrs(&p.to, out);
+                }
+                Type::Array { of, .. } | Type::List { of, .. } => ptrs(of, out),
+                Type::Follows { to, .. } => ptrs(to, out),
+                _ => {}
+            }
+        }
+        let mut all = Vec::new();
+        let mut follows = Vec::new();
+        for t in &self.c.schema.types {
+            match t {
+                codec_schema::TypeDef::Struct(s) => s.fields.iter().for_each(|f| {
+                    if let Type::Follows { section, .. } = &f.ty {
+                        follows.push(section.as_str());
+                    }
+                    ptrs(&f.ty, &mut all)
+                }),
+                codec_schema::TypeDef::Union(u) if u.name != cells => {
+                    for v in &u.variants {
+                        ptrs(&v.ty, &mut all);
+                        // A Switch payload placed in its variant's section.
+                        if let Some(sec) = v.section.as_deref() {
+                            follows.push(sec);
+                        }
+                    }
+                }
+                codec_schema::TypeDef::Union(_) => {}
+            }
+        }
+        let here = |n: Option<&str>| n.and_then(|n| self.c.section_id(n)) == Some(si);
+        !all.iter().any(|p| here(p.section.as_deref())) && !follows.iter().any(|f| here(Some(f)))
+    }
+
     /// Is this struct a unit (does it have a layout)?
     pub(crate) fn is_unit(&self, name: &str) -> bool {
         matches!(self.c.get(name), Some(codec_schema::TypeDef::Struct(s)) if s.layout.is_some())
@@ -940,18 +979,47 @@ impl Gen<'_> {
                             Some(a) => quote!(::std::option::Option::Some(#a)),
                             None => quote!(::std::option::Option::None),
                         };
-                        let place = if matches!(sec.dedup, codec_schema::Dedup::None) {
+                        // Strings the decoder read hold no NUL; with no
+                        // `max` to check either, they are written as they are.
+                        let put = if max.is_none() {
                             quote! {
-                                w.align(#ia);
-                                let t = w.pos();
-                                w.put_cbytes(text, #max_t, #pad_t, #what)?;
-                                t
+                                if strings.nul_free {
+                                    w.put_cbytes_nul_free(text, #pad_t);
+                                } else {
+                                    w.put_cbytes(text, #max_t, #pad_t, #what)?;
+                                }
                             }
                         } else {
+                            quote!(w.put_cbytes(text, #max_t, #pad_t, #what)?;)
+                        };
+                        let append = quote! {
+                            w.align(#ia);
+                            let t = w.pos();
+                            #put
+                            t
+                        };
+                        let place = if matches!(sec.dedup, codec_schema::Dedup::None) {
+                            append
+                        } else {
+                            // A section only these cells fill, and strings
+                            // known to be distinct: no earlier copy to find.
+                            let shortcut = if self.only_cells_place_in(&u.name, si) {
+                                quote! {
+                                    if strings.distinct {
+                                        let t = { #append };
+                                        w.align(#ia);
+                                        t
+                                    } else
+                                }
+                            } else {
+                                quote!()
+                            };
                             quote! {
-                                let start = w.begin_value(#ia);
-                                w.put_cbytes(text, #max_t, #pad_t, #what)?;
-                                w.end_value(start, #ia)
+                                #shortcut {
+                                    let start = w.begin_value(#ia);
+                                    w.put_cbytes(text, #max_t, #pad_t, #what)?;
+                                    w.end_value(start, #ia)
+                                }
                             }
                         };
                         let wt = width_tokens(&p.width);
@@ -1006,7 +1074,7 @@ impl Gen<'_> {
 
                 #[allow(clippy::redundant_closure_call, unused_variables)]
                 #[inline]
-                fn decode_cell(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, strings: &mut #rt::rows::StringReader) -> #rt::DecodeResult<Self> {
+                fn decode_cell<'a>(r: &mut #rt::Reader<'a>, tag: u64, pos: u64, strings: &mut #rt::rows::StringReader<'a>) -> #rt::DecodeResult<Self> {
                     match tag {
                         #reads
                         _ => Err(#rt::DecodeError::new(pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),

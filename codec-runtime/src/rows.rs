@@ -19,11 +19,37 @@ use rustc_hash::FxHashMap;
 
 /// Strings kept back to back: each one's bytes (no NUL), by index. Bytes
 /// that are not UTF-8 are kept as they are.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct StringList {
     bytes: Vec<u8>,
     ends: Vec<u32>,
+    /// Known to hold no string twice (as the decoder and [`StringList::unique`]
+    /// build it): an encoder may then write each without looking for an
+    /// earlier copy.
+    distinct: bool,
+    /// No string holds a NUL byte (so each can be written NUL-terminated as
+    /// it is).
+    nul_free: bool,
 }
+
+impl Default for StringList {
+    fn default() -> Self {
+        StringList {
+            bytes: Vec::new(),
+            ends: Vec::new(),
+            distinct: false,
+            nul_free: true,
+        }
+    }
+}
+
+impl PartialEq for StringList {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes == other.bytes && self.ends == other.ends
+    }
+}
+
+impl Eq for StringList {}
 
 impl StringList {
     pub fn len(&self) -> usize {
@@ -51,9 +77,40 @@ impl StringList {
     /// Adds a string and returns its index.
     #[inline]
     pub fn push(&mut self, s: &[u8]) -> u32 {
+        self.distinct = false;
+        self.nul_free &= memchr::memchr(0, s).is_none();
+        self.push_new(s)
+    }
+
+    #[inline]
+    fn push_new(&mut self, s: &[u8]) -> u32 {
         self.bytes.extend_from_slice(s);
         self.ends.push(self.bytes.len() as u32);
         (self.ends.len() - 1) as u32
+    }
+
+    /// A list of these strings, known to be distinct when they are.
+    pub fn unique<'a>(strings: impl IntoIterator<Item = &'a [u8]>) -> StringList {
+        let mut list = StringList::default();
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut distinct = true;
+        for s in strings {
+            distinct &= seen.insert(s);
+            list.nul_free &= memchr::memchr(0, s).is_none();
+            list.push_new(s);
+        }
+        list.distinct = distinct;
+        list
+    }
+
+    /// Does no string hold a NUL byte?
+    pub fn is_nul_free(&self) -> bool {
+        self.nul_free
+    }
+
+    /// Does the list hold no string twice (as far as it is known)?
+    pub fn is_distinct(&self) -> bool {
+        self.distinct || self.ends.len() < 2
     }
 
     /// Every string, by index.
@@ -64,6 +121,8 @@ impl StringList {
     fn clear(&mut self) {
         self.bytes.clear();
         self.ends.clear();
+        self.distinct = false;
+        self.nul_free = true;
     }
 }
 
@@ -164,6 +223,11 @@ impl<C> Rows<C> {
         self.strings.push(s.as_ref())
     }
 
+    /// Replaces the strings the cells point at.
+    pub fn set_strings(&mut self, strings: StringList) {
+        self.strings = strings;
+    }
+
     /// A cell as a row shows it (a string cell with its string).
     pub fn view<'a>(&'a self, c: &'a C) -> CellView<'a, C>
     where
@@ -236,7 +300,18 @@ impl<C> Rows<C> {
 
     /// The rows, in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &[C]> + '_ {
-        (0..self.len).map(move |i| &self.cells[i * self.width..(i + 1) * self.width])
+        // Chunks of a non-zero width; rows of no cells are empty slices.
+        let w = self.width.max(1);
+        let cells = if self.width == 0 {
+            &[][..]
+        } else {
+            &self.cells[..]
+        };
+        let empty = if self.width == 0 { self.len } else { 0 };
+        RowsIter {
+            chunks: cells.chunks_exact(w),
+            empty,
+        }
     }
 
     /// The rows, in order, to change their cells.
@@ -250,6 +325,32 @@ impl<C> Rows<C> {
         })
     }
 }
+
+/// The rows of [`Rows::iter`]: chunks of the cells, or empty rows.
+struct RowsIter<'a, C> {
+    chunks: std::slice::ChunksExact<'a, C>,
+    empty: usize,
+}
+
+impl<'a, C> Iterator for RowsIter<'a, C> {
+    type Item = &'a [C];
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a [C]> {
+        if self.empty > 0 {
+            self.empty -= 1;
+            return Some(&[]);
+        }
+        self.chunks.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.chunks.len() + self.empty;
+        (n, Some(n))
+    }
+}
+
+impl<C> ExactSizeIterator for RowsIter<'_, C> {}
 
 impl<'a, C> IntoIterator for &'a Rows<C> {
     type Item = &'a [C];
@@ -296,11 +397,11 @@ pub trait Cells<const V: usize>: Sized {
 
     /// Reads one cell of type `tag` at `pos`; a string it points at goes to
     /// `strings` (once per position).
-    fn decode_cell(
-        r: &mut Reader<'_>,
+    fn decode_cell<'a>(
+        r: &mut Reader<'a>,
         tag: u64,
         pos: u64,
-        strings: &mut StringReader,
+        strings: &mut StringReader<'a>,
     ) -> DecodeResult<Self>;
 
     /// Is a cell of type `tag` a plain value (a number, no offset)?
@@ -339,23 +440,31 @@ pub trait Cells<const V: usize>: Sized {
     ) -> EncodeResult<()>;
 }
 
-/// The strings of a row region being read: each position read once.
+/// The strings of a row region being read: each position read once, and
+/// equal strings at different positions kept once (so the list is distinct).
 #[derive(Debug, Default)]
-pub struct StringReader {
+pub struct StringReader<'a> {
     by_pos: FxHashMap<u64, u32>,
+    by_bytes: FxHashMap<&'a [u8], u32>,
     list: StringList,
 }
 
-impl StringReader {
+impl<'a> StringReader<'a> {
     /// Room for `n` strings.
     pub fn with_capacity(n: usize) -> Self {
         let mut by_pos = FxHashMap::default();
         by_pos.reserve(n);
+        let mut by_bytes = FxHashMap::default();
+        by_bytes.reserve(n);
         StringReader {
             by_pos,
+            by_bytes,
+            // Strings read up to their NUL, each once.
             list: StringList {
                 bytes: Vec::new(),
                 ends: Vec::with_capacity(n),
+                distinct: true,
+                nul_free: true,
             },
         }
     }
@@ -363,7 +472,7 @@ impl StringReader {
     /// The index of the string at `pos`, reading its bytes with `read` the
     /// first time.
     #[inline]
-    pub fn get_or_read<'a>(
+    pub fn get_or_read(
         &mut self,
         pos: u64,
         read: impl FnOnce() -> DecodeResult<&'a [u8]>,
@@ -371,7 +480,15 @@ impl StringReader {
         if let Some(&i) = self.by_pos.get(&pos) {
             return Ok(i);
         }
-        let i = self.list.push(read()?);
+        let b = read()?;
+        let i = match self.by_bytes.get(b) {
+            Some(&i) => i,
+            None => {
+                let i = self.list.push_new(b);
+                self.by_bytes.insert(b, i);
+                i
+            }
+        };
         self.by_pos.insert(pos, i);
         Ok(i)
     }
@@ -381,6 +498,11 @@ impl StringReader {
 #[derive(Debug)]
 pub struct StringPlacer<'a> {
     pub strings: &'a StringList,
+    /// No string of the list is another's copy: each may be written
+    /// without looking for an earlier one.
+    pub distinct: bool,
+    /// No string holds a NUL byte.
+    pub nul_free: bool,
 }
 
 impl StringPlacer<'_> {
@@ -402,8 +524,8 @@ impl StringPlacer<'_> {
 /// Reads `count` rows of `stride` bytes from `start`, laid out as the column
 /// records read so far describe them. `field_pos` is where the offset to the
 /// rows was read.
-pub fn decode_rows<C: Cells<V>, const V: usize>(
-    r: &mut Reader<'_>,
+pub fn decode_rows<'a, C: Cells<V>, const V: usize>(
+    r: &mut Reader<'a>,
     start: u64,
     count: u64,
     stride: u64,
@@ -456,26 +578,23 @@ pub fn decode_rows<C: Cells<V>, const V: usize>(
         .map(|(s, _)| s.count)
         .sum();
     let mut strings = StringReader::with_capacity((other_cells * count).min(1 << 20) as usize);
+    let ops = cell_ops(&slots, &plain);
     for i in 0..count {
         let row_pos = start + i * stride;
         let row = &data[row_pos as usize..(row_pos + stride) as usize];
-        let first = rows.cells.len();
-        for (s, &plain) in slots.iter().zip(&plain) {
-            for k in 0..s.count {
-                let off = s.offset + k * s.size;
-                if plain {
-                    if let Some(c) = C::read_plain(s.tag, &row[off as usize..], e) {
-                        rows.cells.push(c);
-                        continue;
-                    }
+        for (ci, op) in ops.iter().enumerate() {
+            if op.plain {
+                if let Some(c) = C::read_plain(op.tag, &row[op.at..], e) {
+                    rows.cells.push(c);
+                    continue;
                 }
-                match C::decode_cell(r, s.tag, row_pos + off, &mut strings) {
-                    Ok(c) => rows.cells.push(c),
-                    Err(e) => {
-                        return Err(e
-                            .within(PathSeg::Index(rows.cells.len() - first))
-                            .within(PathSeg::Index(i as usize)))
-                    }
+            }
+            match C::decode_cell(r, op.tag, row_pos + op.at as u64, &mut strings) {
+                Ok(c) => rows.cells.push(c),
+                Err(e) => {
+                    return Err(e
+                        .within(PathSeg::Index(ci))
+                        .within(PathSeg::Index(i as usize)))
                 }
             }
         }
@@ -484,6 +603,34 @@ pub fn decode_rows<C: Cells<V>, const V: usize>(
     r.leave();
     rows.strings = strings.list;
     Ok(rows)
+}
+
+/// One cell of a row: where it is, its type, its size, and whether it is a
+/// plain value.
+#[derive(Debug, Clone, Copy)]
+struct CellOp {
+    at: usize,
+    tag: u64,
+    size: usize,
+    column: usize,
+    plain: bool,
+}
+
+/// The cells of a row, one after the other, as the columns lay them out.
+fn cell_ops(slots: &[CellSlot], plain: &[bool]) -> Vec<CellOp> {
+    let mut ops = Vec::new();
+    for (column, (s, &plain)) in slots.iter().zip(plain).enumerate() {
+        for k in 0..s.count {
+            ops.push(CellOp {
+                at: (s.offset + k * s.size) as usize,
+                tag: s.tag,
+                size: s.size as usize,
+                column,
+                plain,
+            });
+        }
+    }
+    ops
 }
 
 /// The number of cells a row holds under the layout written so far.
@@ -522,24 +669,24 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
     let len = usize::try_from((rows.len() as u64).saturating_mul(stride))
         .map_err(|_| EncodeError::new(what, "the rows are too large"))?;
     w.put_zeros(len);
+    let ops = cell_ops(&slots, &vec![true; slots.len()]);
+    let stride = stride as usize;
     let out = &mut w.bytes_mut()[base..];
-    for (i, row) in rows.iter().enumerate() {
-        let row_out = &mut out[i * stride as usize..(i + 1) * stride as usize];
-        let mut cells = row.iter();
-        for (ci, s) in slots.iter().enumerate() {
-            for k in 0..s.count {
-                let Some(c) = cells.next() else { break };
-                let at = (s.offset + k * s.size) as usize;
-                if !c.write_plain(s.tag, &mut row_out[at..at + s.size as usize], e) {
-                    return Err(EncodeError::new(
-                        what,
-                        format!(
-                            "row {i}, column {ci}: a cell of type {} where the column holds type {}",
-                            c.cell_tag(),
-                            s.tag
-                        ),
-                    ));
-                }
+    if stride == 0 {
+        return Ok(());
+    }
+    for (i, (row, row_out)) in rows.iter().zip(out.chunks_exact_mut(stride)).enumerate() {
+        for (c, op) in row.iter().zip(&ops) {
+            if !c.write_plain(op.tag, &mut row_out[op.at..op.at + op.size], e) {
+                return Err(EncodeError::new(
+                    what,
+                    format!(
+                        "row {i}, column {}: a cell of type {} where the column holds type {}",
+                        op.column,
+                        c.cell_tag(),
+                        op.tag
+                    ),
+                ));
             }
         }
     }
@@ -572,6 +719,8 @@ pub fn place_rows<C: Cells<V>, const V: usize>(
     }
     let strings = StringPlacer {
         strings: &rows.strings,
+        distinct: rows.strings.is_distinct(),
+        nul_free: rows.strings.is_nul_free(),
     };
     let mut placed = vec![UNPLACED; rows.strings.len()];
     for (i, row) in rows.iter().enumerate() {

@@ -421,6 +421,23 @@ impl Writer {
         self.end_section(1);
     }
 
+    /// Writes bytes known to hold no NUL, NUL-terminated, then pads the
+    /// position to `pad`.
+    #[inline]
+    pub fn put_cbytes_nul_free(&mut self, s: &[u8], pad: Option<u64>) {
+        const ZEROS: [u8; 16] = [0; 16];
+        let end = self.pos() + s.len() as u64 + 1;
+        let zeros = (align_up(end, pad.unwrap_or(1)) - end + 1) as usize;
+        self.put_bytes(s);
+        match ZEROS.get(..zeros) {
+            Some(z) => self.put_bytes(z),
+            None => {
+                self.put_u8(0);
+                self.align(pad.unwrap_or(1));
+            }
+        }
+    }
+
     /// Writes a NUL-terminated string of any bytes (see [`Writer::put_cstring`]).
     pub fn put_cbytes(
         &mut self,
@@ -429,7 +446,7 @@ impl Writer {
         pad: Option<u64>,
         what: &'static str,
     ) -> EncodeResult<()> {
-        if s.contains(&0) {
+        if memchr::memchr(0, s).is_some() {
             return Err(EncodeError::new(
                 what,
                 "a NUL-terminated string cannot contain a NUL byte",

@@ -876,8 +876,8 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
         }
         rows.push(cells);
     }
-    for t in strings.list {
-        rows.add_string(t);
+    {
+        rows.set_strings(StringList::unique(strings.list.iter().map(Text::as_bytes)));
     }
     // The file's column order, when it is not the schema's.
     if let Some(order) = get(&ext, "order") {
