@@ -1371,7 +1371,7 @@ impl Gen<'_> {
         // the rest at their average size, rather than growing step by step.
         let reserve = if matches!(&p.to, Type::Named(n) if self.is_unit(n)) {
             quote! {
-                if i > 0 && i % 8 == 0 {
+                if i == 1 || (i > 0 && i % 8 == 0) {
                     let avg = (w.pos() - first) / i as u64;
                     let rest = (self.#fid.len() - i) as u64;
                     w.reserve((avg.saturating_mul(rest) + avg.saturating_mul(rest) / 4).min(1 << 31) as usize);
