@@ -39,17 +39,36 @@ fn doc() -> Header {
         block: Block {
             kind: 3,
             slots: [
-                vec![Slot { body: Body::Short(0x1111) }],
+                vec![Slot {
+                    body: Body::Short(0x1111),
+                }],
                 vec![
-                    Slot { body: Body::Long(LongBody { a: 5, b: "n".into() }) },
-                    Slot { body: Body::Raw(vec![0xaa]) },
+                    Slot {
+                        body: Body::Long(LongBody {
+                            a: 5,
+                            b: "n".into(),
+                        }),
+                    },
+                    Slot {
+                        body: Body::Raw(vec![0xaa]),
+                    },
                 ],
             ],
         },
         counts: Counts { a: 1, b: 1 },
         names: vec![
-            Tagged { word: TaggedWord { name: "n".into(), flag: 1 } },
-            Tagged { word: TaggedWord { name: "t".into(), flag: 0 } },
+            Tagged {
+                word: TaggedWord {
+                    name: "n".into(),
+                    flag: 1,
+                },
+            },
+            Tagged {
+                word: TaggedWord {
+                    name: "t".into(),
+                    flag: 0,
+                },
+            },
         ],
     }
 }
@@ -96,7 +115,11 @@ fn a_seeded_pool_keeps_its_order_and_orphans() {
     d.pool = StringPool::new(vec![Str::from("orphan"), Str::from("n"), Str::from("t")]);
     let bytes = pools::encode(&d).unwrap();
     assert_eq!(&bytes[bytes.len() - 11..], b"orphan\0n\0t\0");
-    assert_eq!(&bytes[4..8], &9u32.to_le_bytes(), "the title points at its seeded copy");
+    assert_eq!(
+        &bytes[4..8],
+        &9u32.to_le_bytes(),
+        "the title points at its seeded copy"
+    );
     assert_eq!(pools::decode(&bytes).unwrap().pool, d.pool);
 }
 
