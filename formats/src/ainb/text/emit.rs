@@ -301,6 +301,37 @@ impl<'a> Emit<'a> {
                 ),
             );
         }
+        // Multi-input sources no input's window covers: the whole table.
+        let mut covered = vec![false; f.multi.len()];
+        for sources in super::input_sources(f) {
+            if sources.node <= -100 {
+                let base = (-100 - i64::from(sources.node)) as usize;
+                for c in covered
+                    .iter_mut()
+                    .skip(base)
+                    .take(usize::from(sources.output as u16))
+                {
+                    *c = true;
+                }
+            }
+        }
+        if covered.contains(&false) {
+            c.set(
+                "Multi Sources",
+                J::Arr(
+                    f.multi
+                        .iter()
+                        .map(|m| {
+                            let mut o = J::obj()
+                                .with("Node Index", m.node)
+                                .with("Output Index", m.output);
+                            flags(&mut o, &m.flags.word);
+                            o
+                        })
+                        .collect(),
+                ),
+            );
+        }
         c.set(
             "Queries",
             J::Arr(
@@ -794,7 +825,30 @@ fn instruction(i: &Instruction) -> J {
 /// instructions start, its memory sizes, the signatures, the constant table
 /// and the string pool.
 fn exb_codec(x: &Exb) -> J {
-    J::obj()
+    // Instructions no expression's setup or main covers are kept as a list.
+    let mut covered = vec![false; x.instructions.len()];
+    for e in &x.expressions {
+        for (base, count) in [
+            (i64::from(e.setup_base), e.setup_count),
+            (i64::from(e.main_base), e.main_count),
+        ] {
+            if base >= 0 {
+                for i in base as usize..(base as usize).saturating_add(count as usize) {
+                    if let Some(c) = covered.get_mut(i) {
+                        *c = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut o = J::obj();
+    if covered.contains(&false) {
+        o.set(
+            "Instructions",
+            J::Arr(x.instructions.iter().map(instruction).collect()),
+        );
+    }
+    o.with("Global Memory", x.global_memory)
         .with("Global Memory", x.global_memory)
         .with("Instance Count", x.instance_count)
         .with("Local32 Memory", x.local32_memory)
@@ -848,36 +902,52 @@ impl Emit<'_> {
         let bb = &self.f.blackboard;
         let mut o = J::obj();
         let mut next = 0usize;
+        let mut paths: Vec<&codec_runtime::Str> = Vec::new();
         for (ti, (name, count)) in self.bb_types().into_iter().enumerate() {
             let entries = bb.entries.get(next..next + count).unwrap_or(&[]);
             next += count;
             if entries.is_empty() {
                 continue;
             }
-            let items: Vec<J> = entries
-                .iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    let mut p = J::obj()
-                        .with("Blackboard Index", i)
-                        .with("Name", &e.word.name)
-                        .with("Notes", &e.notes);
-                    if e.word.has_file_ref {
-                        if let Some(r) = bb.file_refs.get(usize::from(e.word.file_ref)) {
-                            p.set("Source File", &r.path);
-                        }
+            let mut items = Vec::with_capacity(entries.len());
+            for (i, e) in entries.iter().enumerate() {
+                let mut p = J::obj()
+                    .with("Blackboard Index", i)
+                    .with("Name", &e.word.name)
+                    .with("Notes", &e.notes);
+                let file = e
+                    .word
+                    .has_file_ref
+                    .then(|| bb.file_refs.get(usize::from(e.word.file_ref)))
+                    .flatten();
+                // A file reference's index is its path's first use, unless
+                // the file says otherwise (then `$File Reference`).
+                let expected = match file {
+                    Some(r) => {
+                        p.set("Source File", &r.path);
+                        Some(paths.iter().position(|x| *x == &r.path).unwrap_or_else(|| {
+                            paths.push(&r.path);
+                            paths.len() - 1
+                        }))
                     }
+                    None => None,
+                };
+                p.set(
+                    "Inherit Mode",
+                    name_or_number(&INHERIT_MODES, 0, u64::from(e.word.inherit)),
+                );
+                p.set("Default Value", self.bb_value(ti, i));
+                let stored = usize::from(e.word.file_ref);
+                let derived = (e.word.has_file_ref && expected == Some(stored))
+                    || (!e.word.has_file_ref && stored == 0);
+                if !derived {
                     p.set(
-                        "Inherit Mode",
-                        name_or_number(&INHERIT_MODES, 0, u64::from(e.word.inherit)),
+                        "$File Reference",
+                        J::Arr(vec![J::Bool(e.word.has_file_ref), J::from(e.word.file_ref)]),
                     );
-                    p.set("Default Value", self.bb_value(ti, i));
-                    if !e.word.has_file_ref && e.word.file_ref != 0 {
-                        p.set("$File Reference Index", e.word.file_ref);
-                    }
-                    p
-                })
-                .collect();
+                }
+                items.push(p);
+            }
             o.set(name, J::Arr(items));
         }
         o

@@ -231,3 +231,22 @@ pub(crate) fn set_null_tables(f: &mut File, names: &[String]) -> Result<(), Text
     }
     Ok(())
 }
+
+/// The sources of every input, type by type.
+pub(crate) fn input_sources(f: &File) -> Vec<&super::schema::Source> {
+    fn src<T>(
+        v: &Option<Vec<T>>,
+        f: impl Fn(&T) -> &super::schema::Source,
+    ) -> Vec<&super::schema::Source> {
+        v.as_ref()
+            .map_or_else(Vec::new, |v| v.iter().map(f).collect())
+    }
+    let io = &f.io;
+    let mut out = src(&io.int_inputs, |x| &x.source);
+    out.extend(src(&io.bool_inputs, |x| &x.source));
+    out.extend(src(&io.float_inputs, |x| &x.source));
+    out.extend(src(&io.string_inputs, |x| &x.source));
+    out.extend(src(&io.vec3_inputs, |x| &x.source));
+    out.extend(src(&io.pointer_inputs, |x| &x.source));
+    out
+}

@@ -229,6 +229,20 @@ impl Read {
             node_atts.push(atts);
         }
         std::mem::take(&mut self.multi).finish(&mut f)?;
+        if let Some(list) = codec.get("Multi Sources") {
+            // The table as stored (it holds sources no input uses).
+            let mut table = Vec::new();
+            for (i, s) in arr(list, "$codec.Multi Sources")?.iter().enumerate() {
+                let at = format!("$codec.Multi Sources[{i}]");
+                let s = obj(s, &at)?;
+                table.push(Source {
+                    node: field(s, "Node Index", &at)?,
+                    output: field(s, "Output Index", &at)?,
+                    flags: flags(s, &at)?,
+                });
+            }
+            f.multi = table;
+        }
         // Plugs last: a plug's layout may depend on the node's parameters.
         for (i, n) in nodes.iter().enumerate() {
             let at = format!("Nodes[{i}]");
@@ -871,7 +885,20 @@ impl Read {
                             paths.len() - 1
                         }
                     },
-                    None => opt::<usize>(e, "$File Reference Index", &at)?.unwrap_or(0),
+                    None => 0,
+                };
+                // As stored, when it is not the path's first use.
+                let (has_file_ref, file_ref) = match e.get("$File Reference") {
+                    Some(v) => {
+                        let a = arr(v, &format!("{at}.$File Reference"))?;
+                        let has = a.first().and_then(Value::as_bool).unwrap_or(false);
+                        let index: usize = num(
+                            a.get(1).unwrap_or(&Value::Null),
+                            &format!("{at}.$File Reference"),
+                        )?;
+                        (has, index)
+                    }
+                    None => (file.is_some(), file_ref),
                 };
                 bb.entries.push(BbEntry {
                     word: BbEntryWord {
@@ -889,7 +916,7 @@ impl Read {
                         },
                         file_ref: u8::try_from(file_ref)
                             .map_err(|_| TextError::new(&at, "too many file references"))?,
-                        has_file_ref: file.is_some(),
+                        has_file_ref,
                     },
                     notes: text_field(e, "Notes", &at)?,
                 });
@@ -1540,6 +1567,19 @@ fn exb(o: &Obj, c: Option<&Obj>) -> R<Exb> {
             output_type: number_of(&DATATYPES, 0, key(e, "Output Type", &eat)?).unwrap_or(0) as u16,
             input_type: number_of(&DATATYPES, 0, key(e, "Input Type", &eat)?).unwrap_or(0) as u16,
         });
+    }
+    if let Some(list) = c.and_then(|c| c.get("Instructions")) {
+        // The instructions as stored (some belong to no expression).
+        let stored: Vec<Instruction> = arr(list, "$codec.Expressions.Instructions")?
+            .iter()
+            .map(|v| {
+                instruction(
+                    obj(v, "$codec.Expressions.Instructions")?,
+                    "$codec.Expressions.Instructions",
+                )
+            })
+            .collect::<R<_>>()?;
+        instructions = stored.into_iter().map(Some).collect();
     }
     let count = c
         .map(|c| opt::<usize>(c, "Instruction Count", "$codec.Expressions"))
