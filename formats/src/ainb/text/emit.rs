@@ -925,7 +925,7 @@ impl Emit<'_> {
                 let expected = match file {
                     Some(r) => {
                         p.set("Source File", &r.path);
-                        Some(paths.iter().position(|x| *x == &r.path).unwrap_or_else(|| {
+                        Some(paths.iter().position(|x| *x == r.path).unwrap_or_else(|| {
                             paths.push(&r.path);
                             paths.len() - 1
                         }))
