@@ -23,14 +23,14 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
 /// Decode, check and convert the binary formats described by the project's
-/// schemas (AAMP parameter archives so far).
+/// schemas (AAMP parameter archives, AINB AI node graphs, legacy BDAT tables).
 #[derive(Debug, Parser)]
 #[command(
     name = "codec",
     version,
     about,
     long_about = "Decode, check and convert the binary formats described by the \
-                  project's schemas (AAMP parameter archives so far).\n\n\
+                  project's schemas (AAMP parameter archives, AINB AI node graphs, legacy BDAT tables).\n\n\
                   The format of each file is detected from its magic bytes; \
                   --format overrides the detection.",
     propagate_version = true,

@@ -1,5 +1,6 @@
 //! `codec to-text FILE` and `codec from-text FILE`: binary ↔ editable text
-//! (AAMP ↔ YAML in oead's dialect so far), written atomically.
+//! (AAMP ↔ YAML in oead's dialect, AINB ↔ JSON, legacy BDAT ↔ JSON/CSV),
+//! written atomically.
 
 use crate::FormatArg;
 use clap::Args;
@@ -16,7 +17,7 @@ const OUTPUT_HELP: &str = "Where to write: a path, or `-` for standard output.";
 /// Arguments of `codec to-text`.
 #[derive(Debug, Args)]
 #[command(
-    about = "Convert a binary file to editable text (AAMP to YAML)",
+    about = "Convert a binary file to editable text (AAMP to YAML, AINB and BDAT to JSON)",
     long_about = "Convert a binary file to editable text: AAMP parameter archives \
                   become YAML in the dialect of oead and roead (`!io`, `!list`, \
                   `!obj`, `!vec3`, `!str64`, `!u`, ...), byte for byte what oead \
@@ -40,7 +41,12 @@ const OUTPUT_HELP: &str = "Where to write: a path, or `-` for standard output.";
                   written to a temporary file in the same folder and renamed into \
                   place, so a failed or interrupted run leaves no partial file and \
                   the old output untouched. The input is never overwritten unless it \
-                  is named with -o and --force is given.",
+                  is named with -o and --force is given.\n\n\
+                  AINB: the JSON of dt-12345/AINB (its key names and shape), plus \
+                  `$`-prefixed keys for what that shape loses (string pool order \
+                  and orphan strings, attachment and multi-input indices, raw \
+                  slots, EXB layout), so that `codec from-text` gives back the \
+                  identical binary. Without -o: FILE.json beside the input.",
     after_help = "Exit status: 0 on success, 1 when the file cannot be read, decoded \
                   or written (nothing is written then), 2 on a usage error."
 )]
@@ -86,7 +92,7 @@ pub struct ToTextArgs {
 /// Arguments of `codec from-text`.
 #[derive(Debug, Args)]
 #[command(
-    about = "Convert editable text back to the binary file (YAML to AAMP)",
+    about = "Convert editable text back to the binary file (YAML to AAMP, JSON to AINB or BDAT)",
     long_about = "Convert editable text back to the binary file: an AAMP YAML \
                   document (its root tagged `!io`; oead's or roead's dialect) becomes \
                   the AAMP file, laid out byte for byte as Nintendo's tools do.\n\n\
@@ -99,7 +105,11 @@ pub struct ToTextArgs {
                   in the same folder and renamed into place, so a failed or \
                   interrupted run leaves no partial file and the old output \
                   untouched. The input is never overwritten unless it is named with \
-                  -o and --force is given.",
+                  -o and --force is given.\n\n\
+                  AINB: a JSON document as `codec to-text` writes it (detected by its \
+                  `Nodes` and `Version` keys; --format ainb overrides); what its `$` keys leave out \
+                  (pool order, attachment indices, ...) is derived as the game's \
+                  tools lay it out. Without -o: FILE without its `.json` extension.",
     after_help = "Exit status: 0 on success, 1 when the text cannot be read, parsed, \
                   encoded or written (nothing is written then), 2 on a usage error."
 )]

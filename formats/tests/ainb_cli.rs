@@ -1,0 +1,94 @@
+//! `codec check`, `codec to-text` and `codec from-text` on an AINB file this
+//! test writes itself, run as a process.
+
+use formats::ainb::{self, File};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn codec(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(args)
+        .output()
+        .expect("run codec")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("ainb_cli")
+        .join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn bytes() -> Vec<u8> {
+    ainb::encode(&File::new(0x407, "Test", "AI")).unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn check_reports_an_identical_file() {
+    let dir = scratch("check");
+    let path = dir.join("Test.ainb");
+    fs::write(&path, bytes()).unwrap();
+    let o = codec(&["check".as_ref(), path.as_os_str()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("checked 1 files: 1 identical, 0 differ, 0 failed\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn to_text_then_from_text_gives_the_same_bytes() {
+    let dir = scratch("round_trip");
+    let bin = dir.join("Test.ainb");
+    let original = bytes();
+    fs::write(&bin, &original).unwrap();
+    // Default names: FILE.json, then FILE without `.json`.
+    let o = codec(&["to-text".as_ref(), bin.as_os_str()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json = dir.join("Test.ainb.json");
+    let text = fs::read_to_string(&json).unwrap();
+    assert!(text.contains("\"Nodes\"") && text.contains("\"Version\""));
+    // The binary is there: from-text refuses to replace it without --force.
+    let o = codec(&["from-text".as_ref(), json.as_os_str()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+    let o = codec(&["from-text".as_ref(), json.as_os_str(), "--force".as_ref()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(fs::read(&bin).unwrap(), original);
+}
+
+#[test]
+fn bad_json_is_an_error_and_nothing_is_written() {
+    let dir = scratch("bad_json");
+    let json = dir.join("Bad.ainb.json");
+    let good = ainb::text::to_json(&ainb::decode(&bytes()).unwrap()).unwrap();
+    // A version that is not a number.
+    assert!(good.contains("\"Version\": 1031"));
+    let bad = good.replacen("\"Version\": 1031", "\"Version\": \"seven\"", 1);
+    fs::write(&json, bad).unwrap();
+    let o = codec(&[
+        "from-text".as_ref(),
+        json.as_os_str(),
+        "--format".as_ref(),
+        "ainb".as_ref(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(".Version: expected an integer"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("Bad.ainb").exists());
+}
