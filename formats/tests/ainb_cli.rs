@@ -92,3 +92,30 @@ fn bad_json_is_an_error_and_nothing_is_written() {
     );
     assert!(!dir.join("Bad.ainb").exists());
 }
+
+#[test]
+fn dump_shows_an_absent_state_info_as_none() {
+    let dir = match std::env::var_os("CODEC_CORPUS") {
+        Some(root) => PathBuf::from(root).join("ainb"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/ainb"),
+    };
+    let file = fs::read_dir(&dir).ok().and_then(|d| {
+        d.filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| fs::read(p).is_ok_and(|b| b.starts_with(b"AIB ") && b[4] == 4))
+    });
+    let Some(file) = file else {
+        eprintln!(
+            "SKIPPED: no 0x404 AINB file in {}; set CODEC_CORPUS to run this test",
+            dir.display()
+        );
+        return;
+    };
+    let o = codec(&["dump".as_ref(), file.as_os_str()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out
+        .lines()
+        .find(|l| l.contains(" state_info "))
+        .expect("a node's state_info line");
+    assert!(line.ends_with("0 (none)"), "{line}");
+}

@@ -218,6 +218,8 @@ pub fn value_text(n: &Node) -> String {
         Kind::Offset { raw, target } => {
             let mut s = match target {
                 Some(t) => format!("{} → 0x{t:x}", Value::U64(*raw)),
+                // Only an optional offset reads 0 and leaves no target.
+                None if *raw == 0 => "0 (none)".to_string(),
                 None => format!("{} → outside the file", Value::U64(*raw)),
             };
             if let Some(list) = n
