@@ -425,17 +425,9 @@ impl Writer {
     /// position to `pad`.
     #[inline]
     pub fn put_cbytes_nul_free(&mut self, s: &[u8], pad: Option<u64>) {
-        const ZEROS: [u8; 16] = [0; 16];
         let end = self.pos() + s.len() as u64 + 1;
         let zeros = (align_up(end, pad.unwrap_or(1)) - end + 1) as usize;
-        self.put_bytes(s);
-        match ZEROS.get(..zeros) {
-            Some(z) => self.put_bytes(z),
-            None => {
-                self.put_u8(0);
-                self.align(pad.unwrap_or(1));
-            }
-        }
+        self.put_bytes_then_zeros(s, zeros);
     }
 
     /// Writes a NUL-terminated string of any bytes (see [`Writer::put_cstring`]).

@@ -217,6 +217,24 @@ impl Writer {
         self.buf.extend_from_slice(b);
     }
 
+    /// Writes `b`, then `zeros` zero bytes. Up to 16 zeros go in as one
+    /// fixed-size store, cut back to the count (short strings' terminators
+    /// and padding, without a call per string).
+    #[inline]
+    pub fn put_bytes_then_zeros(&mut self, b: &[u8], zeros: usize) {
+        const ZEROS: [u8; 16] = [0; 16];
+        let end = self.buf.len() + b.len() + zeros;
+        if zeros <= ZEROS.len() {
+            self.buf.reserve(b.len() + ZEROS.len());
+            self.buf.extend_from_slice(b);
+            self.buf.extend_from_slice(&ZEROS);
+            self.buf.truncate(end);
+        } else {
+            self.buf.extend_from_slice(b);
+            self.buf.resize(end, 0);
+        }
+    }
+
     /// Writes an unsigned value of the given width, checking that it fits.
     #[inline(always)]
     pub fn put_uint(&mut self, width: Width, v: u64, what: &'static str) -> EncodeResult<()> {
@@ -457,6 +475,25 @@ impl Writer {
                 self.align(align);
                 start
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_then_zeros_writes_exactly_the_count() {
+        for zeros in [0, 1, 15, 16, 17, 40] {
+            let mut w = Writer::new(Endian::Little, 0, 0);
+            w.put_u8(7);
+            w.put_bytes_then_zeros(b"abc", zeros);
+            w.put_u8(9);
+            let mut want = vec![7, b'a', b'b', b'c'];
+            want.resize(4 + zeros, 0);
+            want.push(9);
+            assert_eq!(w.into_bytes(), want, "{zeros}");
         }
     }
 }
