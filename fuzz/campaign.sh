@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# A long fuzzing campaign over every target, seeded from the shared corpus.
+#
+#   fuzz/campaign.sh [SECONDS_PER_TARGET] [PARALLEL_JOBS] [TARGET...]
+#
+# Defaults: 1800 s per target, 2 jobs at a time, every target. The targets
+# are built once and their binaries copied aside, so editing the project
+# while a campaign runs does not change what is being fuzzed. Seeds (corpus
+# files, the peers' golden text and our own text of every corpus file) go to
+# fuzz/corpus/<target>/, which libFuzzer also grows; logs to fuzz/logs/.
+# At the end the script prints each target's executions and outcome.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-1800}
+jobs=${2:-2}
+shift $(( $# > 2 ? 2 : $# ))
+corpus=${CODEC_CORPUS:-../../shared/corpus}
+export RUSTC_BOOTSTRAP=1
+
+cargo fuzz build -O
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo fuzz list)
+triple=$(rustc -vV | sed -n 's/^host: //p')
+bin=campaign/bin
+mkdir -p "$bin" logs
+for t in "${targets[@]}"; do cp "target/$triple/release/$t" "$bin/$t"; done
+
+# Seeds.
+(cd .. && cargo build -q --release -p formats --bin codec)
+codec=../target/release/codec
+text=campaign/text
+if [ ! -d "$text" ]; then
+  mkdir -p "$text/aamp" "$text/ainb" "$text/bdat"
+  for f in "$corpus"/ainb/*.ainb; do
+    "$codec" to-text "$f" -o "$text/ainb/$(basename "$f").json" 2>/dev/null || true
+  done
+  for f in "$corpus"/bdat/*.bdat; do
+    "$codec" to-text "$f" -o "$text/bdat/$(basename "$f" .bdat)" 2>/dev/null || true
+  done
+  for f in "$corpus"/aamp/*; do
+    case "$f" in *.yml|*.tsv) continue ;; esac
+    "$codec" to-text "$f" -o "$text/aamp/$(basename "$f").yml" 2>/dev/null || true
+  done
+fi
+seed() { # target, then files
+  local dir=corpus/$1
+  shift
+  mkdir -p "$dir"
+  for f in "$@"; do [ -f "$f" ] && cp "$f" "$dir/$(cksum <"$f" | cut -d' ' -f1)"; done
+  return 0
+}
+for t in "${targets[@]}"; do
+  case "$t" in
+    aamp_yaml) seed "$t" $(find "$corpus/aamp" "$text/aamp" -name "*.yml") ;;
+    aamp_*) seed "$t" $(ls "$corpus"/aamp/* | grep -v -E '\.(yml|tsv)$') ;;
+    ainb_json) seed "$t" $(find "$corpus/ainb/golden" "$text/ainb" -name '*.json') ;;
+    ainb_*) seed "$t" "$corpus"/ainb/*.ainb ;;
+    bdat_json) seed "$t" $(find "$corpus/bdat/golden" "$text/bdat" -name '*.json' -o -name '*.bschema') ;;
+    bdat_*) seed "$t" "$corpus"/bdat/*.bdat ;;
+  esac
+done
+
+run() {
+  local t=$1
+  echo "$(date +%T) start $t"
+  "$bin/$t" "corpus/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    -artifact_prefix="artifacts/$t/" -print_final_stats=1 >"logs/$t.log" 2>&1 \
+    && echo "$(date +%T) done $t" || echo "$(date +%T) STOPPED $t (see logs/$t.log)"
+}
+mkdir -p artifacts
+for t in "${targets[@]}"; do mkdir -p "artifacts/$t"; done
+running=0
+for t in "${targets[@]}"; do
+  run "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+done
+wait
+
+printf '\n%-18s %12s %8s  %s\n' target executions seconds outcome
+for t in "${targets[@]}"; do
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "logs/$t.log" | tail -1)
+  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "logs/$t.log" | tail -1)
+  outcome=clean
+  grep -q -E '^==[0-9]+== ERROR|panicked|deadly signal|out-of-memory|timeout' "logs/$t.log" && outcome="FOUND (logs/$t.log)"
+  printf '%-18s %12s %8s  %s\n' "$t" "${execs:-?}" "${secs:-?}" "$outcome"
+done
