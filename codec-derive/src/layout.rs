@@ -108,6 +108,9 @@ impl Gen<'_> {
     /// A statement registering the target of offset field `f` (read into
     /// `raw_<f>` at `at_<f>`) as a bound.
     pub(crate) fn bound_stmt(&self, s: &StructDef, f: &str, p: &Ptr) -> TokenStream {
+        if !self.c.ends_at_next_target() {
+            return TokenStream::new();
+        }
         let at = local("at", f);
         let raw = local("raw", f);
         let rank = self.rank(s, s.fields.iter().position(|g| g.name == f).unwrap_or(0));
@@ -135,7 +138,13 @@ impl Gen<'_> {
         let rt = RT();
         let offsets = self.c.field_offsets(s);
         let mut body = TokenStream::new();
-        for (fi, (f, off)) in s.fields.iter().zip(&offsets).enumerate() {
+        // Nothing reads the targets when nothing ends at the next one.
+        let fields = if self.c.ends_at_next_target() {
+            &s.fields[..]
+        } else {
+            &[]
+        };
+        for (fi, (f, off)) in fields.iter().zip(&offsets).enumerate() {
             let Some(off) = off else { break };
             match &f.ty {
                 Type::Ptr(p) => {
@@ -177,6 +186,9 @@ impl Gen<'_> {
 
     /// Statements registering the targets of `n` elements from `start`.
     pub(crate) fn pre_pass(&self, of: &Type, esize: u64) -> TokenStream {
+        if !self.c.ends_at_next_target() {
+            return TokenStream::new();
+        }
         match of {
             Type::Named(n) if matches!(self.c.get(n), Some(TypeDef::Struct(_))) => {
                 let tn = self.path_as(n, "__Decode");

@@ -301,6 +301,28 @@ impl Checked {
         check::target_sections(&self.schema, p, t, s)
     }
 
+    /// Does anything in the schema end where the next offset target begins
+    /// (a `ToNext` list or rows, a string `Pool`, a `Select` union, which
+    /// sees the bytes up to the next target)? Only then must a decoder note
+    /// the target of every offset it reads.
+    pub fn ends_at_next_target(&self) -> bool {
+        fn ends(t: &Type) -> bool {
+            match t {
+                Type::List { of, count } => matches!(**count, Count::ToNext) || ends(of),
+                Type::Rows { count, .. } => matches!(**count, Count::ToNext),
+                Type::Select { .. } | Type::Pool {} => true,
+                Type::Ptr(p) => ends(&p.to),
+                Type::Array { of, .. } | Type::Groups { of, .. } => ends(of),
+                Type::Follows { to, .. } => ends(to),
+                _ => false,
+            }
+        }
+        self.schema.types.iter().any(|d| match d {
+            TypeDef::Struct(s) => s.fields.iter().any(|f| ends(&f.ty)),
+            TypeDef::Union(u) => u.variants.iter().any(|v| ends(&v.ty)),
+        })
+    }
+
     /// Can a value of type `type_id` lead to something placed in `section`?
     pub fn reaches(&self, type_id: usize, section: usize) -> bool {
         self.facts.reaches(type_id, section)
