@@ -104,3 +104,15 @@ fn a_reference_to_no_record_gives_the_codecs_located_error() {
         }
     );
 }
+
+/// Only schemas with something that ends at the next offset target make a
+/// decoder note every offset's target (a cost per offset); AAMP has none.
+#[test]
+fn only_schemas_that_read_up_to_the_next_target_say_so() {
+    let load = |name: &str| {
+        let path = format!("{}/../schemas/{name}", env!("CARGO_MANIFEST_DIR"));
+        codec_schema::load(std::path::Path::new(&path), name).unwrap()
+    };
+    assert!(!load("aamp.ron").ends_at_next_target());
+    assert!(load("ainb.ron").ends_at_next_target());
+}
