@@ -196,11 +196,12 @@ impl Gen<'_> {
         }
         build.extend(self.missing_fields(s));
         let notes = self.decode_notes(s);
+        let endian = self.endian_const();
         let reads = match fast {
             Some((size, fast_reads, locals)) => quote! {
                 let (#(#locals,)*) = match r.array::<#size>(pos) {
                     Ok(rec) => {
-                        let e = r.endian();
+                        let e = #endian;
                         #fast_reads
                         p = pos + #size as u64;
                         #bounds
@@ -534,7 +535,42 @@ impl Gen<'_> {
                 let k = *len as usize;
                 let elem = self.inline_read(of, quote!(q), owner, field);
                 let ety = self.rust_ty(of, owner, field);
-                if is_prim(of) {
+                let fast = match (
+                    self.c.fixed_size(of),
+                    field_read(of, quote!(&rec[i * es..])),
+                ) {
+                    (Some(es), Some(read)) if is_prim(of) => Some((es as usize, read)),
+                    _ => None,
+                };
+                if let Some((es, read)) = fast {
+                    // One bounds check for the whole array; element by
+                    // element only when the file cuts it short, so that the
+                    // error names the element.
+                    let endian = self.endian_const();
+                    let size = es * k;
+                    quote! {
+                        (|| -> #rt::DecodeResult<([#ety; #k], u64)> {
+                            let s: u64 = #start;
+                            if let Ok(rec) = r.array::<#size>(s) {
+                                let e = #endian;
+                                let es = #es;
+                                let mut out = [<#ety>::default(); #k];
+                                for (i, slot) in out.iter_mut().enumerate() {
+                                    *slot = #read;
+                                }
+                                return Ok((out, s + #size as u64));
+                            }
+                            let mut out = [<#ety>::default(); #k];
+                            let mut q: u64 = s;
+                            for (i, slot) in out.iter_mut().enumerate() {
+                                let (e, next) = match #elem { Ok(v) => v, Err(e) => return Err(e.at_index(i)) };
+                                *slot = e;
+                                q = next;
+                            }
+                            Ok((out, q))
+                        })()
+                    }
+                } else if is_prim(of) {
                     quote! {
                         (|| -> #rt::DecodeResult<([#ety; #k], u64)> {
                             let mut out = [<#ety>::default(); #k];
@@ -608,6 +644,18 @@ impl Gen<'_> {
                 // The checker keeps these out of inline positions.
                 quote! { Err(#rt::DecodeError::new(#start, #rt::ErrorKind::Invalid("unsupported inline type".into()))) }
             }
+        }
+    }
+
+    /// The byte order this schema (or variant) is decoded in, as a
+    /// constant, so that field reads from checked records need no run-time
+    /// branch on it. The reader is created with the same one (`ENDIAN`, or
+    /// the variant's).
+    fn endian_const(&self) -> TokenStream {
+        let rt = RT();
+        match self.c.schema.endian {
+            Endian::Little => quote!(#rt::Endian::Little),
+            Endian::Big => quote!(#rt::Endian::Big),
         }
     }
 
