@@ -8,7 +8,9 @@
 //! owns the glue (`formats`) implements, looked up by the names the schema
 //! declares.
 
-use super::{base_of, InterpError, Kind, Node, Open, Run, ShapeField, Site, Value, R};
+use super::{
+    base_of, variant_node, InterpError, Kind, Node, Open, Run, ShapeField, Site, Value, R,
+};
 use crate::{int_width, Base, Checked, Count, Derive, Field, Role, StructDef, Type, TypeDef};
 use codec_runtime::{DecodeResult, Endian, ErrorKind, SelectCx, StringPool};
 use std::borrow::Cow;
@@ -213,6 +215,21 @@ pub(super) fn leak(name: &str) -> &'static str {
     let s: &'static str = Box::leak(name.to_owned().into_boxed_str());
     set.insert(s);
     s
+}
+
+/// The variant of `u` whose tag is `tag`, or the runtime's `UnknownTag`
+/// error at `pos`: how a union whose tag the interpreter read itself (a tag
+/// in front, a row cell's type) picks its variant, as the generated code does.
+fn variant_by_tag(u: &crate::UnionDef, tag: u64, pos: u64) -> R<&crate::Variant> {
+    u.variants.iter().find(|v| v.tag == tag).ok_or_else(|| {
+        InterpError::kind(
+            pos,
+            ErrorKind::UnknownTag {
+                union: leak(&u.name),
+                tag,
+            },
+        )
+    })
 }
 
 /// The error for glue the schema names but no hook supplies.
@@ -947,33 +964,8 @@ impl<'c> Run<'c, '_> {
     pub(super) fn tagged_union(&mut self, u: &'c crate::UnionDef, pos: u64, site: &Site) -> R<u64> {
         let w = int_width(&u.tag).unwrap_or(1);
         let tag = self.read_uint(&u.tag, pos)?;
-        let Some(v) = u.variants.iter().find(|v| v.tag == tag) else {
-            return Err(InterpError::kind(
-                pos,
-                ErrorKind::UnknownTag {
-                    union: leak(&u.name),
-                    tag,
-                },
-            ));
-        };
-        let vs = Site {
-            name: site.name.clone(),
-            path: format!("{}::{}", site.path, v.name),
-            unknown: site.unknown,
-        };
-        let mut node = Node::new(
-            vs.name.clone(),
-            vs.path.clone(),
-            pos,
-            format!("{}::{}", u.name, v.name),
-            vs.unknown,
-            Kind::Variant {
-                union: u.name.clone(),
-                variant: v.name.clone(),
-                tag,
-            },
-        );
-        node.doc = v.doc.clone();
+        let v = variant_by_tag(u, tag, pos)?;
+        let (vs, mut node) = variant_node(u, v, site.name.clone(), site, pos);
         let mut t = Node::new(
             "tag",
             format!("{}.tag", vs.path),
@@ -1126,33 +1118,8 @@ impl<'c> Run<'c, '_> {
 
     /// One cell of type `tag` at `pos` (a variant node appended).
     fn cell(&mut self, u: &'c crate::UnionDef, tag: u64, pos: u64, site: &Site) -> R<()> {
-        let Some(v) = u.variants.iter().find(|v| v.tag == tag) else {
-            return Err(InterpError::kind(
-                pos,
-                ErrorKind::UnknownTag {
-                    union: leak(&u.name),
-                    tag,
-                },
-            ));
-        };
-        let vs = Site {
-            name: site.name.clone(),
-            path: format!("{}::{}", site.path, v.name),
-            unknown: site.unknown,
-        };
-        let mut node = Node::new(
-            vs.name.clone(),
-            vs.path.clone(),
-            pos,
-            format!("{}::{}", u.name, v.name),
-            vs.unknown,
-            Kind::Variant {
-                union: u.name.clone(),
-                variant: v.name.clone(),
-                tag,
-            },
-        );
-        node.doc = v.doc.clone();
+        let v = variant_by_tag(u, tag, pos)?;
+        let (vs, node) = variant_node(u, v, site.name.clone(), site, pos);
         self.open(node);
         let result = match &v.ty {
             Type::Ptr(p) => (|| -> R<u64> {

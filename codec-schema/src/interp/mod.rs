@@ -488,6 +488,39 @@ impl Site {
     }
 }
 
+/// The node of variant `v` of union `u` at `pos` (named `name`, with the
+/// variant's doc), and the site its payload is read under: the union's path
+/// plus `::Variant`. Every place that picks a variant (a sibling tag's
+/// payload, a tag in front, a row cell) builds it so, which keeps their
+/// paths, type labels and kinds alike in dumps and errors.
+fn variant_node(
+    u: &UnionDef,
+    v: &crate::Variant,
+    name: String,
+    site: &Site,
+    pos: u64,
+) -> (Site, Node) {
+    let vs = Site {
+        name,
+        path: format!("{}::{}", site.path, v.name),
+        unknown: site.unknown,
+    };
+    let mut node = Node::new(
+        vs.name.clone(),
+        vs.path.clone(),
+        pos,
+        format!("{}::{}", u.name, v.name),
+        vs.unknown,
+        Kind::Variant {
+            union: u.name.clone(),
+            variant: v.name.clone(),
+            tag: v.tag,
+        },
+    );
+    node.doc = v.doc.clone();
+    (vs, node)
+}
+
 /// The generated bitfield struct's name: owner + the field in camel case.
 pub fn bits_struct_name(owner: &str, field: &str) -> String {
     let mut out = owner.to_owned();
@@ -1060,25 +1093,8 @@ impl<'c> Run<'c, '_> {
                 format!("tag {tag} (0x{tag:x}) names no variant of {}", u.name),
             ));
         };
-        let vs = Site {
-            name: v.name.clone(),
-            path: format!("{}::{}", site.path, v.name),
-            unknown: site.unknown,
-        };
-        let mut node = Node::new(
-            vs.name.clone(),
-            vs.path.clone(),
-            pos,
-            format!("{}::{}", u.name, v.name),
-            vs.unknown,
-            Kind::Variant {
-                union: u.name.clone(),
-                variant: v.name.clone(),
-                tag,
-            },
-        );
+        let (vs, mut node) = variant_node(u, v, v.name.clone(), site, pos);
         node.size = self.c.fixed_size(&v.ty).unwrap_or(0);
-        node.doc = v.doc.clone();
         self.open(node);
         let result = match &v.ty {
             Type::List { of, count } => {

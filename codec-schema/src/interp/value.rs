@@ -498,49 +498,30 @@ impl SeqBuilder {
     }
 }
 
-impl ser::SerializeSeq for SeqBuilder {
-    type Ok = Value;
-    type Error = ValueError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), ValueError> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Value, ValueError> {
-        Ok(self.finish())
-    }
+/// serde splits "a sequence" into four traits whose methods differ only in
+/// name; a [`SeqBuilder`] takes the elements of all four the same way
+/// (`push`, then `finish`), so their impls are written once, here.
+macro_rules! seq_builder_impls {
+    ($($trait:ident :: $method:ident),+ $(,)?) => {$(
+        impl ser::$trait for SeqBuilder {
+            type Ok = Value;
+            type Error = ValueError;
+            fn $method<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), ValueError> {
+                self.push(v)
+            }
+            fn end(self) -> Result<Value, ValueError> {
+                Ok(self.finish())
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeTuple for SeqBuilder {
-    type Ok = Value;
-    type Error = ValueError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), ValueError> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Value, ValueError> {
-        Ok(self.finish())
-    }
-}
-
-impl ser::SerializeTupleStruct for SeqBuilder {
-    type Ok = Value;
-    type Error = ValueError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), ValueError> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Value, ValueError> {
-        Ok(self.finish())
-    }
-}
-
-impl ser::SerializeTupleVariant for SeqBuilder {
-    type Ok = Value;
-    type Error = ValueError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), ValueError> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Value, ValueError> {
-        Ok(self.finish())
-    }
-}
+seq_builder_impls!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field,
+);
 
 impl ser::SerializeMap for MapBuilder {
     type Ok = Value;
@@ -586,35 +567,28 @@ impl StructBuilder {
     }
 }
 
-impl ser::SerializeStruct for StructBuilder {
-    type Ok = Value;
-    type Error = ValueError;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        k: &'static str,
-        v: &T,
-    ) -> Result<(), ValueError> {
-        self.push(k, v)
-    }
-    fn end(self) -> Result<Value, ValueError> {
-        Ok(self.finish())
-    }
+/// Likewise a struct and a struct variant: a [`StructBuilder`] takes the
+/// fields of both the same way, so their impls are written once, here.
+macro_rules! struct_builder_impls {
+    ($($trait:ident),+ $(,)?) => {$(
+        impl ser::$trait for StructBuilder {
+            type Ok = Value;
+            type Error = ValueError;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                k: &'static str,
+                v: &T,
+            ) -> Result<(), ValueError> {
+                self.push(k, v)
+            }
+            fn end(self) -> Result<Value, ValueError> {
+                Ok(self.finish())
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeStructVariant for StructBuilder {
-    type Ok = Value;
-    type Error = ValueError;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        k: &'static str,
-        v: &T,
-    ) -> Result<(), ValueError> {
-        self.push(k, v)
-    }
-    fn end(self) -> Result<Value, ValueError> {
-        Ok(self.finish())
-    }
-}
+struct_builder_impls!(SerializeStruct, SerializeStructVariant);
 
 #[cfg(test)]
 mod tests {
