@@ -40,7 +40,7 @@ pub use schema::{
 };
 
 pub use codec_runtime::rows::Rows;
-use codec_runtime::{DecodeError, DecodeResult, EncodeResult, ErrorKind, Text};
+use codec_runtime::{DecodeError, DecodeResult, EncodeResult, ErrorKind, PathSeg, Text};
 
 /// The magic of a table (XC1 3D tables read `TADB`).
 pub const MAGIC: &[u8; 4] = b"BDAT";
@@ -189,6 +189,8 @@ pub fn decode(data: &[u8]) -> DecodeResult<(Variant, BdatFile)> {
                     .into(),
             ),
         )
+        .within(PathSeg::Field("tables"))
+        .within(PathSeg::Type("File"))
     })?;
     Ok((variant, schema::decode(data, variant)?))
 }
