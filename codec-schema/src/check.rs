@@ -819,91 +819,23 @@ impl<'s> Checker<'s> {
         f: &Field,
         p: &Ptr,
     ) {
-        let sibling = |n: &str| st.fields.iter().find(|g| g.name == n);
         match &p.to {
             Type::List { count, .. } if matches!(&**count, Count::Field(_)) => {
                 let Count::Field(n) = &**count else { return };
-                match sibling(n) {
-                    None => {
-                        let derived = st
-                            .fields
-                            .iter()
-                            .find(|g| g.derive == Some(Derive::Count(f.name.clone())));
-                        let hint = match derived {
-                            Some(g) => format!(
-                                "did you mean `{}`? It is derived with `Count(\"{}\")`",
-                                g.name, f.name
-                            ),
-                            None => field_hint(n, st),
-                        };
-                        cx.error(
-                            &at(tat, &[Step::from("to"), Step::from("count")]),
-                            item,
-                            format!("count `{n}` names no field of `{}`", st.name),
-                            Some(hint),
-                        )
-                    }
-                    Some(g) => {
-                        if int_width(&g.ty).is_none() {
-                            cx.error(
-                                tat,
-                                item,
-                                format!("count field `{n}` is not an unsigned integer"),
-                                None,
-                            );
-                        } else if g.derive != Some(Derive::Count(f.name.clone())) {
-                            cx.error(
-                                tat,
-                                item,
-                                format!("count field `{n}` must be derived from `{}`", f.name),
-                                Some(format!(
-                                    "add `derive: Count(\"{}\")` to field `{n}`",
-                                    f.name
-                                )),
-                            );
-                        }
-                    }
-                }
+                let paired = Paired {
+                    role: "count",
+                    derive: "Count",
+                    expected: Derive::Count(f.name.clone()),
+                };
+                check_paired_sibling(cx, tat, item, st, f, n, &paired);
             }
-            Type::Switch { union, tag } => match sibling(tag) {
-                None => {
-                    let derived = st
-                        .fields
-                        .iter()
-                        .find(|g| g.derive == Some(Derive::Tag(f.name.clone())));
-                    let hint = match derived {
-                        Some(g) => format!(
-                            "did you mean `{}`? It is derived with `Tag(\"{}\")`",
-                            g.name, f.name
-                        ),
-                        None => field_hint(tag, st),
-                    };
-                    cx.error(
-                        &at(tat, &[Step::from("to"), Step::from("tag")]),
-                        item,
-                        format!("tag `{tag}` names no field of `{}`", st.name),
-                        Some(hint),
-                    )
-                }
-                Some(g) => {
-                    if int_width(&g.ty).is_none() {
-                        cx.error(
-                            tat,
-                            item,
-                            format!("tag field `{tag}` is not an unsigned integer"),
-                            None,
-                        );
-                    } else if g.derive != Some(Derive::Tag(f.name.clone())) {
-                        cx.error(
-                            tat,
-                            item,
-                            format!("tag field `{tag}` must be derived from `{}`", f.name),
-                            Some(format!(
-                                "add `derive: Tag(\"{}\")` to field `{tag}`",
-                                f.name
-                            )),
-                        );
-                    }
+            Type::Switch { union, tag } => {
+                let paired = Paired {
+                    role: "tag",
+                    derive: "Tag",
+                    expected: Derive::Tag(f.name.clone()),
+                };
+                if let Some(g) = check_paired_sibling(cx, tat, item, st, f, tag, &paired) {
                     let u = match self.types.get(union.as_str()).map(|&i| &self.s.types[i]) {
                         Some(TypeDef::Union(u)) => Some(u),
                         _ => None,
@@ -930,7 +862,7 @@ impl<'s> Checker<'s> {
                         }
                     }
                 }
-            },
+            }
             _ => {}
         }
     }
@@ -1044,17 +976,7 @@ impl<'s> Checker<'s> {
         }
         let sibling = |n: &str| st.fields.iter().find(|g| g.name == n);
         let root_only = |cx: &mut Ctxt<'_>, what: &str| {
-            if !self.is_layout_root(&st.name) {
-                cx.error(
-                    dat,
-                    item,
-                    format!(
-                        "{what} can only be derived in the root struct `{}`",
-                        self.s.root
-                    ),
-                    None,
-                );
-            }
+            self.require_layout_root(cx, dat, item, st, what, "");
         };
         match d {
             Derive::Count(n) => match sibling(n).map(|g| &g.ty) {
@@ -1319,6 +1241,77 @@ fn camel(name: &str) -> String {
 }
 
 /// A hint for a name that is not a field of `st`.
+/// The field an offset's target pairs with: the count of a `List(count:
+/// Field(..))` or the tag of a `Switch`, and the derive that field must carry.
+struct Paired<'a> {
+    /// `count` or `tag`, as the errors name it (and the step under `to`).
+    role: &'a str,
+    /// The derive's name in the schema, for the hints.
+    derive: &'a str,
+    /// The derive the sibling must carry: from the offset field itself.
+    expected: Derive,
+}
+
+/// Checks the sibling field `n` that offset field `f` pairs with: it must
+/// exist, be an unsigned integer and be derived from `f`. A list's count and
+/// a union's tag pair with their offset in the same way (the encoder fills
+/// both in from the target), so one check gives both their errors. Returns
+/// the sibling when it exists.
+fn check_paired_sibling<'s>(
+    cx: &mut Ctxt<'_>,
+    tat: &[Step],
+    item: &str,
+    st: &'s StructDef,
+    f: &Field,
+    n: &str,
+    pair: &Paired<'_>,
+) -> Option<&'s Field> {
+    let Paired {
+        role,
+        derive,
+        expected,
+    } = pair;
+    let Some(g) = st.fields.iter().find(|g| g.name == n) else {
+        let derived = st
+            .fields
+            .iter()
+            .find(|g| g.derive.as_ref() == Some(expected));
+        let hint = match derived {
+            Some(g) => format!(
+                "did you mean `{}`? It is derived with `{derive}(\"{}\")`",
+                g.name, f.name
+            ),
+            None => field_hint(n, st),
+        };
+        cx.error(
+            &at(tat, &[Step::from("to"), Step::from(*role)]),
+            item,
+            format!("{role} `{n}` names no field of `{}`", st.name),
+            Some(hint),
+        );
+        return None;
+    };
+    if int_width(&g.ty).is_none() {
+        cx.error(
+            tat,
+            item,
+            format!("{role} field `{n}` is not an unsigned integer"),
+            None,
+        );
+    } else if g.derive.as_ref() != Some(expected) {
+        cx.error(
+            tat,
+            item,
+            format!("{role} field `{n}` must be derived from `{}`", f.name),
+            Some(format!(
+                "add `derive: {derive}(\"{}\")` to field `{n}`",
+                f.name
+            )),
+        );
+    }
+    Some(g)
+}
+
 fn field_hint(n: &str, st: &StructDef) -> String {
     let names: Vec<&str> = st.fields.iter().map(|g| g.name.as_str()).collect();
     if names.is_empty() {

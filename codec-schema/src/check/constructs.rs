@@ -88,6 +88,33 @@ impl<'s> Checker<'s> {
         name == self.s.root || self.struct_def(name).is_some_and(|st| st.layout.is_some())
     }
 
+    /// Refuses derive `what` (the file size, a section start, ...) in a struct
+    /// that is not a layout root: the encoder fills such fields in once per
+    /// layout, so both derive checks (`check_derive` and `check_new_derive`)
+    /// refuse them elsewhere the same way. `also` ends the message where the
+    /// derive may stand in a unit's root too.
+    pub(super) fn require_layout_root(
+        &self,
+        cx: &mut Ctxt<'_>,
+        dat: &[Step],
+        item: &str,
+        st: &StructDef,
+        what: &str,
+        also: &str,
+    ) {
+        if !self.is_layout_root(&st.name) {
+            cx.error(
+                dat,
+                item,
+                format!(
+                    "{what} can only be derived in the root struct `{}`{also}",
+                    self.s.root
+                ),
+                None,
+            );
+        }
+    }
+
     /// The sections a struct's offsets may place in: its unit's, or the file's.
     fn scope_sections(&self, st: &str) -> Vec<&'s str> {
         match self.scope_of.get(st).copied().flatten() {
@@ -601,17 +628,7 @@ impl<'s> Checker<'s> {
         d: &Derive,
     ) {
         let layout_root = |cx: &mut Ctxt<'_>, what: &str| {
-            if !self.is_layout_root(&st.name) {
-                cx.error(
-                    dat,
-                    item,
-                    format!(
-                        "{what} can only be derived in the root struct `{}` or in a unit's root",
-                        self.s.root
-                    ),
-                    None,
-                );
-            }
+            self.require_layout_root(cx, dat, item, st, what, " or in a unit's root");
         };
         match d {
             Derive::SectionStart(sec) => {
