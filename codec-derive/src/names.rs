@@ -26,23 +26,10 @@ pub fn local(prefix: &str, name: &str) -> Ident {
     format_ident!("{}_{}", prefix, name)
 }
 
-/// `lists` -> `Lists`, `value_type` -> `ValueType`.
-pub fn camel(name: &str) -> String {
-    name.split('_')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            let mut c = s.chars();
-            match c.next() {
-                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
-                None => String::new(),
-            }
-        })
-        .collect()
-}
-
-/// The name of the struct generated for a bitfield.
+/// The name of the struct generated for a bitfield: made by codec-schema,
+/// whose checker and interpreter use the same name.
 pub fn bits_struct(owner: &str, field: &str) -> Ident {
-    format_ident!("{}{}", owner, camel(field))
+    format_ident!("{}", codec_schema::names::bits_struct_name(owner, field))
 }
 
 pub fn width_tokens(t: &Type) -> TokenStream {

@@ -1175,7 +1175,7 @@ impl<'s> Checker<'s> {
                 if !matches!(f.ty, Type::Bits { .. }) {
                     continue;
                 }
-                let name = format!("{}{}", st.name, camel(&f.name));
+                let name = crate::names::bits_struct_name(&st.name, &f.name);
                 let what = format!("{}.{}", st.name, f.name);
                 let fat = [
                     Step::from("types"),
@@ -1225,22 +1225,6 @@ fn unboxed_refs<'a>(t: &'a Type, out: &mut Vec<&'a str>) {
     }
 }
 
-/// `lists` -> `Lists`, `value_type` -> `ValueType`: how codegen names the
-/// struct of a bitfield (`<Owner><Field>`).
-fn camel(name: &str) -> String {
-    name.split('_')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            let mut c = s.chars();
-            match c.next() {
-                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
-                None => String::new(),
-            }
-        })
-        .collect()
-}
-
-/// A hint for a name that is not a field of `st`.
 /// The field an offset's target pairs with: the count of a `List(count:
 /// Field(..))` or the tag of a `Switch`, and the derive that field must carry.
 struct Paired<'a> {
@@ -1312,6 +1296,7 @@ fn check_paired_sibling<'s>(
     Some(g)
 }
 
+/// A hint for a name that is not a field of `st`.
 fn field_hint(n: &str, st: &StructDef) -> String {
     let names: Vec<&str> = st.fields.iter().map(|g| g.name.as_str()).collect();
     if names.is_empty() {

@@ -10,6 +10,7 @@ pub mod docs;
 pub mod interp;
 pub mod locate;
 pub mod model;
+pub mod names;
 mod overlay;
 
 pub use check::int_width;

@@ -521,18 +521,9 @@ fn variant_node(
     (vs, node)
 }
 
-/// The generated bitfield struct's name: owner + the field in camel case.
-pub fn bits_struct_name(owner: &str, field: &str) -> String {
-    let mut out = owner.to_owned();
-    for part in field.split('_').filter(|s| !s.is_empty()) {
-        let mut c = part.chars();
-        if let Some(first) = c.next() {
-            out.push(first.to_ascii_uppercase());
-            out.push_str(c.as_str());
-        }
-    }
-    out
-}
+// The generated bitfield struct's name; its home is `crate::names`, shared
+// with the checker and codegen. Also public here, where it was before.
+pub use crate::names::bits_struct_name;
 
 fn is_number(t: &Type) -> bool {
     matches!(
