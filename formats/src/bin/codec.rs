@@ -6,6 +6,8 @@
 
 #[path = "codec/ainb.rs"]
 mod ainb;
+#[path = "codec/atomic.rs"]
+mod atomic;
 #[path = "codec/bdat.rs"]
 mod bdat;
 #[path = "codec/check.rs"]

@@ -2,6 +2,7 @@
 //! folder of text as bdat-toolset lays it out (`OUT/<name>.bschema` and
 //! `OUT/<name>/<Table>.json`), and back.
 
+use crate::atomic::{self, Staged};
 use crate::text::Target;
 use formats::bdat::{self, text, Variant};
 use formats::Format;
@@ -83,7 +84,7 @@ fn to_text_bdat(
         .unwrap_or_else(|| "bdat".into());
     let texts = text::file_to_text(&file, variant, &file_name);
     let tables_dir = folder.join(&file_name);
-    // Decide every output before writing any.
+    // Decide every output before writing any: the .bschema first here.
     let mut outputs: Vec<(Target, Vec<u8>)> = Vec::new();
     let schema_path = folder.join(format!("{file_name}.bschema"));
     outputs.push((
@@ -104,11 +105,27 @@ fn to_text_bdat(
             body.into_bytes(),
         ));
     }
-    fs::create_dir_all(&tables_dir).map_err(|e| format!("{}: {e}", tables_dir.display()))?;
-    for (target, body) in outputs {
-        target.write(&body)?;
+    // Every file is staged (written to a temporary file beside its
+    // target) before any is renamed into place, the .bschema last: a run
+    // that fails leaves the old files as they were, and no new folder.
+    let created = atomic::create_dirs(&tables_dir)?;
+    let mut staged = Staged::new();
+    let all_staged = outputs[1..]
+        .iter()
+        .chain(&outputs[..1])
+        .try_for_each(|(target, body)| target.stage(&mut staged, body));
+    let done = match all_staged {
+        Ok(()) => staged.commit(),
+        Err(e) => {
+            // The staged files go first, then the folders they were in.
+            drop(staged);
+            Err(e)
+        }
+    };
+    if done.is_err() {
+        atomic::remove_created(&created);
     }
-    Ok(())
+    done
 }
 
 /// `codec from-text` for a `.bschema`; `None` when FILE is not one.

@@ -1,10 +1,11 @@
 //! `codec docs`: wiki pages from the schemas (Markdown, MediaWiki, SVG).
 
+use crate::atomic::{self, Staged};
 use crate::dump;
 use clap::{Args, ValueEnum};
 use codec_schema::docs::{self, DocFormat};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Which pages `--format` asks for.
@@ -38,7 +39,9 @@ pub struct DocsArgs {
     #[arg(long, value_enum, default_value = "all")]
     format: DocsFormat,
 
-    /// The folder to write them to (created if missing).
+    /// The folder to write them to (created if missing). The pages replace
+    /// the old ones only once every page is written in full (to temporary
+    /// files), so a failed run changes nothing.
     #[arg(long, value_name = "DIR", default_value = "docs/formats")]
     out: PathBuf,
 
@@ -73,32 +76,40 @@ pub fn run(args: &DocsArgs) -> ExitCode {
             }
         }
     }
-    if let Err(e) = std::fs::create_dir_all(&args.out) {
-        eprintln!("codec: {}: {e}", args.out.display());
-        return ExitCode::FAILURE;
-    }
+    let created = match atomic::create_dirs(&args.out) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("codec: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let fail = |e: String| {
+        eprintln!("codec: {e}");
+        atomic::remove_created(&created);
+        ExitCode::FAILURE
+    };
+    // Every page is staged (written to a temporary file) before any is
+    // renamed into place: a run that fails leaves the old pages as they were.
     let formats = args.format.formats();
-    let mut stdout = std::io::stdout().lock();
+    let mut staged = Staged::new();
+    let mut written = Vec::new();
     for c in &schemas {
         for f in docs::generate(c, &formats) {
             let path = args.out.join(&f.name);
-            if let Err(e) = write_atomically(&path, f.contents.as_bytes()) {
-                eprintln!("codec: {}: {e}", path.display());
-                return ExitCode::FAILURE;
+            if let Err(e) = staged.add(&path, f.contents.as_bytes(), true) {
+                // The staged files go first, then the folders they were in.
+                drop(staged);
+                return fail(e);
             }
-            let _ = writeln!(stdout, "wrote {}", path.display());
+            written.push(path);
         }
     }
+    if let Err(e) = staged.commit() {
+        return fail(e);
+    }
+    let mut stdout = std::io::stdout().lock();
+    for path in written {
+        let _ = writeln!(stdout, "wrote {}", path.display());
+    }
     ExitCode::SUCCESS
-}
-
-/// Writes through a temporary file in the same folder, then renames it, so
-/// an interrupted run never leaves a half-written page.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or_else(|| Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }

@@ -2,6 +2,7 @@
 //! (AAMP ↔ YAML in oead's dialect, AINB ↔ JSON, legacy BDAT ↔ JSON/CSV),
 //! written atomically.
 
+use crate::atomic::Staged;
 use crate::FormatArg;
 use clap::Args;
 use formats::aamp::names::{NameTable, NAMES_ENV, NUMBERED_NAMES_ENV};
@@ -80,7 +81,9 @@ pub struct ToTextArgs {
     /// it (switch, xc2, xc1de; x, xcx; wii, xc1; new3ds, 3ds, xc3d). The
     /// tables are written as bdat-toolset lays them out:
     /// OUT/<name>.bschema and OUT/<name>/<Table>.json (OUT: -o, or FILE's
-    /// folder).
+    /// folder). Each is first written to a temporary file; they replace the
+    /// old files only once every table converted and every file is
+    /// complete (the .bschema last), so a failed run changes nothing.
     #[arg(long, value_name = "GAME")]
     game: Option<String>,
 
@@ -369,42 +372,16 @@ impl Target {
                     .and_then(|()| out.flush())
                     .map_err(|e| format!("standard output: {e}"))
             }
-            Target::File { path, replace } => {
-                let folder = match path.parent() {
-                    Some(p) if !p.as_os_str().is_empty() => p,
-                    _ => Path::new("."),
-                };
-                let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-                let mut builder = tempfile::Builder::new();
-                builder.prefix(".codec-").suffix(".tmp");
-                #[cfg(unix)]
-                {
-                    use std::os::unix::fs::PermissionsExt;
-                    // Keep the mode of a file being replaced; new files are
-                    // rw-r--r-- rather than the temporary file's rw-------.
-                    let mode = fs::metadata(path)
-                        .map(|m| m.permissions().mode() & 0o7777)
-                        .unwrap_or(0o644);
-                    builder.permissions(fs::Permissions::from_mode(mode));
-                }
-                let mut tmp = builder.tempfile_in(folder).map_err(|e| fail(&e))?;
-                tmp.write_all(bytes)
-                    .and_then(|()| tmp.as_file().sync_all())
-                    .map_err(|e| fail(&e))?;
-                if *replace {
-                    tmp.persist(path).map_err(|e| fail(&e.error))?;
-                } else {
-                    // Refuse a file that appeared since the check.
-                    tmp.persist_noclobber(path).map_err(|e| {
-                        if e.error.kind() == io::ErrorKind::AlreadyExists {
-                            fail(&"exists; use --force to replace it")
-                        } else {
-                            fail(&e.error)
-                        }
-                    })?;
-                }
-                Ok(())
-            }
+            Target::File { path, replace } => crate::atomic::write(path, bytes, *replace),
+        }
+    }
+
+    /// Stages a file target's bytes to be renamed into place with the other
+    /// files of the run (see [`crate::atomic`]).
+    pub(crate) fn stage(&self, staged: &mut Staged, bytes: &[u8]) -> Result<(), String> {
+        match self {
+            Target::Stdout => Err("several files cannot go to standard output".into()),
+            Target::File { path, replace } => staged.add(path, bytes, *replace),
         }
     }
 }
