@@ -283,6 +283,29 @@ fn golden_bschema_reads() {
     assert!(schema.tables.iter().any(|t| t == "BTL_Class"));
 }
 
+/// A `.bschema` names the tables' folder and files (and `codec from-text`'s
+/// default output): a name that leads to another folder (`..`, a path, an
+/// absolute path) is an error, so that a `.bschema` cannot make the command
+/// read or write outside its folder.
+#[test]
+fn bschema_names_that_lead_to_other_folders_are_errors() {
+    let good =
+        r#"{"file_name":"common","version":{"Legacy":"Switch"},"format_version":2,"tables":["A"]}"#;
+    assert_eq!(text::read_bschema(good).unwrap().file_name, "common");
+    for (bad, at) in [
+        (good.replace(r#""common""#, r#""../common""#), "file_name"),
+        (good.replace(r#""common""#, r#""/tmp/common""#), "file_name"),
+        (good.replace(r#""common""#, r#""..""#), "file_name"),
+        (good.replace(r#""common""#, r#""""#), "file_name"),
+        (good.replace(r#"["A"]"#, r#"["A","../../x"]"#), "tables[1]"),
+        (good.replace(r#"["A"]"#, r#"["a\\b"]"#), "tables[0]"),
+    ] {
+        let e = text::read_bschema(&bad).unwrap_err();
+        assert_eq!(e.at, at, "{bad}: {e}");
+        assert!(e.message.contains("is not a file name"), "{bad}: {e}");
+    }
+}
+
 /// JSON -> table -> JSON, and the binary of the JSON's table, for every
 /// table of a file.
 fn json_round_trip(name: &str, data: &[u8]) -> usize {

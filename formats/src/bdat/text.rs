@@ -1107,6 +1107,13 @@ pub struct FileSchema {
     pub tables: Vec<String>,
 }
 
+/// Whether a name from a `.bschema` can name a file beside it: not empty,
+/// not `.` or `..`, and without a folder separator (or NUL), so that a
+/// `.bschema` cannot lead reads or writes to other folders.
+fn plain_name(s: &str) -> bool {
+    !s.is_empty() && s != "." && s != ".." && !s.contains(['/', '\\', '\0'])
+}
+
 /// Reads a `.bschema` document.
 pub fn read_bschema(text: &str) -> Result<FileSchema, TextError> {
     let doc: Value = serde_json::from_str(text).map_err(|e| {
@@ -1122,6 +1129,12 @@ pub fn read_bschema(text: &str) -> Result<FileSchema, TextError> {
         .and_then(Value::as_str)
         .ok_or_else(|| err("file_name", "expected the file's name (a string)"))?
         .to_owned();
+    if !plain_name(&file_name) {
+        return Err(err(
+            "file_name",
+            format!("`{file_name}` is not a file name (the tables' folder and the default output are named after it, beside the .bschema)"),
+        ));
+    }
     if let Some(v) = get(o, "format_version") {
         if v.as_u64() != Some(2) {
             return Err(err(
@@ -1147,9 +1160,16 @@ pub fn read_bschema(text: &str) -> Result<FileSchema, TextError> {
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            t.as_str()
-                .map(str::to_owned)
-                .ok_or_else(|| err(format!("tables[{i}]"), "a table name is a string"))
+            let stem = t
+                .as_str()
+                .ok_or_else(|| err(format!("tables[{i}]"), "a table name is a string"))?;
+            if !plain_name(stem) {
+                return Err(err(
+                    format!("tables[{i}]"),
+                    format!("`{stem}` is not a file name (the table's file is named after it, in the tables' folder)"),
+                ));
+            }
+            Ok(stem.to_owned())
         })
         .collect::<Result<_, _>>()?;
     Ok(FileSchema {
