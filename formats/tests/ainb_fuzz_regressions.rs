@@ -1,0 +1,232 @@
+//! AINB: regressions for what fuzzing binary -> JSON -> binary found (fixed
+//! in 02aae21). Each test takes a small corpus file, edits the decoded model
+//! into the situation the fuzzer hit, encodes it, and checks that the file
+//! decodes back, that binary -> JSON -> binary gives the same bytes, and that
+//! the JSON holds the `$`-key that keeps the situation.
+//!
+//! The corpus is `$CODEC_CORPUS/ainb`, else `../shared/corpus/ainb`; when it
+//! is absent the tests say SKIPPED and pass.
+
+use formats::ainb::schema::Instruction;
+use formats::ainb::text::{from_json, to_json};
+use formats::ainb::{decode, encode, File};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Option<PathBuf> {
+    let dir = match std::env::var_os("CODEC_CORPUS") {
+        Some(root) => PathBuf::from(root).join("ainb"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/ainb"),
+    };
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: the AINB corpus is absent ({}); set CODEC_CORPUS to run the corpus tests",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// The named corpus file, decoded; when the corpus lacks it, the smallest
+/// corpus file that `fits`. None (after saying SKIPPED) without a corpus.
+fn pick(preferred: &str, fits: impl Fn(&File) -> bool) -> Option<(PathBuf, File)> {
+    let dir = corpus()?;
+    let named = dir.join(preferred);
+    if let Ok(data) = std::fs::read(&named) {
+        let doc = decode(&data).unwrap_or_else(|e| panic!("{}: {e}", named.display()));
+        assert!(fits(&doc), "{} no longer fits the test", named.display());
+        return Some((named, doc));
+    }
+    let mut files: Vec<(u64, PathBuf)> = std::fs::read_dir(&dir)
+        .expect("read the corpus folder")
+        .map(|e| e.expect("corpus entry").path())
+        .filter(|p| p.is_file())
+        .map(|p| (std::fs::metadata(&p).map_or(u64::MAX, |m| m.len()), p))
+        .collect();
+    files.sort();
+    let found = files.into_iter().find_map(|(_, p)| {
+        let data = std::fs::read(&p).ok()?;
+        if !data.starts_with(b"AIB ") {
+            return None;
+        }
+        let doc = decode(&data).ok()?;
+        fits(&doc).then_some((p, doc))
+    });
+    Some(found.unwrap_or_else(|| panic!("no AINB file in {} fits the test", dir.display())))
+}
+
+/// Encodes the edited model and checks that it decodes back and that binary
+/// -> JSON -> binary is the identity. `check` compares the two models' edited
+/// part first (for a clearer message than differing bytes). Returns the JSON.
+fn json_round_trip(what: &Path, edited: &File, check: impl Fn(&File, &File)) -> Value {
+    let what = what.display();
+    let bin = encode(edited).unwrap_or_else(|e| panic!("{what}: encode the edited file: {e}"));
+    let back = decode(&bin).unwrap_or_else(|e| panic!("{what}: the edited file decodes: {e}"));
+    assert_eq!(
+        encode(&back).unwrap_or_else(|e| panic!("{what}: re-encode: {e}")),
+        bin,
+        "{what}: the edited file encodes back byte for byte"
+    );
+    let json = to_json(&back).unwrap_or_else(|e| panic!("{what}: to_json: {e}"));
+    let again = from_json(&json).unwrap_or_else(|e| panic!("{what}: from_json: {e}"));
+    check(&back, &again);
+    let out = encode(&again).unwrap_or_else(|e| panic!("{what}: encode from JSON: {e}"));
+    if out != bin {
+        let at = out.iter().zip(&bin).position(|(a, b)| a != b);
+        panic!(
+            "{what}: binary -> JSON -> binary differs at byte {at:?} ({} vs {} bytes)",
+            out.len(),
+            bin.len()
+        );
+    }
+    serde_json::from_str(&json).expect("to_json writes JSON")
+}
+
+/// Bug 1: an entry's file-reference bits name a reference that is not its
+/// path's first use (here: a second reference with the same path). The JSON
+/// gave only `Source File`, so the reader put back the first use's index.
+#[test]
+fn blackboard_file_reference_not_first_use_survives_json() {
+    let Some((path, mut doc)) = pick("totk-407-c32b68ed-Toby.action.wait.module.ainb", |d| {
+        let bb = &d.blackboard;
+        !bb.file_refs.is_empty()
+            && bb.file_refs.len() < 127
+            && bb.entries.iter().any(|e| e.word.has_file_ref)
+    }) else {
+        return;
+    };
+    let bb = &mut doc.blackboard;
+    let k = bb
+        .entries
+        .iter()
+        .rposition(|e| e.word.has_file_ref)
+        .expect("an entry with a file reference");
+    let old = usize::from(bb.entries[k].word.file_ref);
+    let dup = bb.file_refs[old].clone();
+    bb.file_refs.push(dup);
+    // Past every distinct path, so never the path's first use.
+    let new = u8::try_from(bb.file_refs.len() - 1).unwrap();
+    bb.entries[k].word.file_ref = new;
+    let name = bb.entries[k].word.name.to_string();
+
+    let json = json_round_trip(&path, &doc, |back, again| {
+        assert_eq!(
+            back.blackboard.entries[k].word.file_ref, new,
+            "the edited binary keeps the entry's file reference"
+        );
+        let (b, a) = (
+            &back.blackboard.entries[k].word,
+            &again.blackboard.entries[k].word,
+        );
+        assert_eq!(
+            (a.has_file_ref, a.file_ref),
+            (b.has_file_ref, b.file_ref),
+            "blackboard entry {k} ({name}): file-reference bits (has_file_ref, file_ref) through JSON"
+        );
+    });
+    let marked: Vec<&Value> = json["Blackboard"]
+        .as_object()
+        .expect("Blackboard is an object")
+        .values()
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter(|e| e.get("$File Reference").is_some())
+        .collect();
+    assert_eq!(
+        marked.len(),
+        1,
+        "exactly the edited entry has `$File Reference`: {marked:?}"
+    );
+    assert_eq!(marked[0]["Name"], Value::from(name.as_str()));
+    assert_eq!(
+        marked[0]["$File Reference"],
+        serde_json::json!([true, new]),
+        "`$File Reference` holds the bits as stored"
+    );
+}
+
+/// Bug 2: the multi-input source table holds a source no input's window
+/// covers. The reader rebuilt the table from the inputs and lost it.
+#[test]
+fn unused_multi_input_source_survives_json() {
+    let Some((path, mut doc)) = pick("totk-407-fcdc44e1-Horablin.action.wait.module.ainb", |d| {
+        !d.multi.is_empty()
+    }) else {
+        return;
+    };
+    let mut extra = doc.multi.last().expect("a multi-input source").clone();
+    extra.node = 0;
+    extra.output = 7;
+    doc.multi.push(extra);
+    let n = doc.multi.len();
+
+    let json = json_round_trip(&path, &doc, |back, again| {
+        assert_eq!(
+            back.multi.len(),
+            n,
+            "the edited binary keeps the extra source"
+        );
+        assert_eq!(
+            again.multi, back.multi,
+            "the multi-input source table through JSON"
+        );
+    });
+    let sources = json["$codec"]["Multi Sources"]
+        .as_array()
+        .unwrap_or_else(|| panic!("`$codec.Multi Sources` is in the JSON"));
+    assert_eq!(
+        sources.len(),
+        n,
+        "`$codec.Multi Sources` is the whole table"
+    );
+    let last = &sources[n - 1];
+    assert_eq!(
+        (&last["Node Index"], &last["Output Index"]),
+        (&Value::from(0), &Value::from(7)),
+        "the unused source is the last of `$codec.Multi Sources`"
+    );
+}
+
+/// Bug 3: the EXB section holds an instruction no expression's setup or main
+/// covers. The JSON gave instructions only under their expressions, so the
+/// reader could not rebuild the table.
+#[test]
+fn uncovered_exb_instruction_survives_json() {
+    let Some((path, mut doc)) = pick(
+        "totk-407-ca562bd5-_LocalModule_db010ba9c141.module.ainb",
+        |d| d.exb.as_ref().is_some_and(|x| !x.expressions.is_empty()),
+    ) else {
+        return;
+    };
+    let exb = doc.exb.as_mut().expect("an EXB section");
+    // A NEG of an immediate: unlike any END the expressions end with.
+    exb.instructions.push(Instruction {
+        opcode: 3,
+        datatype: 3,
+        op1_kind: 0,
+        op2_kind: 0,
+        op1: 0x1234,
+        op2: 0,
+    });
+    let n = exb.instructions.len();
+
+    let json = json_round_trip(&path, &doc, |back, again| {
+        let b = &back.exb.as_ref().expect("EXB back").instructions;
+        assert_eq!(b.len(), n, "the edited binary keeps the extra instruction");
+        assert_eq!(
+            &again.exb.as_ref().expect("EXB through JSON").instructions,
+            b,
+            "the EXB instructions through JSON"
+        );
+    });
+    let list = json["$codec"]["Expressions"]["Instructions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("`$codec.Expressions.Instructions` is in the JSON"));
+    assert_eq!(
+        list.len(),
+        n,
+        "`$codec.Expressions.Instructions` is the whole table"
+    );
+}
