@@ -849,7 +849,6 @@ fn exb_codec(x: &Exb) -> J {
         );
     }
     o.with("Global Memory", x.global_memory)
-        .with("Global Memory", x.global_memory)
         .with("Instance Count", x.instance_count)
         .with("Local32 Memory", x.local32_memory)
         .with("Local64 Memory", x.local64_memory)
