@@ -40,6 +40,14 @@ pub struct Limits {
 }
 
 impl Default for Limits {
+    /// The read budget is 256 times the input. No file of the corpora
+    /// (AAMP, AINB, legacy BDAT: 314 files) needs more than 2 (measured by
+    /// decoding them all with smaller factors), but a document whose values
+    /// are shared by many parameters legitimately needs more, and what the
+    /// encoder writes must decode (`tests/tests/aamp_props.rs`: 100 × one
+    /// 20 KB string needs about 100). A hostile file can then make the
+    /// decoder allocate at most about 6 × 256 bytes per input byte
+    /// (`tests/tests/bounded_alloc.rs`).
     fn default() -> Self {
         Limits {
             max_depth: DEFAULT_MAX_DEPTH,

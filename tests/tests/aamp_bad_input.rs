@@ -677,28 +677,7 @@ fn deep_chain_of_lists_stops_at_the_depth_limit() {
 /// cycle, but 2^40 visits. The read budget must stop it quickly.
 #[test]
 fn shared_sublists_are_bounded_by_the_budget() {
-    let levels = 40usize;
-    let mut d = tiny_file();
-    d.truncate(HEADER + 4);
-    // The root record: two children right after it.
-    let record = |d: &mut Vec<u8>, name: u32, children: u16, count: u16| {
-        d.extend_from_slice(&name.to_le_bytes());
-        d.extend_from_slice(&children.to_le_bytes());
-        d.extend_from_slice(&count.to_le_bytes());
-        d.extend_from_slice(&0u16.to_le_bytes());
-        d.extend_from_slice(&0u16.to_le_bytes());
-    };
-    record(&mut d, 0xA4F6_CB6C, 3, 2);
-    for level in 0..levels {
-        let last = level + 1 == levels;
-        // First list of the block: the next block is 24 bytes on (6 units);
-        // the second is 12 bytes further along, so 12 bytes nearer (3 units).
-        let (a, b, n) = if last { (0, 0, 0) } else { (6, 3, 2) };
-        record(&mut d, 2 * level as u32, a, n);
-        record(&mut d, 2 * level as u32 + 1, b, n);
-    }
-    let len = d.len() as u32;
-    put_u32(&mut d, 0x0C, len);
+    let d = codec_tests::aamp_shared_sublists(40);
     let case = "40 levels of shared child blocks";
     let e = decode_err(&d, case);
     assert!(
