@@ -200,7 +200,12 @@ fn an_offset_outside_the_file_is_located() {
 
 #[test]
 fn an_unknown_node_type_is_located() {
-    let bytes = encode(&with_nodes(0x407, vec![node(0, "A"), node(999, "B")])).unwrap();
+    // The encoder refuses the type; written into the bytes instead.
+    assert!(encode(&with_nodes(0x407, vec![node(0, "A"), node(999, "B")])).is_err());
+    let mut bytes = encode(&with_nodes(0x407, vec![node(0, "A"), node(2, "B")])).unwrap();
+    let ty = 0x74 + 0x3c;
+    assert_eq!(bytes[ty..ty + 2], 2u16.to_le_bytes());
+    bytes[ty..ty + 2].copy_from_slice(&999u16.to_le_bytes());
     let (at, text) = err(&bytes);
     assert_eq!(at, 0x74 + 0x3c);
     assert!(text.contains("File.nodes[1].type"), "{text}");
@@ -211,9 +216,13 @@ fn an_unknown_node_type_is_located() {
 fn a_window_past_its_table_is_located() {
     let mut n = node(0, "A");
     n.params.properties[3] = Window { base: 1, count: 2 };
-    let bytes = encode(&with_nodes(0x407, vec![n])).unwrap();
-    let (at, text) = err(&bytes);
+    // The encoder refuses the window; written into the bytes instead.
+    assert!(encode(&with_nodes(0x407, vec![n])).is_err());
+    let mut bytes = encode(&with_nodes(0x407, vec![node(0, "A")])).unwrap();
     let block = u32::from_le_bytes(bytes[0x74 + 0x14..0x74 + 0x18].try_into().unwrap()) as u64;
+    let w = (block + 3 * 8) as usize;
+    bytes[w..w + 8].copy_from_slice(&[1, 0, 0, 0, 2, 0, 0, 0]);
+    let (at, text) = err(&bytes);
     assert_eq!(at, block + 3 * 8);
     assert!(text.contains("File.nodes[0].params.properties"), "{text}");
     assert!(
@@ -553,4 +562,25 @@ fn golden_values_agree() {
     );
     println!("{files} goldens agree; golden errors: {errors:?}");
     assert!(errors.short_plugs > 0 && errors.vec3_defaults > 0);
+}
+
+/// Found by the `ainb_json` fuzz target: a JSON document whose node held an
+/// attachment window past the (empty) attachment table encoded, and the
+/// file it gave did not decode. The encoder now refuses a window the decoder
+/// would refuse, naming the same field.
+#[test]
+fn a_window_past_its_table_is_refused_on_encode() {
+    for version in [0x404, 0x407, 0x408] {
+        let mut doc = with_nodes(version, vec![node(0, "Root")]);
+        assert!(decode(&encode(&doc).unwrap()).is_ok());
+        doc.nodes[0].attachment_base = 5;
+        doc.nodes[0].attachment_count = 0;
+        let e = encode(&doc).expect_err("a window past its table encodes");
+        let text = e.to_string();
+        assert!(text.contains("File.nodes[0].attachment_base"), "{text}");
+        assert!(
+            text.contains("window (5, 0) runs past its table of 0 element(s)"),
+            "{text}"
+        );
+    }
 }

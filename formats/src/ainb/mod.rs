@@ -81,7 +81,13 @@ pub fn encode(file: &File) -> Result<Vec<u8>, EncodeError> {
             ),
         ));
     };
-    schema::encode(file, v)
+    let bytes = schema::encode(file, v)?;
+    // What the encoder writes must decode: a window that runs past its table
+    // (a hand-edited base, say) is refused here with the decoder's words,
+    // rather than written into a file nothing reads back.
+    validate::validate(file, &bytes)
+        .map_err(|e| EncodeError::new(e.path(), e.kind().to_string()))?;
+    Ok(bytes)
 }
 
 impl File {
