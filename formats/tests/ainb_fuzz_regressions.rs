@@ -1,8 +1,10 @@
-//! AINB: regressions for what fuzzing binary -> JSON -> binary found (fixed
-//! in 02aae21). Each test takes a small corpus file, edits the decoded model
-//! into the situation the fuzzer hit, encodes it, and checks that the file
-//! decodes back, that binary -> JSON -> binary gives the same bytes, and that
-//! the JSON holds the `$`-key that keeps the situation.
+//! AINB: regressions for what fuzzing binary -> JSON -> binary found (bugs
+//! 1-3 fixed in 02aae21; 4-5, EXB windows past the instruction table, and the
+//! budget for overlapping windows, later). Each test takes a small corpus
+//! file, edits the decoded model into the situation the fuzzer hit, encodes
+//! it, and checks that the file decodes back, that binary -> JSON -> binary
+//! gives the same bytes, and that the JSON holds what keeps the situation (or
+//! that `to_json` refuses it with a located message).
 //!
 //! The corpus is `$CODEC_CORPUS/ainb`, else `../shared/corpus/ainb`; when it
 //! is absent the tests say SKIPPED and pass.
@@ -228,5 +230,211 @@ fn uncovered_exb_instruction_survives_json() {
         list.len(),
         n,
         "`$codec.Expressions.Instructions` is the whole table"
+    );
+}
+
+/// The smallest corpus file with an EXB section of at least two expressions
+/// and instructions.
+fn pick_exb() -> Option<(PathBuf, File)> {
+    pick(
+        "totk-407-c5e7bcac-_LocalModule_c0c88ab744a8.module.ainb",
+        |d| {
+            d.exb
+                .as_ref()
+                .is_some_and(|x| x.expressions.len() >= 2 && !x.instructions.is_empty())
+        },
+    )
+}
+
+/// Bug 4 (fuzzing, ainb_round_trip): an expression's main window runs past
+/// the end of the instruction table. The JSON gave it an empty `Main` but
+/// counted its instructions as covered, so `$codec.Expressions.Instructions`
+/// was left out and the reader found no expression holding them ("no
+/// expression holds instruction 42"). `Main` now gives the window's part
+/// inside the table.
+#[test]
+fn exb_window_past_the_table_survives_json() {
+    let Some((path, mut doc)) = pick_exb() else {
+        return;
+    };
+    let exb = doc.exb.as_mut().expect("an EXB section");
+    let n = exb.instructions.len();
+    // The expression whose main window ends the table: its instructions are
+    // no other expression's.
+    let k = exb
+        .expressions
+        .iter()
+        .position(|e| e.main_base >= 0 && e.main_base as usize + e.main_count as usize == n)
+        .expect("an expression whose main window ends the table");
+    exb.expressions[k].main_count += 8;
+    let (base, count) = (exb.expressions[k].main_base, exb.expressions[k].main_count);
+
+    let json = json_round_trip(&path, &doc, |back, again| {
+        let (b, a) = (
+            back.exb.as_ref().expect("EXB back"),
+            again.exb.as_ref().expect("EXB through JSON"),
+        );
+        assert_eq!(
+            (b.expressions[k].main_base, b.expressions[k].main_count),
+            (base, count),
+            "the edited binary keeps the window past the table"
+        );
+        assert_eq!(a.expressions, b.expressions, "the expressions through JSON");
+        assert_eq!(
+            a.instructions, b.instructions,
+            "the EXB instructions through JSON"
+        );
+    });
+    let main = json["Expressions"]["Expressions"][k]["Main"]
+        .as_array()
+        .expect("the expression's Main");
+    assert_eq!(
+        main.len(),
+        n - base as usize,
+        "Main gives the window's instructions inside the table"
+    );
+}
+
+/// Bug 5 (fuzzing, ainb_decode timed out): an expression's setup window has
+/// the count 0xFFFFFFFF. Finding the instructions no window covers walked
+/// every index of every window, 4 billion steps per such expression; it now
+/// walks each window's part inside the table. Here every expression has such
+/// a setup window (starting at its main window), which the old walk took
+/// minutes over; the JSON must come back to the same bytes, each `Setup`
+/// giving the instructions from its base to the table's end.
+#[test]
+fn exb_window_with_a_huge_count_converts() {
+    let Some((path, mut doc)) = pick_exb() else {
+        return;
+    };
+    let exb = doc.exb.as_mut().expect("an EXB section");
+    let n = exb.instructions.len();
+    for e in &mut exb.expressions {
+        e.setup_base = e.main_base;
+        e.setup_count = u32::MAX;
+    }
+    let bases: Vec<i32> = exb.expressions.iter().map(|e| e.setup_base).collect();
+
+    let json = json_round_trip(&path, &doc, |back, again| {
+        let (b, a) = (
+            back.exb.as_ref().expect("EXB back"),
+            again.exb.as_ref().expect("EXB through JSON"),
+        );
+        assert!(
+            b.expressions.iter().all(|e| e.setup_count == u32::MAX),
+            "the edited binary keeps the huge setup counts"
+        );
+        assert_eq!(a.expressions, b.expressions, "the expressions through JSON");
+        assert_eq!(
+            a.instructions, b.instructions,
+            "the EXB instructions through JSON"
+        );
+    });
+    for (i, base) in bases.into_iter().enumerate() {
+        let setup = json["Expressions"]["Expressions"][i]["Setup"]
+            .as_array()
+            .unwrap_or_else(|| panic!("expression {i} has a Setup"));
+        assert_eq!(
+            setup.len(),
+            n - base as usize,
+            "expression {i}: Setup gives the instructions from its base to the table's end"
+        );
+    }
+}
+
+/// The same file with thousands of expressions whose windows all cover the
+/// whole instruction table: the JSON would repeat the table once per
+/// expression (growing with the square of the file), so `to_json` refuses,
+/// naming the expression where the budget ran out.
+#[test]
+fn overlapping_exb_windows_past_the_budget_are_refused() {
+    let Some((path, mut doc)) = pick_exb() else {
+        return;
+    };
+    let exb = doc.exb.as_mut().expect("an EXB section");
+    let n = exb.instructions.len();
+    let mut e = exb.expressions[0].clone();
+    (e.setup_base, e.setup_count, e.main_base, e.main_count) = (-1, 0, 0, n as u32);
+    let copies = 4 * n + 4096 + 2;
+    exb.expressions.extend(std::iter::repeat_n(e, copies));
+    let bin = encode(&doc).unwrap_or_else(|e| panic!("{}: encode: {e}", path.display()));
+    let back = decode(&bin).unwrap_or_else(|e| panic!("{}: decode: {e}", path.display()));
+    let err = to_json(&back).expect_err("overlapping windows past the budget are refused");
+    assert!(
+        err.path.starts_with("Expressions.Expressions["),
+        "the error names the expression: {err}"
+    );
+    assert!(
+        err.message.contains("overlap"),
+        "the error says the windows overlap: {err}"
+    );
+}
+
+/// The reader's side: JSON that puts an expression's instructions at a
+/// window base far past the instructions it gives (here 2 000 000 000) is
+/// refused, naming the expression, before a table that large is allocated;
+/// so is an instruction count past them.
+#[test]
+fn a_json_instruction_far_past_the_table_is_refused() {
+    let Some((path, doc)) = pick_exb() else {
+        return;
+    };
+    let json = to_json(&doc).unwrap_or_else(|e| panic!("{}: to_json: {e}", path.display()));
+    let v: Value = serde_json::from_str(&json).expect("to_json writes JSON");
+
+    let mut far = v.clone();
+    let main = &mut far["$codec"]["Expressions"]["Expressions"][0]["Main"];
+    let count = main[1].clone();
+    *main = serde_json::json!([2_000_000_000, count]);
+    let err = from_json(&far.to_string()).expect_err("a base far past the table is refused");
+    assert_eq!(err.path, "Expressions.Expressions[0].Main", "{err}");
+    assert!(err.message.contains("past"), "{err}");
+
+    let mut many = v;
+    many["$codec"]["Expressions"]["Instruction Count"] = Value::from(2_000_000_000u64);
+    let err = from_json(&many.to_string()).expect_err("a count past the table is refused");
+    assert_eq!(err.path, "$codec.Expressions.Instruction Count", "{err}");
+}
+
+/// The same budget for multi-inputs: five inputs whose windows all cover a
+/// table of 65535 sources would repeat it five times in the JSON; `to_json`
+/// refuses, naming the input.
+#[test]
+fn overlapping_multi_input_windows_past_the_budget_are_refused() {
+    let Some((path, mut doc)) = pick("totk-407-fcdc44e1-Horablin.action.wait.module.ainb", |d| {
+        let io = &d.io;
+        [
+            io.int_inputs.as_ref().map_or(0, Vec::len),
+            io.bool_inputs.as_ref().map_or(0, Vec::len),
+            io.float_inputs.as_ref().map_or(0, Vec::len),
+        ]
+        .iter()
+        .sum::<usize>()
+            >= 5
+            && !d.multi.is_empty()
+    }) else {
+        return;
+    };
+    let source = doc.multi[0].clone();
+    doc.multi = vec![source; 65535];
+    let io = &mut doc.io;
+    let inputs = io
+        .int_inputs
+        .iter_mut()
+        .flatten()
+        .map(|x| &mut x.source)
+        .chain(io.bool_inputs.iter_mut().flatten().map(|x| &mut x.source))
+        .chain(io.float_inputs.iter_mut().flatten().map(|x| &mut x.source));
+    for s in inputs.take(5) {
+        // Sources 0.. of the table, 65535 of them.
+        (s.node, s.output) = (-100, -1);
+    }
+    let bin = encode(&doc).unwrap_or_else(|e| panic!("{}: encode: {e}", path.display()));
+    let back = decode(&bin).unwrap_or_else(|e| panic!("{}: decode: {e}", path.display()));
+    let err = to_json(&back).expect_err("overlapping windows past the budget are refused");
+    assert_eq!(err.path, "Nodes", "{err}");
+    assert!(
+        err.message.contains("input") && err.message.contains("overlap"),
+        "the error names the input and says the windows overlap: {err}"
     );
 }

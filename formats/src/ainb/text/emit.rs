@@ -144,7 +144,63 @@ impl<'a> Emit<'a> {
             ],
         };
         e.check_windows()?;
+        e.check_inlining()?;
         Ok(e)
+    }
+
+    /// The JSON gives each multi-input's sources and each expression's
+    /// instructions inline, so windows that overlap repeat the elements they
+    /// share: past `inline_budget` of the table, the JSON would grow with the
+    /// square of the file, and is refused.
+    fn check_inlining(&self) -> Result<(), TextError> {
+        let f = self.f;
+        let n = f.multi.len();
+        let mut total = 0usize;
+        let sources = super::input_sources(f);
+        let mut sources = sources.into_iter();
+        for (t, &len) in self.inputs.iter().enumerate() {
+            for (i, s) in sources.by_ref().take(len).enumerate() {
+                if s.node > -100 {
+                    continue;
+                }
+                let base = (-100 - i64::from(s.node)) as usize;
+                let count = usize::from(s.output as u16);
+                total += count.min(n.saturating_sub(base));
+                if total > inline_budget(n) {
+                    return Err(TextError::new(
+                        "Nodes",
+                        format!(
+                            "{} input {i} of the input table: the multi-inputs' windows \
+                             overlap, {total} sources for a table of {n}; the JSON gives each \
+                             input's sources inline, and refuses more than {}",
+                            PARAM_TYPES[t],
+                            inline_budget(n)
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(x) = &f.exb {
+            let n = x.instructions.len();
+            let mut total = 0usize;
+            for (i, e) in x.expressions.iter().enumerate() {
+                for (base, count) in exb_windows(e) {
+                    total += exb_window(x, base, count).len();
+                }
+                if total > inline_budget(n) {
+                    return Err(TextError::new(
+                        format!("Expressions.Expressions[{i}]"),
+                        format!(
+                            "the expressions' windows overlap, {total} instructions for a table \
+                             of {n}; the JSON gives each expression's instructions inline, and \
+                             refuses more than {}",
+                            inline_budget(n)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The JSON nests each node's parameters, so the tables must be the
@@ -304,14 +360,13 @@ impl<'a> Emit<'a> {
         // Multi-input sources no input's window covers: the whole table.
         let mut covered = vec![false; f.multi.len()];
         for sources in super::input_sources(f) {
+            // As `source` gives them: a window inside the table (the
+            // decoder checks that), else none.
             if sources.node <= -100 {
                 let base = (-100 - i64::from(sources.node)) as usize;
-                for c in covered
-                    .iter_mut()
-                    .skip(base)
-                    .take(usize::from(sources.output as u16))
-                {
-                    *c = true;
+                let end = base + usize::from(sources.output as u16);
+                if let Some(c) = covered.get_mut(base..end) {
+                    c.fill(true);
                 }
             }
         }
@@ -762,22 +817,45 @@ fn transition(t: &Transition) -> J {
     o
 }
 
+/// The instructions of an expression's window (`base`, `count`) that the
+/// table holds: a window that starts past the table, or a negative base, holds
+/// none; one that runs past the table's end holds the part before the end.
+/// The JSON gives each window's instructions this way, and the reader puts
+/// them back at `base` (the window itself is in `$codec`).
+fn exb_window(x: &Exb, base: i32, count: u32) -> &[Instruction] {
+    let Ok(b) = usize::try_from(base) else {
+        return &[];
+    };
+    let n = x.instructions.len();
+    let b = b.min(n);
+    let end = b.saturating_add(count as usize).min(n);
+    &x.instructions[b..end]
+}
+
+/// An expression's windows as the JSON gives them: setup (when it has one)
+/// and main.
+fn exb_windows(e: &Expression) -> [(i32, u32); 2] {
+    let setup = if e.setup_base >= 0 && e.setup_count > 0 {
+        (e.setup_base, e.setup_count)
+    } else {
+        (-1, 0)
+    };
+    [setup, (e.main_base, e.main_count)]
+}
+
+/// How many inlined elements the JSON may give for a table of `n`: the
+/// windows of every known file follow each other (each element once), so
+/// overlapping windows are allowed up to 4 times the table (plus 4096)
+/// and refused past that, so that the JSON stays linear in the file.
+fn inline_budget(n: usize) -> usize {
+    n.saturating_mul(4).saturating_add(4096)
+}
+
 /// The EXB: dt's version and expressions, each with its setup and main
 /// instructions (as fields, not text).
 fn exb(x: &Exb) -> J {
-    let slice = |base: i64, count: u32| -> J {
-        if base < 0 {
-            return J::Arr(Vec::new());
-        }
-        let (b, c) = (base as usize, count as usize);
-        J::Arr(
-            x.instructions
-                .get(b..b + c)
-                .unwrap_or(&[])
-                .iter()
-                .map(instruction)
-                .collect(),
-        )
+    let slice = |base: i32, count: u32| -> J {
+        J::Arr(exb_window(x, base, count).iter().map(instruction).collect())
     };
     J::obj().with("Version", x.version).with(
         "Expressions",
@@ -796,10 +874,11 @@ fn exb(x: &Exb) -> J {
                             "Output Type",
                             name_or_number(&DATATYPES, 0, u64::from(e.output_type)),
                         );
-                    if e.setup_base >= 0 && e.setup_count > 0 {
-                        o.set("Setup", slice(i64::from(e.setup_base), e.setup_count));
+                    let [setup, main] = exb_windows(e);
+                    if setup.0 >= 0 {
+                        o.set("Setup", slice(setup.0, setup.1));
                     }
-                    o.set("Main", slice(i64::from(e.main_base), e.main_count));
+                    o.set("Main", slice(main.0, main.1));
                     o
                 })
                 .collect(),
@@ -826,18 +905,16 @@ fn instruction(i: &Instruction) -> J {
 /// and the string pool.
 fn exb_codec(x: &Exb) -> J {
     // Instructions no expression's setup or main covers are kept as a list.
+    // Exactly the instructions the expressions' `Setup` and `Main` give
+    // (`exb_window`: a window's part inside the table); `Emit::new` has
+    // bounded their sum.
     let mut covered = vec![false; x.instructions.len()];
     for e in &x.expressions {
-        for (base, count) in [
-            (i64::from(e.setup_base), e.setup_count),
-            (i64::from(e.main_base), e.main_count),
-        ] {
-            if base >= 0 {
-                for i in base as usize..(base as usize).saturating_add(count as usize) {
-                    if let Some(c) = covered.get_mut(i) {
-                        *c = true;
-                    }
-                }
+        for (base, count) in exb_windows(e) {
+            let w = exb_window(x, base, count);
+            if !w.is_empty() {
+                let b = base as usize;
+                covered[b..b + w.len()].fill(true);
             }
         }
     }

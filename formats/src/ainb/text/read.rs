@@ -1495,11 +1495,32 @@ fn exb(o: &Obj, c: Option<&Obj>) -> R<Exb> {
             .collect::<R<_>>()?,
         None => Vec::new(),
     };
+    // Every instruction of the table is given somewhere (the table has no
+    // gaps), so it holds at most as many as the JSON gives: an index past
+    // that is refused before anything is allocated for it.
+    let given = list
+        .iter()
+        .filter_map(Value::as_object)
+        .flat_map(|e| [e.get("Setup"), e.get("Main")])
+        .chain([c.and_then(|c| c.get("Instructions"))])
+        .flatten()
+        .filter_map(Value::as_array)
+        .map(Vec::len)
+        .sum::<usize>();
     let mut instructions: Vec<Option<Instruction>> = Vec::new();
     let mut place = |base: usize, list: &[Value], at: &str| -> R<()> {
         for (i, v) in list.iter().enumerate() {
             let ins = instruction(obj(v, at)?, at)?;
             let k = base + i;
+            if k >= given {
+                return Err(TextError::new(
+                    at,
+                    format!(
+                        "instruction {k} is past the {given} instruction(s) the JSON gives \
+                         (the table has no gaps)"
+                    ),
+                ));
+            }
             if instructions.len() <= k {
                 instructions.resize(k + 1, None);
             }
@@ -1586,6 +1607,12 @@ fn exb(o: &Obj, c: Option<&Obj>) -> R<Exb> {
         .transpose()?
         .flatten();
     if let Some(n) = count {
+        if n > given {
+            return Err(TextError::new(
+                "$codec.Expressions.Instruction Count",
+                format!("{n} instructions, but the JSON gives {given}"),
+            ));
+        }
         if instructions.len() < n {
             instructions.resize(n, None);
         }
