@@ -486,6 +486,36 @@ fn empty_tables_keep_their_base_id_and_xcx_keeps_raw_fixed_point() {
     );
 }
 
+/// Found by the `bdat_round_trip` fuzz target: an XCX fixed-point cell of
+/// raw 1627390034 is written exactly (397312.02001953125), but serde_json's
+/// number parser (not correctly rounded) read it one f64 step off, no longer
+/// a multiple of 1/4096, and the reader refused its own JSON.
+#[test]
+fn fixed_point_values_read_back_despite_the_json_parsers_rounding() {
+    let mut t = Table::new("EMPTY");
+    t.add_value_column("x", CellType::Float);
+    for raw in [
+        1_627_390_034u32,
+        0,
+        1,
+        0xffff_ffff,
+        0x8000_0001,
+        0x7fff_ffff,
+    ] {
+        t.rows.push(vec![Cell::Fixed(raw)]);
+    }
+    let json = text::table_to_json(&t, "EMPTY");
+    assert!(json.contains("397312.02001953125"), "{json}");
+    assert_eq!(
+        text::table_from_json(&json, "EMPTY", Variant::X).unwrap(),
+        t
+    );
+    let off = json.replacen("397312.02001953125", "397312.0201", 1);
+    let e = text::table_from_json(&off, "EMPTY", Variant::X).unwrap_err();
+    assert_eq!(e.at, "rows[0].x");
+    assert!(e.message.contains("not a 20.12 fixed-point value"), "{e}");
+}
+
 #[test]
 fn row_id_gaps_unknown_columns_and_missing_tables_are_errors() {
     let t = sample_table();
@@ -524,6 +554,167 @@ fn row_id_gaps_unknown_columns_and_missing_tables_are_errors() {
     })
     .unwrap_err();
     assert_eq!(e.file, "Gone.json");
+}
+
+/// A table whose flags read bits no JSON flag value can give back: a shift
+/// past the parent's width (the shift is a byte in the file, any value),
+/// mask bits below the shift, a flag of a signed parent, and an orphan flag
+/// (of a string column) with a large shift.
+fn odd_flags_table() -> Table {
+    let mut t = Table::new("Table1");
+    t.add_value_column("bits", CellType::U32);
+    t.add_value_column("small", CellType::I8);
+    t.add_value_column("name", CellType::String);
+    for (label, shift, mask, parent) in [
+        ("far", 65u8, 0xffu32, 0u32),
+        ("below", 4, 0xf0f, 0),
+        ("last", 255, 0xffff_0000, 0),
+        ("top", 28, 0xf000_0000, 0),
+        ("wide", 200, u32::MAX, 1),
+        ("orphan", 70, 0xff, 2),
+    ] {
+        t.columns.push(Column {
+            info: ColumnInfo::Flag(FlagInfo {
+                shift,
+                mask,
+                parent,
+            }),
+            name: label.into(),
+        });
+    }
+    for (bits, small) in [(u32::MAX, -1i8), (0x1234_5678, 5), (0, 0), (0xab, -128)] {
+        let name = t.string_cell(format!("row {bits:x}"));
+        t.rows.push(vec![Cell::U32(bits), Cell::I8(small), name]);
+    }
+    t
+}
+
+/// Found by the `bdat_round_trip` fuzz target: a flag's shift of 65 decoded
+/// (the field is a byte), but its JSON did not read back ("65 is more than
+/// 31"), and the parent's bits under such a flag's mask were lost.
+#[test]
+fn flag_shifts_of_any_byte_survive_binary_json_binary_in_every_game() {
+    for v in Variant::ALL {
+        let file = BdatFile {
+            tables: vec![odd_flags_table()],
+        };
+        let bytes = bdat::encode(&file, v).unwrap();
+        assert_eq!(bdat::decode_as(&bytes, v).unwrap(), file, "{v:?}");
+        let t = &file.tables[0];
+        assert_eq!(t.flag_value(0, 3), Some(0), "{v:?}: shift 65 reads 0");
+        assert_eq!(t.flag_value(0, 4), Some(0xf0), "{v:?}: (0xf0f & MAX) >> 4");
+        let texts = text::file_to_text(&file, v, "f");
+        assert!(texts.tables[0].1.contains("\"index\": 65"), "{v:?}");
+        let schema = text::read_bschema(&texts.bschema).unwrap();
+        let back = text::file_from_text(&schema, v, |stem| {
+            Ok(texts
+                .tables
+                .iter()
+                .find(|(s, _)| s == stem)
+                .unwrap()
+                .1
+                .clone())
+        })
+        .unwrap_or_else(|e| panic!("{v:?}: {e}"));
+        assert_eq!(back, file, "{v:?}");
+        assert_eq!(bdat::encode(&back, v).unwrap(), bytes, "{v:?}");
+        let csv = text::table_to_csv(t);
+        assert!(
+            csv.starts_with("bits [far] {3},bits [below] {3}"),
+            "{v:?}: {csv}"
+        );
+        assert!(csv.contains("\n0,240,0,15,"), "{v:?}: {csv}");
+    }
+}
+
+#[test]
+fn a_flag_index_is_read_as_the_byte_it_is_in_the_file() {
+    let mut t = sample_table();
+    if let ColumnInfo::Flag(f) = &mut t.columns[5].info {
+        f.shift = 255;
+    }
+    let json = text::table_to_json(&t, "SYS_Sample");
+    assert!(json.contains("\"index\": 255"), "{json}");
+    assert_eq!(
+        text::table_from_json(&json, "SYS_Sample", Variant::Switch).unwrap(),
+        t
+    );
+    let past = json.replacen("\"index\": 255", "\"index\": 256", 1);
+    let e = text::table_from_json(&past, "SYS_Sample", Variant::Switch).unwrap_err();
+    assert_eq!(e.at, "schema[3].flags[0]");
+    assert!(e.message.contains("256 is more than 255"), "{e}");
+    // A flag shifted past every bit only holds 0.
+    let set = json.replacen("\"on\": 0", "\"on\": 1", 1);
+    let e = text::table_from_json(&set, "SYS_Sample", Variant::Switch).unwrap_err();
+    assert_eq!(e.at, "rows[0].flags.on");
+    assert!(e.message.contains("1 does not fit"), "{e}");
+}
+
+/// Found by the `bdat_round_trip` fuzz target (after the fix above): two
+/// flags of one parent named `Bit1`; the row's flags object holds one value
+/// per label, so the second one's bits were set from the first one's value.
+#[test]
+fn flags_of_one_parent_sharing_a_label_keep_their_bits_in_every_game() {
+    let mut t = Table::new("Table1");
+    t.add_value_column("value_flags", CellType::U8);
+    for (label, shift, mask) in [("Bit1", 0u8, 1u32), ("Bits23", 1, 6), ("Bit1", 3, 8)] {
+        t.columns.push(Column {
+            info: ColumnInfo::Flag(FlagInfo {
+                shift,
+                mask,
+                parent: 0,
+            }),
+            name: label.into(),
+        });
+    }
+    for raw in [15u8, 12, 3, 0] {
+        t.rows.push(vec![Cell::U8(raw)]);
+    }
+    let file = BdatFile { tables: vec![t] };
+    for v in Variant::ALL {
+        let bytes = bdat::encode(&file, v).unwrap();
+        assert_eq!(bdat::decode_as(&bytes, v).unwrap(), file, "{v:?}");
+        let texts = text::file_to_text(&file, v, "f");
+        let json = &texts.tables[0].1;
+        assert_eq!(json.matches("\"Bit1\": ").count(), 4, "{v:?}: {json}");
+        let schema = text::read_bschema(&texts.bschema).unwrap();
+        let back = text::file_from_text(&schema, v, |_| Ok(json.clone())).unwrap();
+        assert_eq!(back, file, "{v:?}");
+        assert_eq!(bdat::encode(&back, v).unwrap(), bytes, "{v:?}");
+    }
+}
+
+/// A flag's value, or `$codec.raw`, with bits past the parent's cell (a u8
+/// here) was cut when the cell was written; the header's scramble bit was
+/// dropped. Each is refused where it is given.
+#[test]
+fn json_values_the_binary_cannot_hold_are_refused() {
+    let mut t = sample_table();
+    if let ColumnInfo::Flag(f) = &mut t.columns[6].info {
+        f.mask = 0x1_0006;
+    }
+    t.rows[0][5] = Cell::U8(0x81);
+    let json = text::table_to_json(&t, "SYS_Sample");
+    assert_eq!(
+        text::table_from_json(&json, "SYS_Sample", Variant::Switch).unwrap(),
+        t
+    );
+    let wide = json.replacen("\"level\": 0", "\"level\": 32768", 1);
+    let e = text::table_from_json(&wide, "SYS_Sample", Variant::Switch).unwrap_err();
+    assert_eq!(e.at, "rows[0].flags.level");
+    assert!(e.message.contains("past the parent's cell"), "{e}");
+    assert!(json.contains("128,"), "{json}");
+    let raw = json.replacen("128,", "384,", 1);
+    let e = text::table_from_json(&raw, "SYS_Sample", Variant::Switch).unwrap_err();
+    assert_eq!(e.at, "rows[0].flags ($codec.raw)");
+    assert!(e.message.contains("384 is more than 255"), "{e}");
+    let header = json.replacen(
+        "\"$codec\": {",
+        "\"$codec\": {\"header\": {\"flags\": 2},",
+        1,
+    );
+    let e = text::table_from_json(&header, "SYS_Sample", Variant::Switch).unwrap_err();
+    assert_eq!(e.at, "$codec.header.flags");
 }
 
 // ---------------------------------------------------------------------------

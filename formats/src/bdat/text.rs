@@ -16,7 +16,10 @@
 //!   parents as the schema lists them;
 //! - `duplicates`: the values of the second and later columns of a name,
 //!   one per row (a row object holds one value per name);
-//! - `raw`: a flag parent's bits that no flag covers, one per row;
+//! - `raw`: a flag parent's bits that no flag gives back (no mask covers
+//!   them, the shift drops them: a flag's `index` is any byte, as in the
+//!   file, and one of 32 or more is always 0; or the flag shares an earlier
+//!   flag's label, and the row's object holds the earlier one), one per row;
 //! - `name`: the table's name, when the file stem differs from it.
 //!
 //! Strings that are not UTF-8 are written `{"$bytes": "<hex>"}`. Row ids
@@ -307,9 +310,9 @@ fn cell_value(
         _ if !v.flags[k].is_empty() => {
             let raw = cells.first().and_then(Cell::as_u32).unwrap_or(0);
             J::Obj(
-                v.flags[k]
-                    .iter()
-                    .map(|&fi| {
+                labelled(t, &v.flags[k])
+                    .into_iter()
+                    .map(|fi| {
                         let ColumnInfo::Flag(f) = &t.columns[fi].info else {
                             unreachable!()
                         };
@@ -326,13 +329,35 @@ fn cell_value(
     }
 }
 
-/// The bits of a flag parent's value that its flags do not cover.
+/// The bits of a flag parent's value that its flags do not give back: those
+/// no mask covers, and those a flag's shift drops (mask bits below the
+/// shift; all of them when the shift, a byte in the file, is 32 or more).
 fn flag_rest(t: &Table, flags: &[usize], raw: u32) -> u32 {
-    let covered = flags.iter().fold(0u32, |m, &fi| match &t.columns[fi].info {
-        ColumnInfo::Flag(f) => m | f.mask,
-        _ => m,
-    });
+    let covered = labelled(t, flags)
+        .into_iter()
+        .fold(0u32, |m, fi| match &t.columns[fi].info {
+            ColumnInfo::Flag(f) => m | kept_bits(f),
+            _ => m,
+        });
     raw & !covered
+}
+
+/// The flags of a parent that the row's flags object holds a value of: the
+/// first of each label (an object holds one value per key). A later flag of
+/// the same label gives back nothing; its bits stay in `$codec.raw`.
+fn labelled(t: &Table, flags: &[usize]) -> Vec<usize> {
+    let mut seen = std::collections::HashSet::new();
+    flags
+        .iter()
+        .copied()
+        .filter(|&fi| seen.insert(t.columns[fi].name.to_string()))
+        .collect()
+}
+
+/// The bits of the parent a flag's value gives back: `(v << shift) & mask`
+/// of `v = (raw & mask) >> shift` is `raw & kept_bits`.
+fn kept_bits(f: &FlagInfo) -> u32 {
+    f.mask & u32::MAX.checked_shl(u32::from(f.shift)).unwrap_or(0)
 }
 
 fn extension(
@@ -570,8 +595,13 @@ fn cell_from(
             let f = v
                 .as_f64()
                 .ok_or_else(|| err(at, format!("expected a number, found {v}")))?;
-            let raw = f * 4096.0;
-            if raw.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&raw) {
+            // serde_json's number parser is not correctly rounded: what we
+            // write exactly (raw / 4096) can come back a few f64 steps off
+            // (under 2^-20 at this scale), so the nearest multiple is taken
+            // when it is that close.
+            let scaled = f * 4096.0;
+            let raw = scaled.round();
+            if (scaled - raw).abs() > 1e-3 || !(0.0..=f64::from(u32::MAX)).contains(&raw) {
                 return Err(err(at, format!("{f} is not a 20.12 fixed-point value (a multiple of 1/4096 from 0 to 2^20)")));
             }
             Cell::Fixed(raw as u32)
@@ -620,9 +650,11 @@ fn read_flag(f: &Value, at: &str) -> Result<(Text, u32, u8), TextError> {
         u32::MAX.into(),
         at,
     )? as u32;
+    // The file holds the shift in a byte: any value of it reads back (a
+    // shift past the parent's bits gives a flag that is always 0).
     let shift = uint(
         get(o, "index").ok_or_else(|| err(at, "a flag needs an `index` (its shift)"))?,
-        31,
+        u8::MAX.into(),
         at,
     )? as u8;
     Ok((label, mask, shift))
@@ -845,23 +877,45 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
                             format!("expected the flags as an object, found {}", kind(value)),
                         )
                     })?;
+                    // The parent's cell holds this many bits; a flag or raw
+                    // value past them would be cut when the cell is written.
+                    let width = int_bits(v.cell_type);
                     let mut raw = match &raw_values[k] {
-                        Some(vals) => {
-                            uint(vals.get(r).unwrap_or(&Value::Null), u32::MAX.into(), &cat)? as u32
-                        }
+                        Some(vals) => uint(
+                            vals.get(r).unwrap_or(&Value::Null),
+                            width.into(),
+                            &format!("{cat} ($codec.raw)"),
+                        )? as u32,
                         None => 0,
                     };
+                    let mut seen = std::collections::HashSet::new();
                     for (label, mask, shift) in &c.flags {
+                        if !seen.insert(label.to_string()) {
+                            // A later flag of a label: its bits are in `raw`.
+                            continue;
+                        }
                         let fat = format!("{cat}.{label}");
                         let fv = fo
                             .get(&label.to_string())
                             .ok_or_else(|| err(&fat, "the row has no value for this flag"))?;
                         let fv = uint(fv, u32::MAX.into(), &fat)? as u32;
                         let bits = fv.checked_shl(u32::from(*shift)).unwrap_or(0);
-                        if bits & !mask != 0 || bits >> shift != fv {
+                        if bits & !mask != 0
+                            || bits.checked_shr(u32::from(*shift)).unwrap_or(0) != fv
+                        {
                             return Err(err(
                                 &fat,
                                 format!("{fv} does not fit the flag's mask 0x{mask:x}"),
+                            ));
+                        }
+                        if bits & !width != 0 {
+                            return Err(err(
+                                &fat,
+                                format!(
+                                    "{fv} sets bits 0x{:x} past the parent's cell (type {}, 0x{width:x})",
+                                    bits & !width,
+                                    v.cell_type
+                                ),
                             ));
                         }
                         raw |= bits;
@@ -939,6 +993,12 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
             .ok_or_else(|| err("$codec.header", "an object"))?;
         if let Some(f) = h.get("flags") {
             let f = uint(f, 0xff, "$codec.header.flags")? as u8;
+            if f & 2 != 0 {
+                return Err(err(
+                    "$codec.header.flags",
+                    "bit 1 is the scramble flag, which `$codec.scrambled` gives",
+                ));
+            }
             t.flags.unknown_0 = f & 1 != 0;
             t.flags.unknown_2 = f >> 2;
         }
@@ -959,6 +1019,15 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
         }
     }
     Ok(t)
+}
+
+/// The bits an integer cell of type `ty` holds.
+fn int_bits(ty: u8) -> u32 {
+    match ty {
+        1 | 4 => 0xff,
+        2 | 5 => 0xffff,
+        _ => u32::MAX,
+    }
 }
 
 fn int_cell(ty: u8, raw: u32) -> Cell {
