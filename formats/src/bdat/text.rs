@@ -833,7 +833,7 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
             ));
         }
         for key in o.keys() {
-            if key != "$id" && !keys.iter().flatten().any(|k| k == key) {
+            if key != "$id" && !seen.contains(key) {
                 return Err(err(
                     format!("{at}.{key}"),
                     "no column of the schema has this name",
