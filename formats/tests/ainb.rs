@@ -3,9 +3,7 @@
 //! absent), built documents, and located errors on bad input.
 
 use codec_runtime::StringPool;
-use formats::ainb::schema::{
-    IoWindow, LinkPlug, Node, NodeFlags, ParamBlock, Plug, PlugSlot, Window,
-};
+use formats::ainb::schema::{LinkPlug, Node, Plug, PlugSlot, Window};
 use formats::ainb::{decode, encode, File};
 use std::path::{Path, PathBuf};
 
@@ -115,39 +113,7 @@ fn link(node: i32, name: &str) -> PlugSlot {
 }
 
 fn node(ty: u16, name: &str) -> Node {
-    let w = || Window { base: 0, count: 0 };
-    let io = || IoWindow {
-        input_base: 0,
-        input_count: 0,
-        output_base: 0,
-        output_count: 0,
-    };
-    Node {
-        r#type: ty,
-        index: 0,
-        attachment_count: 0,
-        flags: NodeFlags::default(),
-        unknown_0x07: 0,
-        name: name.into(),
-        name_hash: 0,
-        unknown_0x10: 0,
-        params: ParamBlock {
-            properties: [w(), w(), w(), w(), w(), w()],
-            io: [io(), io(), io(), io(), io(), io()],
-            plugs: Default::default(),
-            unknown_tail: Vec::new(),
-        },
-        expression_count: 0,
-        expression_io_size: 0,
-        multi_count: 0,
-        unknown_0x1e: 0,
-        attachment_base: 0,
-        query_base: 0,
-        query_count: 0,
-        state_info: None,
-        unknown_0x28: 0,
-        guid: [0; 16],
-    }
+    Node::new(ty, name)
 }
 
 fn with_nodes(version: u32, nodes: Vec<Node>) -> File {

@@ -360,41 +360,12 @@ fn bdat_from_text() {
 
 /// A file of 40 nodes (its JSON several KiB).
 fn ainb_file() -> ainb::File {
-    use ainb::schema::{IoWindow, Node, NodeFlags, ParamBlock, Window};
-    let w = || Window { base: 0, count: 0 };
-    let io = || IoWindow {
-        input_base: 0,
-        input_count: 0,
-        output_base: 0,
-        output_count: 0,
-    };
     let mut f = ainb::File::new(0x407, "Test", "AI");
     f.nodes = (0..40)
-        .map(|i| Node {
-            r#type: 0,
-            index: i,
-            attachment_count: 0,
-            flags: NodeFlags::default(),
-            unknown_0x07: 0,
-            name: format!("Node{i}").as_str().into(),
-            name_hash: 0,
-            unknown_0x10: 0,
-            params: ParamBlock {
-                properties: [w(), w(), w(), w(), w(), w()],
-                io: [io(), io(), io(), io(), io(), io()],
-                plugs: Default::default(),
-                unknown_tail: Vec::new(),
-            },
-            expression_count: 0,
-            expression_io_size: 0,
-            multi_count: 0,
-            unknown_0x1e: 0,
-            attachment_base: 0,
-            query_base: 0,
-            query_count: 0,
-            state_info: None,
-            unknown_0x28: 0,
-            guid: [0; 16],
+        .map(|i| {
+            let mut n = ainb::schema::Node::new(0, &format!("Node{i}"));
+            n.index = i;
+            n
         })
         .collect();
     f

@@ -90,6 +90,47 @@ pub fn encode(file: &File) -> Result<Vec<u8>, EncodeError> {
     Ok(bytes)
 }
 
+impl schema::Node {
+    /// A node of type `ty` (see `validate::NODE_TYPES`) named `name`: no
+    /// flags, properties, inputs, outputs, plugs, attachments or queries,
+    /// a zero GUID. Encoding fills its index and name hash.
+    pub fn new(ty: u16, name: &str) -> schema::Node {
+        let w = || schema::Window { base: 0, count: 0 };
+        let io = || schema::IoWindow {
+            input_base: 0,
+            input_count: 0,
+            output_base: 0,
+            output_count: 0,
+        };
+        schema::Node {
+            r#type: ty,
+            index: 0,
+            attachment_count: 0,
+            flags: schema::NodeFlags::default(),
+            unknown_0x07: 0,
+            name: name.into(),
+            name_hash: 0,
+            unknown_0x10: 0,
+            params: schema::ParamBlock {
+                properties: [w(), w(), w(), w(), w(), w()],
+                io: [io(), io(), io(), io(), io(), io()],
+                plugs: Default::default(),
+                unknown_tail: Vec::new(),
+            },
+            expression_count: 0,
+            expression_io_size: 0,
+            multi_count: 0,
+            unknown_0x1e: 0,
+            attachment_base: 0,
+            query_base: 0,
+            query_count: 0,
+            state_info: None,
+            unknown_0x28: 0,
+            guid: [0; 16],
+        }
+    }
+}
+
 impl File {
     /// An empty document of a version (0x404, 0x407 or 0x408) and category
     /// (`AI`, `Logic`, `Sequence`): no commands, nodes or blackboard

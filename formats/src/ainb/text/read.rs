@@ -1113,40 +1113,13 @@ fn node_flags(o: &Obj, at: &str) -> R<(NodeFlags, u8)> {
     ))
 }
 
-pub(super) fn blank_node(ty: u16, name: &str, guid: [u8; 16], flags: NodeFlags) -> Node {
-    let w = || Window { base: 0, count: 0 };
-    let io = || IoWindow {
-        input_base: 0,
-        input_count: 0,
-        output_base: 0,
-        output_count: 0,
-    };
-    Node {
-        r#type: ty,
-        index: 0,
-        attachment_count: 0,
-        flags,
-        unknown_0x07: 0,
-        name: name.into(),
-        name_hash: 0,
-        unknown_0x10: 0,
-        params: ParamBlock {
-            properties: [w(), w(), w(), w(), w(), w()],
-            io: [io(), io(), io(), io(), io(), io()],
-            plugs: Default::default(),
-            unknown_tail: Vec::new(),
-        },
-        expression_count: 0,
-        expression_io_size: 0,
-        multi_count: 0,
-        unknown_0x1e: 0,
-        attachment_base: 0,
-        query_base: 0,
-        query_count: 0,
-        state_info: None,
-        unknown_0x28: 0,
-        guid,
-    }
+/// A node of type `ty` named `name`, with this GUID and these flags, and
+/// nothing else set yet.
+fn blank_node(ty: u16, name: &str, guid: [u8; 16], flags: NodeFlags) -> Node {
+    let mut n = Node::new(ty, name);
+    n.guid = guid;
+    n.flags = flags;
+    n
 }
 
 fn command(o: &Obj, at: &str) -> R<Command> {
