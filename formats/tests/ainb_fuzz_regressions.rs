@@ -438,3 +438,55 @@ fn overlapping_multi_input_windows_past_the_budget_are_refused() {
         "the error names the input and says the windows overlap: {err}"
     );
 }
+
+/// Found by fuzzing (ainb_round_trip): a signature of the EXB pointed inside
+/// another one of its strings (at a suffix). The EXB string pool's odd
+/// offsets were not kept in JSON (the main pool's were), so the suffix came
+/// back as a string of its own and the file grew. Both pools now keep them
+/// the same way (`Odd String Offsets`).
+#[test]
+fn exb_signature_inside_another_string_survives_json() {
+    let Some((path, mut doc)) = pick(
+        "totk-407-c5e7bcac-_LocalModule_c0c88ab744a8.module.ainb",
+        |d| {
+            d.exb
+                .as_ref()
+                .is_some_and(|x| x.signatures.iter().any(|s| s.len() > 4))
+        },
+    ) else {
+        return;
+    };
+    let x = doc.exb.as_mut().unwrap();
+    let (i, long) = x
+        .signatures
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.len() > 4)
+        .map(|(i, s)| (i, s.to_string()))
+        .unwrap();
+    // Where that signature's text starts in the pool, and a suffix of it.
+    let mut at = 0u64;
+    for s in &x.strings.strings {
+        if s.as_str() == long {
+            break;
+        }
+        at += s.len() as u64 + 1;
+    }
+    assert!(
+        x.strings.strings.iter().any(|s| s.as_str() == long),
+        "{}: signature {i} is a string of the EXB pool",
+        path.display()
+    );
+    let suffix = &long[long.len() - 3..];
+    x.strings.odd = vec![(at + (long.len() - 3) as u64, suffix.into())];
+    x.signatures.push(suffix.into());
+    let json = json_round_trip(&path, &doc, |a, b| {
+        let (a, b) = (a.exb.as_ref().unwrap(), b.exb.as_ref().unwrap());
+        assert_eq!(a.strings, b.strings, "the EXB string pool through JSON");
+    });
+    let odd = &json["$codec"]["Expressions"]["Odd String Offsets"];
+    assert!(
+        odd.is_array(),
+        "the JSON keeps the EXB pool's odd offsets: {odd}"
+    );
+}

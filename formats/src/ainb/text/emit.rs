@@ -341,22 +341,7 @@ impl<'a> Emit<'a> {
                 J::Arr(nulls.into_iter().map(J::from).collect()),
             );
         }
-        c.set(
-            "String Pool",
-            J::Arr(f.string_pool.strings.iter().map(J::from).collect()),
-        );
-        if !f.string_pool.odd.is_empty() {
-            c.set(
-                "Odd String Offsets",
-                J::Arr(
-                    f.string_pool
-                        .odd
-                        .iter()
-                        .map(|(o, s)| J::Arr(vec![J::Int(*o as i64), J::from(s)]))
-                        .collect(),
-                ),
-            );
-        }
+        set_pool(&mut c, &f.string_pool);
         // Multi-input sources no input's window covers: the whole table.
         let mut covered = vec![false; f.multi.len()];
         for sources in super::input_sources(f) {
@@ -965,10 +950,35 @@ fn exb_codec(x: &Exb) -> J {
                     .collect(),
             ),
         )
-        .with(
-            "String Pool",
-            J::Arr(x.strings.strings.iter().map(J::from).collect()),
-        )
+        .with_pool(&x.strings)
+}
+
+/// A string pool in `$codec`: its strings in order (`String Pool`), and the
+/// offsets references hold that start none of them (`Odd String Offsets`:
+/// inside a string, or at the pool's end), each with the text read there.
+fn set_pool(o: &mut J, pool: &codec_runtime::StringPool) {
+    o.set(
+        "String Pool",
+        J::Arr(pool.strings.iter().map(J::from).collect()),
+    );
+    if !pool.odd.is_empty() {
+        o.set(
+            "Odd String Offsets",
+            J::Arr(
+                pool.odd
+                    .iter()
+                    .map(|(at, s)| J::Arr(vec![J::Int(*at as i64), J::from(s)]))
+                    .collect(),
+            ),
+        );
+    }
+}
+
+impl J {
+    fn with_pool(mut self, pool: &codec_runtime::StringPool) -> J {
+        set_pool(&mut self, pool);
+        self
+    }
 }
 
 impl Emit<'_> {

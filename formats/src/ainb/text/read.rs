@@ -353,28 +353,8 @@ impl Read {
         }
         f.unknown_0x54 = opt(codec, "Unknown 0x54", at)?.unwrap_or(0);
         f.unknown_0x48 = opt(codec, "Unknown 0x48", at)?.unwrap_or(0);
-        if let Some(p) = codec.get("String Pool") {
-            let strings = arr(p, "$codec.String Pool")?
-                .iter()
-                .map(|s| text(s, "$codec.String Pool"))
-                .collect::<R<_>>()?;
-            let mut odd = Vec::new();
-            if let Some(o) = codec.get("Odd String Offsets") {
-                for v in arr(o, "$codec.Odd String Offsets")? {
-                    let a = arr(v, "$codec.Odd String Offsets")?;
-                    if a.len() != 2 {
-                        return Err(TextError::new(
-                            "$codec.Odd String Offsets",
-                            "expected [offset, text]",
-                        ));
-                    }
-                    odd.push((
-                        num(&a[0], "$codec.Odd String Offsets")?,
-                        text(&a[1], "$codec.Odd String Offsets")?,
-                    ));
-                }
-            }
-            f.string_pool = StringPool { strings, odd };
+        if let Some(pool) = string_pool(codec, "$codec")? {
+            f.string_pool = pool;
         }
         if let Some(t) = codec.get("Transitions") {
             for (i, t) in arr(t, "$codec.Transitions")?.iter().enumerate() {
@@ -1638,13 +1618,36 @@ fn exb(o: &Obj, c: Option<&Obj>) -> R<Exb> {
                     .map_err(|_| TextError::new(cat, "expected 8 hex digits"))
             })
             .collect::<R<_>>()?,
-        strings: StringPool::new(
-            list_of("String Pool")?
-                .iter()
-                .map(|s| text(s, cat))
-                .collect::<R<_>>()?,
-        ),
+        strings: match c {
+            Some(c) => string_pool(c, cat)?.unwrap_or_default(),
+            None => StringPool::default(),
+        },
     })
+}
+
+/// A string pool as `$codec` keeps it (see `emit::set_pool`); `None` when
+/// the object has no `String Pool`.
+fn string_pool(o: &Obj, at: &str) -> R<Option<StringPool>> {
+    let Some(p) = o.get("String Pool") else {
+        return Ok(None);
+    };
+    let pat = format!("{at}.String Pool");
+    let strings = arr(p, &pat)?
+        .iter()
+        .map(|s| text(s, &pat))
+        .collect::<R<_>>()?;
+    let mut odd = Vec::new();
+    if let Some(v) = o.get("Odd String Offsets") {
+        let oat = format!("{at}.Odd String Offsets");
+        for v in arr(v, &oat)? {
+            let a = arr(v, &oat)?;
+            if a.len() != 2 {
+                return Err(TextError::new(&oat, "expected [offset, text]"));
+            }
+            odd.push((num(&a[0], &oat)?, text(&a[1], &oat)?));
+        }
+    }
+    Ok(Some(StringPool { strings, odd }))
 }
 
 fn instruction(o: &Obj, at: &str) -> R<Instruction> {
