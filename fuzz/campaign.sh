@@ -9,6 +9,8 @@
 # files, the peers' golden text and our own text of every corpus file) go to
 # fuzz/corpus/<target>/, which libFuzzer also grows; logs to fuzz/logs/.
 # At the end the script prints each target's executions and outcome.
+# FUZZ_TIMEOUT (default 10 s) is the slowest one input may be; raise it on a
+# busy machine, where a niced fuzzer can be starved into false timeouts.
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-1800}
@@ -17,7 +19,10 @@ shift $(( $# > 2 ? 2 : $# ))
 corpus=${CODEC_CORPUS:-../../shared/corpus}
 export RUSTC_BOOTSTRAP=1
 
-cargo fuzz build -O
+# cargo-fuzz's default build: optimised, with debug assertions and
+# overflow checks on (an overflow panics instead of wrapping silently), and
+# AddressSanitizer.
+cargo fuzz build
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo fuzz list)
 triple=$(rustc -vV | sed -n 's/^host: //p')
@@ -63,7 +68,7 @@ done
 run() {
   local t=$1
   echo "$(date +%T) start $t"
-  "$bin/$t" "corpus/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+  "$bin/$t" "corpus/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout="${FUZZ_TIMEOUT:-10}" \
     -artifact_prefix="artifacts/$t/" -print_final_stats=1 >"logs/$t.log" 2>&1 \
     && echo "$(date +%T) done $t" || echo "$(date +%T) STOPPED $t (see logs/$t.log)"
 }
