@@ -428,10 +428,13 @@ fn extension(
     }
     // The second and later columns of a name, where their values are not
     // the first one's (as a reader that knows no `$codec` would set them).
+    // Names compare as their JSON keys (`keys`): two names of different
+    // bytes can share one (a name that is not UTF-8 is keyed by its lossy
+    // text).
     let first_of = |k: usize| {
-        let name = &t.columns[v.cells[k]].name;
+        let key = t.columns[v.cells[k]].name.to_string();
         (0..k)
-            .find(|&j| t.columns[v.cells[j]].name == *name)
+            .find(|&j| t.columns[v.cells[j]].name.to_string() == key)
             .unwrap_or(k)
     };
     let same = |a: usize, b: usize| {
