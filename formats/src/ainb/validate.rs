@@ -142,7 +142,9 @@ fn window(
     }
 }
 
-fn property_lens(p: &PropertyTable) -> [usize; 6] {
+/// The length of each property table, in type order (int, bool, float,
+/// string, vec3, pointer).
+pub(crate) fn property_lens(p: &PropertyTable) -> [usize; 6] {
     let n = |v: Option<usize>| v.unwrap_or(0);
     [
         n(p.int.as_ref().map(Vec::len)),
@@ -154,7 +156,8 @@ fn property_lens(p: &PropertyTable) -> [usize; 6] {
     ]
 }
 
-fn io_lens(t: &IoTable) -> ([usize; 6], [usize; 6]) {
+/// The lengths of the input tables and of the output tables, in type order.
+pub(crate) fn io_lens(t: &IoTable) -> ([usize; 6], [usize; 6]) {
     let n = |v: Option<usize>| v.unwrap_or(0);
     let inputs = [
         n(t.int_inputs.as_ref().map(Vec::len)),

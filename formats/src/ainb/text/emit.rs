@@ -101,47 +101,21 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-fn len<T>(v: &Option<Vec<T>>) -> usize {
-    v.as_ref().map_or(0, Vec::len)
-}
-
 fn get<T>(v: &Option<Vec<T>>, i: usize) -> Option<&T> {
     v.as_ref().and_then(|v| v.get(i))
 }
 
 impl<'a> Emit<'a> {
     pub(super) fn new(f: &'a File) -> Result<Self, TextError> {
-        let p = &f.properties;
-        let io = &f.io;
+        let (inputs, outputs) = crate::ainb::validate::io_lens(&f.io);
         let e = Emit {
             f,
             query_nodes: (0..f.nodes.len())
                 .filter(|&i| f.nodes[i].flags.query)
                 .collect(),
-            props: [
-                len(&p.int),
-                len(&p.bool),
-                len(&p.float),
-                len(&p.string),
-                len(&p.vec3),
-                len(&p.pointer),
-            ],
-            inputs: [
-                len(&io.int_inputs),
-                len(&io.bool_inputs),
-                len(&io.float_inputs),
-                len(&io.string_inputs),
-                len(&io.vec3_inputs),
-                len(&io.pointer_inputs),
-            ],
-            outputs: [
-                len(&io.int_outputs),
-                len(&io.bool_outputs),
-                len(&io.float_outputs),
-                len(&io.string_outputs),
-                len(&io.vec3_outputs),
-                len(&io.pointer_outputs),
-            ],
+            props: crate::ainb::validate::property_lens(&f.properties),
+            inputs,
+            outputs,
         };
         e.check_windows()?;
         e.check_inlining()?;
