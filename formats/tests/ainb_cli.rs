@@ -1,37 +1,14 @@
 //! `codec check`, `codec to-text` and `codec from-text` on an AINB file this
 //! test writes itself, run as a process.
 
+mod common;
+use common::{codec, stderr, stdout};
 use formats::ainb::{self, File};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn codec(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_codec"))
-        .args(args)
-        .output()
-        .expect("run codec")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("ainb_cli")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn bytes() -> Vec<u8> {
     ainb::encode(&File::new(0x407, "Test", "AI")).unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 #[test]
@@ -118,4 +95,9 @@ fn dump_shows_an_absent_state_info_as_none() {
         .find(|l| l.contains(" state_info "))
         .expect("a node's state_info line");
     assert!(line.ends_with("0 (none)"), "{line}");
+}
+
+/// An empty folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    common::scratch("ainb_cli", name)
 }

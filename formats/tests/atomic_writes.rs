@@ -22,6 +22,8 @@
 //! Unix only: the size limit is set with `sh`.
 #![cfg(unix)]
 
+mod common;
+use common::{codec, stderr};
 use formats::aamp::{self, ParameterIO, ParameterList, ParameterObject, ParameterValue};
 use formats::ainb;
 use formats::bdat::{self, Cell, CellType, Table, Variant};
@@ -34,15 +36,6 @@ use std::process::{Command, Output};
 /// The arguments of a run, from strings and paths.
 macro_rules! args {
     ($($a:expr),* $(,)?) => { [$(OsString::from($a)),*] };
-}
-
-fn codec(args: &[OsString]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_codec"))
-        .args(args)
-        .env_remove(aamp::names::NAMES_ENV)
-        .env_remove(aamp::names::NUMBERED_NAMES_ENV)
-        .output()
-        .expect("run codec")
 }
 
 /// The size limit of [`codec_limited`] is at least this many bytes: 2
@@ -64,19 +57,6 @@ fn codec_limited(args: &[OsString]) -> Output {
         .env_remove(aamp::names::NUMBERED_NAMES_ENV)
         .output()
         .expect("run codec under sh")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("atomic_writes")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Every file and folder under `dir` (files with their bytes).
@@ -500,4 +480,9 @@ fn docs() {
         snapshot(&out).keys().collect::<Vec<_>>(),
         [Path::new("aamp.md"), Path::new("tiny.md")]
     );
+}
+
+/// An empty folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    common::scratch("atomic_writes", name)
 }

@@ -1,26 +1,10 @@
 //! `codec check`, `codec to-text` and `codec from-text` on legacy BDAT files
 //! this test writes itself, run as a process.
 
+mod common;
+use common::{codec, stderr, stdout};
 use formats::bdat::{self, BdatFile, Cell, CellType, Table, Variant};
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn codec(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_codec"))
-        .args(args)
-        .output()
-        .expect("run codec")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("bdat_cli")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn file() -> BdatFile {
     let mut a = Table::new("ITM_Price");
@@ -35,14 +19,6 @@ fn file() -> BdatFile {
     b.base_id = 40;
     b.add_value_column("x", CellType::Float);
     BdatFile { tables: vec![a, b] }
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 #[test]
@@ -204,4 +180,9 @@ fn modern_files_are_not_legacy_bdat() {
         "{}",
         stdout(&o)
     );
+}
+
+/// An empty folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    common::scratch("bdat_cli", name)
 }
