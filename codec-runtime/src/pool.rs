@@ -7,6 +7,16 @@ use std::hash::BuildHasher;
 
 const NONE: u32 = u32::MAX;
 
+/// Empties a map kept for its memory. Clearing writes every control byte of
+/// the table, so a map left empty (a section that placed nothing) is not
+/// cleared again.
+#[inline]
+pub(crate) fn clear_map<K, V>(map: &mut FxHashMap<K, V>) {
+    if !map.is_empty() {
+        map.clear();
+    }
+}
+
 /// Byte-level reuse at aligned positions of a section, as Nintendo's AAMP
 /// writer does: a value may start inside, or straddle, earlier values, and
 /// the first (lowest) aligned position whose bytes equal the value wins.
@@ -30,6 +40,8 @@ pub struct ByteSearchPool {
     /// Candidate positions compared in full so far (to prove lookups stay
     /// near-constant; see the tests).
     compared: u64,
+    /// Indexes of earlier sections, kept for their memory.
+    spare: Vec<WindowIndex>,
 }
 
 /// Window lengths beyond this many distinct ones share the one-word index
@@ -61,13 +73,20 @@ fn word_at(hay: &[u8], p: usize) -> u64 {
 }
 
 impl WindowIndex {
-    fn new(words: usize) -> Self {
+    /// An empty index of windows of `words` words, in `reuse`'s memory.
+    fn new(words: usize, reuse: Option<WindowIndex>) -> Self {
         let top = (1..words).fold(1u64, |t, _| t.wrapping_mul(HASH_BASE));
+        let (mut heads, mut next) = match reuse {
+            Some(ix) => (ix.heads, ix.next),
+            None => (FxHashMap::default(), Vec::new()),
+        };
+        clear_map(&mut heads);
+        next.clear();
         WindowIndex {
             words,
             top,
-            heads: FxHashMap::default(),
-            next: Vec::new(),
+            heads,
+            next,
             indexed: 0,
             hash: 0,
         }
@@ -132,9 +151,9 @@ impl WindowIndex {
 impl ByteSearchPool {
     pub fn reset(&mut self) {
         self.compared = 0;
-        self.first_word.clear();
+        clear_map(&mut self.first_word);
         self.words_indexed = 0;
-        self.by_len.clear();
+        self.spare.append(&mut self.by_len);
     }
 
     /// The first aligned position in `hay` where `needle` occurs whole.
@@ -169,7 +188,8 @@ impl ByteSearchPool {
         let slot = match self.by_len.iter().position(|ix| ix.words == words) {
             Some(i) => i,
             None if self.by_len.len() < MAX_INDEXES => {
-                self.by_len.push(WindowIndex::new(words));
+                let reuse = self.spare.pop();
+                self.by_len.push(WindowIndex::new(words, reuse));
                 self.by_len.len() - 1
             }
             None => {
@@ -177,7 +197,8 @@ impl ByteSearchPool {
                 match self.by_len.iter().position(|ix| ix.words == 1) {
                     Some(i) => i,
                     None => {
-                        self.by_len.push(WindowIndex::new(1));
+                        let reuse = self.spare.pop();
+                        self.by_len.push(WindowIndex::new(1, reuse));
                         self.by_len.len() - 1
                     }
                 }
@@ -187,6 +208,31 @@ impl ByteSearchPool {
         debug_assert_eq!(index.words, words);
         index.extend(hay);
         index.find(hay, needle, &mut self.compared)
+    }
+
+    /// A one-word value just written at `at` (a multiple of 4) in `hay`, the
+    /// section so far: the first aligned position of an earlier copy of its
+    /// word, or else `None`, and the value is then indexed where it stands
+    /// (the caller keeps it there). One hash lookup for most values, where
+    /// [`ByteSearchPool::find`] followed by appending takes two.
+    #[inline]
+    pub fn find_word_or_keep(&mut self, hay: &[u8], at: usize) -> Option<u64> {
+        debug_assert!(at % 4 == 0 && at + 4 == hay.len());
+        while self.words_indexed + 4 <= at {
+            let p = self.words_indexed;
+            self.first_word
+                .entry(word_at(hay, p) as u32)
+                .or_insert(p as u32);
+            self.words_indexed += 4;
+        }
+        match self.first_word.entry(word_at(hay, at) as u32) {
+            Entry::Occupied(e) => Some(u64::from(*e.get())),
+            Entry::Vacant(e) => {
+                e.insert(at as u32);
+                self.words_indexed = at + 4;
+                None
+            }
+        }
     }
 
     /// How many candidate positions lookups have compared in full.
@@ -207,7 +253,7 @@ pub struct ExactPool {
 
 impl ExactPool {
     pub fn reset(&mut self) {
-        self.first.clear();
+        clear_map(&mut self.first);
         self.collided.clear();
     }
 

@@ -77,7 +77,7 @@ pub struct WriteScope {
 impl WriteScope {
     /// Forgets everything but the memory (and the spare writer).
     pub(crate) fn clear(&mut self) {
-        self.deferred.clear();
+        crate::pool::clear_map(&mut self.deferred);
         self.ordinals.iter_mut().for_each(Vec::clear);
         self.refs.clear();
         self.hashed.iter_mut().for_each(Vec::clear);

@@ -61,6 +61,8 @@ pub struct SectionSpan {
 /// The output buffer with its sections, record positions and pools.
 #[derive(Debug)]
 pub struct Writer {
+    /// Whether dropping this writer keeps its memory for the next one.
+    recycle: bool,
     buf: Vec<u8>,
     endian: Endian,
     /// (address of a value in the typed tree, its type id, position of its
@@ -95,10 +97,36 @@ macro_rules! put_int {
     };
 }
 
+/// A writer whose output buffer grew past this many bytes is not kept for
+/// the next output (so one huge file does not pin its memory).
+const KEEP_CAPACITY: usize = 4 << 20;
+
+thread_local! {
+    /// The last writer dropped on this thread, kept with its memory (output
+    /// buffer, pools, record maps) so that the next encode on the thread
+    /// does not grow them again from nothing.
+    static SPARE: std::cell::RefCell<Option<Writer>> = const { std::cell::RefCell::new(None) };
+}
+
 impl Writer {
+    /// An empty writer. It reuses the memory of the last writer dropped on
+    /// this thread, if any.
     pub fn new(endian: Endian, type_count: usize, section_count: usize) -> Self {
+        let spare = SPARE.try_with(|s| s.borrow_mut().take()).ok().flatten();
+        match spare {
+            Some(mut w) => {
+                w.reset(endian, type_count, section_count);
+                w.recycle = true;
+                w
+            }
+            None => Writer::fresh(endian, type_count, section_count, 16 << 10),
+        }
+    }
+
+    fn fresh(endian: Endian, type_count: usize, section_count: usize, capacity: usize) -> Self {
         Writer {
-            buf: Vec::with_capacity(16 << 10),
+            recycle: true,
+            buf: Vec::with_capacity(capacity),
             endian,
             noted: Vec::new(),
             noted_indexed: 0,
@@ -127,8 +155,15 @@ impl Writer {
         &self.buf
     }
 
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.buf
+    /// The output. A buffer small enough to be kept is copied out (one
+    /// allocation of the exact size), and the writer's memory goes back to
+    /// the thread for the next output.
+    pub fn into_bytes(mut self) -> Vec<u8> {
+        if self.buf.capacity() <= KEEP_CAPACITY {
+            self.buf.as_slice().to_vec()
+        } else {
+            std::mem::take(&mut self.buf)
+        }
     }
 
     /// The output so far, to change in place (a unit's transform).
@@ -142,7 +177,7 @@ impl Writer {
         self.endian = endian;
         self.noted.clear();
         self.noted_indexed = 0;
-        self.records.clear();
+        crate::pool::clear_map(&mut self.records);
         self.counts.clear();
         self.counts.resize(type_count, 0);
         self.sections.clear();
@@ -459,6 +494,16 @@ impl Writer {
             Dedup::None => None,
             // Remembered at once when new.
             Dedup::Exact => self.exact.find_or_insert(&self.buf, s),
+            Dedup::ByteSearch { align: 4 }
+                if self.buf.len() == s + 4
+                    && (s - sec_start) % 4 == 0
+                    && self.buf.len() < u32::MAX as usize =>
+            {
+                // When new, the value is indexed where it stands.
+                self.search
+                    .find_word_or_keep(&self.buf[sec_start..], s - sec_start)
+                    .map(|p| sec_start as u64 + p)
+            }
             Dedup::ByteSearch { align: a } => {
                 let (before, value) = self.buf.split_at(s);
                 self.search
@@ -479,9 +524,66 @@ impl Writer {
     }
 }
 
+impl Drop for Writer {
+    fn drop(&mut self) {
+        if !self.recycle || self.buf.capacity() > KEEP_CAPACITY {
+            return;
+        }
+        // The stand-in allocates nothing. Neither it nor the kept writer
+        // recycles when dropped (the kept one is turned back on when taken).
+        let mut stand_in = Writer::fresh(self.endian, 0, 0, 0);
+        stand_in.recycle = false;
+        let mut kept = std::mem::replace(self, stand_in);
+        kept.recycle = false;
+        kept.buf.clear();
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut slot) = s.try_borrow_mut() {
+                if slot.is_none() {
+                    *slot = Some(kept);
+                }
+            }
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Writes `words` as one-word values of a byte-search section; returns
+    /// where each went and the output.
+    fn place_words(words: &[u32]) -> (Vec<u64>, Vec<u8>) {
+        let mut w = Writer::new(Endian::Little, 0, 1);
+        w.put_u32(0xAAAA_AAAA);
+        w.begin_section(0, 4, Dedup::ByteSearch { align: 4 });
+        let at = words
+            .iter()
+            .map(|&v| {
+                let s = w.begin_value(4);
+                w.put_u32(v);
+                w.end_value(s, 4)
+            })
+            .collect();
+        w.end_section(4);
+        (at, w.into_bytes())
+    }
+
+    #[test]
+    fn one_word_values_reuse_the_first_aligned_copy() {
+        let (at, out) = place_words(&[5, 6, 5, 6, 7, 5]);
+        assert_eq!(at, [4, 8, 4, 8, 12, 4]);
+        assert_eq!(out.len(), 16);
+    }
+
+    #[test]
+    fn a_recycled_writer_remembers_nothing_of_the_last_output() {
+        // Same thread: the second writer reuses the first one's memory.
+        let (_, first) = place_words(&[1, 2, 3]);
+        let (at, second) = place_words(&[3, 2]);
+        assert_eq!(at, [4, 8], "no value may be found in the last output");
+        assert_eq!(first.len(), 16);
+        assert_eq!(second, [[0xAA; 4], [3, 0, 0, 0], [2, 0, 0, 0]].concat());
+    }
 
     #[test]
     fn bytes_then_zeros_writes_exactly_the_count() {
