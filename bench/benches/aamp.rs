@@ -6,6 +6,11 @@
 //! alike. The encode group decodes once, outside the timed loop, and times
 //! only the encoding.
 //!
+//! `aamp_decode/codec_model_floor_clone` is not a decoder: it clones the
+//! decoded documents, which costs what building our document model costs
+//! without any parsing (allocations, element writes, drops). It bounds how
+//! fast any decoder into that model can be.
+//!
 //! The corpus is `$CODEC_CORPUS/aamp`, else `<workspace>/../shared/corpus/aamp`;
 //! without it the bench prints a message and registers nothing.
 
@@ -88,6 +93,17 @@ fn aamp(c: &mut Criterion) {
                 black_box(
                     roead::aamp::ParameterIO::from_binary(black_box(f)).expect("roead decode"),
                 );
+            }
+        })
+    });
+    // Not a decoder: the floor any decoder into our document model has.
+    // Cloning builds the same owned tree (the same allocations, the same
+    // element writes) and drops it, with no parsing at all; no decoder that
+    // returns these types can be faster than this.
+    group.bench_function("codec_model_floor_clone", |b| {
+        b.iter(|| {
+            for pio in &set.ours {
+                black_box(black_box(pio).clone());
             }
         })
     });
