@@ -63,6 +63,8 @@ pub struct SectionSpan {
 pub struct Writer {
     /// Whether dropping this writer keeps its memory for the next one.
     recycle: bool,
+    /// The length of the output this writer last handed out.
+    last_len: usize,
     buf: Vec<u8>,
     endian: Endian,
     /// (address of a value in the typed tree, its type id, position of its
@@ -97,14 +99,18 @@ macro_rules! put_int {
     };
 }
 
-/// A writer whose output buffer grew past this many bytes is not kept for
-/// the next output (so one huge file does not pin its memory).
+/// A writer whose output grew past this many bytes is not kept for the
+/// next output (so that one huge file does not pin its pools' memory).
 const KEEP_CAPACITY: usize = 4 << 20;
 
+/// The output buffer's first capacity when nothing better is known.
+const FIRST_CAPACITY: usize = 16 << 10;
+
 thread_local! {
-    /// The last writer dropped on this thread, kept with its memory (output
-    /// buffer, pools, record maps) so that the next encode on the thread
-    /// does not grow them again from nothing.
+    /// The last writer dropped on this thread, kept with its memory (pools,
+    /// record maps) so that the next encode on the thread does not grow
+    /// them again from nothing. Its output was handed out; the next output
+    /// buffer starts at the size of that one.
     static SPARE: std::cell::RefCell<Option<Writer>> = const { std::cell::RefCell::new(None) };
 }
 
@@ -117,15 +123,19 @@ impl Writer {
             Some(mut w) => {
                 w.reset(endian, type_count, section_count);
                 w.recycle = true;
+                if w.buf.capacity() == 0 {
+                    w.buf = Vec::with_capacity(w.last_len.clamp(FIRST_CAPACITY, KEEP_CAPACITY));
+                }
                 w
             }
-            None => Writer::fresh(endian, type_count, section_count, 16 << 10),
+            None => Writer::fresh(endian, type_count, section_count, FIRST_CAPACITY),
         }
     }
 
     fn fresh(endian: Endian, type_count: usize, section_count: usize, capacity: usize) -> Self {
         Writer {
             recycle: true,
+            last_len: 0,
             buf: Vec::with_capacity(capacity),
             endian,
             noted: Vec::new(),
@@ -155,15 +165,12 @@ impl Writer {
         &self.buf
     }
 
-    /// The output. A buffer small enough to be kept is copied out (one
-    /// allocation of the exact size), and the writer's memory goes back to
-    /// the thread for the next output.
+    /// The output. The rest of the writer's memory goes back to the thread
+    /// for the next output.
     pub fn into_bytes(mut self) -> Vec<u8> {
-        if self.buf.capacity() <= KEEP_CAPACITY {
-            self.buf.as_slice().to_vec()
-        } else {
-            std::mem::take(&mut self.buf)
-        }
+        let out = std::mem::take(&mut self.buf);
+        self.last_len = out.len();
+        out
     }
 
     /// The output so far, to change in place (a unit's transform).
@@ -526,7 +533,7 @@ impl Writer {
 
 impl Drop for Writer {
     fn drop(&mut self) {
-        if !self.recycle || self.buf.capacity() > KEEP_CAPACITY {
+        if !self.recycle || self.last_len.max(self.buf.len()) > KEEP_CAPACITY {
             return;
         }
         // The stand-in allocates nothing. Neither it nor the kept writer
