@@ -1,21 +1,14 @@
 //! Profiling driver: runs one side of the AAMP benchmark in a loop.
 //!
-//! `cargo run -p bench --profile bench --example aamp_profile -- <decode|encode|clone|allocs|verify> <codec|roead> [iterations]`
+//! `cargo run -p bench --profile bench --example aamp_profile -- <decode|encode|clone|verify> <codec|roead> [iterations]`
 
 use std::hint::black_box;
 use std::process::ExitCode;
 
-use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
-
-#[global_allocator]
-static GLOBAL: &StatsAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(op), Some(side)) = (args.first(), args.get(1)) else {
-        eprintln!(
-            "usage: aamp_profile <decode|encode|clone|allocs|verify> <codec|roead> [iterations]"
-        );
+        eprintln!("usage: aamp_profile <decode|encode|clone|verify> <codec|roead> [iterations]");
         return ExitCode::FAILURE;
     };
     let iterations: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200);
@@ -32,83 +25,40 @@ fn main() -> ExitCode {
         .map(|f| f.bytes)
         .collect();
     let total: usize = files.iter().map(Vec::len).sum();
+    let ours = || -> Vec<formats::aamp::ParameterIO> {
+        files
+            .iter()
+            .map(|f| formats::aamp::decode(f).expect("decode"))
+            .collect()
+    };
+    let peers = || -> Vec<roead::aamp::ParameterIO> {
+        files
+            .iter()
+            .map(|f| roead::aamp::ParameterIO::from_binary(f).expect("decode"))
+            .collect()
+    };
     let start = std::time::Instant::now();
     match (op.as_str(), side.as_str()) {
-        ("decode", "codec") => {
-            for _ in 0..iterations {
-                for f in &files {
-                    black_box(formats::aamp::decode(black_box(f)).expect("decode"));
-                }
-            }
-        }
-        ("decode", "roead") => {
-            for _ in 0..iterations {
-                for f in &files {
-                    black_box(roead::aamp::ParameterIO::from_binary(black_box(f)).expect("decode"));
-                }
-            }
-        }
-        ("encode", "codec") => {
-            let docs: Vec<_> = files
-                .iter()
-                .map(|f| formats::aamp::decode(f).expect("decode"))
-                .collect();
-            for _ in 0..iterations {
-                for d in &docs {
-                    black_box(formats::aamp::encode(black_box(d)).expect("encode"));
-                }
-            }
-        }
-        ("encode", "roead") => {
-            let docs: Vec<_> = files
-                .iter()
-                .map(|f| roead::aamp::ParameterIO::from_binary(f).expect("decode"))
-                .collect();
-            for _ in 0..iterations {
-                for d in &docs {
-                    black_box(black_box(d).to_binary());
-                }
-            }
-        }
-        // The floor of any decoder into this document model: building the
-        // same owned tree (its Vecs and strings) with no parsing at all.
-        ("clone", "codec") => {
-            let docs: Vec<_> = files
-                .iter()
-                .map(|f| formats::aamp::decode(f).expect("decode"))
-                .collect();
-            for _ in 0..iterations {
-                for d in &docs {
-                    black_box(black_box(d).clone());
-                }
-            }
-        }
-        ("clone", "roead") => {
-            let docs: Vec<_> = files
-                .iter()
-                .map(|f| roead::aamp::ParameterIO::from_binary(f).expect("decode"))
-                .collect();
-            for _ in 0..iterations {
-                for d in &docs {
-                    black_box(black_box(d).clone());
-                }
-            }
-        }
-        // How many heap allocations one pass of decoding makes, per side.
-        ("allocs", _) => {
-            let codec = Region::new(GLOBAL);
-            for f in &files {
-                black_box(formats::aamp::decode(black_box(f)).expect("decode"));
-            }
-            let codec = codec.change().allocations;
-            let roead = Region::new(GLOBAL);
-            for f in &files {
-                black_box(roead::aamp::ParameterIO::from_binary(black_box(f)).expect("decode"));
-            }
-            let roead = roead.change().allocations;
-            println!("allocations per decode pass: codec {codec}, roead {roead}");
-            return ExitCode::SUCCESS;
-        }
+        ("decode", "codec") => repeat(iterations, &files, |f| {
+            black_box(formats::aamp::decode(f).expect("decode"));
+        }),
+        ("decode", "roead") => repeat(iterations, &files, |f| {
+            black_box(roead::aamp::ParameterIO::from_binary(f).expect("decode"));
+        }),
+        ("encode", "codec") => repeat(iterations, &ours(), |d| {
+            black_box(formats::aamp::encode(d).expect("encode"));
+        }),
+        ("encode", "roead") => repeat(iterations, &peers(), |d| {
+            black_box(d.to_binary());
+        }),
+        // The floor of any decoder into the side's document model: building
+        // the same owned tree (its Vecs and strings) with no parsing at all.
+        ("clone", "codec") => repeat(iterations, &ours(), |d| {
+            black_box(d.clone());
+        }),
+        ("clone", "roead") => repeat(iterations, &peers(), |d| {
+            black_box(d.clone());
+        }),
         ("verify", "codec") => {
             let same = files
                 .iter()
@@ -138,7 +88,9 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         _ => {
-            eprintln!("usage: aamp_profile <decode|encode|clone|allocs|verify> <codec|roead> [iterations]");
+            eprintln!(
+                "usage: aamp_profile <decode|encode|clone|verify> <codec|roead> [iterations]"
+            );
             return ExitCode::FAILURE;
         }
     }
@@ -149,4 +101,13 @@ fn main() -> ExitCode {
         (total * iterations) as f64 / secs / 1e6
     );
     ExitCode::SUCCESS
+}
+
+/// Runs `f` over every item, `iterations` times.
+fn repeat<T>(iterations: usize, items: &[T], mut f: impl FnMut(&T)) {
+    for _ in 0..iterations {
+        for item in items {
+            f(black_box(item));
+        }
+    }
 }
