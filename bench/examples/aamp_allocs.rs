@@ -6,24 +6,18 @@
 use std::hint::black_box;
 use std::process::ExitCode;
 
+mod common;
+
 use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
 
 #[global_allocator]
 static GLOBAL: &StatsAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
 
 fn main() -> ExitCode {
-    let Some(all) = bench::load_aamp() else {
+    let Some(files) = common::aamp_files_both_decode() else {
         eprintln!("aamp_allocs: no corpus (set CODEC_CORPUS)");
         return ExitCode::FAILURE;
     };
-    let files: Vec<Vec<u8>> = all
-        .into_iter()
-        .filter(|f| {
-            formats::aamp::decode(&f.bytes).is_ok()
-                && roead::aamp::ParameterIO::from_binary(&f.bytes).is_ok()
-        })
-        .map(|f| f.bytes)
-        .collect();
     let codec = Region::new(GLOBAL);
     for f in &files {
         black_box(formats::aamp::decode(black_box(f)).expect("decode"));

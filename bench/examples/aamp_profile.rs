@@ -5,6 +5,8 @@
 use std::hint::black_box;
 use std::process::ExitCode;
 
+mod common;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(op), Some(side)) = (args.first(), args.get(1)) else {
@@ -12,18 +14,10 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     };
     let iterations: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200);
-    let Some(all) = bench::load_aamp() else {
+    let Some(files) = common::aamp_files_both_decode() else {
         eprintln!("aamp_profile: no corpus (set CODEC_CORPUS)");
         return ExitCode::FAILURE;
     };
-    let files: Vec<Vec<u8>> = all
-        .into_iter()
-        .filter(|f| {
-            formats::aamp::decode(&f.bytes).is_ok()
-                && roead::aamp::ParameterIO::from_binary(&f.bytes).is_ok()
-        })
-        .map(|f| f.bytes)
-        .collect();
     let total: usize = files.iter().map(Vec::len).sum();
     let ours = || -> Vec<formats::aamp::ParameterIO> {
         files
