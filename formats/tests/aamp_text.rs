@@ -11,8 +11,10 @@ use formats::aamp::{
     self, Curve, Name, Parameter, ParameterIO, ParameterList, ParameterObject, ParameterValue,
 };
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
+
+mod common;
 
 // ---------------------------------------------------------------------------
 // Documents built here
@@ -476,33 +478,6 @@ fn errors_name_line_column_and_what_was_expected() {
 // ---------------------------------------------------------------------------
 // Corpus helpers
 
-fn corpus() -> Option<PathBuf> {
-    let dir = match std::env::var_os("CODEC_CORPUS") {
-        Some(root) => PathBuf::from(root).join("aamp"),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/aamp"),
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: the AAMP corpus is absent ({}); set CODEC_CORPUS to run the corpus tests",
-            dir.display()
-        );
-        None
-    }
-}
-
-/// The binaries at the corpus's top level, sorted.
-fn corpus_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .expect("read the corpus folder")
-        .map(|e| e.expect("corpus entry").path())
-        .filter(|p| p.is_file() && fs::read(p).map(|b| b.starts_with(b"AAMP")).unwrap_or(false))
-        .collect();
-    files.sort();
-    files
-}
-
 /// The community's names, loaded once.
 fn dict_names(dir: &Path) -> &'static NameTable {
     static TABLE: OnceLock<NameTable> = OnceLock::new();
@@ -527,10 +502,12 @@ fn file_name(p: &Path) -> String {
 
 #[test]
 fn corpus_binary_text_binary_is_identical() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("aamp") else {
+        return;
+    };
     let names = dict_names(&dir);
     let empty = NameTable::new();
-    let files = corpus_files(&dir);
+    let files = common::files_with_magic(&dir, formats::aamp::MAGIC);
     assert_eq!(files.len(), 158, "the corpus holds 158 AAMP files");
     let mut identical = 0;
     let mut failures = Vec::new();
@@ -567,11 +544,13 @@ fn corpus_binary_text_binary_is_identical() {
 }
 
 fn golden_reads_back(tool: &str, expected_count: usize) {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("aamp") else {
+        return;
+    };
     let golden = dir.join("golden").join(tool);
     let mut count = 0;
     let mut failures = Vec::new();
-    for path in corpus_files(&dir) {
+    for path in common::files_with_magic(&dir, formats::aamp::MAGIC) {
         let yml = golden.join(format!("{}.yml", file_name(&path)));
         if !yml.exists() {
             continue;
@@ -607,10 +586,12 @@ fn corpus_roead_golden_reads_back_to_the_binary() {
 /// With the community's names, the text is oead's, byte for byte.
 #[test]
 fn corpus_text_equals_oead_golden() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("aamp") else {
+        return;
+    };
     let names = dict_names(&dir);
     let golden = dir.join("golden/oead-1.2.9.post4");
-    let files = corpus_files(&dir);
+    let files = common::files_with_magic(&dir, formats::aamp::MAGIC);
     let mut equal = 0;
     let mut report = Vec::new();
     for path in &files {

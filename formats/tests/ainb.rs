@@ -5,39 +5,15 @@
 use codec_runtime::StringPool;
 use formats::ainb::schema::{LinkPlug, Node, Plug, PlugSlot, Window};
 use formats::ainb::{decode, encode, File};
-use std::path::{Path, PathBuf};
 
-fn corpus() -> Option<PathBuf> {
-    let dir = match std::env::var_os("CODEC_CORPUS") {
-        Some(root) => PathBuf::from(root).join("ainb"),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/ainb"),
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: the AINB corpus is absent ({}); set CODEC_CORPUS to run the corpus tests",
-            dir.display()
-        );
-        None
-    }
-}
-
-/// The corpus's AINB files (by magic), sorted.
-fn corpus_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("read the corpus folder")
-        .map(|e| e.expect("corpus entry").path())
-        .filter(|p| p.is_file() && std::fs::read(p).is_ok_and(|b| b.starts_with(b"AIB ")))
-        .collect();
-    files.sort();
-    files
-}
+mod common;
 
 #[test]
 fn corpus_decodes_and_encodes_byte_for_byte() {
-    let Some(dir) = corpus() else { return };
-    let files = corpus_files(&dir);
+    let Some(dir) = common::corpus("ainb") else {
+        return;
+    };
+    let files = common::files_with_magic(&dir, b"AIB ");
     assert!(!files.is_empty(), "no AINB file in {}", dir.display());
     let mut versions = std::collections::BTreeMap::new();
     for p in &files {
@@ -64,9 +40,11 @@ fn corpus_decodes_and_encodes_byte_for_byte() {
 /// Facts of the corpus the design relies on (docs/ainb-design.md).
 #[test]
 fn corpus_keeps_orphan_strings_and_shared_starts() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("ainb") else {
+        return;
+    };
     let mut orphans = 0;
-    for p in corpus_files(&dir) {
+    for p in common::files_with_magic(&dir, b"AIB ") {
         let data = std::fs::read(&p).unwrap();
         let doc = decode(&data).unwrap();
         // The pool starts with the filename, then the category.
@@ -253,9 +231,11 @@ fn every_cut_of_a_built_file_is_a_located_error() {
 #[test]
 fn corpus_json_round_trip_is_byte_identical() {
     use formats::ainb::text::{from_json, to_json};
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("ainb") else {
+        return;
+    };
     let mut layouts = 0;
-    for p in corpus_files(&dir) {
+    for p in common::files_with_magic(&dir, b"AIB ") {
         let data = std::fs::read(&p).unwrap();
         let doc = decode(&data).unwrap();
         let json = to_json(&doc).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
@@ -464,7 +444,9 @@ fn compare(
 #[test]
 fn golden_values_agree() {
     use formats::ainb::text::to_json;
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("ainb") else {
+        return;
+    };
     let golden = dir.join("golden/dt-AINB-v2_bc54e53");
     if !golden.is_dir() {
         eprintln!("SKIPPED: no dt-AINB-v2 goldens in {}", golden.display());
@@ -473,7 +455,7 @@ fn golden_values_agree() {
     let mut errors = GoldenErrors::default();
     let mut diffs = Vec::new();
     let mut files = 0;
-    for p in corpus_files(&dir) {
+    for p in common::files_with_magic(&dir, b"AIB ") {
         let name = format!("{}.json", p.file_name().unwrap().to_string_lossy());
         let Ok(text) = std::fs::read_to_string(golden.join(&name)) else {
             continue;

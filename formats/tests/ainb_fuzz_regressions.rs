@@ -15,26 +15,12 @@ use formats::ainb::{decode, encode, File};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-fn corpus() -> Option<PathBuf> {
-    let dir = match std::env::var_os("CODEC_CORPUS") {
-        Some(root) => PathBuf::from(root).join("ainb"),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/ainb"),
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: the AINB corpus is absent ({}); set CODEC_CORPUS to run the corpus tests",
-            dir.display()
-        );
-        None
-    }
-}
+mod common;
 
 /// The named corpus file, decoded; when the corpus lacks it, the smallest
 /// corpus file that `fits`. None (after saying SKIPPED) without a corpus.
 fn pick(preferred: &str, fits: impl Fn(&File) -> bool) -> Option<(PathBuf, File)> {
-    let dir = corpus()?;
+    let dir = common::corpus("ainb")?;
     let named = dir.join(preferred);
     if let Ok(data) = std::fs::read(&named) {
         let doc = decode(&data).unwrap_or_else(|e| panic!("{}: {e}", named.display()));

@@ -9,24 +9,9 @@ use formats::bdat::{
     Variant,
 };
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn corpus() -> Option<PathBuf> {
-    let base = match std::env::var_os("CODEC_CORPUS") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
-    };
-    let dir = base.join("bdat");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: the BDAT corpus is absent ({}); set CODEC_CORPUS to run the corpus tests",
-            dir.display()
-        );
-        None
-    }
-}
+mod common;
 
 fn read(dir: &Path, name: &str) -> Vec<u8> {
     std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -85,7 +70,9 @@ fn encode_table(t: &Table, variant: Variant) -> Vec<u8> {
 
 #[test]
 fn xc2_game_files_come_back_byte_for_byte() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("bdat") else {
+        return;
+    };
     for name in XC2_SCRAMBLED {
         let data = read(&dir, name);
         let (variant, file) = bdat::decode(&data).unwrap();
@@ -101,7 +88,9 @@ fn xc2_game_files_come_back_byte_for_byte() {
 
 #[test]
 fn the_mod_edited_file_keeps_its_clean_tables_and_its_values() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("bdat") else {
+        return;
+    };
     let data = read(&dir, RANDOMIZER);
     let (variant, file) = bdat::decode(&data).unwrap();
     assert_eq!((variant, file.tables.len()), (Variant::Switch, 124));
@@ -136,7 +125,9 @@ fn the_mod_edited_file_keeps_its_clean_tables_and_its_values() {
 
 #[test]
 fn one_table_files_of_each_game_read_as_bdat_toolset_reads_them() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("bdat") else {
+        return;
+    };
     let golden = dir.join("golden/bdattoolset_generated");
     for (name, game, stem) in SAMPLES {
         let data = read(&dir, name);
@@ -165,7 +156,9 @@ fn one_table_files_of_each_game_read_as_bdat_toolset_reads_them() {
 
 #[test]
 fn other_games_keep_the_layout_bdat_rs_writes() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("bdat") else {
+        return;
+    };
     // Written by bdat-rs's XCX, Wii and 3DS writers: besides the file size
     // (older bdat-rs left the file header out) and the checksum (which it
     // left 0), the bytes come back.
@@ -182,7 +175,9 @@ fn other_games_keep_the_layout_bdat_rs_writes() {
 
 #[test]
 fn the_xc3_file_is_another_format() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("bdat") else {
+        return;
+    };
     let data = read(&dir, "bdatrs_test_modern_1.bdat");
     assert_eq!(bdat::detect(&data), None);
     assert!(!bdat::looks_like(&data));
@@ -210,7 +205,9 @@ fn layout_rows(dir: &Path) -> HashMap<String, HashMap<String, String>> {
 
 #[test]
 fn golden_json_tables_pack_as_the_game_laid_them_out_and_read_back_identical() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("bdat") else {
+        return;
+    };
     let gold = dir.join("golden/randomizer_xc2_common_json");
     let layout = layout_rows(&dir);
     let mut checked = 0;
@@ -271,7 +268,9 @@ fn golden_json_tables_pack_as_the_game_laid_them_out_and_read_back_identical() {
 
 #[test]
 fn golden_bschema_reads() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("bdat") else {
+        return;
+    };
     let s = String::from_utf8(read(
         &dir,
         "golden/randomizer_xc2_common_json/common.bschema",
@@ -334,7 +333,9 @@ fn json_round_trip(name: &str, data: &[u8]) -> usize {
 
 #[test]
 fn json_keeps_every_table_of_the_corpus() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("bdat") else {
+        return;
+    };
     let mut n = 0;
     for name in XC2_SCRAMBLED.iter().chain([&RANDOMIZER]) {
         n += json_round_trip(name, &read(&dir, name));
@@ -347,7 +348,9 @@ fn json_keeps_every_table_of_the_corpus() {
 
 #[test]
 fn duplicate_columns_stay_distinct() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::corpus("bdat") else {
+        return;
+    };
     let (variant, file) = bdat::decode(&read(&dir, "xc2_ckurtz_common_gmk.bdat")).unwrap();
     let t = file
         .tables

@@ -15,6 +15,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 fn checked() -> Checked {
     codec_schema::parse_str(schema::SCHEMA_SOURCE, "schemas/aamp.ron")
         .expect("the AAMP schema checks")
@@ -22,15 +24,6 @@ fn checked() -> Checked {
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// `$CODEC_CORPUS/aamp` or `../shared/corpus/aamp` beside the repository.
-fn corpus() -> Option<PathBuf> {
-    let base = std::env::var_os("CODEC_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("../shared/corpus"));
-    let dir = base.join("aamp");
-    dir.is_dir().then_some(dir)
 }
 
 /// Every AAMP file below `dir` (by magic), sorted.
@@ -79,8 +72,7 @@ fn assert_agree(c: &Checked, data: &[u8], what: &str) {
 
 #[test]
 fn interpreter_equals_codec_on_every_corpus_file() {
-    let Some(dir) = corpus() else {
-        eprintln!("SKIPPED: no AAMP corpus (set CODEC_CORPUS or put it at ../shared/corpus/aamp)");
+    let Some(dir) = common::corpus("aamp") else {
         return;
     };
     let c = checked();
@@ -103,8 +95,7 @@ fn interpreter_equals_codec_on_every_corpus_file() {
 
 #[test]
 fn coverage_explains_every_byte_of_the_corpus() {
-    let Some(dir) = corpus() else {
-        eprintln!("SKIPPED: no AAMP corpus (set CODEC_CORPUS or put it at ../shared/corpus/aamp)");
+    let Some(dir) = common::corpus("aamp") else {
         return;
     };
     let c = checked();

@@ -1,5 +1,6 @@
-//! Helpers shared by the command-line tests (each test file that needs them
-//! says `mod common;`; not every file uses every helper).
+//! Helpers shared by the test files of `formats` (each file that needs them
+//! says `mod common;`; not every file uses every helper): the corpus, and
+//! running the `codec` command.
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
@@ -34,4 +35,36 @@ pub fn stdout(o: &Output) -> String {
 
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `$CODEC_CORPUS/<format>`, else `../shared/corpus/<format>` beside the
+/// workspace. When it is absent, says SKIPPED (the corpus tests then pass
+/// without checking anything) and returns `None`.
+pub fn corpus(format: &str) -> Option<PathBuf> {
+    let base = match std::env::var_os("CODEC_CORPUS") {
+        Some(root) if !root.is_empty() => PathBuf::from(root),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
+    };
+    let dir = base.join(format);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: the {} corpus is absent ({}); set CODEC_CORPUS to run the corpus tests",
+            format.to_uppercase(),
+            dir.display()
+        );
+        None
+    }
+}
+
+/// The files directly in `dir` (no subfolders) that start with `magic`, sorted.
+pub fn files_with_magic(dir: &Path, magic: &[u8]) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .expect("read the corpus folder")
+        .map(|e| e.expect("corpus entry").path())
+        .filter(|p| p.is_file() && fs::read(p).is_ok_and(|b| b.starts_with(magic)))
+        .collect();
+    files.sort();
+    files
 }
