@@ -67,9 +67,12 @@ struct WindowIndex {
     hash: u64,
 }
 
-#[inline]
+/// The little-endian word at `p` (callers only ask for words inside `hay`).
+#[inline(always)]
 fn word_at(hay: &[u8], p: usize) -> u64 {
-    u32::from_le_bytes([hay[p], hay[p + 1], hay[p + 2], hay[p + 3]]) as u64
+    hay.get(p..)
+        .and_then(<[u8]>::first_chunk::<4>)
+        .map_or(0, |w| u64::from(u32::from_le_bytes(*w)))
 }
 
 impl WindowIndex {
@@ -329,14 +332,15 @@ impl ExactPool {
 
 /// Slice equality that settles most mismatches on the first 8 bytes without
 /// a call into `memcmp` (candidates are short and usually differ early).
-#[inline]
+#[inline(always)]
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    if a.len() >= 8 {
-        let head = |s: &[u8]| u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]]);
-        head(a) == head(b) && a[8..] == b[8..]
+    if let (Some((ha, ta)), Some((hb, tb))) =
+        (a.split_first_chunk::<8>(), b.split_first_chunk::<8>())
+    {
+        u64::from_ne_bytes(*ha) == u64::from_ne_bytes(*hb) && ta == tb
     } else {
         a == b
     }
