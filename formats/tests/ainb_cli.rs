@@ -16,13 +16,7 @@ fn check_reports_an_identical_file() {
     let dir = scratch("check");
     let path = dir.join("Test.ainb");
     fs::write(&path, bytes()).unwrap();
-    let o = codec(&["check".as_ref(), path.as_os_str()]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        stdout(&o).ends_with("checked 1 files: 1 identical, 0 differ, 0 failed\n"),
-        "{}",
-        stdout(&o)
-    );
+    common::assert_check_says_identical(&path);
 }
 
 #[test]

@@ -19,6 +19,18 @@ pub fn codec<S: AsRef<OsStr>>(args: &[S]) -> Output {
         .expect("run codec")
 }
 
+/// Runs `codec check FILE` and asserts that it exits 0 with the summary of
+/// one identical file.
+pub fn assert_check_says_identical(file: &Path) {
+    let o = codec(&["check".as_ref(), file.as_os_str()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("checked 1 files: 1 identical, 0 differ, 0 failed\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// An empty folder `<target tmp>/<group>/<name>` for one test.
 pub fn scratch(group: &str, name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
