@@ -177,13 +177,7 @@ impl ByteSearchPool {
             return None;
         }
         if needle.len() == 4 {
-            while self.words_indexed + 4 <= hay.len() {
-                let p = self.words_indexed;
-                self.first_word
-                    .entry(word_at(hay, p) as u32)
-                    .or_insert(p as u32);
-                self.words_indexed += 4;
-            }
+            self.index_words(hay, hay.len());
             let word = u32::from_le_bytes([needle[0], needle[1], needle[2], needle[3]]);
             return self.first_word.get(&word).map(|&p| p as u64);
         }
@@ -213,6 +207,19 @@ impl ByteSearchPool {
         index.find(hay, needle, &mut self.compared)
     }
 
+    /// Enters the aligned words of `hay` that end at or before `upto` into
+    /// `first_word`.
+    #[inline(always)]
+    fn index_words(&mut self, hay: &[u8], upto: usize) {
+        while self.words_indexed + 4 <= upto {
+            let p = self.words_indexed;
+            self.first_word
+                .entry(word_at(hay, p) as u32)
+                .or_insert(p as u32);
+            self.words_indexed += 4;
+        }
+    }
+
     /// A one-word value just written at `at` (a multiple of 4) in `hay`, the
     /// section so far: the first aligned position of an earlier copy of its
     /// word, or else `None`, and the value is then indexed where it stands
@@ -221,13 +228,7 @@ impl ByteSearchPool {
     #[inline]
     pub fn find_word_or_keep(&mut self, hay: &[u8], at: usize) -> Option<u64> {
         debug_assert!(at % 4 == 0 && at + 4 == hay.len());
-        while self.words_indexed + 4 <= at {
-            let p = self.words_indexed;
-            self.first_word
-                .entry(word_at(hay, p) as u32)
-                .or_insert(p as u32);
-            self.words_indexed += 4;
-        }
+        self.index_words(hay, at);
         match self.first_word.entry(word_at(hay, at) as u32) {
             Entry::Occupied(e) => Some(u64::from(*e.get())),
             Entry::Vacant(e) => {
