@@ -139,6 +139,36 @@ fn old_output_survives_failures_and_is_replaced_on_success(
 
 const OLD: &[u8] = b"the old output\n";
 
+/// `to-text` of one binary into one text file (`out.<out_ext>`, there with
+/// old contents): `good.<ext>` and `bad.<ext>` are written to `dir`, and the
+/// old output must survive `bad` (failing with `bad_says`) and the size
+/// limit, and be replaced by `good`. Returns the output's path.
+fn one_file_to_text(
+    dir: &Path,
+    ext: &str,
+    good: &[u8],
+    bad: &[u8],
+    out_ext: &str,
+    bad_says: &str,
+) -> PathBuf {
+    let (good_path, bad_path) = (
+        dir.join(format!("good.{ext}")),
+        dir.join(format!("bad.{ext}")),
+    );
+    fs::write(&good_path, good).unwrap();
+    fs::write(&bad_path, bad).unwrap();
+    let out = dir.join(format!("out.{out_ext}"));
+    fs::write(&out, OLD).unwrap();
+    old_output_survives_failures_and_is_replaced_on_success(
+        dir,
+        std::slice::from_ref(&out),
+        &args!["to-text", &bad_path, "-o", &out, "--force"],
+        bad_says,
+        &args!["to-text", &good_path, "-o", &out, "--force"],
+    );
+    out
+}
+
 // ---------------------------------------------------------------------------
 // AAMP
 
@@ -162,17 +192,7 @@ fn aamp_to_text() {
     let bad = &good[..good.len() - 1];
     let e = aamp::decode(bad).unwrap_err();
     assert!(e.offset() > good.len() as u64 / 2, "a late error: {e}");
-    fs::write(dir.join("good.bxml"), &good).unwrap();
-    fs::write(dir.join("bad.bxml"), bad).unwrap();
-    let out = dir.join("out.yml");
-    fs::write(&out, OLD).unwrap();
-    old_output_survives_failures_and_is_replaced_on_success(
-        &dir,
-        std::slice::from_ref(&out),
-        &args!["to-text", &dir.join("bad.bxml"), "-o", &out, "--force"],
-        "decode error",
-        &args!["to-text", &dir.join("good.bxml"), "-o", &out, "--force"],
-    );
+    let out = one_file_to_text(&dir, "bxml", &good, bad, "yml", "decode error");
     assert!(fs::read_to_string(&out).unwrap().starts_with("!io\n"));
 }
 
@@ -362,17 +382,7 @@ fn ainb_to_text() {
     bad[at..at + 2].copy_from_slice(&999u16.to_le_bytes());
     let e = ainb::decode(&bad).unwrap_err();
     assert!(e.to_string().contains("nodes[39].type"), "{e}");
-    fs::write(dir.join("good.ainb"), &good).unwrap();
-    fs::write(dir.join("bad.ainb"), &bad).unwrap();
-    let out = dir.join("out.json");
-    fs::write(&out, OLD).unwrap();
-    old_output_survives_failures_and_is_replaced_on_success(
-        &dir,
-        std::slice::from_ref(&out),
-        &args!["to-text", &dir.join("bad.ainb"), "-o", &out, "--force"],
-        "nodes[39].type",
-        &args!["to-text", &dir.join("good.ainb"), "-o", &out, "--force"],
-    );
+    let out = one_file_to_text(&dir, "ainb", &good, &bad, "json", "nodes[39].type");
     assert!(fs::read_to_string(&out).unwrap().contains("\"Node39\""));
 }
 
