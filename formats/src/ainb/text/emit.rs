@@ -1,6 +1,7 @@
 //! Document → JSON. The shape and names are the dt-12345/AINB dump's; what
 //! that dump cannot hold goes under `$`-prefixed keys (see `super`).
 
+use super::exb;
 use super::json::J;
 use super::names::*;
 use super::TextError;
@@ -19,6 +20,8 @@ pub(super) struct Emit<'a> {
     props: [usize; 6],
     inputs: [usize; 6],
     outputs: [usize; 6],
+    /// The EXB's instructions as text (see `exb_lines`).
+    exb_lines: Vec<(String, bool)>,
 }
 
 /// The raw flag word of a parameter.
@@ -116,6 +119,7 @@ impl<'a> Emit<'a> {
             props: crate::ainb::validate::property_lens(&f.properties),
             inputs,
             outputs,
+            exb_lines: f.exb.as_ref().map(exb_lines).unwrap_or_default(),
         };
         e.check_windows()?;
         e.check_inlining()?;
@@ -241,7 +245,12 @@ impl<'a> Emit<'a> {
                 J::Arr((0..f.nodes.len()).map(|i| self.node(i)).collect()),
             )
             .with("Blackboard", self.blackboard());
-        o.set("Expressions", f.exb.as_ref().map_or_else(J::obj, exb));
+        o.set(
+            "Expressions",
+            f.exb
+                .as_ref()
+                .map_or_else(J::obj, |x| exb(x, &self.exb_lines)),
+        );
         if f.version >= 0x407 {
             o.set(
                 "Replacement Table",
@@ -406,7 +415,7 @@ impl<'a> Emit<'a> {
         }
         c.set("Blackboard", self.blackboard_codec());
         if let Some(x) = &f.exb {
-            c.set("Expressions", exb_codec(x));
+            c.set("Expressions", exb_codec(x, &self.exb_lines));
         }
         c
     }
@@ -810,11 +819,47 @@ fn inline_budget(n: usize) -> usize {
     n.saturating_mul(4).saturating_add(4096)
 }
 
+/// Each instruction of the table as the library's text, and whether that
+/// text assembles back to the same bytes (where not, the bytes are kept in
+/// `$codec`; see `super::exb`).
+fn exb_lines(x: &Exb) -> Vec<(String, bool)> {
+    let tables = exb::Tables::new(
+        x.version,
+        x.constants.clone(),
+        x.strings.strings.clone(),
+        x.signatures.clone(),
+    );
+    let mut asm = exb::Assembler {
+        tables: tables.clone(),
+    };
+    x.instructions
+        .iter()
+        .map(|i| {
+            let text = exb::format(i, &tables);
+            let exact = asm.assemble(&text).is_ok_and(|a| a == *i);
+            (text, exact)
+        })
+        .collect()
+}
+
 /// The EXB: dt's version and expressions, each with its setup and main
-/// instructions (as fields, not text).
-fn exb(x: &Exb) -> J {
+/// instructions as lines of the library's text, numbered by byte from the
+/// list's start (`0x0008    STR ...`).
+fn exb(x: &Exb, lines: &[(String, bool)]) -> J {
     let slice = |base: i32, count: u32| -> J {
-        J::Arr(exb_window(x, base, count).iter().map(instruction).collect())
+        let n = exb_window(x, base, count).len();
+        let from = base.max(0) as usize;
+        J::Arr(
+            lines[from..from + n]
+                .iter()
+                .enumerate()
+                .map(|(k, (text, _))| J::Str(format!("{:#06x}    {text}", k * 8)))
+                .collect(),
+        )
+    };
+    let types = |b: u16| match exb::type_of_byte(u64::from(b), x.version) {
+        Some(t) => J::from(exb::TYPE_NAMES[t]),
+        None => J::from(b),
     };
     J::obj().with("Version", x.version).with(
         "Expressions",
@@ -825,14 +870,8 @@ fn exb(x: &Exb) -> J {
                 .map(|(i, e)| {
                     let mut o = J::obj()
                         .with("Expression Index", i)
-                        .with(
-                            "Input Type",
-                            name_or_number(&DATATYPES, 0, u64::from(e.input_type)),
-                        )
-                        .with(
-                            "Output Type",
-                            name_or_number(&DATATYPES, 0, u64::from(e.output_type)),
-                        );
+                        .with("Input Type", types(e.input_type))
+                        .with("Output Type", types(e.output_type));
                     let [setup, main] = exb_windows(e);
                     if setup.0 >= 0 {
                         o.set("Setup", slice(setup.0, setup.1));
@@ -845,6 +884,25 @@ fn exb(x: &Exb) -> J {
     )
 }
 
+/// The raw words of a window's lines whose text does not give their bytes:
+/// `[[line, "hex"], ...]`.
+fn exb_words(x: &Exb, lines: &[(String, bool)], base: i32, count: u32) -> Option<J> {
+    let n = exb_window(x, base, count).len();
+    let from = base.max(0) as usize;
+    let words: Vec<J> = (0..n)
+        .filter(|k| !lines[from + k].1)
+        .map(|k| {
+            J::Arr(vec![
+                J::from(k),
+                J::Str(exb::hex(&x.instructions[from + k])),
+            ])
+        })
+        .collect();
+    (!words.is_empty()).then_some(J::Arr(words))
+}
+
+/// An instruction as fields, for the instructions no expression covers
+/// (`$codec`): exact, whatever the text would say.
 fn instruction(i: &Instruction) -> J {
     let operand = |kind: u8, v: u16| -> J {
         J::Arr(vec![
@@ -862,7 +920,7 @@ fn instruction(i: &Instruction) -> J {
 /// The EXB's layout facts: header sizes, where each expression's
 /// instructions start, its memory sizes, the signatures, the constant table
 /// and the string pool.
-fn exb_codec(x: &Exb) -> J {
+fn exb_codec(x: &Exb, lines: &[(String, bool)]) -> J {
     // Instructions no expression's setup or main covers are kept as a list.
     // Exactly the instructions the expressions' `Setup` and `Main` give
     // (`exb_window`: a window's part inside the table); `Emit::new` has
@@ -895,7 +953,7 @@ fn exb_codec(x: &Exb) -> J {
                 x.expressions
                     .iter()
                     .map(|e| {
-                        J::obj()
+                        let mut o = J::obj()
                             .with(
                                 "Setup",
                                 J::Arr(vec![J::from(e.setup_base), J::from(e.setup_count)]),
@@ -906,7 +964,17 @@ fn exb_codec(x: &Exb) -> J {
                             )
                             .with("Global Memory", e.global_memory)
                             .with("Local32 Memory", e.local32_memory)
-                            .with("Local64 Memory", e.local64_memory)
+                            .with("Local64 Memory", e.local64_memory);
+                        let [setup, main] = exb_windows(e);
+                        if setup.0 >= 0 {
+                            if let Some(w) = exb_words(x, lines, setup.0, setup.1) {
+                                o.set("Setup Words", w);
+                            }
+                        }
+                        if let Some(w) = exb_words(x, lines, main.0, main.1) {
+                            o.set("Main Words", w);
+                        }
+                        o
                     })
                     .collect(),
             ),

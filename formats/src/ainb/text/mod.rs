@@ -30,6 +30,7 @@
 //! docs/ainb-design.md).
 
 mod emit;
+pub mod exb;
 mod json;
 pub mod names;
 mod read;

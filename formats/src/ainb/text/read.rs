@@ -3,6 +3,7 @@
 //! lays a file out when a key is absent.
 
 use super::emit::dt_flag_word;
+use super::exb;
 use super::names::*;
 use super::TextError;
 use crate::ainb::glue::plug;
@@ -1440,6 +1441,7 @@ fn plug_body(ty: u16, layout: u64, last: bool, p: &Obj, at: &str) -> R<Plug> {
 /// The EXB from dt's expressions and the `$codec` layout facts.
 fn exb(o: &Obj, c: Option<&Obj>) -> R<Exb> {
     let at = "Expressions";
+    let version: u32 = field(o, "Version", at)?;
     let list = arr(key(o, "Expressions", at)?, at)?;
     let facts: Vec<&Obj> = match c.and_then(|c| c.get("Expressions")) {
         Some(v) => arr(v, "$codec.Expressions.Expressions")?
@@ -1447,6 +1449,37 @@ fn exb(o: &Obj, c: Option<&Obj>) -> R<Exb> {
             .map(|x| obj(x, "$codec.Expressions"))
             .collect::<R<_>>()?,
         None => Vec::new(),
+    };
+    let cat = "$codec.Expressions";
+    let list_of = |k: &str| -> R<Vec<Value>> {
+        Ok(c.and_then(|c| c.get(k))
+            .map(|v| arr(v, cat).cloned())
+            .transpose()?
+            .unwrap_or_default())
+    };
+    let pool = match c {
+        Some(c) => string_pool(c, cat)?.unwrap_or_default(),
+        None => StringPool::default(),
+    };
+    // The tables the instructions' text refers to, as `$codec` gives them
+    // (empty without it: the lines then build them, as the library does).
+    let tables = exb::Tables::new(
+        version,
+        list_of("Constants")?
+            .iter()
+            .map(|s| {
+                u32::from_str_radix(s.as_str().unwrap_or_default(), 16)
+                    .map_err(|_| TextError::new(cat, "expected 8 hex digits"))
+            })
+            .collect::<R<_>>()?,
+        pool.strings,
+        list_of("Signatures")?
+            .iter()
+            .map(|s| text(s, cat))
+            .collect::<R<_>>()?,
+    );
+    let mut asm = exb::Assembler {
+        tables: tables.clone(),
     };
     // Every instruction of the table is given somewhere (the table has no
     // gaps), so it holds at most as many as the JSON gives: an index past
@@ -1461,34 +1494,44 @@ fn exb(o: &Obj, c: Option<&Obj>) -> R<Exb> {
         .map(Vec::len)
         .sum::<usize>();
     let mut instructions: Vec<Option<Instruction>> = Vec::new();
-    let mut place = |base: usize, list: &[Value], at: &str| -> R<()> {
-        for (i, v) in list.iter().enumerate() {
-            let ins = instruction(obj(v, at)?, at)?;
-            let k = base + i;
-            if k >= given {
-                return Err(TextError::new(
-                    at,
-                    format!(
-                        "instruction {k} is past the {given} instruction(s) the JSON gives \
-                         (the table has no gaps)"
-                    ),
-                ));
-            }
-            if instructions.len() <= k {
-                instructions.resize(k + 1, None);
-            }
-            match &instructions[k] {
-                Some(prev) if *prev != ins => {
+    let mut place =
+        |base: usize, list: &[Value], words: &[(usize, Instruction)], at: &str| -> R<()> {
+            for (i, v) in list.iter().enumerate() {
+                let iat = format!("{at}[{i}]");
+                let ins = match v {
+                    // A line of text takes the kept bytes while it still reads
+                    // as they do; an edited line is assembled.
+                    Value::String(line) => match words.iter().find(|(k, _)| *k == i) {
+                        Some((_, raw)) if exb::same_line(line, raw, &tables) => raw.clone(),
+                        _ => asm.assemble(line).map_err(|e| TextError::new(&iat, e))?,
+                    },
+                    v => instruction(obj(v, &iat)?, &iat)?,
+                };
+                let k = base + i;
+                if k >= given {
                     return Err(TextError::new(
                         at,
-                        format!("instruction {k} is already another one"),
-                    ))
+                        format!(
+                            "instruction {k} is past the {given} instruction(s) the JSON gives \
+                         (the table has no gaps)"
+                        ),
+                    ));
                 }
-                _ => instructions[k] = Some(ins),
+                if instructions.len() <= k {
+                    instructions.resize(k + 1, None);
+                }
+                match &instructions[k] {
+                    Some(prev) if *prev != ins => {
+                        return Err(TextError::new(
+                            at,
+                            format!("instruction {k} is already another one"),
+                        ))
+                    }
+                    _ => instructions[k] = Some(ins),
+                }
             }
-        }
-        Ok(())
-    };
+            Ok(())
+        };
     let mut exprs = Vec::new();
     let mut next = 0usize;
     for (i, e) in list.iter().enumerate() {
@@ -1519,16 +1562,49 @@ fn exb(o: &Obj, c: Option<&Obj>) -> R<Exb> {
                 (b as i32, main.len() as u32)
             }
         };
+        let words = |k: &str| -> R<Vec<(usize, Instruction)>> {
+            let wat = format!("{cat}.Expressions[{i}].{k}");
+            fact.and_then(|x| x.get(k))
+                .map(|v| exb_words(v, &wat))
+                .transpose()
+                .map(Option::unwrap_or_default)
+        };
         if setup_base >= 0 {
-            place(setup_base as usize, setup, &format!("{eat}.Setup"))?;
+            place(
+                setup_base as usize,
+                setup,
+                &words("Setup Words")?,
+                &format!("{eat}.Setup"),
+            )?;
         }
-        place(main_base.max(0) as usize, main, &format!("{eat}.Main"))?;
+        place(
+            main_base.max(0) as usize,
+            main,
+            &words("Main Words")?,
+            &format!("{eat}.Main"),
+        )?;
         let mem = |k: &str| -> R<u64> {
             Ok(fact
                 .map(|x| opt::<u64>(x, k, &eat))
                 .transpose()?
                 .flatten()
                 .unwrap_or(0))
+        };
+        let data_type = |k: &str| -> R<u16> {
+            let v = key(e, k, &eat)?;
+            let t = match v {
+                Value::String(s) => exb::TYPE_NAMES
+                    .iter()
+                    .position(|n| n == s)
+                    .and_then(|t| exb::byte_of_type(t, version)),
+                v => v.as_u64(),
+            };
+            t.and_then(|t| u16::try_from(t).ok()).ok_or_else(|| {
+                TextError::new(
+                    format!("{eat}.{k}"),
+                    format!("{v} is not a data type of EXB version {version}"),
+                )
+            })
         };
         exprs.push(Expression {
             setup_base,
@@ -1538,8 +1614,8 @@ fn exb(o: &Obj, c: Option<&Obj>) -> R<Exb> {
             global_memory: mem("Global Memory")? as u32,
             local32_memory: mem("Local32 Memory")? as u16,
             local64_memory: mem("Local64 Memory")? as u16,
-            output_type: number_of(&DATATYPES, 0, key(e, "Output Type", &eat)?).unwrap_or(0) as u16,
-            input_type: number_of(&DATATYPES, 0, key(e, "Input Type", &eat)?).unwrap_or(0) as u16,
+            output_type: data_type("Output Type")?,
+            input_type: data_type("Input Type")?,
         });
     }
     if let Some(list) = c.and_then(|c| c.get("Instructions")) {
@@ -1577,21 +1653,15 @@ fn exb(o: &Obj, c: Option<&Obj>) -> R<Exb> {
             x.ok_or_else(|| TextError::new(at, format!("no expression holds instruction {i}")))
         })
         .collect::<R<Vec<_>>>()?;
-    let cat = "$codec.Expressions";
-    let list_of = |k: &str| -> R<Vec<Value>> {
-        Ok(c.and_then(|c| c.get(k))
-            .map(|v| arr(v, cat).cloned())
-            .transpose()?
-            .unwrap_or_default())
-    };
     let word = |k: &str, derived: u32| -> R<u32> {
         Ok(c.map(|c| opt::<u32>(c, k, cat))
             .transpose()?
             .flatten()
             .unwrap_or(derived))
     };
+    let tables = asm.tables;
     Ok(Exb {
-        version: field(o, "Version", at)?,
+        version,
         global_memory: word(
             "Global Memory",
             exprs.iter().map(|e| e.global_memory).max().unwrap_or(0),
@@ -1607,22 +1677,32 @@ fn exb(o: &Obj, c: Option<&Obj>) -> R<Exb> {
         )?,
         expressions: exprs,
         instructions,
-        signatures: list_of("Signatures")?
-            .iter()
-            .map(|s| text(s, cat))
-            .collect::<R<_>>()?,
-        constants: list_of("Constants")?
-            .iter()
-            .map(|s| {
-                u32::from_str_radix(s.as_str().unwrap_or_default(), 16)
-                    .map_err(|_| TextError::new(cat, "expected 8 hex digits"))
-            })
-            .collect::<R<_>>()?,
-        strings: match c {
-            Some(c) => string_pool(c, cat)?.unwrap_or_default(),
-            None => StringPool::default(),
+        signatures: tables.signatures,
+        constants: tables.constants,
+        strings: StringPool {
+            strings: tables.strings,
+            odd: pool.odd,
         },
     })
+}
+
+/// The kept bytes of a window's lines: `[[line, "16 hex digits"], ...]`.
+fn exb_words(v: &Value, at: &str) -> R<Vec<(usize, Instruction)>> {
+    arr(v, at)?
+        .iter()
+        .map(|p| {
+            let p = arr(p, at)?;
+            match (
+                p.first().and_then(Value::as_u64),
+                p.get(1).and_then(Value::as_str),
+            ) {
+                (Some(k), Some(h)) if p.len() == 2 => exb::unhex(h)
+                    .map(|i| (k as usize, i))
+                    .ok_or_else(|| TextError::new(at, "expected 16 hex digits")),
+                _ => Err(TextError::new(at, "expected [line, \"16 hex digits\"]")),
+            }
+        })
+        .collect()
 }
 
 /// A string pool as `$codec` keeps it (see `emit::set_pool`); `None` when
