@@ -1341,6 +1341,21 @@ impl Emit<'_> {
                 .with("Name", &c.name)
                 .with("Unknown", c.unknown_0x08)
                 .with("Default Value", &c.default),
+            // dt reads an expression node's input plug as an int plug: its
+            // `Default Value` is the first word as an int, and the vector
+            // is kept beside it when those bits do not give it all.
+            Plug::Vec3Input(c) if ty == EXPRESSION => {
+                let first = c.default[0].to_bits();
+                let mut o = J::obj()
+                    .with("Node Index", c.node)
+                    .with("Name", &c.name)
+                    .with("Unknown", c.unknown_0x08)
+                    .with("Default Value", J::Int(i64::from(first as i32)));
+                if c.default[1].to_bits() != 0 || c.default[2].to_bits() != 0 {
+                    o.set("$Default Value", f32s(&c.default));
+                }
+                o
+            }
             Plug::Vec3Input(c) => J::obj()
                 .with("Node Index", c.node)
                 .with("Name", &c.name)

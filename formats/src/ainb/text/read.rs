@@ -180,6 +180,9 @@ struct Read {
     /// The query-flagged nodes, by position among them.
     query_nodes: Vec<usize>,
     multi: Multi,
+    /// Attachment uses read so far: without `Attachment Indices`, each use
+    /// is an entry of its own, numbered in node order.
+    attachment_uses: u32,
 }
 
 impl Read {
@@ -472,9 +475,11 @@ impl Read {
                 .map(|x| num(x, &cat))
                 .collect::<R<_>>()?,
             None => (0..list.len() as u32)
-                .map(|i| i + f.attachments.len() as u32)
+                .map(|i| i + self.attachment_uses)
                 .collect(),
         };
+        let uses_before = self.attachment_uses;
+        self.attachment_uses += list.len() as u32;
         if ids.len() != list.len() {
             return Err(TextError::new(
                 format!("{cat}.Attachment Indices"),
@@ -492,7 +497,11 @@ impl Read {
                     )
                 }
             }
-            None => n.attachment_count = list.len() as u16,
+            // The node's uses follow the earlier nodes' in the id table.
+            None => {
+                n.attachment_base = uses_before;
+                n.attachment_count = list.len() as u16;
+            }
         }
         let mut atts = Vec::with_capacity(list.len());
         for (j, (a, id)) in list.iter().zip(ids).enumerate() {
@@ -1426,9 +1435,15 @@ fn plug_body(ty: u16, layout: u64, last: bool, p: &Obj, at: &str) -> R<Plug> {
             node: node()?,
             name: name()?,
             unknown_0x08: opt(p, "Unknown", at)?.unwrap_or(0),
-            default: match p.get("Default Value") {
-                Some(v) => vec3(v, at)?,
-                None => [0.0; 3],
+            // dt's form of an expression node's plug gives the first word
+            // as an int; `$Default Value` has the whole vector.
+            default: match (p.get("$Default Value"), p.get("Default Value")) {
+                (Some(v), _) => vec3(v, at)?,
+                (None, Some(v @ Value::Number(_))) => {
+                    [f32::from_bits(num::<i64>(v, at)? as u32), 0.0, 0.0]
+                }
+                (None, Some(v)) => vec3(v, at)?,
+                (None, None) => [0.0; 3],
             },
         }),
         _ => Plug::Raw(unhex(

@@ -43,11 +43,15 @@ const OUTPUT_HELP: &str = "Where to write: a path, or `-` for standard output.";
                   place, so a failed or interrupted run leaves no partial file and \
                   the old output untouched. The input is never overwritten unless it \
                   is named with -o and --force is given.\n\n\
-                  AINB: the JSON of dt-12345/AINB (its key names and shape), plus \
-                  `$`-prefixed keys for what that shape loses (string pool order \
-                  and orphan strings, attachment and multi-input indices, raw \
-                  slots, EXB layout), so that `codec from-text` gives back the \
-                  identical binary. Without -o: FILE.json beside the input.",
+                  AINB: the JSON of dt-12345/AINB (its key names and shape; EXB \
+                  instructions as its disassembly text, `STR float GMem[0x8], float \
+                  1.5`), plus `$`-prefixed keys for what that shape loses (string \
+                  pool order and orphan strings, attachment and multi-input indices, \
+                  raw slots, EXB layout), so that `codec from-text` gives back the \
+                  identical binary. Without -o: FILE.json beside the input.\n\n\
+                  Checked against the peers' own libraries on every corpus file \
+                  (tests/peers/check.py): oead 1.3.0 reads the AAMP YAML, and the \
+                  `ainb` package 0.2.16 (dt-12345/AINB) reads the AINB JSON.",
     after_help = "Exit status: 0 on success, 1 when the file cannot be read, decoded \
                   or written (nothing is written then), 2 on a usage error."
 )]
@@ -109,10 +113,16 @@ pub struct ToTextArgs {
                   interrupted run leaves no partial file and the old output \
                   untouched. The input is never overwritten unless it is named with \
                   -o and --force is given.\n\n\
-                  AINB: a JSON document as `codec to-text` writes it (detected by its \
-                  `Nodes` and `Version` keys; --format ainb overrides); what its `$` keys leave out \
-                  (pool order, attachment indices, ...) is derived as the game's \
-                  tools lay it out. Without -o: FILE without its `.json` extension.",
+                  AINB: a JSON document as `codec to-text` or dt-12345/AINB writes it \
+                  (detected by its `Nodes` and `Version` keys; --format ainb \
+                  overrides). EXB instructions are read as the library's text or as \
+                  the objects older versions of codec wrote. What the `$` keys leave \
+                  out (pool order, attachment indices, constant table, ...) is derived \
+                  as the game's tools lay it out. Without -o: FILE without its `.json` \
+                  extension.\n\n\
+                  Checked against the peers' own libraries on every corpus file \
+                  (tests/peers/check.py): codec reads what oead 1.3.0 writes (AAMP \
+                  YAML) and what the `ainb` package 0.2.16 writes (AINB JSON).",
     after_help = "Exit status: 0 on success, 1 when the text cannot be read, parsed, \
                   encoded or written (nothing is written then), 2 on a usage error."
 )]
