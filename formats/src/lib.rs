@@ -6,6 +6,7 @@ pub mod aamp;
 pub mod ainb;
 pub mod bdat;
 pub mod interp_hooks;
+pub mod layer;
 
 use std::fmt;
 

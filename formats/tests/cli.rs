@@ -393,3 +393,88 @@ fn corpus_is_byte_identical() {
     );
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// A file inside compression layers counts by the file inside; its line
+/// names each layer (outermost first) and what recompressing each gave: our
+/// own compressors' output, with its header's alignment word, comes back
+/// byte for byte.
+#[test]
+fn compressed_files_are_checked_inside_their_layers() {
+    use formats::layer::{yaz0, zstd, Dictionaries};
+    let dir = tempfile::tempdir().unwrap();
+    let plain = encoded(3);
+    write(&dir.path().join("a.sbxml"), &yaz0::compress(&plain, 0x80));
+    let z = zstd::compress(&plain, None, &Dictionaries::default()).unwrap();
+    write(&dir.path().join("b.bxml.zs"), &z);
+    // Yaz0 inside zstd.
+    let both = zstd::compress(&yaz0::compress(&plain, 0), None, &Dictionaries::default()).unwrap();
+    write(&dir.path().join("c.sbxml.zs"), &both);
+    // A compressed file of no supported format is skipped in a folder.
+    write(
+        &dir.path().join("d.szs"),
+        &yaz0::compress(b"SARC and more", 0),
+    );
+
+    let out = check(&[dir.path()]);
+    let lines = lines(&out);
+    let dir_s = dir.path().display().to_string();
+    assert_eq!(
+        lines,
+        [
+            format!("{dir_s}/a.sbxml ▸ Yaz0 ▸ aamp: identical; Yaz0 recompressed identically"),
+            format!("{dir_s}/b.bxml.zs ▸ zstd ▸ aamp: identical; zstd recompressed identically"),
+            format!(
+                "{dir_s}/c.sbxml.zs ▸ zstd ▸ Yaz0 ▸ aamp: identical; zstd recompressed identically; \
+                 Yaz0 recompressed identically"
+            ),
+            format!("{dir_s}/d.szs ▸ Yaz0 ▸ SARC: content decompressed, format not supported; Yaz0 recompressed identically"),
+            "skipped 1 files of no supported format".to_owned(),
+            "checked 3 files: 3 identical, 0 differ, 0 failed".to_owned(),
+        ],
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(out.status.code(), Some(0));
+
+    // A broken layer fails with its offset; named, an unsupported inner
+    // format fails too.
+    let mut cut = yaz0::compress(&plain, 0);
+    cut.truncate(cut.len() - 5);
+    write(&dir.path().join("e.sbxml"), &cut);
+    let out = check(&[&dir.path().join("e.sbxml"), &dir.path().join("d.szs")]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("e.sbxml: failed: Yaz0 at offset 0x")
+            && text.contains("ends before the decompressed size"),
+        "{text}"
+    );
+    assert!(
+        text.contains("d.szs ▸ Yaz0 ▸ SARC: failed: not a file of a supported format"),
+        "{text}"
+    );
+    assert_eq!(
+        summary(&out),
+        "checked 2 files: 0 identical, 0 differ, 2 failed"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// A dictionary that cannot be read is a usage error, named.
+#[test]
+fn a_bad_zstd_dictionary_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let dict = dir.path().join("not.zsdic");
+    write(&dict, b"nothing here");
+    let out = codec([
+        "check".as_ref(),
+        "--zstd-dict".as_ref(),
+        dict.as_os_str(),
+        dir.path().as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--zstd-dict") && err.contains("not.zsdic"),
+        "{err}"
+    );
+}

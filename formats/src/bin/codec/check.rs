@@ -3,6 +3,7 @@
 
 use crate::FormatArg;
 use clap::{Args, ValueEnum};
+use formats::layer::{Dictionaries, Layer};
 use formats::Format;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -38,6 +39,17 @@ pub struct CheckArgs {
                      every file is counted, and one that is not of FORMAT fails."
     )]
     format: Option<FormatArg>,
+
+    /// A zstd dictionary (repeatable).
+    #[arg(
+        long = "zstd-dict",
+        value_name = "FILE",
+        long_help = "A zstd dictionary for files compressed with one (TotK's `.zs`): a raw \
+                     dictionary, or an archive of them such as the game's ZsDic.pack.zs. \
+                     Each frame names the dictionary it needs by id; repeat the option \
+                     to give several files."
+    )]
+    zstd_dict: Vec<PathBuf>,
 }
 
 /// What the command line and the folder walk turned up at one path.
@@ -66,11 +78,37 @@ enum Outcome {
     },
     Failed(String),
     Skipped,
+    /// A file inside compression layers: the layers peeled (outermost
+    /// first, each with what recompressing gave) and the inner file's
+    /// outcome (`Skipped` when its format is not supported).
+    Layered {
+        layers: Vec<(Layer, Recompressed)>,
+        inner_format: Option<Format>,
+        inner_magic: String,
+        inner: Box<Outcome>,
+    },
+}
+
+/// Whether recompressing gave the layer's original bytes.
+#[derive(Debug)]
+enum Recompressed {
+    Identical,
+    Differs { offset: usize, ratio: f64 },
 }
 
 /// Runs `codec check`; the exit status is 0 only when every counted file
 /// came back byte for byte.
 pub fn run(args: &CheckArgs) -> ExitCode {
+    let mut dicts = Dictionaries::default();
+    for path in &args.zstd_dict {
+        let loaded = fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|data| dicts.add_file(&data));
+        if let Err(e) = loaded {
+            let _ = writeln!(io::stderr(), "codec: --zstd-dict {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
     let entries = collect(&args.paths);
     let forced = args.format.map(Format::from);
 
@@ -79,7 +117,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         .par_iter()
         .map(|(path, entry)| {
             let outcome = match entry {
-                Entry::File { named } => check_file(path, *named, forced),
+                Entry::File { named } => check_file(path, *named, forced, &dicts),
                 Entry::Error(message) => Outcome::Failed(message.clone()),
                 Entry::Other => Outcome::Skipped,
             };
@@ -148,7 +186,7 @@ fn walk(root: &Path, entries: &mut BTreeMap<PathBuf, Entry>) {
 }
 
 /// Reads, detects and round-trips one file.
-fn check_file(path: &Path, named: bool, forced: Option<Format>) -> Outcome {
+fn check_file(path: &Path, named: bool, forced: Option<Format>, dicts: &Dictionaries) -> Outcome {
     let mut file = match File::open(path) {
         Ok(f) => f,
         Err(e) => return Outcome::Failed(e.to_string()),
@@ -156,6 +194,12 @@ fn check_file(path: &Path, named: bool, forced: Option<Format>) -> Outcome {
     let mut data = Vec::new();
     if let Err(e) = (&mut file).take(DETECT_PREFIX).read_to_end(&mut data) {
         return Outcome::Failed(e.to_string());
+    }
+    if Layer::detect(&data).is_some() {
+        if let Err(e) = file.read_to_end(&mut data) {
+            return Outcome::Failed(e.to_string());
+        }
+        return check_layered(&data, named, forced, dicts);
     }
     let format = match forced.or_else(|| Format::detect(&data)) {
         Some(f) => f,
@@ -165,10 +209,87 @@ fn check_file(path: &Path, named: bool, forced: Option<Format>) -> Outcome {
     if let Err(e) = file.read_to_end(&mut data) {
         return Outcome::Failed(e.to_string());
     }
-    match formats::round_trip(format, &data) {
+    round_trip(format, &data)
+}
+
+/// The most layers peeled off one file (a layer inside a layer is rare; a
+/// chain longer than this is hostile).
+const MAX_LAYERS: usize = 4;
+
+/// Peels the compression layers, checks the file inside, and recompresses
+/// each layer to see whether its bytes come back.
+fn check_layered(
+    data: &[u8],
+    named: bool,
+    forced: Option<Format>,
+    dicts: &Dictionaries,
+) -> Outcome {
+    let mut stack: Vec<(Layer, Vec<u8>)> = Vec::new();
+    let mut inner = data.to_vec();
+    while let Some(layer) = Layer::detect(&inner) {
+        if stack.len() == MAX_LAYERS {
+            return Outcome::Failed(format!("more than {MAX_LAYERS} compression layers"));
+        }
+        let peeled = match layer.decompress(&inner, dicts) {
+            Ok(p) => p,
+            Err(e) => return Outcome::Failed(format!("{layer} {e}")),
+        };
+        stack.push((layer, std::mem::replace(&mut inner, peeled)));
+    }
+    let inner_format = forced.or_else(|| Format::detect(&inner));
+    let inner_magic = String::from_utf8_lossy(&inner[..inner.len().min(4)])
+        .chars()
+        .map(|c| if c.is_ascii_graphic() { c } else { '.' })
+        .collect();
+    let inner_outcome = match inner_format {
+        Some(f) => round_trip(f, &inner),
+        None if named => Outcome::Failed(unknown_format()),
+        None => Outcome::Skipped,
+    };
+    // Recompress from the inside out: each layer around the original bytes
+    // of what it held.
+    let mut layers = Vec::with_capacity(stack.len());
+    let mut content = inner;
+    for (layer, original) in stack.into_iter().rev() {
+        let again = match layer.compress(&content, dicts) {
+            Ok(b) => b,
+            Err(e) => return Outcome::Failed(format!("recompressing {layer}: {e}")),
+        };
+        // Our own compressor must give back the content exactly.
+        match layer.decompress(&again, dicts) {
+            Ok(back) if back == content => {}
+            _ => {
+                return Outcome::Failed(format!(
+                    "internal: {layer} recompression does not decompress to its content"
+                ))
+            }
+        }
+        let verdict = if again == original {
+            Recompressed::Identical
+        } else {
+            Recompressed::Differs {
+                offset: first_difference(&original, &again),
+                ratio: again.len() as f64 / original.len().max(1) as f64,
+            }
+        };
+        layers.push((layer, verdict));
+        content = original;
+    }
+    layers.reverse();
+    Outcome::Layered {
+        layers,
+        inner_format,
+        inner_magic,
+        inner: Box::new(inner_outcome),
+    }
+}
+
+/// Decodes and re-encodes one file's bytes and compares.
+fn round_trip(format: Format, data: &[u8]) -> Outcome {
+    match formats::round_trip(format, data) {
         Ok(output) if output == data => Outcome::Identical,
         Ok(output) => Outcome::Differ {
-            offset: first_difference(&data, &output),
+            offset: first_difference(data, &output),
             input_len: data.len(),
             output_len: output.len(),
         },
@@ -208,6 +329,51 @@ fn report(
 ) -> io::Result<bool> {
     let (mut identical, mut differ, mut failed, mut skipped) = (0usize, 0usize, 0usize, 0usize);
     for ((path, _), outcome) in entries.iter().zip(outcomes) {
+        // A file inside layers counts by the file inside; its line names
+        // the layers and what recompressing each gave.
+        let outcome = match outcome {
+            Outcome::Layered {
+                layers,
+                inner_format,
+                inner_magic,
+                inner,
+            } => {
+                write!(out, "{}", path.display())?;
+                for (layer, _) in layers {
+                    write!(out, " ▸ {layer}")?;
+                }
+                match inner_format {
+                    Some(f) => write!(out, " ▸ {f}: ")?,
+                    None => write!(out, " ▸ {inner_magic}: ")?,
+                }
+                match inner.as_ref() {
+                    Outcome::Identical => write!(out, "identical")?,
+                    Outcome::Differ { offset, .. } => write!(out, "differs at 0x{offset:x}")?,
+                    Outcome::Failed(m) => write!(out, "failed: {m}")?,
+                    _ => write!(out, "content decompressed, format not supported")?,
+                }
+                for (layer, verdict) in layers {
+                    match verdict {
+                        Recompressed::Identical => {
+                            write!(out, "; {layer} recompressed identically")?
+                        }
+                        Recompressed::Differs { offset, ratio } => write!(
+                            out,
+                            "; {layer} recompressed: differs at 0x{offset:x}, {ratio:.4}× the size"
+                        )?,
+                    }
+                }
+                writeln!(out)?;
+                match inner.as_ref() {
+                    Outcome::Identical => identical += 1,
+                    Outcome::Differ { .. } => differ += 1,
+                    Outcome::Failed(_) => failed += 1,
+                    _ => skipped += 1,
+                }
+                continue;
+            }
+            o => o,
+        };
         match outcome {
             Outcome::Identical => identical += 1,
             Outcome::Skipped => skipped += 1,
@@ -230,6 +396,7 @@ fn report(
                 failed += 1;
                 writeln!(out, "{}: failed: {message}", path.display())?;
             }
+            Outcome::Layered { .. } => {}
         }
     }
     if skipped > 0 {

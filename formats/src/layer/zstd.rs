@@ -1,0 +1,224 @@
+//! zstd frames, as Tears of the Kingdom stores most files (`.zs`), often
+//! compressed with a dictionary. Each frame names its dictionary by id in
+//! its header, and each of the game's dictionaries carries its id (1
+//! `zs.zsdic`, 2 `bcett.byml.zsdic`, 3 `pack.zsdic`), so the right one is
+//! picked from the frame, not guessed from the file name.
+
+use super::LayerError;
+use std::io::Read;
+
+pub const MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+const DICT_MAGIC: [u8; 4] = [0x37, 0xa4, 0x30, 0xec];
+/// No decompressed file may exceed this; the output grows only as data
+/// really decompresses, so a lying header cannot make it allocate.
+const MAX_OUTPUT: u64 = 1 << 30;
+/// The level recompression uses (the game's own settings are unknown: no
+/// level of the reference tool gives its bytes; see `docs/layers.md`).
+pub const LEVEL: i32 = 16;
+
+/// zstd dictionaries by id.
+#[derive(Debug, Clone, Default)]
+pub struct Dictionaries {
+    by_id: Vec<(u32, Vec<u8>)>,
+}
+
+impl Dictionaries {
+    /// Adds the dictionaries of a file: a raw dictionary, or an archive of
+    /// them such as the game's `ZsDic.pack.zs` (a zstd frame holding a
+    /// SARC), or either compressed with zstd.
+    pub fn add_file(&mut self, data: &[u8]) -> Result<usize, String> {
+        if data.starts_with(&DICT_MAGIC) {
+            return self.add(data.to_vec()).map(|()| 1);
+        }
+        if data.starts_with(&MAGIC) {
+            let inner = decompress(data, &Dictionaries::default())
+                .map_err(|e| format!("cannot decompress it: {e}"))?;
+            return self.add_file(&inner);
+        }
+        let files = sarc_files(data)
+            .ok_or("neither a zstd dictionary (magic 37 A4 30 EC) nor an archive of them (SARC)")?;
+        let mut n = 0;
+        for f in files.into_iter().filter(|f| f.starts_with(&DICT_MAGIC)) {
+            self.add(f.to_vec())?;
+            n += 1;
+        }
+        if n == 0 {
+            return Err("the archive holds no zstd dictionary".into());
+        }
+        Ok(n)
+    }
+
+    fn add(&mut self, dict: Vec<u8>) -> Result<(), String> {
+        let id = zstd::zstd_safe::get_dict_id_from_dict(&dict)
+            .ok_or("a dictionary without an id")?
+            .get();
+        self.by_id.retain(|(k, _)| *k != id);
+        self.by_id.push((id, dict));
+        Ok(())
+    }
+
+    pub fn get(&self, id: u32) -> Option<&[u8]> {
+        self.by_id
+            .iter()
+            .find(|(k, _)| *k == id)
+            .map(|(_, d)| d.as_slice())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_id.is_empty()
+    }
+}
+
+/// The files of a SARC archive, by the data ranges of its SFAT nodes.
+/// Only what the dictionary pack needs; the archive format itself belongs
+/// to its schema (issue 14), which replaces this.
+fn sarc_files(data: &[u8]) -> Option<Vec<&[u8]>> {
+    if !data.starts_with(b"SARC") || data.len() < 0x20 {
+        return None;
+    }
+    let big = data.get(6..8)? == [0xfe, 0xff];
+    let u16_at = |at: usize| -> Option<usize> {
+        let b: [u8; 2] = data.get(at..at + 2)?.try_into().ok()?;
+        Some(usize::from(if big {
+            u16::from_be_bytes(b)
+        } else {
+            u16::from_le_bytes(b)
+        }))
+    };
+    let u32_at = |at: usize| -> Option<usize> {
+        let b: [u8; 4] = data.get(at..at + 4)?.try_into().ok()?;
+        Some(
+            (if big {
+                u32::from_be_bytes(b)
+            } else {
+                u32::from_le_bytes(b)
+            }) as usize,
+        )
+    };
+    let data_start = u32_at(0x0c)?;
+    let sfat = u16_at(0x04)?;
+    if data.get(sfat..sfat + 4)? != b"SFAT" {
+        return None;
+    }
+    let count = u16_at(sfat + 6)?;
+    (0..count)
+        .map(|i| {
+            let node = sfat + 0x0c + i * 0x10;
+            let (start, end) = (u32_at(node + 8)?, u32_at(node + 12)?);
+            data.get(data_start.checked_add(start)?..data_start.checked_add(end)?)
+        })
+        .collect()
+}
+
+/// The dictionary id a frame names (`None`: no dictionary).
+pub fn dictionary_id(data: &[u8]) -> Option<u32> {
+    zstd::zstd_safe::get_dict_id_from_frame(data).map(|id| id.get())
+}
+
+/// The decompressed bytes of all frames of `data`.
+pub fn decompress(data: &[u8], dicts: &Dictionaries) -> Result<Vec<u8>, LayerError> {
+    let id = dictionary_id(data);
+    let dict: &[u8] = match id {
+        None => &[],
+        Some(id) => dicts.get(id).ok_or_else(|| {
+            LayerError::new(
+                0,
+                format!(
+                    "the frame was compressed with zstd dictionary {id}, which was not given \
+                     (--zstd-dict FILE: a dictionary, or the game's ZsDic.pack.zs)"
+                ),
+            )
+        })?,
+    };
+    let fail = |e: std::io::Error| LayerError::new(0, format!("zstd: {e}"));
+    let decoder = zstd::stream::read::Decoder::with_dictionary(data, dict).map_err(fail)?;
+    let mut out = Vec::new();
+    decoder
+        .take(MAX_OUTPUT + 1)
+        .read_to_end(&mut out)
+        .map_err(fail)?;
+    if out.len() as u64 > MAX_OUTPUT {
+        return Err(LayerError::new(
+            0,
+            format!("decompresses to more than {MAX_OUTPUT} bytes"),
+        ));
+    }
+    Ok(out)
+}
+
+/// One frame of `data`, with the dictionary `id` when given (its id in the
+/// frame header, the content size, no checksum: what the game's frames
+/// carry).
+pub fn compress(data: &[u8], id: Option<u32>, dicts: &Dictionaries) -> Result<Vec<u8>, LayerError> {
+    let dict: &[u8] = match id {
+        None => &[],
+        Some(id) => dicts
+            .get(id)
+            .ok_or_else(|| LayerError::new(0, format!("zstd dictionary {id} was not given")))?,
+    };
+    let fail = |e: std::io::Error| LayerError::new(0, format!("zstd: {e}"));
+    let mut enc = zstd::bulk::Compressor::with_dictionary(LEVEL, dict).map_err(fail)?;
+    enc.include_checksum(false).map_err(fail)?;
+    enc.include_contentsize(true).map_err(fail)?;
+    enc.include_dictid(id.is_some()).map_err(fail)?;
+    enc.compress(data).map_err(fail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn samples() -> Vec<Vec<u8>> {
+        (0..64u32)
+            .map(|k| {
+                let mut s = Vec::new();
+                for j in 0..200u32 {
+                    s.extend_from_slice(
+                        format!(
+                            "Actor_{:03} Translate [{}, {}, 0.0] Scale 1.0\n",
+                            k % 9,
+                            j,
+                            k
+                        )
+                        .as_bytes(),
+                    );
+                }
+                s
+            })
+            .collect()
+    }
+
+    #[test]
+    fn frames_with_a_dictionary_pick_it_by_id() {
+        let samples = samples();
+        let dict = zstd::dict::from_samples(&samples, 4096).unwrap();
+        let mut dicts = Dictionaries::default();
+        assert_eq!(dicts.add_file(&dict).unwrap(), 1);
+        let id = zstd::zstd_safe::get_dict_id_from_dict(&dict).unwrap().get();
+        let packed = compress(&samples[3], Some(id), &dicts).unwrap();
+        assert_eq!(dictionary_id(&packed), Some(id));
+        assert_eq!(decompress(&packed, &dicts).unwrap(), samples[3]);
+        // Without it: an error that names the dictionary.
+        let e = decompress(&packed, &Dictionaries::default()).unwrap_err();
+        assert!(e.message.contains(&format!("dictionary {id}")), "{e}");
+        // The dictionary read back from a zstd frame of it.
+        let mut again = Dictionaries::default();
+        again
+            .add_file(&compress(&dict, None, &Dictionaries::default()).unwrap())
+            .unwrap();
+        assert_eq!(decompress(&packed, &again).unwrap(), samples[3]);
+    }
+
+    #[test]
+    fn plain_frames_round_trip_and_garbage_is_refused() {
+        let data = samples().concat();
+        let packed = compress(&data, None, &Dictionaries::default()).unwrap();
+        assert!(packed.len() < data.len() / 10);
+        assert_eq!(dictionary_id(&packed), None);
+        assert_eq!(decompress(&packed, &Dictionaries::default()).unwrap(), data);
+        let mut bad = packed.clone();
+        bad.truncate(packed.len() / 2);
+        assert!(decompress(&bad, &Dictionaries::default()).is_err());
+        assert!(Dictionaries::default().add_file(b"nothing").is_err());
+    }
+}
