@@ -181,9 +181,20 @@ def ainb_checks(codec, corpus):
         back = quiet(lambda: AINB.from_binary(binary).as_dict())
         return json.loads(json.dumps(back)) == json.loads(text)
 
+    # The library's JSON as recorded in the corpus (written by its v2 at a
+    # pinned commit), not made here: text the project has never produced.
+    golden = sorted((corpus / "ainb" / "golden" / "dt-AINB-v2_bc54e53").glob("*.json"))
+
+    def golden_read_by_codec(p):
+        text = p.read_text(encoding="utf-8")
+        binary = codec.from_text(text, ".json")
+        back = quiet(lambda: AINB.from_binary(binary).as_dict())
+        return json.loads(json.dumps(back)) == json.loads(text)
+
     t = Tally()
     t.add(check("ainb reads codec's AINB JSON (same bytes as from its own JSON)", files, ours_read_by_ainb))
     t.add(check("codec reads ainb's JSON (ainb reads the result as the same JSON)", files, theirs_read_by_codec))
+    t.add(check("codec reads the corpus's recorded ainb JSON (ainb reads the result as that JSON)", golden, golden_read_by_codec))
     return t
 
 
