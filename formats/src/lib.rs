@@ -7,6 +7,7 @@ pub mod ainb;
 pub mod bdat;
 pub mod interp_hooks;
 pub mod layer;
+pub mod research;
 
 use std::fmt;
 
@@ -66,8 +67,75 @@ impl fmt::Display for RoundTripError {
 
 impl std::error::Error for RoundTripError {}
 
+/// The schema variant that `name`, as a user types it, means for `format`:
+/// the variant's own name in any case (`Switch`, `V407`), a game (BDAT:
+/// `xc2`, `xcx`, `wii`, `3ds`, ...) or a version (AINB: `0x407`, `407`).
+/// `None` when the format has no such variant (AAMP has none).
+pub fn variant_name(format: Format, name: &str) -> Option<&'static str> {
+    match format {
+        Format::Aamp => None,
+        Format::Bdat => bdat::Variant::from_game(name)
+            .or_else(|| {
+                bdat::Variant::ALL
+                    .iter()
+                    .copied()
+                    .find(|v| v.name().eq_ignore_ascii_case(name))
+            })
+            .map(bdat::Variant::name),
+        Format::Ainb => {
+            let digits = name.trim_start_matches(['v', 'V']);
+            let digits = digits.trim_start_matches("0x");
+            u32::from_str_radix(digits, 16)
+                .ok()
+                .and_then(ainb::variant_of)
+                .map(ainb::Variant::name)
+        }
+    }
+}
+
+/// The names `--variant` takes for `format`, for messages.
+pub fn variant_names(format: Format) -> &'static str {
+    match format {
+        Format::Aamp => "none (AAMP has no variants)",
+        Format::Bdat => "switch (xc2, xc1de), x (xcx), wii (xc1), new3ds (3ds, xc3d)",
+        Format::Ainb => "0x404, 0x407, 0x408 (the version; a file names its own)",
+    }
+}
+
 /// Decodes `data` as `format` into its document model and encodes it again.
 pub fn round_trip(format: Format, data: &[u8]) -> Result<Vec<u8>, RoundTripError> {
+    round_trip_as(format, None, data)
+}
+
+/// As [`round_trip`], reading the file as the schema variant `variant` (a
+/// name [`variant_name`] gave) instead of the one detected. AINB files name
+/// their version, so for AINB a variant other than the file's is an error.
+pub fn round_trip_as(
+    format: Format,
+    variant: Option<&str>,
+    data: &[u8],
+) -> Result<Vec<u8>, RoundTripError> {
+    if let (Format::Bdat, Some(name)) = (format, variant) {
+        if let Some(v) = bdat::Variant::ALL.iter().find(|v| v.name() == name) {
+            let doc = bdat::decode_as(data, *v).map_err(RoundTripError::Decode)?;
+            return bdat::encode(&doc, *v).map_err(RoundTripError::Encode);
+        }
+    }
+    if let (Format::Ainb, Some(name)) = (format, variant) {
+        let version = data
+            .get(4..8)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let own = version.and_then(ainb::variant_of).map(ainb::Variant::name);
+        if own.is_some() && own != Some(name) {
+            return Err(RoundTripError::Decode(codec_runtime::DecodeError::new(
+                4,
+                codec_runtime::ErrorKind::Invalid(format!(
+                    "the file is version 0x{:x}, not the variant {name} asked for",
+                    version.unwrap_or_default()
+                )),
+            )));
+        }
+    }
     match format {
         Format::Aamp => {
             let doc = aamp::decode(data).map_err(RoundTripError::Decode)?;
@@ -82,4 +150,17 @@ pub fn round_trip(format: Format, data: &[u8]) -> Result<Vec<u8>, RoundTripError
             ainb::encode(&doc).map_err(RoundTripError::Encode)
         }
     }
+}
+
+/// Whether `a` and `b`, two files of `format`, decode to the same document
+/// (for BDAT: also as the same game). `check` uses it to tell a file whose
+/// re-encoding only lays the content out differently from its writer's
+/// layout (equivalent) from one whose content would be lost (differs).
+pub fn same_document(format: Format, a: &[u8], b: &[u8]) -> Result<bool, RoundTripError> {
+    let d = RoundTripError::Decode;
+    Ok(match format {
+        Format::Aamp => aamp::decode(a).map_err(d)? == aamp::decode(b).map_err(d)?,
+        Format::Bdat => bdat::decode(a).map_err(d)? == bdat::decode(b).map_err(d)?,
+        Format::Ainb => ainb::decode(a).map_err(d)? == ainb::decode(b).map_err(d)?,
+    })
 }

@@ -69,6 +69,10 @@ pub struct Node {
     /// that holds anything else is not listed (coverage reports it).
     #[serde(skip)]
     pub padding: Vec<(u64, u64)>,
+    /// What a tool knows about the value that the schema does not say (the
+    /// name an AAMP hash stands for); `dump` prints it after the value.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
 }
 
 /// What a [`Node`] holds.
@@ -140,6 +144,7 @@ impl Node {
             kind,
             children: Vec::new(),
             padding: Vec::new(),
+            note: String::new(),
         }
     }
 

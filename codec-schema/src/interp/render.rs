@@ -238,6 +238,9 @@ pub fn value_text(n: &Node) -> String {
         Kind::Derived { raw, meaning } => format!("{} = {meaning}", Value::U64(*raw)),
         Kind::Variant { tag, .. } => format!("tag {tag}"),
     };
+    if !n.note.is_empty() {
+        let _ = write!(s, " ({})", n.note);
+    }
     if n.unknown {
         s.push_str("  [unknown]");
     }

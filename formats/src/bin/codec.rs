@@ -18,6 +18,8 @@ mod coverage;
 mod docs;
 #[path = "codec/dump.rs"]
 mod dump;
+#[path = "codec/inputs.rs"]
+mod inputs;
 #[path = "codec/text.rs"]
 mod text;
 
@@ -30,22 +32,36 @@ use std::process::ExitCode;
 #[command(
     name = "codec",
     version,
-    about,
-    long_about = "Decode, check and convert the binary formats described by the \
-                  project's schemas (AAMP parameter archives, AINB AI node graphs, legacy BDAT tables).\n\n\
-                  The format of each file is detected from its magic bytes; \
-                  --format overrides the detection.",
+    about = ABOUT,
+    long_about = ABOUT_LONG,
     propagate_version = true,
-    after_help = "`codec check PATH...` prints a line per file that does not \
-                  round-trip byte for byte, then `checked N files: A identical, \
-                  B differ, C failed`.\n\
-                  Exit status: 0 when every checked file is identical, 1 \
-                  otherwise, 2 on a usage error. See `codec check --help`."
+    after_help = AFTER_HELP,
+    after_long_help = AFTER_HELP
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
+
+/// The first sentence of `codec -h` and `codec --help` alike.
+const ABOUT: &str = "Decode, check and convert the binary formats described by the project's \
+                     schemas (AAMP parameter archives, AINB AI node graphs, legacy BDAT \
+                     tables), inside Yaz0 and zstd layers.";
+
+const ABOUT_LONG: &str = "Decode, check and convert the binary formats described by the project's \
+     schemas (AAMP parameter archives, AINB AI node graphs, legacy BDAT tables), inside Yaz0 \
+     and zstd layers.\n\n\
+     One grammar for every subcommand: PATH... takes files and folders (walked recursively); \
+     --format FORMAT reads files as that binary format instead of detecting it from their \
+     magic; --variant NAME reads them as a game's or version's variant; --names FILE \
+     recovers AAMP key names; -q prints only the summary and --json prints JSON for tools. \
+     Results go to standard output, errors to standard error (`codec: PATH: message`).\n\n\
+     `codec formats` lists the formats and what each can do.";
+
+const AFTER_HELP: &str = "Exit status (every subcommand): 0 when every file was handled \
+     (for check: identical or equivalent), 1 when a file failed, differs, is missing, or no \
+     file of a supported format was found, 2 on a usage error (bad arguments, an unusable \
+     schema or dictionary).";
 
 /// The verbs. Each variant's arguments live in its module.
 #[derive(Debug, Subcommand)]
@@ -57,20 +73,26 @@ enum Command {
                       and compare the result with the input bytes. Folders are \
                       walked recursively.\n\n\
                       One line is printed per file that is not identical: its \
-                      path and the first differing offset (with both lengths when \
-                      they differ), or the error that stopped it. Then exactly one \
-                      summary line:\n\n    \
-                      checked N files: A identical, B differ, C failed\n\n\
+                      path and the verdict. When the re-encoded bytes differ, they \
+                      are decoded again and the documents compared: `equivalent` \
+                      (content identical, the layout differs from the input's \
+                      writer, e.g. a file another tool wrote) or `differs` (the \
+                      content would change). A file that cannot be read, decoded or \
+                      encoded is reported on stderr. Then exactly one summary \
+                      line:\n\n    \
+                      checked N files: A identical, B differ, C failed[, E equivalent]\n\n\
                       N counts the files checked; A came back byte for byte, B \
-                      round-tripped but with different bytes, C could not be read, \
-                      decoded or encoded.\n\n\
+                      round-tripped to another document, C could not be read, \
+                      decoded or encoded, E came back as the same document in other \
+                      bytes (shown only when there are any).\n\n\
                       In folders, files of no supported format (text, other \
                       formats; detected by magic) are skipped and not counted; a \
                       line before the summary says how many. A file named on the \
                       command line is always counted: if its format is unknown it \
                       fails.",
-        after_help = "Exit status: 0 when every checked file is identical \
-                      (B = 0 and C = 0), 1 otherwise, 2 on a usage error."
+        after_help = "Exit status: 0 when every checked file is identical or \
+                      equivalent (B = 0 and C = 0), 1 otherwise or when no file of a \
+                      supported format was found, 2 on a usage error."
     )]
     Check(check::CheckArgs),
     /// Print every field of a file: offset, size, path, type and value.
@@ -102,6 +124,18 @@ enum Command {
     // Help texts of to-text and from-text: on their Args in codec/text.rs.
     ToText(text::ToTextArgs),
     FromText(text::FromTextArgs),
+    /// List the formats: their extensions and what codec does with each.
+    Formats,
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(
+        long_about = "Print a completion script for SHELL on standard output. For \
+                      bash: `codec completions bash > ~/.local/share/bash-completion/completions/codec`."
+    )]
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// A format the user can name with `--format`.
@@ -134,5 +168,29 @@ fn main() -> ExitCode {
         Command::Docs(args) => docs::run(&args),
         Command::ToText(args) => text::run_to_text(&args),
         Command::FromText(args) => text::run_from_text(&args),
+        Command::Formats => formats_table(),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "codec", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// `codec formats`: every format, its usual extensions and what codec does
+/// with it.
+fn formats_table() -> ExitCode {
+    let text = "\
+format  magic         extensions                                  check  text                       dump/coverage/docs
+aamp    AAMP          .bxml .bgparamlist .baiprog .bdrop .bphysics …  yes    YAML (oead's dialect)      yes
+ainb    AIB           .ainb                                       yes    JSON (dt-12345/AINB's)     yes
+bdat    (table list)  .bdat (XC1 Wii/3DS, XCX, XC2, XC1 DE)       yes    JSON/CSV (bdat-toolset's)  yes
+layers: Yaz0 (.szs, .sbactorpack, any .s* file) and zstd (.zs, --zstd-dict) are peeled by check
+variants (--variant): bdat: switch (xc2, xc1de), x (xcx), wii (xc1), new3ds (3ds); ainb: 0x404, 0x407, 0x408
+";
+    if inputs::print(text) {
+        ExitCode::SUCCESS
+    } else {
+        inputs::failure()
     }
 }

@@ -1,21 +1,17 @@
 //! `codec check PATH...`: decode and re-encode every file, compare with the
 //! input bytes, and summarise.
 
+use crate::inputs::{self, Input};
 use crate::FormatArg;
 use clap::{Args, ValueEnum};
 use formats::layer::{Dictionaries, Layer};
 use formats::Format;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::fs::{self, File};
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use walkdir::WalkDir;
-
-/// More files than this, and stderr a terminal: show a progress bar.
-const PROGRESS_THRESHOLD: usize = 50;
 
 /// How many leading bytes are read to detect the format, before the rest.
 /// Files in folders that turn out to be of no supported format are then
@@ -50,27 +46,32 @@ pub struct CheckArgs {
                      to give several files."
     )]
     zstd_dict: Vec<PathBuf>,
-}
 
-/// What the command line and the folder walk turned up at one path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Entry {
-    /// A file to check; `named` when given on the command line (then it is
-    /// always counted).
-    File { named: bool },
-    /// A path that could not be examined (missing, unreadable folder, link
-    /// loop): counted as failed.
-    Error(String),
-    /// Something in a folder that is neither file nor folder (a socket, a
-    /// FIFO, a device): skipped like a file of no supported format. A
-    /// dangling link is an [`Entry::Error`]: it names a file that is gone.
-    Other,
+    /// Read the files of a format with variants as this game or version
+    /// (bdat: switch/xc2, x/xcx, wii/xc1, new3ds/3ds) instead of detecting it.
+    #[arg(long, alias = "game", value_name = "NAME")]
+    variant: Option<String>,
+
+    /// Print only the summary line (errors still go to stderr).
+    #[arg(long, short = 'q', conflicts_with = "json")]
+    quiet: bool,
+
+    /// Print one JSON object per file and a summary object, for tools.
+    #[arg(long)]
+    json: bool,
 }
 
 /// The result for one path.
 #[derive(Debug)]
 enum Outcome {
     Identical,
+    /// The re-encoded bytes differ, but they decode to the same document:
+    /// only the layout differs from the input's writer.
+    Equivalent {
+        offset: usize,
+        input_len: usize,
+        output_len: usize,
+    },
     Differ {
         offset: usize,
         input_len: usize,
@@ -97,29 +98,33 @@ enum Recompressed {
 }
 
 /// Runs `codec check`; the exit status is 0 only when every counted file
-/// came back byte for byte.
+/// came back byte for byte or as an equivalent document.
 pub fn run(args: &CheckArgs) -> ExitCode {
     let mut dicts = Dictionaries::default();
     for path in &args.zstd_dict {
         let loaded = fs::read(path)
-            .map_err(|e| e.to_string())
+            .map_err(|e| inputs::io_message(&e))
             .and_then(|data| dicts.add_file(&data));
         if let Err(e) = loaded {
-            let _ = writeln!(io::stderr(), "codec: --zstd-dict {}: {e}", path.display());
-            return ExitCode::from(2);
+            inputs::error(path, format_args!("--zstd-dict: {e}"));
+            return inputs::usage();
         }
     }
-    let entries = collect(&args.paths);
+    if let Err(code) = inputs::check_variant(args.variant.as_deref()) {
+        return code;
+    }
+    let entries = inputs::collect(&args.paths);
     let forced = args.format.map(Format::from);
+    let variant = args.variant.as_deref();
 
-    let bar = progress_bar(entries.len());
+    let bar = inputs::progress_bar("checking", entries.len());
     let outcomes: Vec<Outcome> = entries
         .par_iter()
         .map(|(path, entry)| {
             let outcome = match entry {
-                Entry::File { named } => check_file(path, *named, forced, &dicts),
-                Entry::Error(message) => Outcome::Failed(message.clone()),
-                Entry::Other => Outcome::Skipped,
+                Input::File { named } => check_file(path, *named, forced, variant, &dicts),
+                Input::Error(message) => Outcome::Failed(message.clone()),
+                Input::Other => Outcome::Skipped,
             };
             bar.inc(1);
             outcome
@@ -127,69 +132,32 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         .collect();
     bar.finish_and_clear();
 
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    match report(&mut out, &entries, &outcomes).and_then(|ok| out.flush().map(|()| ok)) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            if e.kind() != io::ErrorKind::BrokenPipe {
-                let _ = writeln!(io::stderr(), "codec: cannot write the report: {e}");
-            }
-            ExitCode::FAILURE
-        }
+    let report = report(&entries, &outcomes, args);
+    for (path, message) in &report.errors {
+        inputs::error(path, message);
     }
-}
-
-/// Expands the command line into every path to examine, sorted by path.
-/// A path named on the command line and also found in a folder keeps its
-/// named status.
-fn collect(paths: &[PathBuf]) -> Vec<(PathBuf, Entry)> {
-    let mut entries: BTreeMap<PathBuf, Entry> = BTreeMap::new();
-    for root in paths {
-        match fs::metadata(root) {
-            Err(e) => {
-                entries.insert(root.clone(), Entry::Error(e.to_string()));
-            }
-            Ok(meta) if meta.is_dir() => walk(root, &mut entries),
-            Ok(_) => {
-                entries.insert(root.clone(), Entry::File { named: true });
-            }
-        }
+    if report.counted == 0 {
+        eprintln!("{}", inputs::nothing_found(&args.paths));
+        inputs::print(&report.text);
+        return inputs::failure();
     }
-    entries.into_iter().collect()
-}
-
-/// Adds everything below the folder `root` (links followed) to `entries`.
-fn walk(root: &Path, entries: &mut BTreeMap<PathBuf, Entry>) {
-    for item in WalkDir::new(root).follow_links(true) {
-        match item {
-            Ok(e) if e.file_type().is_dir() => {}
-            Ok(e) => {
-                let entry = if e.file_type().is_file() {
-                    Entry::File { named: false }
-                } else {
-                    Entry::Other
-                };
-                entries.entry(e.into_path()).or_insert(entry);
-            }
-            Err(err) => {
-                let path = err.path().unwrap_or(root).to_path_buf();
-                let message = match err.io_error() {
-                    Some(io) => io.to_string(),
-                    None => err.to_string(),
-                };
-                entries.entry(path).or_insert(Entry::Error(message));
-            }
-        }
+    if !inputs::print(&report.text) || !report.ok {
+        return inputs::failure();
     }
+    ExitCode::SUCCESS
 }
 
 /// Reads, detects and round-trips one file.
-fn check_file(path: &Path, named: bool, forced: Option<Format>, dicts: &Dictionaries) -> Outcome {
+fn check_file(
+    path: &Path,
+    named: bool,
+    forced: Option<Format>,
+    variant: Option<&str>,
+    dicts: &Dictionaries,
+) -> Outcome {
     let mut file = match File::open(path) {
         Ok(f) => f,
-        Err(e) => return Outcome::Failed(e.to_string()),
+        Err(e) => return Outcome::Failed(inputs::io_message(&e)),
     };
     let mut data = Vec::new();
     if let Err(e) = (&mut file).take(DETECT_PREFIX).read_to_end(&mut data) {
@@ -199,17 +167,17 @@ fn check_file(path: &Path, named: bool, forced: Option<Format>, dicts: &Dictiona
         if let Err(e) = file.read_to_end(&mut data) {
             return Outcome::Failed(e.to_string());
         }
-        return check_layered(&data, named, forced, dicts);
+        return check_layered(&data, named, forced, variant, dicts);
     }
     let format = match forced.or_else(|| Format::detect(&data)) {
         Some(f) => f,
-        None if named => return Outcome::Failed(unknown_format()),
+        None if named => return Outcome::Failed(unknown_format(&data)),
         None => return Outcome::Skipped,
     };
     if let Err(e) = file.read_to_end(&mut data) {
         return Outcome::Failed(e.to_string());
     }
-    round_trip(format, &data)
+    round_trip(format, inputs::variant_for(format, variant), &data)
 }
 
 /// The most layers peeled off one file (a layer inside a layer is rare; a
@@ -222,6 +190,7 @@ fn check_layered(
     data: &[u8],
     named: bool,
     forced: Option<Format>,
+    variant: Option<&str>,
     dicts: &Dictionaries,
 ) -> Outcome {
     let mut stack: Vec<(Layer, Vec<u8>)> = Vec::new();
@@ -242,8 +211,8 @@ fn check_layered(
         .map(|c| if c.is_ascii_graphic() { c } else { '.' })
         .collect();
     let inner_outcome = match inner_format {
-        Some(f) => round_trip(f, &inner),
-        None if named => Outcome::Failed(unknown_format()),
+        Some(f) => round_trip(f, inputs::variant_for(f, variant), &inner),
+        None if named => Outcome::Failed(unknown_format(&inner)),
         None => Outcome::Skipped,
     };
     // Recompress from the inside out: each layer around the original bytes
@@ -284,21 +253,37 @@ fn check_layered(
     }
 }
 
-/// Decodes and re-encodes one file's bytes and compares.
-fn round_trip(format: Format, data: &[u8]) -> Outcome {
-    match formats::round_trip(format, data) {
+/// Decodes and re-encodes one file's bytes and compares; when the bytes
+/// differ, compares the documents the two decode to.
+fn round_trip(format: Format, variant: Option<&str>, data: &[u8]) -> Outcome {
+    match formats::round_trip_as(format, variant, data) {
         Ok(output) if output == data => Outcome::Identical,
-        Ok(output) => Outcome::Differ {
-            offset: first_difference(data, &output),
-            input_len: data.len(),
-            output_len: output.len(),
-        },
+        Ok(output) => {
+            let (offset, input_len, output_len) =
+                (first_difference(data, &output), data.len(), output.len());
+            match formats::same_document(format, data, &output) {
+                Ok(true) => Outcome::Equivalent {
+                    offset,
+                    input_len,
+                    output_len,
+                },
+                Ok(false) => Outcome::Differ {
+                    offset,
+                    input_len,
+                    output_len,
+                },
+                Err(e) => Outcome::Failed(format!("{format} re-encoded bytes: {e}")),
+            }
+        }
         Err(e) => Outcome::Failed(format!("{format} {e}")),
     }
 }
 
 /// The message for a named file whose magic matches no supported format.
-fn unknown_format() -> String {
+fn unknown_format(data: &[u8]) -> String {
+    if data.is_empty() {
+        return "empty file".to_owned();
+    }
     let names: Vec<String> = FormatArg::value_variants()
         .iter()
         .filter_map(|v| v.to_possible_value())
@@ -320,106 +305,180 @@ fn first_difference(a: &[u8], b: &[u8]) -> usize {
         .unwrap_or(a.len().min(b.len()))
 }
 
-/// Prints one line per file that is not identical, the skipped line and
-/// the summary. Returns whether every counted file was identical.
-fn report(
-    out: &mut impl Write,
-    entries: &[(PathBuf, Entry)],
-    outcomes: &[Outcome],
-) -> io::Result<bool> {
-    let (mut identical, mut differ, mut failed, mut skipped) = (0usize, 0usize, 0usize, 0usize);
+/// What `check` prints: the report for stdout, the errors for stderr.
+struct Report {
+    text: String,
+    errors: Vec<(PathBuf, String)>,
+    /// Files counted (identical, equivalent, differ or failed).
+    counted: usize,
+    /// Whether every counted file was identical or equivalent.
+    ok: bool,
+}
+
+/// Tallies of the summary line.
+#[derive(Default)]
+struct Tally {
+    identical: usize,
+    equivalent: usize,
+    differ: usize,
+    failed: usize,
+    skipped: usize,
+}
+
+/// A verdict line (without the path), and the tally it adds to.
+fn verdict(outcome: &Outcome) -> Option<String> {
+    let lens = |input_len: usize, output_len: usize| {
+        if input_len == output_len {
+            String::new()
+        } else {
+            format!(" (input {input_len} bytes, re-encoded {output_len} bytes)")
+        }
+    };
+    match outcome {
+        Outcome::Identical => Some("identical".into()),
+        Outcome::Equivalent {
+            offset,
+            input_len,
+            output_len,
+        } => Some(format!(
+            "equivalent: content identical, layout differs from the input's writer from 0x{offset:x}{}",
+            lens(*input_len, *output_len)
+        )),
+        Outcome::Differ {
+            offset,
+            input_len,
+            output_len,
+        } => Some(format!(
+            "differs at 0x{offset:x}{}: the re-encoded bytes decode to another document",
+            lens(*input_len, *output_len)
+        )),
+        Outcome::Failed(m) => Some(format!("failed: {m}")),
+        Outcome::Skipped | Outcome::Layered { .. } => None,
+    }
+}
+
+/// One line per file that is not identical (failures go to stderr), the
+/// skipped line and the summary; or JSON lines with `--json`.
+fn report(entries: &[(PathBuf, Input)], outcomes: &[Outcome], args: &CheckArgs) -> Report {
+    let mut t = Tally::default();
+    let mut text = String::new();
+    let mut errors = Vec::new();
     for ((path, _), outcome) in entries.iter().zip(outcomes) {
         // A file inside layers counts by the file inside; its line names
         // the layers and what recompressing each gave.
-        let outcome = match outcome {
+        let (line, inner) = match outcome {
             Outcome::Layered {
                 layers,
                 inner_format,
                 inner_magic,
                 inner,
             } => {
-                write!(out, "{}", path.display())?;
+                let mut line = path.display().to_string();
                 for (layer, _) in layers {
-                    write!(out, " ▸ {layer}")?;
+                    let _ = write!(line, " ▸ {layer}");
                 }
                 match inner_format {
-                    Some(f) => write!(out, " ▸ {f}: ")?,
-                    None => write!(out, " ▸ {inner_magic}: ")?,
-                }
-                match inner.as_ref() {
-                    Outcome::Identical => write!(out, "identical")?,
-                    Outcome::Differ { offset, .. } => write!(out, "differs at 0x{offset:x}")?,
-                    Outcome::Failed(m) => write!(out, "failed: {m}")?,
-                    _ => write!(out, "content decompressed, format not supported")?,
-                }
-                for (layer, verdict) in layers {
-                    match verdict {
-                        Recompressed::Identical => {
-                            write!(out, "; {layer} recompressed identically")?
-                        }
-                        Recompressed::Differs { offset, ratio } => write!(
-                            out,
-                            "; {layer} recompressed: differs at 0x{offset:x}, {ratio:.4}× the size"
-                        )?,
+                    Some(f) => {
+                        let _ = write!(line, " ▸ {f}: ");
+                    }
+                    None => {
+                        let _ = write!(line, " ▸ {inner_magic}: ");
                     }
                 }
-                writeln!(out)?;
-                match inner.as_ref() {
-                    Outcome::Identical => identical += 1,
-                    Outcome::Differ { .. } => differ += 1,
-                    Outcome::Failed(_) => failed += 1,
-                    _ => skipped += 1,
+                line.push_str(
+                    &verdict(inner)
+                        .unwrap_or_else(|| "content decompressed, format not supported".into()),
+                );
+                for (layer, v) in layers {
+                    match v {
+                        Recompressed::Identical => {
+                            let _ = write!(line, "; {layer} recompressed identically");
+                        }
+                        Recompressed::Differs { offset, ratio } => {
+                            let _ = write!(
+                                line,
+                                "; {layer} recompressed: differs at 0x{offset:x}, {ratio:.4}× the size"
+                            );
+                        }
+                    }
                 }
-                continue;
+                (Some(line), inner.as_ref())
             }
-            o => o,
+            o => (verdict(o).map(|v| format!("{}: {v}", path.display())), o),
         };
-        match outcome {
-            Outcome::Identical => identical += 1,
-            Outcome::Skipped => skipped += 1,
-            Outcome::Differ {
-                offset,
-                input_len,
-                output_len,
-            } => {
-                differ += 1;
-                write!(out, "{}: differs at 0x{offset:x}", path.display())?;
-                if input_len != output_len {
-                    write!(
-                        out,
-                        " (input {input_len} bytes, re-encoded {output_len} bytes)"
-                    )?;
+        match inner {
+            Outcome::Identical => t.identical += 1,
+            Outcome::Equivalent { .. } => t.equivalent += 1,
+            Outcome::Differ { .. } => t.differ += 1,
+            Outcome::Failed(m) => {
+                t.failed += 1;
+                if !matches!(outcome, Outcome::Layered { .. }) {
+                    errors.push((path.clone(), m.clone()));
                 }
-                writeln!(out)?;
             }
-            Outcome::Failed(message) => {
-                failed += 1;
-                writeln!(out, "{}: failed: {message}", path.display())?;
+            _ => t.skipped += 1,
+        }
+        if args.json {
+            if let Some(line) = &line {
+                let verdict = match inner {
+                    Outcome::Identical => "identical",
+                    Outcome::Equivalent { .. } => "equivalent",
+                    Outcome::Differ { .. } => "differs",
+                    Outcome::Failed(_) => "failed",
+                    _ => "skipped",
+                };
+                let _ = writeln!(
+                    text,
+                    "{}",
+                    serde_json::json!({"file": path.display().to_string(), "verdict": verdict, "line": line})
+                );
             }
-            Outcome::Layered { .. } => {}
+            continue;
+        }
+        // Identical files need no line, unless layers were peeled; failed
+        // files are reported on stderr (layered ones keep their line).
+        let show = match (outcome, inner) {
+            (Outcome::Layered { .. }, _) => true,
+            (_, Outcome::Equivalent { .. } | Outcome::Differ { .. }) => true,
+            _ => false,
+        };
+        if show && !args.quiet {
+            if let Some(line) = line {
+                let _ = writeln!(text, "{line}");
+            }
         }
     }
-    if skipped > 0 {
-        writeln!(out, "skipped {skipped} files of no supported format")?;
+    let counted = t.identical + t.equivalent + t.differ + t.failed;
+    if args.json {
+        let _ = writeln!(
+            text,
+            "{}",
+            serde_json::json!({"summary": {"checked": counted, "identical": t.identical,
+                "equivalent": t.equivalent, "differ": t.differ, "failed": t.failed,
+                "skipped": t.skipped}})
+        );
+    } else {
+        if t.skipped > 0 && !args.quiet {
+            let _ = writeln!(text, "skipped {} files of no supported format", t.skipped);
+        }
+        // The summary keeps its first words for scripts; equivalent files
+        // are counted at the end when there are any.
+        let _ = write!(
+            text,
+            "checked {counted} files: {} identical, {} differ, {} failed",
+            t.identical, t.differ, t.failed
+        );
+        if t.equivalent > 0 {
+            let _ = write!(text, ", {} equivalent", t.equivalent);
+        }
+        text.push('\n');
     }
-    writeln!(
-        out,
-        "checked {} files: {identical} identical, {differ} differ, {failed} failed",
-        identical + differ + failed
-    )?;
-    Ok(differ == 0 && failed == 0)
-}
-
-/// A progress bar on stderr for long runs on a terminal; hidden otherwise.
-fn progress_bar(len: usize) -> ProgressBar {
-    if len <= PROGRESS_THRESHOLD || !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
+    Report {
+        text,
+        errors,
+        counted,
+        ok: t.differ == 0 && t.failed == 0,
     }
-    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("checking {bar:40} {pos}/{len} {elapsed}") {
-        bar.set_style(style);
-    }
-    bar
 }
 
 #[cfg(test)]

@@ -169,12 +169,12 @@ impl Schemas {
 /// Arguments of `codec dump`.
 #[derive(Debug, Args)]
 pub struct DumpArgs {
-    /// The file to dump.
-    #[arg(value_name = "FILE")]
-    file: PathBuf,
+    /// The files to dump (folders: every file of a supported format below).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
 
-    /// Interpret FILE with this schema instead of the one built into the
-    /// binary: edit the schema, run again, see the change (no rebuild).
+    /// Interpret the files with this schema instead of the one built into
+    /// the binary: edit the schema, run again, see the change (no rebuild).
     #[arg(long, value_name = "FILE.ron")]
     schema: Option<PathBuf>,
 
@@ -182,10 +182,21 @@ pub struct DumpArgs {
     #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "schema")]
     format: Option<FormatArg>,
 
-    /// For a schema with variants (games, versions): read the file as this
-    /// variant instead of the first one.
-    #[arg(long, value_name = "NAME")]
+    /// Read the files as this game's or version's variant instead of the
+    /// detected one (bdat: switch/xc2, x/xcx, wii/xc1, new3ds/3ds; ainb:
+    /// 0x404, 0x407, 0x408; or a variant of --schema by its name).
+    #[arg(long, alias = "game", value_name = "NAME")]
     variant: Option<String>,
+
+    /// Only the fields whose path starts with PREFIX (and the records that
+    /// lead to them), e.g. `File.tables[3]` or `File.root.lists[0]`.
+    #[arg(long, value_name = "PREFIX")]
+    filter: Option<String>,
+
+    /// AAMP: a names file, one name per line (repeatable), to show the
+    /// name each CRC32 stands for. Replaces $CODEC_AAMP_NAMES.
+    #[arg(long, value_name = "FILE")]
+    names: Vec<PathBuf>,
 
     /// Show each field's bytes beside it (up to 16).
     #[arg(long)]
@@ -205,50 +216,132 @@ pub struct DumpArgs {
     json: bool,
 }
 
-/// Runs `codec dump`. Exit status 0 when the file decodes, 1 when it does
-/// not (what was read before the error is still printed), 2 when the schema
-/// or the file cannot be used.
+/// Runs `codec dump`. Exit status 0 when every file decodes, 1 when one
+/// does not or is missing (what was read before an error is still
+/// printed), 2 when the schema or the options cannot be used.
 pub fn run(args: &DumpArgs) -> ExitCode {
-    let data = match std::fs::read(&args.file) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("codec: {}: {e}", args.file.display());
-            return ExitCode::from(2);
-        }
-    };
     let schemas = match Schemas::new(args.schema.as_deref()) {
         Ok(s) => s,
         Err(e) => {
             eprint!("codec: schema errors:\n{e}");
-            return ExitCode::from(2);
+            return crate::inputs::usage();
         }
     };
-    let checked = match schemas.pick(args.format, &data, args.variant.as_deref()) {
+    let names = match crate::text::load_names(&args.names, &[]) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("codec: {e}");
+            return crate::inputs::usage();
+        }
+    };
+    let entries = crate::inputs::collect(&args.paths);
+    let mut ok = true;
+    let mut dumped = 0usize;
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    for (path, entry) in &entries {
+        let named = match entry {
+            crate::inputs::Input::File { named } => *named,
+            crate::inputs::Input::Error(e) => {
+                crate::inputs::error(path, e);
+                ok = false;
+                continue;
+            }
+            crate::inputs::Input::Other => continue,
+        };
+        let data = match std::fs::read(path) {
+            Ok(d) => d,
+            Err(e) => {
+                crate::inputs::error(path, crate::inputs::io_message(&e));
+                ok = false;
+                continue;
+            }
+        };
+        if !named && schemas.given().is_none() && !schemas.recognizes(&data) {
+            continue;
+        }
+        if data.is_empty() {
+            crate::inputs::error(path, "empty file");
+            ok = false;
+            continue;
+        }
+        dumped += 1;
+        match dump_one(path, &data, &schemas, &names, args, &mut out) {
+            Ok(true) => {}
+            Ok(false) => ok = false,
+            Err(e) => {
+                if e.kind() != io::ErrorKind::BrokenPipe {
+                    eprintln!("codec: cannot write the dump: {e}");
+                }
+                return crate::inputs::failure();
+            }
+        }
+    }
+    if let Err(e) = out.flush() {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("codec: cannot write the dump: {e}");
+        }
+        return crate::inputs::failure();
+    }
+    if dumped == 0 && ok {
+        eprintln!("{}", crate::inputs::nothing_found(&args.paths));
+        return crate::inputs::failure();
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        crate::inputs::failure()
+    }
+}
+
+/// Dumps one file; `Ok(false)` when it does not decode in full (the error
+/// is on stderr).
+fn dump_one(
+    path: &Path,
+    data: &[u8],
+    schemas: &Schemas,
+    names: &formats::aamp::names::NameTable,
+    args: &DumpArgs,
+    out: &mut impl Write,
+) -> io::Result<bool> {
+    // A game's or version's name means the schema's variant of that name.
+    let variant = args.variant.as_deref().map(|v| {
+        args.format
+            .map(Format::from)
+            .or_else(|| Format::detect(data))
+            .and_then(|f| formats::variant_name(f, v))
+            .unwrap_or(v)
+    });
+    let checked = match schemas.pick(args.format, data, variant) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("codec: {}: {e}", args.file.display());
-            return ExitCode::from(2);
+            crate::inputs::error(path, e);
+            return Ok(false);
         }
     };
-    let decoded = interp::decode_partial_with(
+    let mut decoded = interp::decode_partial_with(
         checked,
-        &data,
+        data,
         codec_runtime::Limits::default(),
         &formats::interp_hooks::Glue,
     );
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let written = if args.json {
+    formats::research::annotate(&checked.schema.name, &mut decoded.root, names);
+    if let Some(prefix) = &args.filter {
+        if !formats::research::filter(&mut decoded.root, prefix) {
+            crate::inputs::error(path, format_args!("no field's path starts with `{prefix}`"));
+            return Ok(false);
+        }
+    }
+    if args.json {
         let doc = serde_json::json!({
-            "file": args.file.display().to_string(),
+            "file": path.display().to_string(),
             "len": data.len(),
             "schema": checked.file(),
             "root": decoded.root,
             "error": decoded.error.as_ref().map(ToString::to_string),
         });
-        serde_json::to_writer_pretty(&mut out, &doc)
-            .map_err(io::Error::from)
-            .and_then(|()| writeln!(out))
+        serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::from)?;
+        writeln!(out)?;
     } else {
         let opts = render::DumpOptions {
             hex: args.hex,
@@ -256,25 +349,19 @@ pub fn run(args: &DumpArgs) -> ExitCode {
             doc: args.doc,
         };
         let header = render::dump_header(
-            &args.file.display().to_string(),
+            &path.display().to_string(),
             data.len(),
             checked.file(),
             &checked.schema.name,
         );
-        writeln!(out, "{header}")
-            .and_then(|()| out.write_all(render::dump(&decoded.root, &data, opts).as_bytes()))
-    };
-    if let Err(e) = written.and_then(|()| out.flush()) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("codec: cannot write the dump: {e}");
-        }
-        return ExitCode::FAILURE;
+        writeln!(out, "{header}")?;
+        out.write_all(render::dump(&decoded.root, data, opts).as_bytes())?;
     }
     match decoded.error {
-        None => ExitCode::SUCCESS,
+        None => Ok(true),
         Some(e) => {
-            eprintln!("codec: {}: decode error {e}", args.file.display());
-            ExitCode::FAILURE
+            crate::inputs::error(path, format_args!("decode error {e}"));
+            Ok(false)
         }
     }
 }

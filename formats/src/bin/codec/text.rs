@@ -286,7 +286,7 @@ fn from_text(args: &FromTextArgs) -> Result<(), String> {
 }
 
 /// The names from the command line, or else from the environment.
-fn load_names(names: &[PathBuf], numbered: &[PathBuf]) -> Result<NameTable, String> {
+pub(crate) fn load_names(names: &[PathBuf], numbered: &[PathBuf]) -> Result<NameTable, String> {
     let from_env = |var: &str| -> Vec<PathBuf> {
         std::env::var_os(var)
             .map(|v| {

@@ -1,0 +1,135 @@
+//! What the research tools (`codec dump`) add to the interpreter's tree from
+//! knowledge a schema cannot hold: the name an AAMP CRC32 stands for (from
+//! the name lists), and the column each legacy BDAT cell belongs to.
+
+use crate::aamp::names::NameTable;
+use codec_schema::interp::{Kind, Node, Value};
+
+/// Notes on `root`, the tree of a file of the schema named `schema`.
+pub fn annotate(schema: &str, root: &mut Node, names: &NameTable) {
+    match schema {
+        "aamp" => aamp_names(root, names),
+        "bdat_legacy" => bdat_columns(root),
+        _ => {}
+    }
+}
+
+/// Each `name` hash of a list, object or parameter gets the name it stands
+/// for, where the name lists know it.
+fn aamp_names(node: &mut Node, names: &NameTable) {
+    if node.name == "name" {
+        if let Kind::Number {
+            value: Value::U32(hash),
+        } = node.kind
+        {
+            if let Some(name) = names.get(hash) {
+                node.note = format!("{name:?}");
+            }
+        }
+    }
+    for child in &mut node.children {
+        aamp_names(child, names);
+    }
+}
+
+/// In every table, each cell of a row gets its column's name (a list
+/// column's cells `name[i]`).
+fn bdat_columns(node: &mut Node) {
+    // A table is the node whose fields include its rows (the unit's fields
+    // stand under the offset that leads to it).
+    if node.children.iter().any(|c| c.name == "rows") {
+        let mut labels = Vec::new();
+        column_labels(node, &mut labels);
+        label_cells(node, &labels);
+        return;
+    }
+    for child in &mut node.children {
+        bdat_columns(child);
+    }
+}
+
+/// The labels of the cells of a row, in column order.
+fn column_labels(node: &Node, labels: &mut Vec<String>) {
+    if matches!(&node.kind, Kind::Record { type_name, .. } if type_name == "Column") {
+        // The name: the string behind the `name` offset (or inline).
+        let name = node
+            .children
+            .iter()
+            .find(|c| c.name == "name")
+            .and_then(|n| find(n, &|s| matches!(s.kind, Kind::Str { .. })))
+            .and_then(|n| match &n.kind {
+                Kind::Str { value, .. } => Some(value.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let variant =
+            find(node, &|n| matches!(n.kind, Kind::Variant { .. })).and_then(|n| match &n.kind {
+                Kind::Variant { variant, .. } => Some((variant.clone(), n)),
+                _ => None,
+            });
+        match variant {
+            Some((v, _)) if v == "Value" => labels.push(name),
+            Some((v, info)) if v == "List" => {
+                let count = find(info, &|c| c.name == "count")
+                    .and_then(|c| match &c.kind {
+                        Kind::Number {
+                            value: Value::U16(n),
+                        } => Some(u64::from(*n)),
+                        Kind::Number {
+                            value: Value::U8(n),
+                        } => Some(u64::from(*n)),
+                        Kind::Number {
+                            value: Value::U32(n),
+                        } => Some(u64::from(*n)),
+                        _ => None,
+                    })
+                    .unwrap_or(0);
+                labels.extend((0..count).map(|i| format!("{name}[{i}]")));
+            }
+            _ => {}
+        }
+        return;
+    }
+    for child in &node.children {
+        column_labels(child, labels);
+    }
+}
+
+/// Sets the label of each cell of each row under `node`.
+fn label_cells(node: &mut Node, labels: &[String]) {
+    if node.ty == "row" {
+        for (cell, label) in node.children.iter_mut().zip(labels) {
+            cell.note = format!("column {label}");
+            // A number cell is shown as its value alone.
+            if let [only] = cell.children.as_mut_slice() {
+                if matches!(only.kind, Kind::Number { .. } | Kind::Fixed { .. }) {
+                    only.note = format!("column {label}");
+                }
+            }
+        }
+        return;
+    }
+    for child in &mut node.children {
+        label_cells(child, labels);
+    }
+}
+
+/// The first node below `node` (itself included) that `pred` accepts.
+fn find<'a>(node: &'a Node, pred: &dyn Fn(&Node) -> bool) -> Option<&'a Node> {
+    if pred(node) {
+        return Some(node);
+    }
+    node.children.iter().find_map(|c| find(c, pred))
+}
+
+/// Keeps only the parts of the tree whose path starts with `prefix` (and
+/// the records that lead to them), so that one table of a large file can
+/// be dumped: `File.tables[3]`, or a table's name. Returns whether
+/// anything was kept.
+pub fn filter(node: &mut Node, prefix: &str) -> bool {
+    if node.path.starts_with(prefix) {
+        return true;
+    }
+    node.children.retain_mut(|c| filter(c, prefix));
+    !node.children.is_empty()
+}
