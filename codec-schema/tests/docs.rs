@@ -47,7 +47,7 @@ fn checked_in_pages_are_fresh() {
             let old = std::fs::read_to_string(dir.join(&f.name)).unwrap_or_default();
             assert!(
                 old == f.contents,
-                "docs/formats/{} is stale: run `cargo run -p formats --bin codec -- docs` and commit it",
+                "docs/formats/{} is stale: run `cargo run -p formats --bin codec -- docs --out docs/formats --force` and commit it",
                 f.name
             );
             expected.push(f.name.clone());

@@ -448,7 +448,7 @@ fn docs() {
     let before = snapshot(&dir);
     // The second schema is broken (at its end).
     let o = codec(&args![
-        "docs", "--format", "md", "--out", &out, "--schema", &tiny, "--schema", &broken
+        "docs", "--kind", "md", "--out", &out, "--force", "--schema", &tiny, "--schema", &broken
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("broken.ron"), "{}", stderr(&o));
@@ -456,10 +456,11 @@ fn docs() {
     // The tiny page is written in full, AAMP's is not.
     let good = args![
         "docs",
-        "--format",
+        "--kind",
         "md",
         "--out",
         &out,
+        "--force",
         "--schema",
         &tiny,
         "--schema",

@@ -494,7 +494,7 @@ fn docs_written_by_the_command_are_the_checked_in_pages() {
         let old = fs::read_to_string(checked_in.join(&n)).unwrap_or_default();
         assert!(
             fresh == old,
-            "docs/formats/{n} is stale: run `cargo run -p formats --bin codec -- docs` and commit"
+            "docs/formats/{n} is stale: run `cargo run -p formats --bin codec -- docs --out docs/formats --force` and commit"
         );
     }
 }

@@ -17,7 +17,7 @@ pub fn to_text(
     output: Option<&Path>,
     force: bool,
     format: Option<Format>,
-) -> Option<Result<(), String>> {
+) -> Option<Result<Vec<PathBuf>, String>> {
     match format {
         Some(Format::Ainb) => {}
         Some(_) => return None,
@@ -49,7 +49,7 @@ pub fn from_text(
     output: Option<&Path>,
     force: bool,
     format: Option<Format>,
-) -> Option<Result<(), String>> {
+) -> Option<Result<Vec<PathBuf>, String>> {
     let data = fs::read(input).ok();
     match format {
         Some(Format::Ainb) => {}

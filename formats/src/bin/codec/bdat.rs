@@ -15,7 +15,7 @@ fn game(name: Option<&str>) -> Result<Option<Variant>, String> {
     name.map(|g| {
         Variant::from_game(g).ok_or_else(|| {
             format!(
-                "--game {g}: not a game (switch, xc2, xc1de; x, xcx; wii, xc1; new3ds, 3ds, xc3d)"
+                "--variant {g}: not a game of legacy BDAT (switch, xc2, xc1de; x, xcx; wii, xc1; new3ds, 3ds, xc3d)"
             )
         })
     })
@@ -31,7 +31,7 @@ pub fn to_text(
     format: Option<Format>,
     game_name: Option<&str>,
     csv: bool,
-) -> Option<Result<(), String>> {
+) -> Option<Result<Vec<PathBuf>, String>> {
     let forced = game_name.is_some() || format == Some(Format::Bdat);
     if format.is_some_and(|f| f != Format::Bdat) {
         return None;
@@ -52,7 +52,7 @@ fn to_text_bdat(
     force: bool,
     game_name: Option<&str>,
     csv: bool,
-) -> Result<(), String> {
+) -> Result<Vec<PathBuf>, String> {
     let forced = game(game_name)?;
     let folder = match output {
         Some(p) if p.as_os_str() == "-" => {
@@ -71,9 +71,9 @@ fn to_text_bdat(
             Some(v) => (v, bdat::decode_as(&bytes, v)),
             None => {
                 return Err(format!(
-                    "{}: not a legacy BDAT file this tool recognises (name the game with --game)",
-                    input.display()
-                ))
+                "{}: not a legacy BDAT file this tool recognises (name the game with --variant)",
+                input.display()
+            ))
             }
         },
     };
@@ -125,7 +125,7 @@ fn to_text_bdat(
     if done.is_err() {
         atomic::remove_created(&created);
     }
-    done
+    done.map(|()| outputs.iter().filter_map(|(t, _)| t.path()).collect())
 }
 
 /// `codec from-text` for a `.bschema`; `None` when FILE is not one.
@@ -135,7 +135,7 @@ pub fn from_text(
     force: bool,
     format: Option<Format>,
     game_name: Option<&str>,
-) -> Option<Result<(), String>> {
+) -> Option<Result<Vec<PathBuf>, String>> {
     if format.is_some_and(|f| f != Format::Bdat) {
         return None;
     }
@@ -153,7 +153,7 @@ fn from_text_bdat(
     output: Option<&Path>,
     force: bool,
     game_name: Option<&str>,
-) -> Result<(), String> {
+) -> Result<Vec<PathBuf>, String> {
     let forced = game(game_name)?;
     let src = fs::read_to_string(input).map_err(|e| format!("{}: {e}", input.display()))?;
     let schema = text::read_bschema(&src).map_err(|e| format!("{}: {e}", input.display()))?;

@@ -8,12 +8,10 @@ use clap::Args;
 use codec_schema::interp::{self, coverage, render};
 use codec_schema::{Checked, Type};
 use rayon::prelude::*;
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use walkdir::WalkDir;
 
 /// Gaps listed per file unless `--all-gaps`.
 const GAPS_SHOWN: usize = 8;
@@ -35,9 +33,10 @@ pub struct CoverageArgs {
     #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "schema")]
     format: Option<FormatArg>,
 
-    /// For a schema with variants: read the files as this variant instead
-    /// of the first one.
-    #[arg(long, value_name = "NAME")]
+    /// Read the files as this game's or version's variant instead of the
+    /// detected one (bdat: switch/xc2, x/xcx, wii/xc1, new3ds/3ds; ainb:
+    /// 0x404, 0x407, 0x408; or a variant of --schema by its name).
+    #[arg(long, alias = "game", value_name = "NAME")]
     variant: Option<String>,
 
     /// List every unexplained range, not just the first few per file.
@@ -72,20 +71,28 @@ pub fn run(args: &CoverageArgs) -> ExitCode {
         }
     };
     let magic = schemas.given().and_then(root_magic);
-    let files = collect(&args.paths);
+    let files = crate::inputs::collect(&args.paths);
+    let bar = crate::inputs::progress_bar("coverage", files.len());
     let outcomes: Vec<Outcome> = files
         .par_iter()
-        .map(|(path, named)| {
-            one(
-                path,
-                *named,
-                &schemas,
-                magic.as_deref(),
-                args.format,
-                args.variant.as_deref(),
-            )
+        .map(|(path, entry)| {
+            let outcome = match entry {
+                crate::inputs::Input::File { named } => one(
+                    path,
+                    *named,
+                    &schemas,
+                    magic.as_deref(),
+                    args.format,
+                    args.variant.as_deref(),
+                ),
+                crate::inputs::Input::Error(e) => Outcome::Failed(e.clone()),
+                crate::inputs::Input::Other => Outcome::Skipped,
+            };
+            bar.inc(1);
+            outcome
         })
         .collect();
+    bar.finish_and_clear();
 
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -98,10 +105,9 @@ pub fn run(args: &CoverageArgs) -> ExitCode {
             Outcome::Skipped => skipped += 1,
             Outcome::Failed(e) => {
                 totals.failed += 1;
+                crate::inputs::error(path, e);
                 if args.json {
                     let _ = writeln!(text, "{}", serde_json::json!({"file": name, "error": e}));
-                } else {
-                    let _ = writeln!(text, "{name}: failed: {e}");
                 }
             }
             Outcome::Covered(cov, err) => {
@@ -114,11 +120,11 @@ pub fn run(args: &CoverageArgs) -> ExitCode {
                             serde_json::json!({"file": name, "error": e, "partial": cov})
                         );
                     } else {
-                        let _ = writeln!(text, "{name}: failed: {e}");
+                        crate::inputs::error(path, format_args!("decode error {e}"));
                         if !args.quiet {
                             let _ = writeln!(
                                 text,
-                                "  before the error: {}",
+                                "{name}: before the decode error: {}",
                                 file_text("", cov, args.all_gaps).trim_start_matches(": ")
                             );
                         }
@@ -160,6 +166,10 @@ pub fn run(args: &CoverageArgs) -> ExitCode {
         }
         return ExitCode::FAILURE;
     }
+    if totals.files == 0 && totals.failed == 0 {
+        eprintln!("{}", crate::inputs::nothing_found(&args.paths));
+        return crate::inputs::failure();
+    }
     if totals.failed == 0 {
         ExitCode::SUCCESS
     } else {
@@ -199,32 +209,6 @@ fn root_magic(c: &Checked) -> Option<Vec<u8>> {
     }
 }
 
-/// Every file to look at, sorted, with whether it was named on the command line.
-fn collect(paths: &[PathBuf]) -> Vec<(PathBuf, bool)> {
-    let mut named: BTreeSet<PathBuf> = BTreeSet::new();
-    let mut found: BTreeSet<PathBuf> = BTreeSet::new();
-    for p in paths {
-        if p.is_dir() {
-            for e in WalkDir::new(p).follow_links(true).into_iter().flatten() {
-                if e.file_type().is_file() {
-                    found.insert(e.into_path());
-                }
-            }
-        } else {
-            // Missing files too: reading them reports the error.
-            named.insert(p.clone());
-        }
-    }
-    let mut all: Vec<(PathBuf, bool)> = found
-        .into_iter()
-        .filter(|p| !named.contains(p))
-        .map(|p| (p, false))
-        .collect();
-    all.extend(named.into_iter().map(|p| (p, true)));
-    all.sort();
-    all
-}
-
 fn one(
     path: &Path,
     named: bool,
@@ -235,8 +219,15 @@ fn one(
 ) -> Outcome {
     let data = match std::fs::read(path) {
         Ok(d) => d,
-        Err(e) => return Outcome::Failed(e.to_string()),
+        Err(e) => return Outcome::Failed(crate::inputs::io_message(&e)),
     };
+    if data.is_empty() {
+        return if named {
+            Outcome::Failed("empty file".into())
+        } else {
+            Outcome::Skipped
+        };
+    }
     let ours = match (schemas.given(), magic) {
         (Some(_), Some(m)) => data.starts_with(m),
         (Some(_), None) => true,
@@ -245,6 +236,14 @@ fn one(
     if !ours && !named {
         return Outcome::Skipped;
     }
+    // A game's or version's name means the schema's variant of that name.
+    let variant = variant.map(|v| {
+        forced
+            .map(formats::Format::from)
+            .or_else(|| formats::Format::detect(&data))
+            .and_then(|f| formats::variant_name(f, v))
+            .unwrap_or(v)
+    });
     let checked = match schemas.pick(forced, &data, variant) {
         Ok(c) => c,
         Err(e) => return Outcome::Failed(e),

@@ -4,11 +4,10 @@ use crate::atomic::{self, Staged};
 use crate::dump;
 use clap::{Args, ValueEnum};
 use codec_schema::docs::{self, DocFormat};
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Which pages `--format` asks for.
+/// Which pages `--kind` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DocsFormat {
     /// Markdown with GitHub tables (`<schema>.md`).
@@ -37,13 +36,27 @@ impl DocsFormat {
 pub struct DocsArgs {
     /// Which pages to write.
     #[arg(long, value_enum, default_value = "all")]
-    format: DocsFormat,
+    kind: DocsFormat,
 
-    /// The folder to write them to (created if missing). The pages replace
-    /// the old ones only once every page is written in full (to temporary
+    /// Document only the built-in schema of FORMAT.
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "schema")]
+    format: Option<crate::FormatArg>,
+
+    /// The folder to write them to (created if missing); required, so
+    /// that pages never land in the current folder by surprise (the
+    /// project's own pages: `--out docs/formats`). The pages replace the
+    /// old ones only once every page is written in full (to temporary
     /// files), so a failed run changes nothing.
-    #[arg(long, value_name = "DIR", default_value = "docs/formats")]
+    #[arg(long, short = 'o', value_name = "DIR")]
     out: PathBuf,
+
+    /// Replace pages that already exist.
+    #[arg(long, short)]
+    force: bool,
+
+    /// Print only the number of pages written, not each one.
+    #[arg(long, short)]
+    quiet: bool,
 
     /// Document these schema files instead of the schemas built into the
     /// binary (repeatable).
@@ -56,7 +69,11 @@ pub struct DocsArgs {
 pub fn run(args: &DocsArgs) -> ExitCode {
     let mut schemas = Vec::new();
     if args.schema.is_empty() {
+        let only = args.format.map(|f| formats::Format::from(f).name());
         for b in dump::builtin_schemas() {
+            if only.is_some_and(|f| f != b.format) {
+                continue;
+            }
             match dump::builtin(&b) {
                 Ok(c) => schemas.push(c),
                 Err(e) => {
@@ -90,11 +107,31 @@ pub fn run(args: &DocsArgs) -> ExitCode {
     };
     // Every page is staged (written to a temporary file) before any is
     // renamed into place: a run that fails leaves the old pages as they were.
-    let formats = args.format.formats();
+    let formats = args.kind.formats();
     let mut staged = Staged::new();
     let mut written = Vec::new();
-    for c in &schemas {
-        for f in docs::generate(c, &formats) {
+    let pages: Vec<_> = schemas
+        .iter()
+        .flat_map(|c| docs::generate(c, &formats))
+        .collect();
+    if !args.force {
+        let existing: Vec<String> = pages
+            .iter()
+            .map(|f| args.out.join(&f.name))
+            .filter(|p| p.exists())
+            .map(|p| p.display().to_string())
+            .collect();
+        if let Some(first) = existing.first() {
+            atomic::remove_created(&created);
+            eprintln!(
+                "codec: {first}: exists ({} page(s) would be replaced); use --force to replace them",
+                existing.len()
+            );
+            return ExitCode::FAILURE;
+        }
+    }
+    {
+        for f in &pages {
             let path = args.out.join(&f.name);
             if let Err(e) = staged.add(&path, f.contents.as_bytes(), true) {
                 // The staged files go first, then the folders they were in.
@@ -107,9 +144,17 @@ pub fn run(args: &DocsArgs) -> ExitCode {
     if let Err(e) = staged.commit() {
         return fail(e);
     }
-    let mut stdout = std::io::stdout().lock();
-    for path in written {
-        let _ = writeln!(stdout, "wrote {}", path.display());
+    let mut text = String::new();
+    if args.quiet {
+        text = format!("wrote {} pages to {}\n", written.len(), args.out.display());
+    } else {
+        for path in written {
+            text.push_str(&format!("wrote {}\n", path.display()));
+        }
     }
-    ExitCode::SUCCESS
+    if crate::inputs::print(&text) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

@@ -56,16 +56,21 @@ const OUTPUT_HELP: &str = "Where to write: a path, or `-` for standard output.";
                   or written (nothing is written then), 2 on a usage error."
 )]
 pub struct ToTextArgs {
-    /// The binary file to convert.
-    #[arg(value_name = "FILE")]
-    file: PathBuf,
+    /// The binary files to convert (folders: every file of a supported
+    /// format below).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
 
-    #[arg(short, long, value_name = "OUT", help = OUTPUT_HELP, long_help = "Where to write the text: a path, or `-` for standard output. Default: FILE.yml beside the input.")]
+    #[arg(short, long, value_name = "OUT", help = OUTPUT_HELP, long_help = "Where to write the text: a path, or `-` for standard output (one input only). Default, beside the input: FILE.yml for AAMP, FILE.json for AINB; for legacy BDAT, OUT is the folder that gets FILE.bschema and a folder of tables (default: the input's folder).")]
     output: Option<PathBuf>,
 
     /// Replace OUT if it already exists.
     #[arg(short, long)]
     force: bool,
+
+    /// Print only the number of files written, not each one.
+    #[arg(short, long)]
+    quiet: bool,
 
     /// Read FILE as FORMAT instead of detecting it from its magic bytes.
     #[arg(long, value_enum, value_name = "FORMAT")]
@@ -88,7 +93,7 @@ pub struct ToTextArgs {
     /// folder). Each is first written to a temporary file; they replace the
     /// old files only once every table converted and every file is
     /// complete (the .bschema last), so a failed run changes nothing.
-    #[arg(long, value_name = "GAME")]
+    #[arg(long = "variant", alias = "game", value_name = "NAME")]
     game: Option<String>,
 
     /// Legacy BDAT: write each table as CSV instead of JSON (export only).
@@ -127,16 +132,21 @@ pub struct ToTextArgs {
                   encoded or written (nothing is written then), 2 on a usage error."
 )]
 pub struct FromTextArgs {
-    /// The text file to convert (`.yml` or `.yaml`).
-    #[arg(value_name = "FILE")]
-    file: PathBuf,
+    /// The text files to convert: AAMP YAML (`.yml`, `.yaml`), AINB JSON
+    /// (`.json`), BDAT `.bschema` (folders: every such file below).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
 
-    #[arg(short, long, value_name = "OUT", help = OUTPUT_HELP, long_help = "Where to write the binary: a path, or `-` for standard output. Default: FILE without its .yml or .yaml extension.")]
+    #[arg(short, long, value_name = "OUT", help = OUTPUT_HELP, long_help = "Where to write the binary: a path, or `-` for standard output (one input only). Default, beside the input: FILE without its .yml, .yaml or .json extension; for a .bschema, the file it names (NAME.bdat).")]
     output: Option<PathBuf>,
 
     /// Replace OUT if it already exists.
     #[arg(short, long)]
     force: bool,
+
+    /// Print only the number of files written, not each one.
+    #[arg(short, long)]
+    quiet: bool,
 
     /// Read FILE as the text of FORMAT instead of detecting it (an AAMP
     /// document starts with the `!io` tag).
@@ -146,32 +156,134 @@ pub struct FromTextArgs {
     /// Legacy BDAT (FILE is a .bschema; its tables are read from the folder
     /// beside it named after the file): write this game's layout instead of
     /// the one the .bschema names.
-    #[arg(long, value_name = "GAME")]
+    #[arg(long = "variant", alias = "game", value_name = "NAME")]
     game: Option<String>,
 }
 
-/// Runs `codec to-text`.
+/// Runs `codec to-text` on every input.
 pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
-    finish(to_text(args))
+    run_each(
+        &args.paths,
+        args.output.is_some(),
+        args.quiet,
+        |path, named| {
+            if !named && !is_binary_we_convert(path) {
+                return None;
+            }
+            Some(to_text(path, args))
+        },
+    )
 }
 
-/// Runs `codec from-text`.
+/// Runs `codec from-text` on every input.
 pub fn run_from_text(args: &FromTextArgs) -> ExitCode {
-    finish(from_text(args))
+    run_each(
+        &args.paths,
+        args.output.is_some(),
+        args.quiet,
+        |path, named| {
+            if !named && !is_text_we_convert(path) {
+                return None;
+            }
+            Some(from_text(path, args))
+        },
+    )
 }
 
-fn finish(result: Result<(), String>) -> ExitCode {
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("codec: {message}");
-            ExitCode::FAILURE
+/// Whether a file met in a folder is a binary that `to-text` converts.
+fn is_binary_we_convert(path: &Path) -> bool {
+    let mut prefix = Vec::new();
+    let read = fs::File::open(path).and_then(|f| {
+        use std::io::Read;
+        f.take(256).read_to_end(&mut prefix)
+    });
+    read.is_ok() && Format::detect(&prefix).is_some()
+}
+
+/// Whether a file met in a folder is text that `from-text` converts: an
+/// AAMP YAML document, an AINB JSON document, or a BDAT `.bschema`.
+fn is_text_we_convert(path: &Path) -> bool {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if ext == "bschema" {
+        return true;
+    }
+    if !matches!(ext.as_str(), "yml" | "yaml" | "json") {
+        return false;
+    }
+    let Ok(text) = fs::read_to_string(path) else {
+        return false;
+    };
+    formats::aamp::text::looks_like_aamp_text(&text)
+        || formats::ainb::text::looks_like_ainb_json(&text)
+}
+
+/// Converts every input (folders walked; files in them that `convert`
+/// declines are skipped), printing one line per file written, or their
+/// number with `-q`.
+fn run_each(
+    paths: &[PathBuf],
+    has_output: bool,
+    quiet: bool,
+    convert: impl Fn(&Path, bool) -> Option<Result<Vec<PathBuf>, String>>,
+) -> ExitCode {
+    let entries = crate::inputs::collect(paths);
+    if has_output && (entries.len() > 1 || paths.iter().any(|p| p.is_dir())) {
+        eprintln!(
+            "codec: -o names the output of one input; with several inputs each output goes beside its input"
+        );
+        return crate::inputs::usage();
+    }
+    let (mut converted, mut failed, mut written) = (0usize, 0usize, 0usize);
+    let mut out = String::new();
+    for (path, entry) in &entries {
+        let named = match entry {
+            crate::inputs::Input::File { named } => *named,
+            crate::inputs::Input::Error(e) => {
+                crate::inputs::error(path, e);
+                failed += 1;
+                continue;
+            }
+            crate::inputs::Input::Other => continue,
+        };
+        match convert(path, named) {
+            None => {}
+            Some(Ok(files)) => {
+                converted += 1;
+                written += files.len();
+                if !quiet {
+                    for f in &files {
+                        out.push_str(&format!("wrote {}\n", f.display()));
+                    }
+                }
+            }
+            Some(Err(message)) => {
+                eprintln!("codec: {message}");
+                failed += 1;
+            }
         }
+    }
+    if quiet && written > 0 {
+        out.push_str(&format!("wrote {written} files\n"));
+    }
+    if !out.is_empty() && !crate::inputs::print(&out) {
+        return crate::inputs::failure();
+    }
+    if converted == 0 && failed == 0 {
+        eprintln!("{}", crate::inputs::nothing_found(paths));
+        return crate::inputs::failure();
+    }
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        crate::inputs::failure()
     }
 }
 
-fn to_text(args: &ToTextArgs) -> Result<(), String> {
-    let input = &args.file;
+fn to_text(input: &Path, args: &ToTextArgs) -> Result<Vec<PathBuf>, String> {
     if let Some(done) = crate::bdat::to_text(
         input,
         args.output.as_deref(),
@@ -192,13 +304,19 @@ fn to_text(args: &ToTextArgs) -> Result<(), String> {
         name.push(".yml");
         Ok(PathBuf::from(name))
     })?;
-    let bytes = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
+    let bytes = fs::read(input)
+        .map_err(|e| format!("{}: {}", input.display(), crate::inputs::io_message(&e)))?;
     let format = match args.format {
         Some(f) => Format::from(f),
         None => Format::detect(&bytes).ok_or_else(|| {
             format!(
-                "{}: not a binary format this tool converts (no known magic; to-text reads AAMP)",
-                input.display()
+                "{}: {}",
+                input.display(),
+                if bytes.is_empty() {
+                    "empty file".to_owned()
+                } else {
+                    "not a binary format this tool converts (no known magic; to-text reads AAMP, AINB and legacy BDAT)".to_owned()
+                }
             )
         })?,
     };
@@ -220,8 +338,7 @@ fn to_text(args: &ToTextArgs) -> Result<(), String> {
     target.write(text.as_bytes())
 }
 
-fn from_text(args: &FromTextArgs) -> Result<(), String> {
-    let input = &args.file;
+fn from_text(input: &Path, args: &FromTextArgs) -> Result<Vec<PathBuf>, String> {
     if let Some(done) = crate::bdat::from_text(
         input,
         args.output.as_deref(),
@@ -261,7 +378,7 @@ fn from_text(args: &FromTextArgs) -> Result<(), String> {
         None if formats::aamp::text::looks_like_aamp_text(&text) => Format::Aamp,
         None => {
             return Err(format!(
-            "{}: not a text document this tool converts (an AAMP document starts with the !io tag)",
+            "{}: not a text document this tool converts (AAMP YAML starts with the !io tag; AINB JSON has `Nodes` and `Version`; BDAT tables are read through their .bschema)",
             input.display()
         ))
         }
@@ -374,15 +491,27 @@ impl Target {
 
     /// Writes everything, atomically for files: a temporary file in the
     /// same folder, renamed over the target once complete.
-    pub(crate) fn write(&self, bytes: &[u8]) -> Result<(), String> {
+    pub(crate) fn write(&self, bytes: &[u8]) -> Result<Vec<PathBuf>, String> {
         match self {
             Target::Stdout => {
                 let mut out = io::stdout().lock();
                 out.write_all(bytes)
                     .and_then(|()| out.flush())
-                    .map_err(|e| format!("standard output: {e}"))
+                    .map_err(|e| format!("standard output: {e}"))?;
+                Ok(Vec::new())
             }
-            Target::File { path, replace } => crate::atomic::write(path, bytes, *replace),
+            Target::File { path, replace } => {
+                crate::atomic::write(path, bytes, *replace)?;
+                Ok(vec![path.clone()])
+            }
+        }
+    }
+
+    /// The file this target writes (none for standard output).
+    pub(crate) fn path(&self) -> Option<PathBuf> {
+        match self {
+            Target::Stdout => None,
+            Target::File { path, .. } => Some(path.clone()),
         }
     }
 
