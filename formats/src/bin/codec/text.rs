@@ -365,7 +365,11 @@ fn from_text(input: &Path, args: &FromTextArgs) -> Result<Vec<PathBuf>, String> 
             )),
         }
     })?;
-    let bytes = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
+    let bytes = fs::read(input)
+        .map_err(|e| format!("{}: {}", input.display(), crate::inputs::io_message(&e)))?;
+    if bytes.is_empty() {
+        return Err(format!("{}: empty file", input.display()));
+    }
     let text = String::from_utf8(bytes).map_err(|e| {
         format!(
             "{}: not UTF-8 text (invalid byte at offset {})",
