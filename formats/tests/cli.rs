@@ -293,7 +293,6 @@ fn length_mismatch_reports_both_lengths() {
     let dir = tempfile::tempdir().unwrap();
     let padded = dir.path().join("padded.bxml");
     let mut bytes = encoded(5);
-    let len = bytes.len();
     bytes.extend_from_slice(&[0, 0, 0, 0]);
     write(&padded, &bytes);
 

@@ -288,20 +288,20 @@ fn dump_of_a_damaged_file_prints_what_it_read_and_the_located_error() {
     assert!(stdout(&o).contains("format_version"));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("decode error at offset 0x"), "{err}");
-    // A variant the schema does not have: a usage error that says so.
+    // A variant this file's schema does not have: the file fails, saying so.
     let o = codec([
         std::ffi::OsStr::new("dump"),
         repo().join("samples/aamp/actor.bxml").as_os_str(),
         "--variant".as_ref(),
         "Wii".as_ref(),
     ]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("schemas/aamp.ron has no variants"));
-    // Not AAMP and no schema: a usage error.
+    // Named, of no supported format and no schema given: the file fails.
     let text = dir.path().join("notes.txt");
     fs::write(&text, "hello").unwrap();
     let o = codec([std::ffi::OsStr::new("dump"), text.as_os_str()]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--schema"));
 }
 

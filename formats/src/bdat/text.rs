@@ -667,10 +667,8 @@ fn read_flag(f: &Value, at: &str) -> Result<(Text, u32, u8), TextError> {
 /// `$codec.name` says otherwise).
 pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table, TextError> {
     let doc: Value = serde_json::from_str(text).map_err(|e| {
-        err(
-            format!("line {}, column {}", e.line(), e.column()),
-            e.to_string(),
-        )
+        let (at, what) = crate::json_syntax(&e);
+        err(at, what)
     })?;
     let doc = doc
         .as_object()
@@ -1189,10 +1187,8 @@ fn plain_name(s: &str) -> bool {
 /// Reads a `.bschema` document.
 pub fn read_bschema(text: &str) -> Result<FileSchema, TextError> {
     let doc: Value = serde_json::from_str(text).map_err(|e| {
-        err(
-            format!("line {}, column {}", e.line(), e.column()),
-            e.to_string(),
-        )
+        let (at, what) = crate::json_syntax(&e);
+        err(at, what)
     })?;
     let o = doc
         .as_object()

@@ -18,10 +18,8 @@ type Obj = Map<String, Value>;
 /// Reads an AINB JSON document.
 pub fn from_json(text: &str) -> R<File> {
     let v: Value = serde_json::from_str(text).map_err(|e| {
-        TextError::new(
-            format!("line {}, column {}", e.line(), e.column()),
-            e.to_string(),
-        )
+        let (at, what) = crate::json_syntax(&e);
+        TextError::new(at, what)
     })?;
     let top = obj(&v, "")?;
     let mut rd = Read::default();
@@ -98,7 +96,11 @@ fn vec3(v: &Value, at: &str) -> R<[f32; 3]> {
 fn bool_word(v: &Value, at: &str) -> R<u32> {
     match v {
         Value::Bool(b) => Ok(u32::from(*b)),
-        v => num(v, at),
+        Value::Number(_) => num(v, at),
+        v => Err(TextError::new(
+            at,
+            format!("expected true, false or an integer, found {v}"),
+        )),
     }
 }
 

@@ -49,10 +49,16 @@ impl Staged {
             builder.permissions(fs::Permissions::from_mode(mode));
         }
         // On an error the temporary file is dropped, which deletes it.
-        let mut tmp = builder.tempfile_in(folder).map_err(|e| fail(&e))?;
+        // The error names the output, not the hidden temporary file
+        // (whose name the tempfile crate's messages carry).
+        let named = |e: io::Error| {
+            let message = e.to_string();
+            fail(&message.split(" at path ").next().unwrap_or_default())
+        };
+        let mut tmp = builder.tempfile_in(folder).map_err(named)?;
         tmp.write_all(bytes)
             .and_then(|()| tmp.as_file().sync_all())
-            .map_err(|e| fail(&e))?;
+            .map_err(named)?;
         self.files.push((tmp, path.to_owned(), replace));
         Ok(())
     }

@@ -437,11 +437,10 @@ fn report(entries: &[(PathBuf, Input)], outcomes: &[Outcome], args: &CheckArgs) 
         }
         // Identical files need no line, unless layers were peeled; failed
         // files are reported on stderr (layered ones keep their line).
-        let show = match (outcome, inner) {
-            (Outcome::Layered { .. }, _) => true,
-            (_, Outcome::Equivalent { .. } | Outcome::Differ { .. }) => true,
-            _ => false,
-        };
+        let show = matches!(
+            (outcome, inner),
+            (Outcome::Layered { .. }, _) | (_, Outcome::Equivalent { .. } | Outcome::Differ { .. })
+        );
         if show && !args.quiet {
             if let Some(line) = line {
                 let _ = writeln!(text, "{line}");
