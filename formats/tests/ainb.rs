@@ -9,6 +9,10 @@ use formats::ainb::{decode, encode, File};
 mod common;
 
 #[test]
+#[cfg_attr(
+    corpus_missing_ainb,
+    ignore = "needs the AINB corpus (../shared/corpus/ainb or $CODEC_CORPUS), absent here"
+)]
 fn corpus_decodes_and_encodes_byte_for_byte() {
     let Some(dir) = common::corpus("ainb") else {
         return;
@@ -39,6 +43,10 @@ fn corpus_decodes_and_encodes_byte_for_byte() {
 
 /// Facts of the corpus the design relies on (docs/ainb-design.md).
 #[test]
+#[cfg_attr(
+    corpus_missing_ainb,
+    ignore = "needs the AINB corpus (../shared/corpus/ainb or $CODEC_CORPUS), absent here"
+)]
 fn corpus_keeps_orphan_strings_and_shared_starts() {
     let Some(dir) = common::corpus("ainb") else {
         return;
@@ -229,6 +237,10 @@ fn every_cut_of_a_built_file_is_a_located_error() {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_missing_ainb,
+    ignore = "needs the AINB corpus (../shared/corpus/ainb or $CODEC_CORPUS), absent here"
+)]
 fn corpus_json_round_trip_is_byte_identical() {
     use formats::ainb::text::{from_json, to_json};
     let Some(dir) = common::corpus("ainb") else {
@@ -456,6 +468,10 @@ fn compare(
 /// The decoded nodes, commands, blackboard, plugs and expressions agree with the
 /// dt-12345/AINB v2 dumps, except where that tool is wrong (`GoldenErrors`).
 #[test]
+#[cfg_attr(
+    corpus_missing_ainb,
+    ignore = "needs the AINB corpus (../shared/corpus/ainb or $CODEC_CORPUS), absent here"
+)]
 fn golden_values_agree() {
     use formats::ainb::text::to_json;
     let Some(dir) = common::corpus("ainb") else {

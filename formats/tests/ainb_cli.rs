@@ -65,6 +65,10 @@ fn bad_json_is_an_error_and_nothing_is_written() {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_missing_ainb,
+    ignore = "needs the AINB corpus (../shared/corpus/ainb or $CODEC_CORPUS), absent here"
+)]
 fn dump_shows_an_absent_state_info_as_none() {
     let dir = match std::env::var_os("CODEC_CORPUS") {
         Some(root) => PathBuf::from(root).join("ainb"),

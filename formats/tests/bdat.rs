@@ -69,6 +69,10 @@ fn encode_table(t: &Table, variant: Variant) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_missing_bdat,
+    ignore = "needs the BDAT corpus (../shared/corpus/bdat or $CODEC_CORPUS), absent here"
+)]
 fn xc2_game_files_come_back_byte_for_byte() {
     let Some(dir) = common::corpus("bdat") else {
         return;
@@ -87,6 +91,10 @@ fn xc2_game_files_come_back_byte_for_byte() {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_missing_bdat,
+    ignore = "needs the BDAT corpus (../shared/corpus/bdat or $CODEC_CORPUS), absent here"
+)]
 fn the_mod_edited_file_keeps_its_clean_tables_and_its_values() {
     let Some(dir) = common::corpus("bdat") else {
         return;
@@ -124,6 +132,10 @@ fn the_mod_edited_file_keeps_its_clean_tables_and_its_values() {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_missing_bdat,
+    ignore = "needs the BDAT corpus (../shared/corpus/bdat or $CODEC_CORPUS), absent here"
+)]
 fn one_table_files_of_each_game_read_as_bdat_toolset_reads_them() {
     let Some(dir) = common::corpus("bdat") else {
         return;
@@ -155,6 +167,10 @@ fn one_table_files_of_each_game_read_as_bdat_toolset_reads_them() {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_missing_bdat,
+    ignore = "needs the BDAT corpus (../shared/corpus/bdat or $CODEC_CORPUS), absent here"
+)]
 fn other_games_keep_the_layout_bdat_rs_writes() {
     let Some(dir) = common::corpus("bdat") else {
         return;
@@ -174,6 +190,10 @@ fn other_games_keep_the_layout_bdat_rs_writes() {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_missing_bdat,
+    ignore = "needs the BDAT corpus (../shared/corpus/bdat or $CODEC_CORPUS), absent here"
+)]
 fn the_xc3_file_is_another_format() {
     let Some(dir) = common::corpus("bdat") else {
         return;
@@ -204,6 +224,10 @@ fn layout_rows(dir: &Path) -> HashMap<String, HashMap<String, String>> {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_missing_bdat,
+    ignore = "needs the BDAT corpus (../shared/corpus/bdat or $CODEC_CORPUS), absent here"
+)]
 fn golden_json_tables_pack_as_the_game_laid_them_out_and_read_back_identical() {
     let Some(dir) = common::corpus("bdat") else {
         return;
@@ -267,6 +291,10 @@ fn golden_json_tables_pack_as_the_game_laid_them_out_and_read_back_identical() {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_missing_bdat,
+    ignore = "needs the BDAT corpus (../shared/corpus/bdat or $CODEC_CORPUS), absent here"
+)]
 fn golden_bschema_reads() {
     let Some(dir) = common::corpus("bdat") else {
         return;
@@ -332,6 +360,10 @@ fn json_round_trip(name: &str, data: &[u8]) -> usize {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_missing_bdat,
+    ignore = "needs the BDAT corpus (../shared/corpus/bdat or $CODEC_CORPUS), absent here"
+)]
 fn json_keeps_every_table_of_the_corpus() {
     let Some(dir) = common::corpus("bdat") else {
         return;
@@ -347,6 +379,10 @@ fn json_keeps_every_table_of_the_corpus() {
 }
 
 #[test]
+#[cfg_attr(
+    corpus_missing_bdat,
+    ignore = "needs the BDAT corpus (../shared/corpus/bdat or $CODEC_CORPUS), absent here"
+)]
 fn duplicate_columns_stay_distinct() {
     let Some(dir) = common::corpus("bdat") else {
         return;

@@ -266,7 +266,7 @@ fn to_text() {
         run(&dir, &c);
     }
     assert_eq!(fs::read_to_string(dir.join("taken.yml")).unwrap(), "old");
-    read_only_destination(&dir, &["to-text", "{}/good.bxml", "-o", "{}/ro/out.yml"]);
+    read_only_destination(&dir, &["to-text", "{}/good.bxml", "-o", "{ro}/out.yml"]);
 }
 
 #[test]
@@ -317,7 +317,7 @@ fn from_text() {
         run(&dir, &c);
     }
     assert_eq!(fs::read_to_string(dir.join("taken.bxml")).unwrap(), "old");
-    read_only_destination(&dir, &["from-text", "{}/text.yml", "-o", "{}/ro/out.bxml"]);
+    read_only_destination(&dir, &["from-text", "{}/text.yml", "-o", "{ro}/out.bxml"]);
 }
 
 #[test]
@@ -395,35 +395,46 @@ fn docs() {
             "--kind",
             "md",
             "--out",
-            "{}/ro",
+            "{ro}/pages",
         ],
     );
 }
 
-/// A destination folder that cannot be written: status 1, an error naming
-/// the output (not a temporary file), and nothing left behind. Skipped when
-/// running as a user that may write anywhere (root).
+/// A destination folder that cannot be written (`{ro}` in `args`): status
+/// 1, an error naming the output (not a temporary file), and nothing left
+/// behind. A user that may write anywhere (root, as in CI) gets `/sys`
+/// instead, where not even root may create files.
 fn read_only_destination(dir: &Path, args: &[&str]) {
     use std::os::unix::fs::PermissionsExt;
     let ro = dir.join("ro");
     fs::create_dir_all(&ro).unwrap();
     fs::set_permissions(&ro, fs::Permissions::from_mode(0o555)).unwrap();
-    if fs::write(ro.join("probe"), b"").is_ok() {
-        let _ = fs::remove_file(ro.join("probe"));
-        eprintln!(
-            "SKIPPED read-only destination: this user can write to a read-only folder (root)"
+    let writable = fs::write(ro.join("probe"), b"").is_ok();
+    let _ = fs::remove_file(ro.join("probe"));
+    let target = if writable {
+        fs::set_permissions(&ro, fs::Permissions::from_mode(0o755)).unwrap();
+        let sys = PathBuf::from("/sys");
+        if !sys.is_dir() || fs::write(sys.join("codec-probe"), b"").is_ok() {
+            eprintln!("SKIPPED read-only destination: no folder here refuses this user");
+            return;
+        }
+        sys
+    } else {
+        ro.clone()
+    };
+    let ro_s = target.display().to_string();
+    let args: Vec<String> = args.iter().map(|a| a.replace("{ro}", &ro_s)).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let first: &'static str = Box::leak(format!("codec: {ro_s}/").into_boxed_str());
+    run(dir, &case("read-only destination", &args, 1, Stderr(first)));
+    if !writable {
+        assert_eq!(
+            fs::read_dir(&ro).unwrap().count(),
+            0,
+            "nothing is left behind"
         );
         fs::set_permissions(&ro, fs::Permissions::from_mode(0o755)).unwrap();
-        return;
     }
-    let c = case("read-only destination", args, 1, Stderr("codec: {}/ro/"));
-    run(dir, &c);
-    assert_eq!(
-        fs::read_dir(&ro).unwrap().count(),
-        0,
-        "nothing is left behind"
-    );
-    fs::set_permissions(&ro, fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 /// `codec formats` and `codec completions` are the small things users expect.

@@ -1,0 +1,45 @@
+//! Build script of the crates whose tests read the real-file corpus
+//! (`formats`, `codec-tests`): for each format folder of the corpus that is
+//! absent, sets `cfg(corpus_missing_<format>)`, so that the tests that need
+//! it are marked `ignore` with the reason and a plain `cargo test` lists
+//! them by name as ignored, instead of passing without checking anything.
+//! With `CI=true` a missing corpus fails the build: CI must test the files.
+
+use std::path::PathBuf;
+
+const FORMATS: [&str; 7] = ["aamp", "ainb", "bdat", "byml", "sarc", "yaz0", "zstd"];
+
+fn main() {
+    println!("cargo::rerun-if-env-changed=CODEC_CORPUS");
+    println!("cargo::rerun-if-env-changed=CI");
+    let base = match std::env::var_os("CODEC_CORPUS") {
+        Some(root) if !root.is_empty() => PathBuf::from(root),
+        _ => PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default())
+            .join("../../shared/corpus"),
+    };
+    let in_ci = std::env::var("CI").is_ok_and(|v| matches!(v.as_str(), "1" | "true" | "yes"));
+    let mut missing = Vec::new();
+    for format in FORMATS {
+        println!("cargo::rustc-check-cfg=cfg(corpus_missing_{format})");
+        let dir = base.join(format);
+        println!("cargo::rerun-if-changed={}", dir.display());
+        if !dir.is_dir() {
+            println!("cargo::rustc-cfg=corpus_missing_{format}");
+            missing.push(format);
+        }
+    }
+    if !missing.is_empty() {
+        if in_ci {
+            panic!(
+                "CI=true but the corpus is missing ({}: {}); CI must run the corpus tests",
+                base.display(),
+                missing.join(", ")
+            );
+        }
+        println!(
+            "cargo::warning=the real-file corpus is absent for {} ({}): the tests that need it are ignored (set CODEC_CORPUS)",
+            missing.join(", "),
+            base.display()
+        );
+    }
+}
