@@ -236,14 +236,6 @@ fn one(
     if !ours && !named {
         return Outcome::Skipped;
     }
-    // A game's or version's name means the schema's variant of that name.
-    let variant = variant.map(|v| {
-        forced
-            .map(formats::Format::from)
-            .or_else(|| formats::Format::detect(&data))
-            .and_then(|f| formats::variant_name(f, v))
-            .unwrap_or(v)
-    });
     let checked = match schemas.pick(forced, &data, variant) {
         Ok(c) => c,
         Err(e) => return Outcome::Failed(e),

@@ -104,13 +104,22 @@ impl Schemas {
 
     /// The schema for `data`: `--schema` if given, else the built-in schema
     /// of the forced or detected format; with `variant`, that variant's
-    /// concrete schema (else the first variant's).
+    /// concrete schema (else the detected or first variant's). A game's or
+    /// version's name (`xc2`, `0x404`) means the format's variant of that
+    /// name; other names are the schema's own.
     pub fn pick(
         &self,
         forced: Option<FormatArg>,
         data: &[u8],
         variant: Option<&str>,
     ) -> Result<&Checked, String> {
+        let variant = variant.map(|v| {
+            forced
+                .map(Format::from)
+                .or_else(|| Format::detect(data))
+                .and_then(|f| formats::variant_name(f, v))
+                .unwrap_or(v)
+        });
         let (c, detected) = self.pick_schema(forced, data)?;
         let Some(name) = variant.or(detected) else {
             return Ok(c);
@@ -304,15 +313,7 @@ fn dump_one(
     args: &DumpArgs,
     out: &mut impl Write,
 ) -> io::Result<bool> {
-    // A game's or version's name means the schema's variant of that name.
-    let variant = args.variant.as_deref().map(|v| {
-        args.format
-            .map(Format::from)
-            .or_else(|| Format::detect(data))
-            .and_then(|f| formats::variant_name(f, v))
-            .unwrap_or(v)
-    });
-    let checked = match schemas.pick(args.format, data, variant) {
+    let checked = match schemas.pick(args.format, data, args.variant.as_deref()) {
         Ok(c) => c,
         Err(e) => {
             crate::inputs::error(path, e);
