@@ -11,13 +11,64 @@ use quote::quote;
 
 const RT: fn() -> TokenStream = || quote!(::codec_runtime);
 
-/// The base an offset inside a record counts from, as an expression; `rec`
-/// is the record's start.
-pub(crate) fn base_expr(b: &Base, rec: TokenStream) -> TokenStream {
-    match b {
-        Base::File | Base::Unit => quote!(0u64),
-        Base::Absolute(n) => quote!(#n),
-        Base::Record => rec,
+impl Gen<'_> {
+    /// The base an offset inside a record counts from, as a decoding
+    /// expression; `rec` is the record's start. A section's start is the
+    /// one the reader noted when the root was read (u64::MAX, outside every
+    /// file, while unknown).
+    pub(crate) fn base_expr(&self, b: &Base, rec: TokenStream) -> TokenStream {
+        match b {
+            Base::File | Base::Unit => quote!(0u64),
+            Base::Absolute(n) => quote!(#n),
+            Base::Record => rec,
+            Base::Section(s) => {
+                let id = self.c.section_id(s).unwrap_or(0);
+                quote!(r.section_base(#id))
+            }
+        }
+    }
+
+    /// [`Gen::base_expr`] on the encode side: a section's start is in the
+    /// writer.
+    pub(crate) fn wbase_expr(&self, b: &Base, rec: TokenStream) -> TokenStream {
+        match b {
+            Base::Section(s) => {
+                let id = self.c.section_id(s).unwrap_or(0);
+                quote!(w.section(#id).start)
+            }
+            other => self.base_expr(other, rec),
+        }
+    }
+
+    /// For a list field written sorted (`sort_by`): an expression giving
+    /// each element's key (`Vec<u64>`, in document order), from the glue
+    /// hash of the element's key string seeded by a field of `s`.
+    pub(crate) fn sort_keys(
+        &self,
+        s: &codec_schema::StructDef,
+        f: &codec_schema::Field,
+    ) -> Option<TokenStream> {
+        let by = f.sort_by.as_deref()?;
+        let Type::List { of, .. } = &f.ty else {
+            return None;
+        };
+        let Type::Named(n) = &**of else { return None };
+        let Some(codec_schema::TypeDef::Struct(es)) = self.c.get(n) else {
+            return None;
+        };
+        let kf = es.fields.iter().find(|g| g.name == by)?;
+        let Some(codec_schema::Derive::KeyHash { hook, key, seed }) = &kf.derive else {
+            return None;
+        };
+        let hooks = self.hooks?;
+        let _ = s;
+        let fid = ident(&f.name);
+        let hn = ident(hook);
+        let kid = ident(key);
+        let sid = ident(seed);
+        Some(quote! {
+            self.#fid.iter().map(|e| #hooks::#hn(e.#kid.as_bytes(), self.#sid as u64)).collect()
+        })
     }
 }
 
@@ -42,7 +93,7 @@ impl Gen<'_> {
                 let w = codec_schema::int_width(width).unwrap_or(4);
                 let read = crate::names::read_uint(width, quote!(s));
                 let tn = self.type_path(to);
-                let base = base_expr(base, quote!(pos));
+                let base = self.base_expr(base, quote!(pos));
                 quote! {{
                     let s: u64 = #start;
                     match #read {
@@ -69,7 +120,7 @@ impl Gen<'_> {
                 let n = codec_schema::int_width(width).unwrap_or(4) as usize;
                 let wt = width_tokens(width);
                 let tn = self.type_path(to);
-                let base = base_expr(base, quote!(start));
+                let base = self.wbase_expr(base, quote!(start));
                 quote! {{
                     let at = w.pos();
                     w.put_bytes(&[0u8; #n]);
@@ -314,6 +365,34 @@ impl Gen<'_> {
         let root = ident(&base.root);
         let root_name = &base.root;
         let ks: Vec<usize> = (0..n).collect();
+        // Each variant's magics at fixed offsets of its root (a byte-order
+        // mark, a magic per byte order): the first variant whose magics
+        // all match is the file's.
+        let detect_arms: Vec<TokenStream> = self
+            .c
+            .variants()
+            .iter()
+            .zip(&names)
+            .map(|(vc, vn)| {
+                let r = vc.root();
+                let offsets = vc.field_offsets(r);
+                let checks = r
+                    .fields
+                    .iter()
+                    .zip(&offsets)
+                    .filter_map(|(f, o)| match (&f.ty, o) {
+                        (codec_schema::Type::Magic(m), Some(o)) => {
+                            let bytes = codec_schema::magic_bytes(m);
+                            let lit = syn::LitByteStr::new(&bytes, proc_macro2::Span::call_site());
+                            let o = *o as usize;
+                            let e = o + bytes.len();
+                            Some(quote!(data.get(#o..#e) == Some(&#lit[..])))
+                        }
+                        _ => None,
+                    });
+                quote!(if true #(&& #checks)* { return ::std::option::Option::Some(Variant::#vn); })
+            })
+            .collect();
         let encoders: Vec<proc_macro2::Ident> = ks
             .iter()
             .map(|k| quote::format_ident!("__encode_{}", k))
@@ -349,6 +428,14 @@ impl Gen<'_> {
                 /// The variant with this name in the schema.
                 pub fn from_name(name: &str) -> ::std::option::Option<Variant> {
                     match name { #(#strs => ::std::option::Option::Some(Variant::#names),)* _ => ::std::option::Option::None }
+                }
+
+                /// The variant whose magics (at fixed offsets of the root)
+                /// the file's first bytes hold, trying them in order; `None`
+                /// when no variant's do.
+                pub fn detect(data: &[u8]) -> ::std::option::Option<Variant> {
+                    #(#detect_arms)*
+                    ::std::option::Option::None
                 }
 
                 /// The variant's byte order.
@@ -550,7 +637,7 @@ impl Gen<'_> {
                 let raw = crate::names::local("raw", &f.name);
                 match (&f.ty, &f.derive) {
                     (Type::Ptr(p), _) => {
-                        let base = base_expr(&p.base, quote!(pos));
+                        let base = self.base_expr(&p.base, quote!(pos));
                         let scale = p.scale;
                         bounds.push(quote!(#raw.saturating_mul(#scale).saturating_add(#base)));
                     }
@@ -575,7 +662,7 @@ impl Gen<'_> {
         let rt = RT();
         let at = crate::names::local("at", field);
         let raw = crate::names::local("raw", field);
-        let base = base_expr(&p.base, quote!(pos));
+        let base = self.base_expr(&p.base, quote!(pos));
         let scale = p.scale;
         let target = quote! { let t = r.target(#at, #base, #raw, #scale)?; };
         match &p.to {
@@ -619,7 +706,7 @@ impl Gen<'_> {
     ) -> TokenStream {
         let at = crate::names::local("at", field);
         let raw = crate::names::local("raw", field);
-        let base = base_expr(&p.base, quote!(pos));
+        let base = self.base_expr(&p.base, quote!(pos));
         let scale = p.scale;
         let target = quote! { let t = r.target(#at, #base, #raw, #scale)?; };
         match &p.to {
@@ -936,7 +1023,7 @@ impl Gen<'_> {
                     let w = codec_schema::int_width(&p.width).unwrap_or(4);
                     let n = w as usize;
                     let read = crate::names::read_uint(&p.width, quote!(pos));
-                    let base = base_expr(&p.base, quote!(0u64));
+                    let base = self.base_expr(&p.base, quote!(0u64));
                     let scale = p.scale;
                     // The string goes to the rows' string list, once per position.
                     let (max, pad, lossless) = match &p.to {
@@ -1300,7 +1387,7 @@ impl Gen<'_> {
                 let next_off = offs[j].unwrap_or(0);
                 let nwt = width_tokens(&rec.fields[j].ty);
                 let wt = width_tokens(width);
-                let base = base_expr(base, quote!(pos));
+                let base = self.wbase_expr(base, quote!(pos));
                 let sl = ident(slots);
                 let ot = ident(of);
                 let pre = prepend.value();
@@ -1361,7 +1448,7 @@ impl Gen<'_> {
         let wt = width_tokens(&p.width);
         let w = codec_schema::int_width(&p.width).unwrap_or(4);
         let scale = p.scale;
-        let base = base_expr(&p.base, quote!(pos));
+        let base = self.wbase_expr(&p.base, quote!(pos));
         let Some(si) = p.section.as_deref().and_then(|n| self.c.section_id(n)) else {
             return Err(Gen::err(format!("`{what}` names no section")));
         };
@@ -1443,7 +1530,7 @@ impl Gen<'_> {
             Type::Ptr(p) => {
                 let wt = width_tokens(&p.width);
                 let scale = p.scale;
-                let base = base_expr(&p.base, quote!(pos));
+                let base = self.wbase_expr(&p.base, quote!(pos));
                 let ts = p
                     .section
                     .as_deref()
@@ -1529,7 +1616,7 @@ impl Gen<'_> {
                     let wt = width_tokens(&p.width);
                     let w_ = codec_schema::int_width(&p.width).unwrap_or(4);
                     let scale = p.scale;
-                    let base = base_expr(&p.base, quote!(pos));
+                    let base = self.wbase_expr(&p.base, quote!(pos));
                     let ts = p
                         .section
                         .as_deref()
@@ -1546,6 +1633,18 @@ impl Gen<'_> {
                                 w.resolve(pos + fo, #wt, #base, #scale)
                             };
                             #vp::visit(e, w, sec, post, at)?;
+                        }
+                    })
+                } else if let (Some(keys), Type::Named(n)) = (self.sort_keys(s, f), &**of) {
+                    // Written sorted: element k of the record is the k-th in key order.
+                    let vp = self.path_as(n, "__Encode");
+                    let esize = self.c.fixed_size(of).unwrap_or(0);
+                    Some(quote! {
+                        let at: u64 = if pos == #rt::UNPLACED { #rt::UNPLACED } else { pos + #off };
+                        let keys: ::std::vec::Vec<u64> = #keys;
+                        for (k, &i) in #rt::placement::sorted_order(&keys).iter().enumerate() {
+                            let ea = if at == #rt::UNPLACED { #rt::UNPLACED } else { at + k as u64 * #esize };
+                            #vp::visit(&self.#fid[i], w, sec, post, ea)?;
                         }
                     })
                 } else {

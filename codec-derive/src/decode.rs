@@ -4,7 +4,7 @@
 
 use crate::names::{bits_struct, ident, is_prim, local, read_uint};
 use crate::Gen;
-use codec_schema::{Base, Checked, Count, Derive, Endian, Ptr, StructDef, Type, TypeDef, UnionDef};
+use codec_schema::{Checked, Count, Derive, Endian, Ptr, StructDef, Type, TypeDef, UnionDef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -70,7 +70,10 @@ impl Gen<'_> {
         let mut late = TokenStream::new();
         let mut bounds = TokenStream::new();
         let mut ctx_pop = TokenStream::new();
-        let prestep = self.pool_prestep(s);
+        let mut prestep = self.pool_prestep(s);
+        prestep.extend(self.first_section_prestep(s));
+        // Section starts read by a fixed-size record's fast path.
+        let mut starts = TokenStream::new();
         let poststep = self.pool_poststep(s);
         for f in &s.fields {
             let fname = &f.name;
@@ -170,6 +173,13 @@ impl Gen<'_> {
                         let _ = (#at, #raw);
                         p += #w;
                     });
+                    // Offsets counted from the section start (`base: Section`)
+                    // in the records read next need it.
+                    if let Some(Derive::SectionStart(sn)) = &f.derive {
+                        let id = self.c.section_id(sn).unwrap_or(0);
+                        reads.extend(quote!(r.set_section_start(#id, #raw);));
+                        starts.extend(quote!(r.set_section_start(#id, #raw);));
+                    }
                     // Checked last, so that a cut inside a record is reported there.
                     checks.extend(verify);
                 }
@@ -232,6 +242,7 @@ impl Gen<'_> {
                     #prestep
                     #pre
                     #reads
+                    #starts
                     #post
                     #follows
                     #late
@@ -277,8 +288,11 @@ impl Gen<'_> {
                     locals.push(raw);
                 }
                 (Type::Magic(m), None) => {
-                    let lit = syn::LitByteStr::new(m.as_bytes(), proc_macro2::Span::call_site());
-                    let n = m.len();
+                    let lit = syn::LitByteStr::new(
+                        &codec_schema::magic_bytes(m),
+                        proc_macro2::Span::call_site(),
+                    );
+                    let n = m.chars().count();
                     out.extend(quote! {
                         if &rec[#o..#o + #n] != #lit {
                             r.magic(pos + #ou, #lit).map_err(|e| e.in_field(#fname))?;
@@ -337,17 +351,92 @@ impl Gen<'_> {
         Some((size, out, locals))
     }
 
+    /// For the file's root: when an offset counts from the layout's first
+    /// section and no field stores that section's start, the section starts
+    /// where the root record ends. The root's size is worked out before its
+    /// fields are read (their records need the base): fixed fields, and
+    /// lists counted by a field at a fixed offset before them.
+    fn first_section_prestep(&self, s: &StructDef) -> TokenStream {
+        if s.name != self.c.schema.root || s.layout.is_some() {
+            return TokenStream::new();
+        }
+        let Some(first) = self.c.schema.sections.first() else {
+            return TokenStream::new();
+        };
+        let stored = s
+            .fields
+            .iter()
+            .any(|f| f.derive == Some(Derive::SectionStart(first.name.clone())));
+        if stored || !self.c.section_based(&first.name) {
+            return TokenStream::new();
+        }
+        let offsets = self.c.field_offsets(s);
+        let mut steps = TokenStream::new();
+        for f in &s.fields {
+            if let Some(n) = self.c.fixed_size(&f.ty) {
+                steps.extend(quote!(end += #n;));
+                continue;
+            }
+            let Type::List { of, count } = &f.ty else {
+                return TokenStream::new();
+            };
+            let (Count::Field(c), Some(esize)) = (&**count, self.c.fixed_size(of)) else {
+                return TokenStream::new();
+            };
+            let Some(ci) = s.fields.iter().position(|g| &g.name == c) else {
+                return TokenStream::new();
+            };
+            let Some(co) = offsets[ci] else {
+                return TokenStream::new();
+            };
+            let read = read_uint(&s.fields[ci].ty, quote!(pos + #co));
+            steps.extend(quote!(end += #read.unwrap_or(0).saturating_mul(#esize);));
+        }
+        let rt = RT();
+        let id = self.c.section_id(&first.name).unwrap_or(0);
+        let align = first.align;
+        quote! {{
+            let mut end: u64 = pos;
+            #steps
+            r.set_section_start(#id, #rt::align_up(end, #align));
+        }}
+    }
+
     /// The body of a closure returning the target of offset field `field`.
     pub(crate) fn follow(&self, s: &StructDef, field: &str, p: &Ptr) -> TokenStream {
+        let body = self.follow_target(s, field, p);
+        if p.align.is_none() {
+            return body;
+        }
+        // Kept alignment: the target's own, found from where it lies in its
+        // section (see `codec_runtime::placement::kept_align`).
         let rt = RT();
         let at = local("at", field);
         let raw = local("raw", field);
         let scale = p.scale;
-        let base = match p.base {
-            Base::File | Base::Unit => quote!(0u64),
-            Base::Absolute(n) => quote!(#n),
-            Base::Record => quote!(pos),
-        };
+        let base = self.base_expr(&p.base, quote!(pos));
+        let inner = self.rust_ty(&p.to, &s.name, field);
+        let sid = p
+            .section
+            .as_deref()
+            .and_then(|n| self.c.section_id(n))
+            .unwrap_or(0);
+        quote! {
+            let t = r.target(#at, #base, #raw, #scale)?;
+            let start = r.section_base(#sid);
+            let value: #inner = (|| -> #rt::DecodeResult<#inner> { #body })()?;
+            Ok(#rt::Aligned { align: #rt::placement::kept_align(t, start), value })
+        }
+    }
+
+    /// The body of a closure returning the value offset field `field` leads
+    /// to (without its kept alignment).
+    fn follow_target(&self, s: &StructDef, field: &str, p: &Ptr) -> TokenStream {
+        let rt = RT();
+        let at = local("at", field);
+        let raw = local("raw", field);
+        let scale = p.scale;
+        let base = self.base_expr(&p.base, quote!(pos));
         let target = quote! { let t = r.target(#at, #base, #raw, #scale)?; };
         if let Some(special) = self.follow_construct(s, field, p) {
             return special;
@@ -394,6 +483,20 @@ impl Gen<'_> {
                         (quote!(#read?), quote!(t + #w))
                     }
                     Count::Sum(_) => (quote!(0u64), quote!(t)),
+                    Count::End(e) => {
+                        let re = local("raw", e);
+                        let ae = local("at", e);
+                        let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
+                        (
+                            quote! {{
+                                let end = r.target(#ae, #base, #re, #scale)?;
+                                let bytes = end.checked_sub(t).ok_or_else(|| #rt::DecodeError::new(#ae,
+                                    #rt::ErrorKind::Invalid(format!("the end 0x{end:x} lies before the start 0x{t:x}"))))?;
+                                bytes / #esize
+                            }},
+                            quote!(t),
+                        )
+                    }
                     Count::ToNext => {
                         let fi = s.fields.iter().position(|g| g.name == field).unwrap_or(0);
                         let rank = self.rank(s, fi);
@@ -509,8 +612,11 @@ impl Gen<'_> {
                 quote! {{ let s: u64 = #start; r.u32(s).and_then(|v| r.bool_from(s, v as u64)).map(|v| (v, s + 4)) }}
             }
             Type::Magic(m) => {
-                let lit = syn::LitByteStr::new(m.as_bytes(), proc_macro2::Span::call_site());
-                let n = m.len() as u64;
+                let lit = syn::LitByteStr::new(
+                    &codec_schema::magic_bytes(m),
+                    proc_macro2::Span::call_site(),
+                );
+                let n = m.chars().count() as u64;
                 quote! {{ let s: u64 = #start; r.magic(s, #lit).map(|()| ((), s + #n)) }}
             }
             Type::Bytes(n) => {
@@ -684,7 +790,7 @@ impl Gen<'_> {
                             let read = read_uint(ct, quote!(pos));
                             (quote!(#read?), quote!(pos + #w))
                         }
-                        Count::Field(_) | Count::Sum(_) => (quote!(0u64), quote!(pos)),
+                        Count::Field(_) | Count::Sum(_) | Count::End(_) => (quote!(0u64), quote!(pos)),
                         // Up to the next target: a payload of bytes kept as they are.
                         Count::ToNext => {
                             let esize = self.c.fixed_size(of).unwrap_or(1).max(1);

@@ -5,7 +5,7 @@
 
 use crate::names::{ident, width_tokens};
 use crate::Gen;
-use codec_schema::{Base, Count, Dedup, Derive, Order, Ptr, StructDef, Type, TypeDef};
+use codec_schema::{Count, Dedup, Derive, Order, Ptr, StructDef, Type, TypeDef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -102,7 +102,8 @@ impl Gen<'_> {
                 quote!(w.end_section(#align);)
             };
             body.extend(quote! {
-                w.begin_section(#i, #align, #dedup);
+                let a = w.section_align(#i, #align);
+                w.begin_section(#i, a, #dedup);
                 #walk
                 #end
             });
@@ -212,7 +213,10 @@ impl Gen<'_> {
                     writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
                 }
                 (None, Type::Magic(m)) => {
-                    let lit = syn::LitByteStr::new(m.as_bytes(), proc_macro2::Span::call_site());
+                    let lit = syn::LitByteStr::new(
+                        &codec_schema::magic_bytes(m),
+                        proc_macro2::Span::call_site(),
+                    );
                     writes.extend(quote!(w.put_bytes(#lit);));
                 }
                 (None, Type::Ptr(p)) => {
@@ -225,7 +229,7 @@ impl Gen<'_> {
                     if deferrable {
                         // The target may have been placed before this record.
                         let wt = width_tokens(&p.width);
-                        let base = crate::constructs::base_expr(&p.base, quote!(start));
+                        let base = self.wbase_expr(&p.base, quote!(start));
                         let scale = p.scale;
                         writes.extend(quote! {
                             match w.take_deferred(#rt::key_of(self), Self::TYPE_ID, #off) {
@@ -237,6 +241,15 @@ impl Gen<'_> {
                         writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
                     }
                     own.extend(self.place_target(s, &f.name, p, *off)?);
+                    if let Some(kept) = &p.align {
+                        let align = self.kept_align_expr(&f.name, kept)?;
+                        let sid = p
+                            .section
+                            .as_deref()
+                            .and_then(|n| self.c.section_id(n))
+                            .unwrap_or(0);
+                        writes.extend(quote!(w.note_kept_align(#sid, #align);));
+                    }
                 }
                 (None, Type::List { of, .. }) if matches!(**of, Type::Ptr(_)) => {
                     let Type::Ptr(p) = &**of else { unreachable!() };
@@ -256,7 +269,22 @@ impl Gen<'_> {
                 (None, Type::List { of, count }) => {
                     writes.extend(self.inline_count_check(s, &f.name, count));
                     let e = self.inline_write(of, quote!(e), &what);
-                    writes.extend(quote!(for e in self.#fid.iter() { #e }));
+                    match self.sort_keys(s, f) {
+                        Some(keys) => {
+                            // Sorted by a derived key, which is patched into each element.
+                            let (koff, kwt) = self.sort_key_slot(of, f)?;
+                            writes.extend(quote! {
+                                let keys: ::std::vec::Vec<u64> = #keys;
+                                for &i in #rt::placement::sorted_order(&keys).iter() {
+                                    let e = &self.#fid[i];
+                                    let at = w.pos();
+                                    #e
+                                    w.patch_uint(at + #koff, #kwt, keys[i], #what)?;
+                                }
+                            });
+                        }
+                        None => writes.extend(quote!(for e in self.#fid.iter() { #e })),
+                    }
                 }
                 (None, Type::Follows { to, section, .. }) => {
                     let si = self.c.section_id(section).unwrap_or(0);
@@ -386,11 +414,7 @@ impl Gen<'_> {
         let what = format!("{}.{}", s.name, field);
         let wt = width_tokens(&p.width);
         let scale = p.scale;
-        let base = match p.base {
-            Base::File | Base::Unit => quote!(0u64),
-            Base::Absolute(n) => quote!(#n),
-            Base::Record => quote!(rec),
-        };
+        let base = self.wbase_expr(&p.base, quote!(rec));
         let patch = quote! {
             if pos == #rt::UNPLACED {
                 w.defer(#rt::key_of(self), Self::TYPE_ID, #off, target);
@@ -469,11 +493,43 @@ impl Gen<'_> {
                     .and_then(|n| self.c.section_id(n))
                     .unwrap_or(0);
                 let sec = self.c.section(si);
-                let place = self.place_value(to, value, &sec.dedup, sec.item_align, &what);
+                let ia = sec.item_align;
+                let (value, align) = match &p.align {
+                    Some(kept) => (quote!(&self.#fid.value), self.kept_align_expr(field, kept)?),
+                    None => (value, quote!(#ia)),
+                };
+                let place = self.place_value_with(to, value.clone(), &sec.dedup, align, &what);
+                // The end of a (start, end) pair is patched with the start.
+                let end_patch = match to {
+                    Type::List { of, count } => match &**count {
+                        Count::End(e) => {
+                            let offsets = self.c.field_offsets(s);
+                            let ei = s.fields.iter().position(|g| &g.name == e);
+                            let Some(eoff) = ei.and_then(|i| offsets[i]) else {
+                                return Err(Gen::err(format!(
+                                    "end field `{}.{e}` must be at a fixed offset",
+                                    s.name
+                                )));
+                            };
+                            let esize = self.c.fixed_size(of).unwrap_or(1);
+                            let ewt = width_tokens(&s.fields[ei.unwrap_or(0)].ty);
+                            quote! {
+                                if pos != #rt::UNPLACED {
+                                    let rec = pos;
+                                    let end = target + (#value).len() as u64 * #esize;
+                                    w.patch_offset(pos + #eoff, #ewt, #base, #scale, end, #what)?;
+                                }
+                            }
+                        }
+                        _ => quote!(),
+                    },
+                    _ => quote!(),
+                };
                 Ok(wrap(quote! {
                     if sec == #si {
                         let target: u64 = { #place };
                         #patch
+                        #end_patch
                     }
                 }))
             }
@@ -490,11 +546,23 @@ impl Gen<'_> {
         item_align: u64,
         what: &str,
     ) -> TokenStream {
+        self.place_value_with(t, v, dedup, quote!(#item_align), what)
+    }
+
+    /// [`Gen::place_value`] with the alignment as an expression (a kept one).
+    pub(crate) fn place_value_with(
+        &self,
+        t: &Type,
+        v: TokenStream,
+        dedup: &Dedup,
+        item_align: TokenStream,
+        what: &str,
+    ) -> TokenStream {
         let (body, bias) = match t {
             Type::List { of, count } => {
                 let elems = self.inline_write(of, quote!(e), what);
                 match &**count {
-                    Count::Field(_) | Count::ToNext | Count::Sum(_) => {
+                    Count::Field(_) | Count::ToNext | Count::Sum(_) | Count::End(_) => {
                         (quote!(for e in v.iter() { #elems }), 0u64)
                     }
                     Count::Before(ct) | Count::Prefix(ct) => {
@@ -560,7 +628,10 @@ impl Gen<'_> {
             Type::Bool8 => quote!(w.put_u8(u8::from(*#v));),
             Type::Bool32 => quote!(w.put_u32(u32::from(*#v));),
             Type::Magic(m) => {
-                let lit = syn::LitByteStr::new(m.as_bytes(), proc_macro2::Span::call_site());
+                let lit = syn::LitByteStr::new(
+                    &codec_schema::magic_bytes(m),
+                    proc_macro2::Span::call_site(),
+                );
                 quote!(w.put_bytes(#lit);)
             }
             Type::Bytes(_) => quote!(w.put_bytes(&#v[..]);),
@@ -619,6 +690,49 @@ impl Gen<'_> {
             }
             Type::Ptr(_) | Type::Switch { .. } | Type::Select { .. } | Type::Pool {} => quote!(),
         }
+    }
+}
+
+impl Gen<'_> {
+    /// The alignment a kept-aligned target of field `field` is placed with:
+    /// its own, or glue's choice for a value without one.
+    fn kept_align_expr(
+        &self,
+        field: &str,
+        kept: &codec_schema::KeptAlign,
+    ) -> syn::Result<TokenStream> {
+        let rt = RT();
+        let Some(hooks) = self.hooks else {
+            return Err(Gen::err(format!(
+                "`{field}` keeps its targets' alignment, chosen by glue `{}` for new values: pass `hooks = path::to::glue` to schema!",
+                kept.hook()
+            )));
+        };
+        let fid = ident(field);
+        let hn = ident(kept.hook());
+        Ok(
+            quote!(#rt::placement::effective_align(self.#fid.align, || #hooks::#hn(&self.#fid.value))),
+        )
+    }
+
+    /// Where, in an element of a sorted list field, its derived key goes:
+    /// (offset, width).
+    fn sort_key_slot(&self, of: &Type, f: &codec_schema::Field) -> syn::Result<(u64, TokenStream)> {
+        let by = f.sort_by.as_deref().unwrap_or_default();
+        if let Type::Named(n) = of {
+            if let Some(TypeDef::Struct(es)) = self.c.get(n) {
+                let offsets = self.c.field_offsets(es);
+                if let Some(i) = es.fields.iter().position(|g| g.name == by) {
+                    if let Some(o) = offsets[i] {
+                        return Ok((o, width_tokens(&es.fields[i].ty)));
+                    }
+                }
+            }
+        }
+        Err(Gen::err(format!(
+            "sort key `{by}` of `{}` must be a field at a fixed offset of its elements",
+            f.name
+        )))
     }
 }
 

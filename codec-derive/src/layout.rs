@@ -4,7 +4,6 @@
 //! unions chosen by a glue function, optional offsets, context fields, and
 //! the offset targets that bound lists and selected unions.
 
-use crate::constructs::base_expr as base_tokens;
 use crate::names::{bits_struct, ident, local, read_uint, width_tokens};
 use crate::Gen;
 use codec_schema::{Count, Derive, Ptr, StructDef, Type, TypeDef};
@@ -53,7 +52,7 @@ impl Gen<'_> {
             };
             let id = self.pool_id(sec);
             let read = read_uint(&p.width, quote!(pos + #off));
-            let base = base_tokens(&p.base, quote!(pos));
+            let base = self.base_expr(&p.base, quote!(pos));
             let scale = p.scale;
             let fname = &f.name;
             // A pool offset that cannot be read is reported where the field
@@ -114,7 +113,7 @@ impl Gen<'_> {
         let at = local("at", f);
         let raw = local("raw", f);
         let rank = self.rank(s, s.fields.iter().position(|g| g.name == f).unwrap_or(0));
-        let base = base_tokens(&p.base, quote!(pos));
+        let base = self.base_expr(&p.base, quote!(pos));
         let scale = p.scale;
         let cond = if p.optional {
             quote!(#raw != 0)
@@ -150,7 +149,7 @@ impl Gen<'_> {
                 Type::Ptr(p) => {
                     let rank = self.rank(s, fi);
                     let read = read_uint(&p.width, quote!(pos + #off));
-                    let base = base_tokens(&p.base, quote!(pos));
+                    let base = self.base_expr(&p.base, quote!(pos));
                     let scale = p.scale;
                     let skip_zero = p.optional;
                     body.extend(quote! {

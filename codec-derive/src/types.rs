@@ -89,6 +89,8 @@ impl Gen<'_> {
                 };
                 if p.optional {
                     quote!(::std::option::Option<#inner>)
+                } else if p.align.is_some() {
+                    quote!(::codec_runtime::Aligned<#inner>)
                 } else {
                     inner
                 }

@@ -49,12 +49,18 @@ pub struct ReadLayout {
     context: Vec<(&'static str, u64)>,
     /// The group, index and length of the list element being decoded.
     element: (usize, usize, usize),
+    /// Where each section of the current layout starts, by section id, once
+    /// known (`placement.rs`).
+    pub(crate) section_starts: Vec<Option<u64>>,
 }
 
 /// Encode-side state.
 #[derive(Debug, Default)]
 pub struct WriteLayout {
     pools: Vec<WritePool>,
+    /// The largest kept alignment of the values noted per section id
+    /// (`placement.rs`).
+    pub(crate) kept_aligns: Vec<u64>,
 }
 
 #[derive(Debug, Default)]

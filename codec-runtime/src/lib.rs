@@ -12,6 +12,7 @@ pub use compact_str::CompactString as Str;
 
 pub mod error;
 pub mod layout;
+pub mod placement;
 pub mod pool;
 pub mod reader;
 pub mod rows;
@@ -23,6 +24,7 @@ pub mod writer;
 
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};
 pub use layout::{SelectCx, StringPool};
+pub use placement::Aligned;
 pub use reader::{align_up, Endian, Limits, Reader};
 pub use rows::Cells;
 pub use scope::{CellSlot, HashSpec, UNPLACED};

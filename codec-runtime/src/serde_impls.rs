@@ -58,3 +58,12 @@ impl Serialize for StringPool {
         st.end()
     }
 }
+
+impl<T: Serialize> Serialize for crate::Aligned<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Aligned", 2)?;
+        st.serialize_field("align", &self.align)?;
+        st.serialize_field("value", &self.value)?;
+        st.end()
+    }
+}

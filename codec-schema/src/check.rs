@@ -491,12 +491,16 @@ impl<'s> Checker<'s> {
 
     fn check_type(&self, cx: &mut Ctxt<'_>, tat: &[Step], item: &str, ty: &Type, place: Place) {
         match ty {
-            Type::Magic(m) if m.is_empty() || m.len() > 16 || !m.is_ascii() => cx.error(
+            Type::Magic(m)
+                if m.is_empty() || m.chars().count() > 16 || m.chars().any(|c| c as u32 > 0xff) =>
+            {
+                cx.error(
                 tat,
                 item,
                 format!("bad magic literal {m:?}"),
-                Some("a magic is 1 to 16 ASCII characters, such as \"AAMP\"".into()),
-            ),
+                Some("a magic is 1 to 16 characters up to U+00FF, one byte each, such as \"AAMP\" or \"\\u{FE}\\u{FF}\"".into()),
+                )
+            }
             Type::Bytes(n) if *n == 0 || *n > 1 << 20 => cx.error(
                 tat,
                 item,
@@ -753,6 +757,13 @@ impl<'s> Checker<'s> {
                         );
                     }
                     Count::Field(_) => {}
+                    Count::End(_) if place != Place::Target => cx.error(
+                        &at(tat, &[Step::from("count")]),
+                        item,
+                        "a list that runs to a stored end must stand behind an offset",
+                        None,
+                    ),
+                    Count::End(_) => {}
                     Count::ToNext if !matches!(place, Place::Target | Place::Field | Place::Payload) => cx.error(
                         &at(tat, &[Step::from("count")]),
                         item,
@@ -1609,7 +1620,7 @@ fn type_size(t: &Type, named: &dyn Fn(&str) -> Option<Size>) -> Option<Size> {
         Type::U24 => Size::Fixed(3),
         Type::U32 | Type::I32 | Type::F32 | Type::Bool32 => Size::Fixed(4),
         Type::U64 | Type::I64 | Type::F64 => Size::Fixed(8),
-        Type::Magic(m) => Size::Fixed(m.len() as u64),
+        Type::Magic(m) => Size::Fixed(m.chars().count() as u64),
         Type::Bytes(n) => Size::Fixed(*n),
         Type::CString { .. }
         | Type::List { .. }

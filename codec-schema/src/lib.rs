@@ -324,6 +324,27 @@ impl Checked {
         })
     }
 
+    /// Does any offset of the schema count from section `name`
+    /// (`base: Section(name)`)?
+    pub fn section_based(&self, name: &str) -> bool {
+        fn based(t: &Type, name: &str) -> bool {
+            match t {
+                Type::Ptr(p) => {
+                    matches!(&p.base, Base::Section(s) if s == name) || based(&p.to, name)
+                }
+                Type::List { of, .. } | Type::Array { of, .. } | Type::Groups { of, .. } => {
+                    based(of, name)
+                }
+                Type::Follows { to, .. } => based(to, name),
+                _ => false,
+            }
+        }
+        self.schema.types.iter().any(|d| match d {
+            TypeDef::Struct(s) => s.fields.iter().any(|f| based(&f.ty, name)),
+            TypeDef::Union(u) => u.variants.iter().any(|v| based(&v.ty, name)),
+        })
+    }
+
     /// Can a value of type `type_id` lead to something placed in `section`?
     pub fn reaches(&self, type_id: usize, section: usize) -> bool {
         self.facts.reaches(type_id, section)

@@ -311,6 +311,15 @@ pub struct Field {
     /// is in the context that `Select` hooks see (an unsigned integer).
     #[serde(default)]
     pub context: bool,
+    /// For a list field: on encode, the elements are written in the order
+    /// of this derived field of theirs (a `KeyHash`), smallest first; equal
+    /// keys keep the document's order. Decode keeps the file's order.
+    #[serde(default)]
+    pub sort_by: Option<String>,
+    /// The bytes this field leads to are a file of another format (an
+    /// archive's member): the research tools and `codec` open them by magic.
+    #[serde(default)]
+    pub embedded: bool,
 }
 
 fn yes() -> bool {
@@ -486,6 +495,13 @@ fn u32_type() -> Box<Type> {
     Box::new(Type::U32)
 }
 
+/// The bytes a `Magic` literal stands for: each character one byte, so that
+/// `"\u{FE}\u{FF}"` is the two bytes FE FF (a byte-order mark). Characters
+/// above U+00FF are refused by the checker.
+pub fn magic_bytes(m: &str) -> Vec<u8> {
+    m.chars().map(|c| c as u32 as u8).collect()
+}
+
 /// A named range of bits inside a word.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -519,6 +535,27 @@ pub struct Ptr {
     /// A stored 0 means "no target" (`Option` in Rust).
     #[serde(default)]
     pub optional: bool,
+    /// `Kept(hook: "h")`: each target's alignment is kept in the document
+    /// (`codec_runtime::Aligned`), found on decode from its position; a
+    /// value without one (0) gets glue `h`'s choice on encode.
+    #[serde(default)]
+    pub align: Option<KeptAlign>,
+}
+
+/// Where a target's alignment comes from when it is kept per value.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub enum KeptAlign {
+    /// Found on decode, written back on encode; glue `hook` chooses one for a
+    /// value that has none (a new value).
+    Kept { hook: String },
+}
+
+impl KeptAlign {
+    pub fn hook(&self) -> &str {
+        match self {
+            KeptAlign::Kept { hook } => hook,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -532,6 +569,10 @@ pub enum Base {
     Record,
     /// The start of the unit (a struct with a `layout`) that holds the record.
     Unit,
+    /// The start of a section of the layout: found on decode from the root's
+    /// `SectionStart` field, or, for the layout's first section, where the
+    /// root record ends.
+    Section(String),
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -548,6 +589,10 @@ pub enum Count {
     /// The sum of several earlier fields of the record (paths such as
     /// `header.count`); for lists inline in a record.
     Sum(Vec<String>),
+    /// The list runs to the position the sibling field holds (same base and
+    /// scale as the offset; the field has `derive: End(<offset field>)`): a
+    /// (start, end) pair.
+    End(String),
 }
 
 /// How a derived field is computed on encode.
@@ -575,6 +620,17 @@ pub enum Derive {
     CellOffset(String),
     /// The offset of the next record in this record's hash chain.
     HashNext,
+    /// Where the target of the sibling offset field ends, counted like the
+    /// offset (the end of a (start, end) pair).
+    End(String),
+    /// Glue `hook(key bytes, seed) -> u64` over the record's string field
+    /// `key`; `seed` is a stored integer field of the record that holds the
+    /// list of these records. Written by that list (see `sort_by`).
+    KeyHash {
+        hook: String,
+        key: String,
+        seed: String,
+    },
 }
 
 /// A tagged union: the tag value chooses the payload.

@@ -8,6 +8,7 @@ pub mod bdat;
 pub mod interp_hooks;
 pub mod layer;
 pub mod research;
+pub mod sarc;
 
 use std::fmt;
 

@@ -156,6 +156,7 @@ pub fn type_label(t: &Type) -> String {
             Count::Prefix(ct) => format!("{}[] ({} count first)", type_label(of), type_label(ct)),
             Count::ToNext => format!("{}[] (to the next target)", type_label(of)),
             Count::Sum(ps) => format!("{}[] (count: {})", type_label(of), ps.join(" + ")),
+            Count::End(e) => format!("{}[] (to the end in {e})", type_label(of)),
         },
         Type::Switch { union, .. } | Type::Select { union, .. } => union.clone(),
         Type::Str { pool, width } => format!("{} string offset in {pool}", type_label(width)),
@@ -202,6 +203,8 @@ pub fn derive_label(d: &Derive) -> String {
         Derive::Stride(f) => format!("row length of {f}"),
         Derive::CellOffset(_) => "offset of the cells in a row".into(),
         Derive::HashNext => "next record of the hash chain".into(),
+        Derive::End(f) => format!("end of the target of {f}"),
+        Derive::KeyHash { key, .. } => format!("hash of {key} (sort key)"),
     }
 }
 
@@ -213,11 +216,12 @@ pub fn offset_semantics(p: &crate::Ptr) -> String {
     } else {
         format!("×{} bytes", p.scale)
     };
-    let base = match p.base {
+    let base = match &p.base {
         Base::File => "relative to the start of the file".to_owned(),
         Base::Absolute(n) => format!("relative to file offset 0x{n:x}"),
         Base::Record => "relative to the start of this record".to_owned(),
         Base::Unit => "relative to the start of the unit".to_owned(),
+        Base::Section(s) => format!("relative to the start of section {s}"),
     };
     format!("{}, {unit}, {base}", type_label(&p.width))
 }

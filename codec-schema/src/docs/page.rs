@@ -558,6 +558,7 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
                         Count::ToNext => s.push(t(
                             "; they run up to the next position an offset of the unit leads to",
                         )),
+                        Count::End(e) => s.extend([t("; they end where "), code(e), t(" says")]),
                         Count::Sum(ps) => s.extend([t("; their number is "), code(ps.join(" + "))]),
                     }
                 }
@@ -608,6 +609,20 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
 fn derive_sentence(c: &Checked, st: &StructDef, d: &Derive) -> Rich {
     match d {
         Derive::Count(f) => vec![t("the number of elements of "), code(f), t(".")],
+        Derive::End(f) => vec![
+            t("where the target of "),
+            code(f),
+            t(" ends, counted like its offset."),
+        ],
+        Derive::KeyHash { hook, key, seed } => vec![
+            t("the hash of "),
+            code(key),
+            t(" (glue "),
+            code(hook),
+            t(", seeded by the list holder's "),
+            code(seed),
+            t("); the list is written sorted by it."),
+        ],
         Derive::Tag(f) => {
             let union = st
                 .fields

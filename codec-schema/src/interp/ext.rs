@@ -420,10 +420,12 @@ impl<'c> Run<'c, '_> {
             };
             let id = self.c.section_id(sec).unwrap_or(0);
             if let Ok(raw) = self.read_uint(&p.width, pos + off) {
-                if let Ok(t) = self
-                    .r
-                    .target(pos + off, base_of(&p.base, pos), raw, p.scale)
-                {
+                if let Ok(t) = self.r.target(
+                    pos + off,
+                    base_of(&p.base, pos, self.c, &self.r),
+                    raw,
+                    p.scale,
+                ) {
                     self.r.set_pool(id, t);
                 }
             }
@@ -601,7 +603,7 @@ impl<'c> Run<'c, '_> {
                 match (&f.ty, &f.derive) {
                     (Type::Ptr(p), _) => bounds.push(
                         raw.saturating_mul(p.scale)
-                            .saturating_add(base_of(&p.base, pos)),
+                            .saturating_add(base_of(&p.base, pos, self.c, &self.r)),
                     ),
                     (_, Some(Derive::SectionStart(_))) => bounds.push(*raw),
                     _ => {}
@@ -622,10 +624,12 @@ impl<'c> Run<'c, '_> {
                     let rank = self.facts.rank(self.c, st, fi);
                     if let Ok(raw) = self.read_uint(&p.width, pos + off) {
                         if !(p.optional && raw == 0) {
-                            if let Ok(t) =
-                                self.r
-                                    .target(pos + off, base_of(&p.base, pos), raw, p.scale)
-                            {
+                            if let Ok(t) = self.r.target(
+                                pos + off,
+                                base_of(&p.base, pos, self.c, &self.r),
+                                raw,
+                                p.scale,
+                            ) {
                                 self.r.add_bound(t, rank, pos + off);
                             }
                         }

@@ -696,7 +696,7 @@ impl<'c> Run<'c, '_> {
                     self.leaf(n);
                     raws[i] = Some((p, raw));
                     if !(ptr.optional && raw == 0) {
-                        let base = base_of(&ptr.base, pos);
+                        let base = base_of(&ptr.base, pos, self.c, &self.r);
                         if let Ok(t) = self.r.target(p, base, raw, ptr.scale) {
                             let rank = self.facts.rank(self.c, st, i);
                             self.r.add_bound(t, rank, p);
@@ -870,7 +870,7 @@ impl<'c> Run<'c, '_> {
         site: &Site,
     ) -> R<Option<u64>> {
         let field = st.fields[fi].name.as_str();
-        let base = base_of(&ptr.base, pos);
+        let base = base_of(&ptr.base, pos, self.c, &self.r);
         let t = self.r.target(at, base, raw, ptr.scale)?;
         if let Kind::Offset { target, .. } = &mut self.top().kind {
             *target = Some(t);
@@ -927,6 +927,18 @@ impl<'c> Run<'c, '_> {
             Type::List { of, count } => {
                 let (n, start) = match &**count {
                     Count::Field(c) => (sibling(c).map_or(0, |(_, v)| v), t),
+                    Count::End(e) => {
+                        let (eat, eraw) = sibling(e).unwrap_or((at, 0));
+                        let end = self.r.target(eat, base, eraw, ptr.scale)?;
+                        let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
+                        let bytes = end.checked_sub(t).ok_or_else(|| {
+                            InterpError::new(
+                                eat,
+                                format!("the end 0x{end:x} lies before the start 0x{t:x}"),
+                            )
+                        })?;
+                        (bytes / esize, t)
+                    }
                     Count::Before(ct) => {
                         let w = int_width(ct).unwrap_or(4);
                         let cpos = t.checked_sub(w).ok_or_else(|| {
@@ -1128,7 +1140,7 @@ impl<'c> Run<'c, '_> {
                             (n, pos + w)
                         })
                     }
-                    Count::Field(_) => Ok((0, pos)),
+                    Count::Field(_) | Count::End(_) => Ok((0, pos)),
                 };
                 counted.and_then(|(n, start)| {
                     let ls = vs.named("elements");
@@ -1186,9 +1198,10 @@ impl<'c> Run<'c, '_> {
                 Ok(pos + w)
             }
             Type::Magic(m) => {
-                let n = m.len() as u64;
+                let bytes = crate::magic_bytes(m);
+                let n = bytes.len() as u64;
                 let found = self.r.bytes(pos, n)?;
-                if found != m.as_bytes() {
+                if found != bytes.as_slice() {
                     return Err(InterpError::new(
                         pos,
                         format!(
@@ -1363,9 +1376,14 @@ impl<'c> Run<'c, '_> {
                 let w = int_width(width).unwrap_or(4);
                 let raw = self.read_uint(width, pos)?;
                 let id = self.c.type_id(to).unwrap_or(usize::MAX);
-                let i = self
-                    .r
-                    .resolve_ref(pos, id, to, base_of(base, pos), raw, *scale)?;
+                let i = self.r.resolve_ref(
+                    pos,
+                    id,
+                    to,
+                    base_of(base, pos, self.c, &self.r),
+                    raw,
+                    *scale,
+                )?;
                 self.leaf(mk(
                     Kind::Number {
                         value: Value::U32(i),
@@ -1416,10 +1434,11 @@ fn str_pad(n: &Node) -> u64 {
 /// The base an offset counts from; `rec` is the record's start. A unit's
 /// offsets count from its start, which is 0 in the unit's own bytes (a unit
 /// is read on its own, see `ext::Run::unit`).
-fn base_of(b: &Base, rec: u64) -> u64 {
+fn base_of(b: &Base, rec: u64, c: &Checked, r: &Reader<'_>) -> u64 {
     match b {
         Base::File | Base::Unit => 0,
         Base::Absolute(n) => *n,
         Base::Record => rec,
+        Base::Section(s) => r.section_base(c.section_id(s).unwrap_or(0)),
     }
 }

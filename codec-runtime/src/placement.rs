@@ -1,0 +1,188 @@
+//! The placement constructs of schema language v2, for the generated code
+//! and the interpreter alike:
+//!
+//! - **section bases** (`base: Section("data")`): an offset counted from the
+//!   start of a section of its layout. On decode the start comes from the
+//!   root's `SectionStart` field or, for the first section, from where the
+//!   root record ends; on encode from the section's span.
+//! - **kept alignment** (`align: Kept(hook: "h")`): each target's alignment
+//!   is a value of the document ([`Aligned`]), found on decode from where the
+//!   target lies, written back on encode, chosen by glue for a new value.
+//! - **sorted lists** (`sort_by: "key"`): a list field written in the order
+//!   of a key derived from each element ([`sorted_order`]).
+
+use crate::{Reader, Writer};
+
+/// A value whose alignment in its section is part of the document: an
+/// archive member that must land where the game's packer put it.
+/// `align == 0` means "none yet": the schema's glue chooses one on encode.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Aligned<T> {
+    pub align: u64,
+    pub value: T,
+}
+
+impl<T> Aligned<T> {
+    /// A value with no alignment yet (glue chooses it on encode).
+    pub fn new(value: T) -> Self {
+        Aligned { align: 0, value }
+    }
+
+    pub fn with_align(value: T, align: u64) -> Self {
+        Aligned { align, value }
+    }
+}
+
+impl<T> std::ops::Deref for Aligned<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T> std::ops::DerefMut for Aligned<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
+}
+
+/// The largest power of two dividing `n` (`None` for 0, which every power
+/// divides).
+fn pow2_dividing(n: u64) -> Option<u64> {
+    (n != 0).then(|| 1u64 << n.trailing_zeros())
+}
+
+/// The most a kept alignment is taken to be (a value at the very start of a
+/// section that itself starts at 0 would otherwise have no bound).
+pub const MAX_KEPT_ALIGN: u64 = 1 << 16;
+
+/// The alignment to keep for a value found at `target` in a section that
+/// starts at `section_start`: the largest power of two that divides both
+/// its distance from the section's start and the section's start itself.
+///
+/// Why this is exact: a writer that aligns each value to `a` within a
+/// section starting at a multiple of every such `a` leaves each value at a
+/// multiple of `a` and less than `a` bytes after the previous one's end. The
+/// kept value is at least `a`, and still divides the value's position, so
+/// aligning to it from the previous end lands on the same position; and
+/// the section start is a multiple of the largest kept value, so it lands
+/// where it was too (see `begin_section_kept`).
+pub fn kept_align(target: u64, section_start: u64) -> u64 {
+    let within = pow2_dividing(target.saturating_sub(section_start));
+    let start = pow2_dividing(section_start);
+    let a = match (within, start) {
+        (Some(a), Some(b)) => a.min(b),
+        (Some(a), None) | (None, Some(a)) => a,
+        (None, None) => MAX_KEPT_ALIGN,
+    };
+    a.min(MAX_KEPT_ALIGN)
+}
+
+/// The alignment a value is placed with: its kept one, or glue's choice for
+/// a value without one. Anything that is not a power of two is rounded up
+/// to one (an edited document cannot break the writer).
+pub fn effective_align(kept: u64, choose: impl FnOnce() -> u64) -> u64 {
+    let a = if kept == 0 { choose() } else { kept };
+    a.clamp(1, MAX_KEPT_ALIGN).next_power_of_two()
+}
+
+impl Reader<'_> {
+    /// Notes where section `id` of the current layout starts (read from a
+    /// `SectionStart` field, or where the root record ends).
+    pub fn set_section_start(&mut self, id: usize, start: u64) {
+        let starts = &mut self.layout.section_starts;
+        if starts.len() <= id {
+            starts.resize(id + 1, None);
+        }
+        starts[id] = Some(start);
+    }
+
+    /// The base of an offset counted from section `id`: its start, or
+    /// u64::MAX (outside every file, so the target is refused) while it is
+    /// not known.
+    pub fn section_base(&self, id: usize) -> u64 {
+        self.layout
+            .section_starts
+            .get(id)
+            .copied()
+            .flatten()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// Where section `id` starts, for an offset counted from it
+    /// (`field_pos` is the offset's position, for the error).
+    pub fn section_start(&self, id: usize, field_pos: u64) -> crate::DecodeResult<u64> {
+        self.layout
+            .section_starts
+            .get(id)
+            .copied()
+            .flatten()
+            .ok_or_else(|| {
+                crate::DecodeError::new(
+                    field_pos,
+                    crate::ErrorKind::Invalid(
+                        "an offset counts from a section whose start is not known yet".into(),
+                    ),
+                )
+            })
+    }
+}
+
+impl Writer {
+    /// Notes that a value with kept alignment `align` goes to section `id`
+    /// (called as the record holding its offset is written, before the
+    /// section begins), so that the section starts at a multiple of the
+    /// largest.
+    pub fn note_kept_align(&mut self, id: usize, align: u64) {
+        let k = &mut self.layout.kept_aligns;
+        if k.len() <= id {
+            k.resize(id + 1, 1);
+        }
+        k[id] = k[id].max(align);
+    }
+
+    /// The alignment section `id` starts at: its declared `align`, or the
+    /// largest kept alignment of the values noted for it.
+    pub fn section_align(&self, id: usize, declared: u64) -> u64 {
+        declared.max(self.layout.kept_aligns.get(id).copied().unwrap_or(1))
+    }
+}
+
+/// The order in which to write a list's elements, by their keys: the
+/// indices of `keys` sorted by key, equal keys in their document order.
+pub fn sorted_order(keys: &[u64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by_key(|&i| keys[i]);
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_alignment_reproduces_an_aligning_writer() {
+        // Section at 0x800 (aligned to 0x800), values aligned to 4, 8, 0x800.
+        assert_eq!(kept_align(0x800, 0x800), 0x800);
+        assert_eq!(kept_align(0x800 + 0x594, 0x800), 4);
+        assert_eq!(kept_align(0x800 + 0x658, 0x800), 8);
+        assert_eq!(kept_align(0x800 + 0x1f000, 0x800), 0x800);
+        // A section at 0xe8 caps every value at 8.
+        assert_eq!(kept_align(0xe8, 0xe8), 8);
+        assert_eq!(kept_align(0xe8 + 0x1b4, 0xe8), 4);
+        assert_eq!(kept_align(0, 0), MAX_KEPT_ALIGN);
+    }
+
+    #[test]
+    fn effective_alignment_is_a_power_of_two() {
+        assert_eq!(effective_align(0, || 8), 8);
+        assert_eq!(effective_align(12, || 8), 16);
+        assert_eq!(effective_align(0, || 0), 1);
+        assert_eq!(effective_align(1 << 40, || 0), MAX_KEPT_ALIGN);
+    }
+
+    #[test]
+    fn sorting_is_stable() {
+        assert_eq!(sorted_order(&[5, 1, 5, 0]), vec![3, 1, 0, 2]);
+    }
+}

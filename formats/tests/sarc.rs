@@ -1,0 +1,188 @@
+//! SARC from `schemas/sarc.ron`: the corpus archives (both byte orders, and
+//! the one inside a Yaz0 layer) come back byte for byte; edits land where
+//! the game's packer puts them; bad input gets a located error.
+
+mod common;
+
+use codec_runtime::Aligned;
+use formats::layer::{yaz0, Dictionaries, Layer};
+use formats::sarc::{self, Node, Sarc, Variant};
+
+fn corpus_archives() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for dir in ["sarc", "yaz0"] {
+        let Some(folder) = common::corpus(dir) else {
+            continue;
+        };
+        let mut paths: Vec<_> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        paths.sort();
+        for path in paths {
+            let mut data = std::fs::read(&path).unwrap();
+            if let Some(layer) = Layer::detect(&data) {
+                data = layer.decompress(&data, &Dictionaries::default()).unwrap();
+            }
+            if sarc::looks_like(&data) {
+                out.push((path.display().to_string(), data));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+#[cfg_attr(
+    corpus_missing_sarc,
+    ignore = "needs the sarc corpus (../shared/corpus/sarc), absent here"
+)]
+fn corpus_archives_round_trip_byte_for_byte() {
+    let archives = corpus_archives();
+    assert!(
+        archives.len() >= 3,
+        "expected the 2 SARC files and the Yaz0 event pack"
+    );
+    let mut big = 0;
+    for (name, data) in &archives {
+        let (variant, doc) = sarc::decode(data).unwrap_or_else(|e| panic!("{name}: {e}"));
+        big += usize::from(variant == Variant::Big);
+        let back = sarc::encode(&doc, variant).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            back == *data,
+            "{name}: differs at 0x{:x}",
+            first_difference(&back, data)
+        );
+    }
+    assert_eq!(big, 1, "the Wii U archive is big-endian");
+}
+
+#[test]
+#[cfg_attr(
+    corpus_missing_yaz0,
+    ignore = "needs the yaz0 corpus (../shared/corpus/yaz0), absent here"
+)]
+fn kept_alignment_is_what_the_positions_prove() {
+    let data = std::fs::read(
+        common::corpus("yaz0")
+            .unwrap()
+            .join("Demo344_1.sbeventpack"),
+    )
+    .unwrap();
+    let data = yaz0::decompress(&data).unwrap();
+    let (_, doc) = sarc::decode(&data).unwrap();
+    // The event pack's data starts at 0x400, and every file sits at a
+    // multiple of 0x100 from it; the first one at 0.
+    assert_eq!(doc.nodes[0].data.align, 0x400);
+    assert!(
+        doc.nodes.iter().all(|n| n.data.align >= 0x100),
+        "{:?}",
+        doc.nodes.iter().map(|n| n.data.align).collect::<Vec<_>>()
+    );
+}
+
+fn first_difference(a: &[u8], b: &[u8]) -> usize {
+    a.iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()))
+}
+
+#[test]
+fn encode_sorts_by_name_hash_and_places_names_and_data_in_that_order() {
+    let names = [
+        "Actor/Zeta.bxml",
+        "Actor/alpha.baiprog",
+        "Model/x.bfres",
+        "a",
+    ];
+    let doc = Sarc::new(
+        names
+            .iter()
+            .map(|n| Node::new(n, n.as_bytes().to_vec()))
+            .collect(),
+    );
+    for variant in Variant::ALL {
+        let bytes = sarc::encode(&doc, variant).unwrap();
+        let (v, back) = sarc::decode(&bytes).unwrap();
+        assert_eq!(v, variant);
+        let hashes: Vec<u64> = back
+            .nodes
+            .iter()
+            .map(|n| sarc::glue::name_hash(n.name.as_bytes(), 0x65))
+            .collect();
+        assert!(hashes.windows(2).all(|w| w[0] <= w[1]), "{hashes:x?}");
+        // The stored hashes are the glue's.
+        let e = |b: [u8; 4]| match variant {
+            Variant::Little => u32::from_le_bytes(b),
+            Variant::Big => u32::from_be_bytes(b),
+        };
+        for (i, h) in hashes.iter().enumerate() {
+            let at = 0x20 + 0x10 * i;
+            assert_eq!(u64::from(e(bytes[at..at + 4].try_into().unwrap())), *h);
+        }
+        // Each file's bytes are its name; the names follow table order.
+        for n in &back.nodes {
+            assert_eq!(n.data.value, n.name.as_bytes());
+        }
+        let sfnt = 0x20 + 0x10 * names.len();
+        assert_eq!(&bytes[sfnt..sfnt + 4], b"SFNT");
+        let first = back.nodes[0].name.as_str();
+        assert_eq!(&bytes[sfnt + 8..sfnt + 8 + first.len()], first.as_bytes());
+        // Whole file: size field and data offset agree with the layout.
+        assert_eq!(e(bytes[8..12].try_into().unwrap()) as usize, bytes.len());
+    }
+}
+
+#[test]
+fn a_new_file_gets_the_alignment_of_its_kind_and_kept_ones_stay() {
+    let mut doc = Sarc::new(vec![
+        Node::new("a.bxml", b"AAMP-like text".to_vec()),
+        Node::new("b.bfres", b"FRES and then some".to_vec()),
+    ]);
+    let bytes = sarc::encode(&doc, Variant::Little).unwrap();
+    let (_, back) = sarc::decode(&bytes).unwrap();
+    let data_offset = u32::from_le_bytes(bytes[0xc..0x10].try_into().unwrap()) as u64;
+    let fres = back.nodes.iter().find(|n| n.name == "b.bfres").unwrap();
+    assert_eq!(
+        data_offset % 0x1000,
+        0,
+        "the data starts at a multiple of the largest alignment"
+    );
+    assert_eq!(fres.data.align % 0x1000, 0);
+    // A kept alignment overrides the kind's: the data no longer needs to
+    // start at a multiple of 0x1000.
+    doc.nodes[1].data = Aligned::with_align(b"FRES".to_vec(), 0x40);
+    let bytes = sarc::encode(&doc, Variant::Little).unwrap();
+    let data_offset = u32::from_le_bytes(bytes[0xc..0x10].try_into().unwrap());
+    assert_eq!(data_offset, 0x80, "the header and names end before 0x80");
+}
+
+#[test]
+fn bad_archives_get_located_errors() {
+    let doc = Sarc::new(vec![Node::new("a", vec![1, 2, 3])]);
+    let good = sarc::encode(&doc, Variant::Little).unwrap();
+    // No byte-order mark.
+    let mut bad = good.clone();
+    bad[6] = 0;
+    let e = sarc::decode(&bad).unwrap_err().to_string();
+    assert!(e.contains("byte-order mark"), "{e}");
+    // A file whose end lies before its start.
+    let mut bad = good.clone();
+    bad[0x28..0x2c].copy_from_slice(&2u32.to_le_bytes());
+    bad[0x2c..0x30].copy_from_slice(&1u32.to_le_bytes());
+    let e = sarc::decode(&bad).unwrap_err().to_string();
+    assert!(
+        e.contains("nodes[0]") && e.contains("before the start"),
+        "{e}"
+    );
+    // A node count far beyond the file.
+    let mut bad = good.clone();
+    bad[0x1a..0x1c].copy_from_slice(&0xffffu16.to_le_bytes());
+    let e = sarc::decode(&bad).unwrap_err().to_string();
+    assert!(e.contains("nodes"), "{e}");
+    // Every truncation is an error, never a panic.
+    for n in 0..good.len() {
+        assert!(sarc::decode(&good[..n]).is_err(), "cut at {n}");
+    }
+}
