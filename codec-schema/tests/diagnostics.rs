@@ -163,7 +163,7 @@ fn all_mistakes_are_reported_in_file_order() {
         errors(src),
         "t.ron:5:16: end_align: end_align must be a power of two, not 3\n\
          t.ron:9:35: types/Header/fields/0: bad magic literal \"\"\n  \
-         hint: a magic is 1 to 16 ASCII characters, such as \"AAMP\"\n\
+         hint: a magic is 1 to 16 characters up to U+00FF, one byte each, such as \"AAMP\" or \"\\u{FE}\\u{FF}\"\n\
          t.ron:10:65: types/Header/fields/1: unknown section `x`\n  \
          hint: sections are: s\n\
          t.ron:11:35: types/Header/fields/2: bit widths add up to 3, but the word has 8 bits\n  \
