@@ -19,6 +19,8 @@ pub enum Format {
     /// Legacy BDAT (Xenoblade before XC3); the game is detected too.
     Bdat,
     Ainb,
+    /// SARC archives (both byte orders; the byte-order mark decides).
+    Sarc,
 }
 
 impl Format {
@@ -30,6 +32,8 @@ impl Format {
             Some(Format::Bdat)
         } else if data.starts_with(ainb::MAGIC) {
             Some(Format::Ainb)
+        } else if sarc::looks_like(data) {
+            Some(Format::Sarc)
         } else {
             None
         }
@@ -40,6 +44,7 @@ impl Format {
             Format::Aamp => "aamp",
             Format::Bdat => "bdat",
             Format::Ainb => "ainb",
+            Format::Sarc => "sarc",
         }
     }
 }
@@ -75,6 +80,11 @@ impl std::error::Error for RoundTripError {}
 pub fn variant_name(format: Format, name: &str) -> Option<&'static str> {
     match format {
         Format::Aamp => None,
+        Format::Sarc => sarc::Variant::ALL
+            .iter()
+            .copied()
+            .find(|v| v.name().eq_ignore_ascii_case(name))
+            .map(sarc::Variant::name),
         Format::Bdat => bdat::Variant::from_game(name)
             .or_else(|| {
                 bdat::Variant::ALL
@@ -98,6 +108,7 @@ pub fn variant_name(format: Format, name: &str) -> Option<&'static str> {
 pub fn variant_names(format: Format) -> &'static str {
     match format {
         Format::Aamp => "none (AAMP has no variants)",
+        Format::Sarc => "little, big (the byte order; a file's mark names its own)",
         Format::Bdat => "switch (xc2, xc1de), x (xcx), wii (xc1), new3ds (3ds, xc3d)",
         Format::Ainb => "0x404, 0x407, 0x408 (the version; a file names its own)",
     }
@@ -150,6 +161,10 @@ pub fn round_trip_as(
             let doc = ainb::decode(data).map_err(RoundTripError::Decode)?;
             ainb::encode(&doc).map_err(RoundTripError::Encode)
         }
+        Format::Sarc => {
+            let (v, doc) = sarc::decode(data).map_err(RoundTripError::Decode)?;
+            sarc::encode(&doc, v).map_err(RoundTripError::Encode)
+        }
     }
 }
 
@@ -163,6 +178,7 @@ pub fn same_document(format: Format, a: &[u8], b: &[u8]) -> Result<bool, RoundTr
         Format::Aamp => aamp::decode(a).map_err(d)? == aamp::decode(b).map_err(d)?,
         Format::Bdat => bdat::decode(a).map_err(d)? == bdat::decode(b).map_err(d)?,
         Format::Ainb => ainb::decode(a).map_err(d)? == ainb::decode(b).map_err(d)?,
+        Format::Sarc => sarc::decode(a).map_err(d)? == sarc::decode(b).map_err(d)?,
     })
 }
 

@@ -427,7 +427,7 @@ fn compressed_files_are_checked_inside_their_layers() {
     // A compressed file of no supported format is skipped in a folder.
     write(
         &dir.path().join("d.szs"),
-        &yaz0::compress(b"SARC and more", 0),
+        &yaz0::compress(b"XYZW and more", 0),
     );
 
     let out = check(&[dir.path()]);
@@ -442,7 +442,7 @@ fn compressed_files_are_checked_inside_their_layers() {
                 "{dir_s}/c.sbxml.zs ▸ zstd ▸ Yaz0 ▸ aamp: identical; zstd recompressed identically; \
                  Yaz0 recompressed identically"
             ),
-            format!("{dir_s}/d.szs ▸ Yaz0 ▸ SARC: content decompressed, format not supported; Yaz0 recompressed identically"),
+            format!("{dir_s}/d.szs ▸ Yaz0 ▸ XYZW: kept as bytes: no supported format; Yaz0 recompressed identically"),
             "skipped 1 files of no supported format".to_owned(),
             "checked 3 files: 3 identical, 0 differ, 0 failed".to_owned(),
         ],
@@ -465,7 +465,7 @@ fn compressed_files_are_checked_inside_their_layers() {
         "{err}"
     );
     assert!(
-        text.contains("d.szs ▸ Yaz0 ▸ SARC: failed: not a file of a supported format"),
+        text.contains("d.szs ▸ Yaz0 ▸ XYZW: failed: not a file of a supported format"),
         "{text}"
     );
     assert_eq!(

@@ -147,6 +147,8 @@ pub enum FormatArg {
     Bdat,
     /// AI node binaries (0x404, 0x407, 0x408; the version is detected).
     Ainb,
+    /// SARC archives (.sarc, .pack, .bactorpack, ...; both byte orders).
+    Sarc,
 }
 
 impl From<FormatArg> for formats::Format {
@@ -155,6 +157,7 @@ impl From<FormatArg> for formats::Format {
             FormatArg::Aamp => formats::Format::Aamp,
             FormatArg::Bdat => formats::Format::Bdat,
             FormatArg::Ainb => formats::Format::Ainb,
+            FormatArg::Sarc => formats::Format::Sarc,
         }
     }
 }

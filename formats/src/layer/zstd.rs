@@ -35,12 +35,20 @@ impl Dictionaries {
                 .map_err(|e| format!("cannot decompress it: {e}"))?;
             return self.add_file(&inner);
         }
-        let files = sarc_files(data)
-            .ok_or("neither a zstd dictionary (magic 37 A4 30 EC) nor an archive of them (SARC)")?;
+        if !crate::sarc::looks_like(data) {
+            return Err(
+                "neither a zstd dictionary (magic 37 A4 30 EC) nor an archive of them (SARC)"
+                    .into(),
+            );
+        }
+        let (_, archive) =
+            crate::sarc::decode(data).map_err(|e| format!("the archive is broken: {e}"))?;
         let mut n = 0;
-        for f in files.into_iter().filter(|f| f.starts_with(&DICT_MAGIC)) {
-            self.add(f.to_vec())?;
-            n += 1;
+        for node in archive.nodes {
+            if node.data.value.starts_with(&DICT_MAGIC) {
+                self.add(node.data.value)?;
+                n += 1;
+            }
         }
         if n == 0 {
             return Err("the archive holds no zstd dictionary".into());
@@ -67,47 +75,6 @@ impl Dictionaries {
     pub fn is_empty(&self) -> bool {
         self.by_id.is_empty()
     }
-}
-
-/// The files of a SARC archive, by the data ranges of its SFAT nodes.
-/// Only what the dictionary pack needs; the archive format itself belongs
-/// to its schema (issue 14), which replaces this.
-fn sarc_files(data: &[u8]) -> Option<Vec<&[u8]>> {
-    if !data.starts_with(b"SARC") || data.len() < 0x20 {
-        return None;
-    }
-    let big = data.get(6..8)? == [0xfe, 0xff];
-    let u16_at = |at: usize| -> Option<usize> {
-        let b: [u8; 2] = data.get(at..at + 2)?.try_into().ok()?;
-        Some(usize::from(if big {
-            u16::from_be_bytes(b)
-        } else {
-            u16::from_le_bytes(b)
-        }))
-    };
-    let u32_at = |at: usize| -> Option<usize> {
-        let b: [u8; 4] = data.get(at..at + 4)?.try_into().ok()?;
-        Some(
-            (if big {
-                u32::from_be_bytes(b)
-            } else {
-                u32::from_le_bytes(b)
-            }) as usize,
-        )
-    };
-    let data_start = u32_at(0x0c)?;
-    let sfat = u16_at(0x04)?;
-    if data.get(sfat..sfat + 4)? != b"SFAT" {
-        return None;
-    }
-    let count = u16_at(sfat + 6)?;
-    (0..count)
-        .map(|i| {
-            let node = sfat + 0x0c + i * 0x10;
-            let (start, end) = (u32_at(node + 8)?, u32_at(node + 12)?);
-            data.get(data_start.checked_add(start)?..data_start.checked_add(end)?)
-        })
-        .collect()
 }
 
 /// The dictionary id a frame names (`None`: no dictionary).

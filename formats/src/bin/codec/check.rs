@@ -61,7 +61,8 @@ pub struct CheckArgs {
     json: bool,
 }
 
-/// The result for one path.
+/// The verdict on one file: a file given, or one inside compression layers
+/// and archives.
 #[derive(Debug)]
 enum Outcome {
     Identical,
@@ -78,23 +79,31 @@ enum Outcome {
         output_len: usize,
     },
     Failed(String),
+    /// Of no supported format (kept as bytes inside an archive).
     Skipped,
-    /// A file inside compression layers: the layers peeled (outermost
-    /// first, each with what recompressing gave) and the inner file's
-    /// outcome (`Skipped` when its format is not supported).
-    Layered {
-        layers: Vec<(Layer, Recompressed)>,
-        inner_format: Option<Format>,
-        inner_magic: String,
-        inner: Box<Outcome>,
-    },
 }
 
-/// Whether recompressing gave the layer's original bytes.
+/// One line of the report: a file given, or a file inside it, named by its
+/// way in (`A.sbactorpack ▸ Yaz0 ▸ sarc ▸ Actor/x.baiprog`).
 #[derive(Debug)]
-enum Recompressed {
-    Identical,
-    Differs { offset: usize, ratio: f64 },
+struct Row {
+    label: String,
+    outcome: Outcome,
+    /// What recompressing each layer around this file gave.
+    notes: String,
+    /// Inside a layer or an archive: the line is shown even when identical.
+    nested: bool,
+}
+
+impl Row {
+    fn top(path: &Path, outcome: Outcome) -> Row {
+        Row {
+            label: path.display().to_string(),
+            outcome,
+            notes: String::new(),
+            nested: false,
+        }
+    }
 }
 
 /// Runs `codec check`; the exit status is 0 only when every counted file
@@ -118,21 +127,21 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let variant = args.variant.as_deref();
 
     let bar = inputs::progress_bar("checking", entries.len());
-    let outcomes: Vec<Outcome> = entries
+    let rows: Vec<Vec<Row>> = entries
         .par_iter()
         .map(|(path, entry)| {
-            let outcome = match entry {
+            let rows = match entry {
                 Input::File { named } => check_file(path, *named, forced, variant, &dicts),
-                Input::Error(message) => Outcome::Failed(message.clone()),
-                Input::Other => Outcome::Skipped,
+                Input::Error(message) => vec![Row::top(path, Outcome::Failed(message.clone()))],
+                Input::Other => vec![Row::top(path, Outcome::Skipped)],
             };
             bar.inc(1);
-            outcome
+            rows
         })
         .collect();
     bar.finish_and_clear();
 
-    let report = report(&entries, &outcomes, args);
+    let report = report(&entries, &rows, args);
     for (path, message) in &report.errors {
         inputs::error(path, message);
     }
@@ -147,110 +156,203 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Reads, detects and round-trips one file.
+/// Reads, detects and checks one file (and what it holds).
 fn check_file(
     path: &Path,
     named: bool,
     forced: Option<Format>,
     variant: Option<&str>,
     dicts: &Dictionaries,
-) -> Outcome {
+) -> Vec<Row> {
+    let failed = |m: String| vec![Row::top(path, Outcome::Failed(m))];
     let mut file = match File::open(path) {
         Ok(f) => f,
-        Err(e) => return Outcome::Failed(inputs::io_message(&e)),
+        Err(e) => return failed(inputs::io_message(&e)),
     };
     let mut data = Vec::new();
     if let Err(e) = (&mut file).take(DETECT_PREFIX).read_to_end(&mut data) {
-        return Outcome::Failed(e.to_string());
+        return failed(e.to_string());
     }
-    if Layer::detect(&data).is_some() {
-        if let Err(e) = file.read_to_end(&mut data) {
-            return Outcome::Failed(e.to_string());
-        }
-        return check_layered(&data, named, forced, variant, dicts);
+    let known =
+        Layer::detect(&data).is_some() || forced.or_else(|| Format::detect(&data)).is_some();
+    if !known {
+        let outcome = if named {
+            Outcome::Failed(unknown_format(&data))
+        } else {
+            Outcome::Skipped
+        };
+        return vec![Row::top(path, outcome)];
     }
-    let format = match forced.or_else(|| Format::detect(&data)) {
-        Some(f) => f,
-        None if named => return Outcome::Failed(unknown_format(&data)),
-        None => return Outcome::Skipped,
-    };
     if let Err(e) = file.read_to_end(&mut data) {
-        return Outcome::Failed(e.to_string());
+        return failed(e.to_string());
     }
-    round_trip(format, inputs::variant_for(format, variant), &data)
+    let what = What {
+        named,
+        forced,
+        variant,
+        dicts,
+    };
+    let mut rows = Vec::new();
+    check_bytes(
+        &data,
+        &path.display().to_string(),
+        &what,
+        Place::Top,
+        0,
+        &mut rows,
+    );
+    rows
 }
 
-/// The most layers peeled off one file (a layer inside a layer is rare; a
-/// chain longer than this is hostile).
-const MAX_LAYERS: usize = 4;
-
-/// Peels the compression layers, checks the file inside, and recompresses
-/// each layer to see whether its bytes come back.
-fn check_layered(
-    data: &[u8],
+/// What `check_bytes` needs from the command line.
+struct What<'a> {
+    /// The file was named on the command line (not found in a folder).
     named: bool,
     forced: Option<Format>,
-    variant: Option<&str>,
-    dicts: &Dictionaries,
-) -> Outcome {
-    let mut stack: Vec<(Layer, Vec<u8>)> = Vec::new();
-    let mut inner = data.to_vec();
-    while let Some(layer) = Layer::detect(&inner) {
-        if stack.len() == MAX_LAYERS {
-            return Outcome::Failed(format!("more than {MAX_LAYERS} compression layers"));
-        }
-        let peeled = match layer.decompress(&inner, dicts) {
-            Ok(p) => p,
-            Err(e) => return Outcome::Failed(format!("{layer} {e}")),
-        };
-        stack.push((layer, std::mem::replace(&mut inner, peeled)));
+    variant: Option<&'a str>,
+    dicts: &'a Dictionaries,
+}
+
+/// Where the bytes `check_bytes` gets come from.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    /// A file given (or found in a folder).
+    Top,
+    /// The content of a compression layer: its format is named in the label.
+    InLayer,
+    /// A file inside an archive: its path in the archive is the label.
+    InArchive,
+}
+
+/// The most layers and archives one file may nest (a chain longer than
+/// this is hostile).
+const MAX_NESTING: usize = 8;
+
+/// Checks `data`: peels a compression layer (and recompresses it), or
+/// round-trips a file of a supported format, and for an archive, every file
+/// inside; pushes one row per file.
+fn check_bytes(
+    data: &[u8],
+    label: &str,
+    what: &What<'_>,
+    place: Place,
+    depth: usize,
+    rows: &mut Vec<Row>,
+) {
+    let nested = place != Place::Top;
+    let row = |label: String, outcome: Outcome| Row {
+        label,
+        outcome,
+        notes: String::new(),
+        nested,
+    };
+    if depth > MAX_NESTING {
+        rows.push(row(
+            label.to_owned(),
+            Outcome::Failed(format!(
+                "more than {MAX_NESTING} layers and archives inside each other"
+            )),
+        ));
+        return;
     }
-    let inner_format = forced.or_else(|| Format::detect(&inner));
-    let inner_magic = String::from_utf8_lossy(&inner[..inner.len().min(4)])
+    if let Some(layer) = Layer::detect(data) {
+        let inner_label = format!("{label} ▸ {layer}");
+        let inner = match layer.decompress(data, what.dicts) {
+            Ok(p) => p,
+            Err(e) => {
+                rows.push(row(inner_label, Outcome::Failed(format!("{layer} {e}"))));
+                return;
+            }
+        };
+        let first = rows.len();
+        check_bytes(&inner, &inner_label, what, Place::InLayer, depth + 1, rows);
+        let note = recompressed(layer, &inner, data, what.dicts);
+        // Outermost layer first.
+        if let Some(r) = rows.get_mut(first) {
+            r.notes.insert_str(0, &note);
+        }
+        return;
+    }
+    let forced = if place == Place::Top {
+        what.forced
+    } else {
+        None
+    };
+    let Some(format) = forced.or_else(|| Format::detect(data)) else {
+        let label = match place {
+            Place::InLayer => format!("{label} ▸ {}", magic_text(data)),
+            _ => label.to_owned(),
+        };
+        let outcome = if what.named && place != Place::InArchive {
+            Outcome::Failed(unknown_format(data))
+        } else {
+            Outcome::Skipped
+        };
+        rows.push(row(label, outcome));
+        return;
+    };
+    let label = match place {
+        Place::InLayer => format!("{label} ▸ {format}"),
+        _ => label.to_owned(),
+    };
+    let variant = if place == Place::Top {
+        inputs::variant_for(format, what.variant)
+    } else {
+        None
+    };
+    rows.push(row(label.clone(), round_trip(format, variant, data)));
+    if format == Format::Sarc {
+        // The archive's own row is in; then every file it holds.
+        if let Ok((_, archive)) = formats::sarc::decode(data) {
+            let base = match place {
+                Place::InLayer => label,
+                _ => format!("{label} ▸ {format}"),
+            };
+            for node in &archive.nodes {
+                let inner = format!("{base} ▸ {}", node.name);
+                check_bytes(
+                    &node.data.value,
+                    &inner,
+                    what,
+                    Place::InArchive,
+                    depth + 1,
+                    rows,
+                );
+            }
+        }
+    }
+}
+
+/// Recompresses `content` in `layer` and says whether the layer's original
+/// bytes came back (our own compressor must give back the content).
+fn recompressed(layer: Layer, content: &[u8], original: &[u8], dicts: &Dictionaries) -> String {
+    let again = match layer.compress(content, dicts) {
+        Ok(b) => b,
+        Err(e) => return format!("; {layer} recompression failed: {e}"),
+    };
+    match layer.decompress(&again, dicts) {
+        Ok(back) if back == content => {}
+        _ => {
+            return format!("; internal: {layer} recompression does not decompress to its content")
+        }
+    }
+    if again == original {
+        format!("; {layer} recompressed identically")
+    } else {
+        format!(
+            "; {layer} recompressed: differs at 0x{:x}, {:.4}× the size",
+            first_difference(original, &again),
+            again.len() as f64 / original.len().max(1) as f64
+        )
+    }
+}
+
+/// The first four bytes, printable, to name content of no known format.
+fn magic_text(data: &[u8]) -> String {
+    String::from_utf8_lossy(&data[..data.len().min(4)])
         .chars()
         .map(|c| if c.is_ascii_graphic() { c } else { '.' })
-        .collect();
-    let inner_outcome = match inner_format {
-        Some(f) => round_trip(f, inputs::variant_for(f, variant), &inner),
-        None if named => Outcome::Failed(unknown_format(&inner)),
-        None => Outcome::Skipped,
-    };
-    // Recompress from the inside out: each layer around the original bytes
-    // of what it held.
-    let mut layers = Vec::with_capacity(stack.len());
-    let mut content = inner;
-    for (layer, original) in stack.into_iter().rev() {
-        let again = match layer.compress(&content, dicts) {
-            Ok(b) => b,
-            Err(e) => return Outcome::Failed(format!("recompressing {layer}: {e}")),
-        };
-        // Our own compressor must give back the content exactly.
-        match layer.decompress(&again, dicts) {
-            Ok(back) if back == content => {}
-            _ => {
-                return Outcome::Failed(format!(
-                    "internal: {layer} recompression does not decompress to its content"
-                ))
-            }
-        }
-        let verdict = if again == original {
-            Recompressed::Identical
-        } else {
-            Recompressed::Differs {
-                offset: first_difference(&original, &again),
-                ratio: again.len() as f64 / original.len().max(1) as f64,
-            }
-        };
-        layers.push((layer, verdict));
-        content = original;
-    }
-    layers.reverse();
-    Outcome::Layered {
-        layers,
-        inner_format,
-        inner_magic,
-        inner: Box::new(inner_outcome),
-    }
+        .collect()
 }
 
 /// Decodes and re-encodes one file's bytes and compares; when the bytes
@@ -325,8 +427,8 @@ struct Tally {
     skipped: usize,
 }
 
-/// A verdict line (without the path), and the tally it adds to.
-fn verdict(outcome: &Outcome) -> Option<String> {
+/// A verdict line (without the path).
+fn verdict(outcome: &Outcome) -> String {
     let lens = |input_len: usize, output_len: usize| {
         if input_len == output_len {
             String::new()
@@ -335,114 +437,75 @@ fn verdict(outcome: &Outcome) -> Option<String> {
         }
     };
     match outcome {
-        Outcome::Identical => Some("identical".into()),
+        Outcome::Identical => "identical".into(),
         Outcome::Equivalent {
             offset,
             input_len,
             output_len,
-        } => Some(format!(
+        } => format!(
             "equivalent: content identical, layout differs from the input's writer from 0x{offset:x}{}",
             lens(*input_len, *output_len)
-        )),
+        ),
         Outcome::Differ {
             offset,
             input_len,
             output_len,
-        } => Some(format!(
+        } => format!(
             "differs at 0x{offset:x}{}: the re-encoded bytes decode to another document",
             lens(*input_len, *output_len)
-        )),
-        Outcome::Failed(m) => Some(format!("failed: {m}")),
-        Outcome::Skipped | Outcome::Layered { .. } => None,
+        ),
+        Outcome::Failed(m) => format!("failed: {m}"),
+        Outcome::Skipped => "kept as bytes: no supported format".into(),
     }
 }
 
-/// One line per file that is not identical (failures go to stderr), the
-/// skipped line and the summary; or JSON lines with `--json`.
-fn report(entries: &[(PathBuf, Input)], outcomes: &[Outcome], args: &CheckArgs) -> Report {
+/// One line per file that is not identical and per file inside layers or
+/// archives (failures of files given go to stderr), the skipped line and
+/// the summary; or JSON lines with `--json`.
+fn report(entries: &[(PathBuf, Input)], rows: &[Vec<Row>], args: &CheckArgs) -> Report {
     let mut t = Tally::default();
     let mut text = String::new();
     let mut errors = Vec::new();
-    for ((path, _), outcome) in entries.iter().zip(outcomes) {
-        // A file inside layers counts by the file inside; its line names
-        // the layers and what recompressing each gave.
-        let (line, inner) = match outcome {
-            Outcome::Layered {
-                layers,
-                inner_format,
-                inner_magic,
-                inner,
-            } => {
-                let mut line = path.display().to_string();
-                for (layer, _) in layers {
-                    let _ = write!(line, " ▸ {layer}");
-                }
-                match inner_format {
-                    Some(f) => {
-                        let _ = write!(line, " ▸ {f}: ");
-                    }
-                    None => {
-                        let _ = write!(line, " ▸ {inner_magic}: ");
+    for ((path, _), rows) in entries.iter().zip(rows) {
+        for row in rows {
+            match &row.outcome {
+                Outcome::Identical => t.identical += 1,
+                Outcome::Equivalent { .. } => t.equivalent += 1,
+                Outcome::Differ { .. } => t.differ += 1,
+                Outcome::Failed(m) => {
+                    t.failed += 1;
+                    if !row.nested {
+                        errors.push((path.clone(), m.clone()));
                     }
                 }
-                line.push_str(
-                    &verdict(inner)
-                        .unwrap_or_else(|| "content decompressed, format not supported".into()),
-                );
-                for (layer, v) in layers {
-                    match v {
-                        Recompressed::Identical => {
-                            let _ = write!(line, "; {layer} recompressed identically");
-                        }
-                        Recompressed::Differs { offset, ratio } => {
-                            let _ = write!(
-                                line,
-                                "; {layer} recompressed: differs at 0x{offset:x}, {ratio:.4}× the size"
-                            );
-                        }
-                    }
-                }
-                (Some(line), inner.as_ref())
+                Outcome::Skipped => t.skipped += 1,
             }
-            o => (verdict(o).map(|v| format!("{}: {v}", path.display())), o),
-        };
-        match inner {
-            Outcome::Identical => t.identical += 1,
-            Outcome::Equivalent { .. } => t.equivalent += 1,
-            Outcome::Differ { .. } => t.differ += 1,
-            Outcome::Failed(m) => {
-                t.failed += 1;
-                if !matches!(outcome, Outcome::Layered { .. }) {
-                    errors.push((path.clone(), m.clone()));
+            let line = format!("{}: {}{}", row.label, verdict(&row.outcome), row.notes);
+            if args.json {
+                if matches!(row.outcome, Outcome::Skipped) && !row.nested {
+                    continue;
                 }
-            }
-            _ => t.skipped += 1,
-        }
-        if args.json {
-            if let Some(line) = &line {
-                let verdict = match inner {
+                let verdict = match row.outcome {
                     Outcome::Identical => "identical",
                     Outcome::Equivalent { .. } => "equivalent",
                     Outcome::Differ { .. } => "differs",
                     Outcome::Failed(_) => "failed",
-                    _ => "skipped",
+                    Outcome::Skipped => "skipped",
                 };
                 let _ = writeln!(
                     text,
                     "{}",
-                    serde_json::json!({"file": path.display().to_string(), "verdict": verdict, "line": line})
+                    serde_json::json!({"file": path.display().to_string(), "inner": row.label,
+                        "verdict": verdict, "line": line})
                 );
+                continue;
             }
-            continue;
-        }
-        // Identical files need no line, unless layers were peeled; failed
-        // files are reported on stderr (layered ones keep their line).
-        let show = matches!(
-            (outcome, inner),
-            (Outcome::Layered { .. }, _) | (_, Outcome::Equivalent { .. } | Outcome::Differ { .. })
-        );
-        if show && !args.quiet {
-            if let Some(line) = line {
+            // Identical files given need no line; failed ones are on stderr.
+            let show = match row.outcome {
+                Outcome::Equivalent { .. } | Outcome::Differ { .. } => true,
+                Outcome::Identical | Outcome::Failed(_) | Outcome::Skipped => row.nested,
+            };
+            if show && !args.quiet {
                 let _ = writeln!(text, "{line}");
             }
         }

@@ -114,6 +114,7 @@ pub fn check_variant(name: Option<&str>) -> Result<(), ExitCode> {
         formats::Format::Aamp,
         formats::Format::Ainb,
         formats::Format::Bdat,
+        formats::Format::Sarc,
     ];
     if all
         .iter()
