@@ -357,49 +357,20 @@ impl Gen<'_> {
     /// fields are read (their records need the base): fixed fields, and
     /// lists counted by a field at a fixed offset before them.
     fn first_section_prestep(&self, s: &StructDef) -> TokenStream {
-        if s.name != self.c.schema.root || s.layout.is_some() {
-            return TokenStream::new();
-        }
-        let Some(first) = self.c.schema.sections.first() else {
+        let rt = RT();
+        let Some((id, parts, align)) = self.c.first_section_parts(s) else {
             return TokenStream::new();
         };
-        let stored = s
-            .fields
-            .iter()
-            .any(|f| f.derive == Some(Derive::SectionStart(first.name.clone())));
-        if stored || !self.c.section_based(&first.name) {
-            return TokenStream::new();
-        }
-        let offsets = self.c.field_offsets(s);
-        let mut steps = TokenStream::new();
-        for f in &s.fields {
-            if let Some(n) = self.c.fixed_size(&f.ty) {
-                steps.extend(quote!(end += #n;));
-                continue;
+        let parts = parts.iter().map(|p| match *p {
+            codec_schema::RootPart::Fixed(n) => quote!(#rt::placement::RootPart::Fixed(#n)),
+            codec_schema::RootPart::Counted { count_at, ref width, elem } => {
+                let wt = crate::names::width_tokens(width);
+                quote!(#rt::placement::RootPart::Counted { count_at: #count_at, width: #wt, elem: #elem })
             }
-            let Type::List { of, count } = &f.ty else {
-                return TokenStream::new();
-            };
-            let (Count::Field(c), Some(esize)) = (&**count, self.c.fixed_size(of)) else {
-                return TokenStream::new();
-            };
-            let Some(ci) = s.fields.iter().position(|g| &g.name == c) else {
-                return TokenStream::new();
-            };
-            let Some(co) = offsets[ci] else {
-                return TokenStream::new();
-            };
-            let read = read_uint(&s.fields[ci].ty, quote!(pos + #co));
-            steps.extend(quote!(end += #read.unwrap_or(0).saturating_mul(#esize);));
+        });
+        quote! {
+            r.note_first_section(#id, pos, &[#(#parts),*], #align);
         }
-        let rt = RT();
-        let id = self.c.section_id(&first.name).unwrap_or(0);
-        let align = first.align;
-        quote! {{
-            let mut end: u64 = pos;
-            #steps
-            r.set_section_start(#id, #rt::align_up(end, #align));
-        }}
     }
 
     /// The body of a closure returning the target of offset field `field`.

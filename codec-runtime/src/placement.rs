@@ -128,6 +128,53 @@ impl Reader<'_> {
     }
 }
 
+/// A piece of a layout root whose size decides where its first section
+/// starts (see [`Reader::note_first_section`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootPart {
+    /// A field of this many bytes.
+    Fixed(u64),
+    /// A list of `elem`-byte elements counted by the unsigned integer of
+    /// `width` at `count_at` bytes from the root's start.
+    Counted {
+        count_at: u64,
+        width: crate::Width,
+        elem: u64,
+    },
+}
+
+impl Reader<'_> {
+    /// Notes that section `id` starts where the root record at `pos` ends
+    /// (rounded up to `align`), its size being the sum of `parts`: what an
+    /// offset counted from the first section needs when no field stores its
+    /// start (SARC's names follow the file table). A count that cannot be
+    /// read counts 0: the field's own read reports it.
+    pub fn note_first_section(&mut self, id: usize, pos: u64, parts: &[RootPart], align: u64) {
+        let mut end = pos;
+        for part in parts {
+            end = end.saturating_add(match *part {
+                RootPart::Fixed(n) => n,
+                RootPart::Counted {
+                    count_at,
+                    width,
+                    elem,
+                } => {
+                    let at = pos.saturating_add(count_at);
+                    let n = match width {
+                        crate::Width::U8 => self.u8(at).map(u64::from),
+                        crate::Width::U16 => self.u16(at).map(u64::from),
+                        crate::Width::U24 => self.u24(at).map(u64::from),
+                        crate::Width::U32 => self.u32(at).map(u64::from),
+                        crate::Width::U64 => self.u64(at),
+                    };
+                    n.unwrap_or(0).saturating_mul(elem)
+                }
+            });
+        }
+        self.set_section_start(id, crate::align_up(end, align.max(1)));
+    }
+}
+
 impl Writer {
     /// Notes that a value with kept alignment `align` goes to section `id`
     /// (called as the record holding its offset is written, before the

@@ -324,6 +324,47 @@ impl Checked {
         })
     }
 
+    /// When an offset counts from the layout's first section and no field of
+    /// the root stores its start, the section starts where the root record
+    /// ends: (section id, the root's pieces, the section's alignment), for
+    /// `Reader::note_first_section`. `None` when not needed, or when the
+    /// root's size is not known before its fields are read (fixed fields,
+    /// and lists counted by a field at a fixed offset, are).
+    pub fn first_section_parts(&self, s: &StructDef) -> Option<(usize, Vec<RootPart>, u64)> {
+        if s.name != self.schema.root || s.layout.is_some() {
+            return None;
+        }
+        let first = self.schema.sections.first()?;
+        let stored = s
+            .fields
+            .iter()
+            .any(|f| f.derive == Some(Derive::SectionStart(first.name.clone())));
+        if stored || !self.section_based(&first.name) {
+            return None;
+        }
+        let offsets = self.field_offsets(s);
+        let mut parts = Vec::new();
+        for f in &s.fields {
+            if let Some(n) = self.fixed_size(&f.ty) {
+                parts.push(RootPart::Fixed(n));
+                continue;
+            }
+            let Type::List { of, count } = &f.ty else {
+                return None;
+            };
+            let (Count::Field(c), Some(elem)) = (&**count, self.fixed_size(of)) else {
+                return None;
+            };
+            let ci = s.fields.iter().position(|g| &g.name == c)?;
+            parts.push(RootPart::Counted {
+                count_at: offsets[ci]?,
+                width: s.fields[ci].ty.clone(),
+                elem,
+            });
+        }
+        Some((self.section_id(&first.name)?, parts, first.align))
+    }
+
     /// Does any offset of the schema count from section `name`
     /// (`base: Section(name)`)?
     pub fn section_based(&self, name: &str) -> bool {

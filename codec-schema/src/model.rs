@@ -502,6 +502,29 @@ pub fn magic_bytes(m: &str) -> Vec<u8> {
     m.chars().map(|c| c as u32 as u8).collect()
 }
 
+/// A magic as text: quoted when ASCII (`"SARC"`), else its bytes in hex
+/// (`FF FE`, a byte-order mark).
+pub fn magic_label(m: &str) -> String {
+    if m.is_ascii() {
+        format!("{m:?}")
+    } else {
+        let hex: Vec<String> = magic_bytes(m).iter().map(|b| format!("{b:02X}")).collect();
+        hex.join(" ")
+    }
+}
+
+/// A piece of a layout root, for finding where its first section starts
+/// (see `Checked::first_section_parts`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum RootPart {
+    Fixed(u64),
+    Counted {
+        count_at: u64,
+        width: Type,
+        elem: u64,
+    },
+}
+
 /// A named range of bits inside a word.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]

@@ -116,7 +116,7 @@ pub fn type_label(t: &Type) -> String {
         Type::F64 => "f64".into(),
         Type::Bool8 => "bool8".into(),
         Type::Bool32 => "bool32".into(),
-        Type::Magic(m) => format!("magic {m:?}"),
+        Type::Magic(m) => format!("magic {}", crate::magic_label(m)),
         Type::Bytes(n) => format!("bytes[{n}]"),
         Type::CString { max, pad, lossless } => {
             let mut extra = Vec::new();

@@ -182,7 +182,24 @@ pub fn alignments(c: &Checked) -> Vec<u64> {
         }))
         .filter(|&a| a > 1)
         .collect();
+    // Values that keep their own alignment may sit at any power of two (up
+    // to the runtime's bound): zeros up to one are their padding.
+    if kept_alignment(c) {
+        let max = codec_runtime::placement::MAX_KEPT_ALIGN;
+        out.extend((1..).map(|k| 1u64 << k).take_while(|&a| a <= max));
+    }
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// Does any offset of the schema keep its target's alignment?
+fn kept_alignment(c: &Checked) -> bool {
+    c.schema.types.iter().any(|t| match t {
+        crate::TypeDef::Struct(st) => st
+            .fields
+            .iter()
+            .any(|f| matches!(&f.ty, crate::Type::Ptr(p) if p.align.is_some())),
+        crate::TypeDef::Union(_) => false,
+    })
 }

@@ -669,6 +669,24 @@ impl<'c> Run<'c, '_> {
             }
         }
         self.pool_prestep(st, pos);
+        if let Some((id, parts, align)) = self.c.first_section_parts(st) {
+            let parts: Vec<codec_runtime::placement::RootPart> = parts
+                .iter()
+                .map(|p| match p {
+                    crate::RootPart::Fixed(n) => codec_runtime::placement::RootPart::Fixed(*n),
+                    crate::RootPart::Counted {
+                        count_at,
+                        width,
+                        elem,
+                    } => codec_runtime::placement::RootPart::Counted {
+                        count_at: *count_at,
+                        width: runtime_width(width),
+                        elem: *elem,
+                    },
+                })
+                .collect();
+            self.r.note_first_section(id, pos, &parts, align);
+        }
         let mut p = pos;
         // Where each offset or derived field was read, and its raw value.
         let mut raws: Vec<Option<(u64, u64)>> = vec![None; st.fields.len()];
@@ -744,6 +762,11 @@ impl<'c> Run<'c, '_> {
                     n.doc = f.doc.clone();
                     self.leaf(n);
                     raws[i] = Some((p, raw));
+                    if let Some(Derive::SectionStart(s)) = &f.derive {
+                        if let Some(id) = self.c.section_id(s) {
+                            self.r.set_section_start(id, raw);
+                        }
+                    }
                     p += w;
                 }
                 t => {
@@ -1440,5 +1463,16 @@ fn base_of(b: &Base, rec: u64, c: &Checked, r: &Reader<'_>) -> u64 {
         Base::Absolute(n) => *n,
         Base::Record => rec,
         Base::Section(s) => r.section_base(c.section_id(s).unwrap_or(0)),
+    }
+}
+
+/// The runtime's width of an unsigned integer type (`U32` for others).
+fn runtime_width(t: &Type) -> codec_runtime::Width {
+    match t {
+        Type::U8 => codec_runtime::Width::U8,
+        Type::U16 => codec_runtime::Width::U16,
+        Type::U24 => codec_runtime::Width::U24,
+        Type::U64 => codec_runtime::Width::U64,
+        _ => codec_runtime::Width::U32,
     }
 }

@@ -199,7 +199,7 @@ pub fn value_text(n: &Node) -> String {
             };
             format!("{value} = {:?}", raw / 2f64.powi(*frac as i32))
         }
-        Kind::Magic { text } => format!("{text:?}"),
+        Kind::Magic { text } => crate::magic_label(text),
         Kind::Bytes { bytes } => {
             let mut s = hex(&bytes[..bytes.len().min(32)]);
             if bytes.len() > 32 {

@@ -54,6 +54,15 @@ pub fn builtin_schemas() -> Vec<Builtin> {
                 formats::bdat::looks_like(d).then(|| formats::bdat::detect(d).map(|v| v.name()))
             },
         },
+        Builtin {
+            format: "sarc",
+            file: "schemas/sarc.ron",
+            source: formats::sarc::schema::SCHEMA_SOURCE,
+            detect: |d| {
+                formats::sarc::looks_like(d)
+                    .then(|| formats::sarc::Variant::detect(d).map(|v| v.name()))
+            },
+        },
     ]
 }
 
