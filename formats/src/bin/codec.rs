@@ -6,6 +6,8 @@
 
 #[path = "codec/ainb.rs"]
 mod ainb;
+#[path = "codec/archive.rs"]
+mod archive;
 #[path = "codec/atomic.rs"]
 mod atomic;
 #[path = "codec/bdat.rs"]

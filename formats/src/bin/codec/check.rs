@@ -205,6 +205,7 @@ fn check_file(
 }
 
 /// What `check_bytes` needs from the command line.
+#[derive(Clone, Copy)]
 struct What<'a> {
     /// The file was named on the command line (not found in a folder).
     named: bool,
@@ -308,12 +309,17 @@ fn check_bytes(
                 Place::InLayer => label,
                 _ => format!("{label} ▸ {format}"),
             };
+            // A file of no supported format inside is kept, not a failure.
+            let inside = What {
+                named: false,
+                ..*what
+            };
             for node in &archive.nodes {
                 let inner = format!("{base} ▸ {}", node.name);
                 check_bytes(
                     &node.data.value,
                     &inner,
-                    what,
+                    &inside,
                     Place::InArchive,
                     depth + 1,
                     rows,

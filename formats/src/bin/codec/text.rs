@@ -99,6 +99,11 @@ pub struct ToTextArgs {
     /// Legacy BDAT: write each table as CSV instead of JSON (export only).
     #[arg(long)]
     csv: bool,
+
+    /// A zstd dictionary for compressed archives (repeatable): a raw
+    /// dictionary, or an archive of them such as TotK's ZsDic.pack.zs.
+    #[arg(long = "zstd-dict", value_name = "FILE")]
+    zstd_dict: Vec<PathBuf>,
 }
 
 /// Arguments of `codec from-text`.
@@ -158,15 +163,54 @@ pub struct FromTextArgs {
     /// the one the .bschema names.
     #[arg(long = "variant", alias = "game", value_name = "NAME")]
     game: Option<String>,
+
+    /// A zstd dictionary for compressed archives (repeatable): a raw
+    /// dictionary, or an archive of them such as TotK's ZsDic.pack.zs.
+    #[arg(long = "zstd-dict", value_name = "FILE")]
+    zstd_dict: Vec<PathBuf>,
+}
+
+/// Loads the `--zstd-dict` files.
+fn load_dicts(files: &[PathBuf]) -> Result<formats::layer::Dictionaries, String> {
+    let mut dicts = formats::layer::Dictionaries::default();
+    for path in files {
+        fs::read(path)
+            .map_err(|e| crate::inputs::io_message(&e))
+            .and_then(|data| dicts.add_file(&data).map(|_| ()))
+            .map_err(|e| format!("{}: --zstd-dict: {e}", path.display()))?;
+    }
+    Ok(dicts)
 }
 
 /// Runs `codec to-text` on every input.
 pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
+    let dicts = match load_dicts(&args.zstd_dict) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("codec: {e}");
+            return crate::inputs::usage();
+        }
+    };
     run_each(
         &args.paths,
         args.output.is_some(),
         args.quiet,
         |path, named| {
+            // An archive (compressed or not) becomes a folder.
+            let data = fs::read(path).ok();
+            if let Some(data) = data.filter(|d| crate::archive::is_archive(d, &dicts)) {
+                let out = args
+                    .output
+                    .clone()
+                    .unwrap_or_else(|| crate::archive::folder_for(path));
+                let names = match load_names(&args.names, &args.numbered_names) {
+                    Ok(n) => n,
+                    Err(e) => return Some(Err(e)),
+                };
+                return Some(crate::archive::to_folder(
+                    path, &data, &out, args.force, &dicts, &names,
+                ));
+            }
             if !named && !is_binary_we_convert(path) {
                 return None;
             }
@@ -177,17 +221,66 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
 
 /// Runs `codec from-text` on every input.
 pub fn run_from_text(args: &FromTextArgs) -> ExitCode {
-    run_each(
-        &args.paths,
-        args.output.is_some(),
-        args.quiet,
-        |path, named| {
-            if !named && !is_text_we_convert(path) {
-                return None;
+    // A folder to-text wrote for an archive is packed back into it; the
+    // other paths are converted file by file.
+    let (folders, paths): (Vec<PathBuf>, Vec<PathBuf>) = args
+        .paths
+        .iter()
+        .cloned()
+        .partition(|p| crate::archive::is_archive_folder(p));
+    if !folders.is_empty() {
+        if args.output.is_some() && args.paths.len() > 1 {
+            eprintln!("codec: -o names the output of one input; with several inputs each output goes beside its input");
+            return crate::inputs::usage();
+        }
+        let dicts = match load_dicts(&args.zstd_dict) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("codec: {e}");
+                return crate::inputs::usage();
             }
-            Some(from_text(path, args))
-        },
-    )
+        };
+        let mut failed = false;
+        for dir in &folders {
+            let done = crate::archive::archive_for(dir)
+                .or_else(|e| args.output.clone().ok_or(e))
+                .and_then(|default| {
+                    let out = args.output.clone().unwrap_or(default);
+                    let target =
+                        Target::resolve(dir, Some(&out), args.force, |p| Ok(p.to_owned()))?;
+                    let bytes = crate::archive::from_folder(dir, &dicts)?;
+                    target.write(&bytes)
+                });
+            match done {
+                Ok(files) if !args.quiet => {
+                    for f in files {
+                        println!("wrote {}", f.display());
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    eprintln!("codec: {e}");
+                    failed = true;
+                }
+            }
+        }
+        if args.quiet && !failed {
+            println!("wrote {} files", folders.len());
+        }
+        if paths.is_empty() || failed {
+            return if failed {
+                crate::inputs::failure()
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    }
+    run_each(&paths, args.output.is_some(), args.quiet, |path, named| {
+        if !named && !is_text_we_convert(path) {
+            return None;
+        }
+        Some(from_text(path, args))
+    })
 }
 
 /// Whether a file met in a folder is a binary that `to-text` converts.
