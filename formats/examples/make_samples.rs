@@ -7,6 +7,8 @@
 use formats::aamp::{
     self, Curve, ParameterIO, ParameterList, ParameterObject, ParameterValue as Parameter,
 };
+use formats::layer::yaz0;
+use formats::{bdat, sarc};
 use std::path::Path;
 
 fn object(name: &str, params: Vec<(&str, Parameter)>) -> ParameterObject {
@@ -127,13 +129,42 @@ fn curves_and_buffers() -> ParameterIO {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/aamp");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples");
+    let out = root.join("aamp");
     std::fs::create_dir_all(&out)?;
+    let mut packed = Vec::new();
     for (name, doc) in samples() {
         let bytes = aamp::encode(&doc)?;
-        std::fs::write(out.join(name), bytes)?;
+        std::fs::write(out.join(name), &bytes)?;
         println!("wrote samples/aamp/{name}");
+        packed.push(sarc::Node::new(&format!("Actor/Sample/{name}"), bytes));
     }
+    // A legacy BDAT table (the XC2 layout).
+    let mut table = bdat::Table::new("ITM_Sample");
+    table.add_value_column("Price", bdat::CellType::U16);
+    table.add_value_column("Name", bdat::CellType::String);
+    for (price, name) in [(120, "Potion"), (300, "Elixir")] {
+        let cell = table.string_cell(name);
+        table.rows.push(vec![bdat::Cell::U16(price), cell]);
+    }
+    let tables = bdat::encode(
+        &bdat::BdatFile {
+            tables: vec![table],
+        },
+        bdat::Variant::Switch,
+    )?;
+    std::fs::create_dir_all(root.join("bdat"))?;
+    std::fs::write(root.join("bdat/sample.bdat"), &tables)?;
+    println!("wrote samples/bdat/sample.bdat");
+    packed.push(sarc::Node::new("Data/sample.bdat", tables));
+    // A Yaz0-compressed archive holding the others, as BotW packs actors.
+    let archive = sarc::encode(&sarc::Sarc::new(packed), sarc::Variant::Little)?;
+    std::fs::create_dir_all(root.join("sarc"))?;
+    std::fs::write(
+        root.join("sarc/Sample.sbactorpack"),
+        yaz0::compress(&archive, 0),
+    )?;
+    println!("wrote samples/sarc/Sample.sbactorpack");
     Ok(())
 }
 

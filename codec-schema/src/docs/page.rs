@@ -538,9 +538,10 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
         );
     }
     match &f.ty {
+        Type::Magic(m) if m.is_ascii() => then(&mut d, vec![t("Always "), code(m), t(".")]),
         Type::Magic(m) => then(
             &mut d,
-            vec![t("Always "), code(&crate::magic_label(m)), t(".")],
+            vec![t("Always the bytes "), code(&crate::magic_label(m)), t(".")],
         ),
         Type::Ptr(p) => {
             let mut s = vec![t(format!("Offset ({}) to ", offset_semantics(p)))];
