@@ -183,6 +183,17 @@ impl Gen<'_> {
                     // Checked last, so that a cut inside a record is reported there.
                     checks.extend(verify);
                 }
+                t @ Type::Bytes(n) if f.external.is_some() => {
+                    let _ = t;
+                    let ty = crate::types::external_ty(f.external.as_deref().unwrap_or_default());
+                    reads.extend(quote! {
+                        let (#v, next): (#ty, u64) = match #rt::external::read::<#ty>(r, p, #n) {
+                            Ok(v) => v,
+                            Err(e) => return Err(e.in_field(#fname)),
+                        };
+                        p = next;
+                    });
+                }
                 t => {
                     let read = self.inline_read(t, quote!(p), &s.name, fname);
                     reads.extend(quote! {
@@ -264,6 +275,9 @@ impl Gen<'_> {
     fn fast_record(&self, s: &StructDef) -> Option<(usize, TokenStream, Vec<proc_macro2::Ident>)> {
         let rt = RT();
         let size = self.c.fixed_size(&Type::Named(s.name.clone()))? as usize;
+        if s.fields.iter().any(|f| f.external.is_some()) {
+            return None;
+        }
         let offsets = self.c.field_offsets(s);
         let mut out = TokenStream::new();
         let mut locals = Vec::new();

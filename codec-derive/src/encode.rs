@@ -297,6 +297,9 @@ impl Gen<'_> {
                         }
                     });
                 }
+                (None, Type::Bytes(n)) if f.external.is_some() => {
+                    writes.extend(quote!(#rt::external::write(w, &self.#fid, #n, #what)?;));
+                }
                 (None, t) => {
                     let wr = self.inline_write(t, quote!(&self.#fid), &what);
                     writes.extend(wr);

@@ -127,7 +127,10 @@ impl Gen<'_> {
             .filter(|f| seen.insert(f.name.as_str()))
         {
             let fname = ident(&f.name);
-            let ty = self.rust_ty(&f.ty, &s.name, &f.name);
+            let ty = match &f.external {
+                Some(path) => external_ty(path),
+                None => self.rust_ty(&f.ty, &s.name, &f.name),
+            };
             let fdoc = doc_lines(&f.doc, None);
             let ser = self.serde_with(&f.ty, false);
             fields.push(quote! { #fdoc #ser pub #fname: #ty });
@@ -321,4 +324,12 @@ pub(crate) fn doc_lines(doc: &str, extra: Option<String>) -> TokenStream {
         out.extend(quote!(#[doc = #l]));
     }
     out
+}
+
+/// The Rust type an `external` field names (a path, generics allowed).
+pub(crate) fn external_ty(path: &str) -> TokenStream {
+    path.parse().unwrap_or_else(|_| {
+        let msg = format!("`{path}` is not a Rust type path");
+        quote!(::core::compile_error!(#msg))
+    })
 }

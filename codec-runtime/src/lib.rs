@@ -11,6 +11,7 @@
 pub use compact_str::CompactString as Str;
 
 pub mod error;
+pub mod external;
 pub mod layout;
 pub mod placement;
 pub mod pool;
@@ -23,6 +24,7 @@ mod text;
 pub mod writer;
 
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};
+pub use external::External;
 pub use layout::{SelectCx, StringPool};
 pub use placement::Aligned;
 pub use reader::{align_up, Endian, Limits, Reader};

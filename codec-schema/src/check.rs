@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 mod constructs;
 mod layout;
+mod placement;
 
 const RESERVED: &[&str] = &["self", "Self", "super", "crate", "_"];
 
@@ -290,6 +291,7 @@ impl<'s> Checker<'s> {
             let tyat = at(&fat, &[Step::from("type")]);
             self.check_type(cx, &tyat, &item, &f.ty, Place::Field);
             self.check_field_construct(cx, &fat, &item, st, fi, offset == Size::Variable);
+            self.check_placement_keys(cx, &fat, &item, st, f);
             if let Type::Ptr(p) = &f.ty {
                 if offset == Size::Variable {
                     cx.error(&tyat, &item, format!("offset field `{}` follows a field of variable size", f.name),

@@ -320,6 +320,11 @@ pub struct Field {
     /// archive's member): the research tools and `codec` open them by magic.
     #[serde(default)]
     pub embedded: bool,
+    /// The field's `Bytes(n)` hold a value of this Rust type (a path), read
+    /// and written by its `codec_runtime::External` implementation: a
+    /// hand-written or deku-derived type standing in the schema.
+    #[serde(default)]
+    pub external: Option<String>,
 }
 
 fn yes() -> bool {
