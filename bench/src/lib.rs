@@ -57,3 +57,9 @@ pub fn load_format(format: &str, magic: &[u8]) -> Option<Vec<CorpusFile>> {
 pub fn load_aamp() -> Option<Vec<CorpusFile>> {
     load_format("aamp", formats::aamp::MAGIC)
 }
+
+/// A plain record table generated from `schemas/records.ron` (benches/deku.rs
+/// reads it side by side with an equivalent deku derive).
+pub mod records {
+    codec_derive::schema!("schemas/records.ron");
+}
