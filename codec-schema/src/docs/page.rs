@@ -541,7 +541,7 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
         Type::Magic(m) if m.is_ascii() => then(&mut d, vec![t("Always "), code(m), t(".")]),
         Type::Magic(m) => then(
             &mut d,
-            vec![t("Always the bytes "), code(&crate::magic_label(m)), t(".")],
+            vec![t("Always the bytes "), code(crate::magic_label(m)), t(".")],
         ),
         Type::Ptr(p) => {
             let mut s = vec![t(format!("Offset ({}) to ", offset_semantics(p)))];
