@@ -174,6 +174,16 @@ mod tests {
             .add_file(&compress(&dict, None, &Dictionaries::default()).unwrap())
             .unwrap();
         assert_eq!(decompress(&packed, &again).unwrap(), samples[3]);
+        // And from an archive of dictionaries, compressed, as the game's
+        // ZsDic.pack.zs is (read with the SARC codec).
+        let pack = crate::sarc::Sarc::new(vec![crate::sarc::Node::new("zs.zsdic", dict.clone())]);
+        let pack = crate::sarc::encode(&pack, crate::sarc::Variant::Little).unwrap();
+        let mut from_pack = Dictionaries::default();
+        let n = from_pack
+            .add_file(&compress(&pack, None, &Dictionaries::default()).unwrap())
+            .unwrap();
+        assert_eq!(n, 1);
+        assert_eq!(decompress(&packed, &from_pack).unwrap(), samples[3]);
     }
 
     #[test]
