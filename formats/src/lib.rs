@@ -184,7 +184,7 @@ pub fn same_document(format: Format, a: &[u8], b: &[u8]) -> Result<bool, RoundTr
 
 /// A JSON syntax error as (where, what): serde_json's message ends with its
 /// own "at line L column C", which the location already says once.
-pub(crate) fn json_syntax(e: &serde_json::Error) -> (String, String) {
+pub fn json_syntax(e: &serde_json::Error) -> (String, String) {
     let message = e.to_string();
     let what = match message.rsplit_once(" at line ") {
         Some((what, _)) => what.to_owned(),

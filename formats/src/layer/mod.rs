@@ -69,6 +69,26 @@ impl fmt::Display for Layer {
     }
 }
 
+/// The most compression layers peeled off one file (a layer inside a layer
+/// is rare; a longer chain is hostile).
+pub const MAX_LAYERS: usize = 4;
+
+/// The layers around `data`, outermost first, and the bytes inside them.
+pub fn peel(data: &[u8], dicts: &Dictionaries) -> Result<(Vec<Layer>, Vec<u8>), String> {
+    let mut layers = Vec::new();
+    let mut inner = data.to_vec();
+    while let Some(layer) = Layer::detect(&inner) {
+        if layers.len() == MAX_LAYERS {
+            return Err(format!("more than {MAX_LAYERS} compression layers"));
+        }
+        inner = layer
+            .decompress(&inner, dicts)
+            .map_err(|e| format!("{layer} {e}"))?;
+        layers.push(layer);
+    }
+    Ok((layers, inner))
+}
+
 /// Why a layer could not be read or written: where in its input, and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LayerError {

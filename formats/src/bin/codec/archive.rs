@@ -10,7 +10,7 @@
 //! gone from the folder is gone from the archive.
 
 use crate::atomic::Staged;
-use formats::layer::{Dictionaries, Layer};
+use formats::layer::{peel, Dictionaries, Layer};
 use formats::sarc::{self, Node, Sarc, Variant};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -61,23 +61,9 @@ struct FileEntry {
 
 /// Whether `data` is an archive, possibly compressed.
 pub fn is_archive(data: &[u8], dicts: &Dictionaries) -> bool {
-    peel(data, dicts).is_ok_and(|(_, inner)| sarc::looks_like(&inner))
-}
-
-/// The layers around `data` and what they hold.
-fn peel(data: &[u8], dicts: &Dictionaries) -> Result<(Vec<Layer>, Vec<u8>), String> {
-    let mut layers = Vec::new();
-    let mut inner = data.to_vec();
-    while let Some(layer) = Layer::detect(&inner) {
-        if layers.len() == 4 {
-            return Err("more than 4 compression layers".into());
-        }
-        inner = layer
-            .decompress(&inner, dicts)
-            .map_err(|e| format!("{layer} {e}"))?;
-        layers.push(layer);
-    }
-    Ok((layers, inner))
+    sarc::looks_like(data)
+        || (Layer::detect(data).is_some()
+            && peel(data, dicts).is_ok_and(|(_, inner)| sarc::looks_like(&inner)))
 }
 
 /// The folder `to-text` writes for archive `input`.
@@ -236,15 +222,8 @@ pub fn from_folder(dir: &Path, dicts: &Dictionaries) -> Result<Vec<u8>, String> 
     let mpath = dir.join(MANIFEST);
     let text = fs::read_to_string(&mpath).map_err(|e| format!("{}: {e}", mpath.display()))?;
     let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
-        let (where_, what) = (
-            format!("line {}, column {}", e.line(), e.column()),
-            e.to_string(),
-        );
-        format!(
-            "{}: {where_}: {}",
-            mpath.display(),
-            what.split(" at line ").next().unwrap_or_default()
-        )
+        let (where_, what) = formats::json_syntax(&e);
+        format!("{}: {where_}: {what}", mpath.display())
     })?;
     let variant = match manifest.byte_order.as_str() {
         "little" => Variant::Little,

@@ -196,8 +196,11 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
         args.output.is_some(),
         args.quiet,
         |path, named| {
-            // An archive (compressed or not) becomes a folder.
-            let data = fs::read(path).ok();
+            // An archive (compressed or not) becomes a folder. Only a file
+            // whose first bytes are a SARC's or a layer's is read whole.
+            let data = starts_like_archive(path)
+                .then(|| fs::read(path).ok())
+                .flatten();
             if let Some(data) = data.filter(|d| crate::archive::is_archive(d, &dicts)) {
                 let out = args
                     .output
@@ -281,6 +284,17 @@ pub fn run_from_text(args: &FromTextArgs) -> ExitCode {
         }
         Some(from_text(path, args))
     })
+}
+
+/// Whether a file's first bytes are a SARC's or a compression layer's.
+fn starts_like_archive(path: &Path) -> bool {
+    let mut prefix = Vec::new();
+    let read = fs::File::open(path).and_then(|f| {
+        use std::io::Read;
+        f.take(16).read_to_end(&mut prefix)
+    });
+    read.is_ok()
+        && (formats::sarc::looks_like(&prefix) || formats::layer::Layer::detect(&prefix).is_some())
 }
 
 /// Whether a file met in a folder is a binary that `to-text` converts.
