@@ -462,6 +462,21 @@ impl Gen<'_> {
                 fn place_own(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()>;
             }
             #[doc(hidden)]
+            pub trait __Tree<const V: usize> {
+                fn visit_df(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
+                    let _ = (w, sec, pos);
+                    Ok(())
+                }
+                fn write_word(&self, w: &mut #rt::Writer, key: usize, tid: usize, off: u64, what: &'static str) -> #rt::EncodeResult<()> {
+                    let _ = (w, key, tid, off, what);
+                    Ok(())
+                }
+                fn visit_word(&self, w: &mut #rt::Writer, sec: usize, key: usize, tid: usize, off: u64, pos: u64) -> #rt::EncodeResult<()> {
+                    let _ = (w, sec, key, tid, off, pos);
+                    Ok(())
+                }
+            }
+            #[doc(hidden)]
             pub trait __Payload<const V: usize>: Sized {
                 fn decode_payload(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> #rt::DecodeResult<Self>;
             }

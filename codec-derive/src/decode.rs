@@ -18,6 +18,7 @@ impl Gen<'_> {
             out.extend(match t {
                 TypeDef::Struct(s) => self.decode_struct(s),
                 TypeDef::Union(u) if u.inline_tag => self.decode_tagged_union(u),
+                TypeDef::Union(u) if u.peek => self.decode_peek_union(u),
                 TypeDef::Union(u) if self.is_cell_union(&u.name) => self.cells_impl(u),
                 TypeDef::Union(u) => self.decode_union(u),
             });
@@ -79,6 +80,18 @@ impl Gen<'_> {
             let fname = &f.name;
             let v = local("f", fname);
             let at = local("at", fname);
+            if let Some(a) = f.align.filter(|&a| a > 1) {
+                reads.extend(quote!(p = pos + (p - pos).next_multiple_of(#a);));
+            }
+            if let Some((r1, f1)) = self.tree_field_read(s, f) {
+                reads.extend(r1);
+                follows.extend(f1);
+                if Checked::is_stored(f) {
+                    let fid = ident(fname);
+                    build.push(quote!(#fid: #v));
+                }
+                continue;
+            }
             match &f.ty {
                 Type::Ptr(p) => {
                     let raw = local("raw", fname);
@@ -275,7 +288,14 @@ impl Gen<'_> {
     fn fast_record(&self, s: &StructDef) -> Option<(usize, TokenStream, Vec<proc_macro2::Ident>)> {
         let rt = RT();
         let size = self.c.fixed_size(&Type::Named(s.name.clone()))? as usize;
-        if s.fields.iter().any(|f| f.external.is_some()) {
+        if s.fields.iter().any(|f| {
+            f.external.is_some()
+                || f.align.is_some()
+                || matches!(
+                    f.ty,
+                    Type::Index { .. } | Type::Switch { .. } | Type::Table { .. }
+                )
+        }) {
             return None;
         }
         let offsets = self.c.field_offsets(s);
@@ -726,7 +746,24 @@ impl Gen<'_> {
             Type::Ref { .. } | Type::Hash { .. } | Type::Rows { .. } | Type::Follows { .. } => {
                 self.construct_read(t, start, owner, field)
             }
-            Type::Ptr(_)
+            Type::Index { table, width } => {
+                let id = self
+                    .c
+                    .root()
+                    .fields
+                    .iter()
+                    .filter(|f| f.derive == Some(Derive::Interned))
+                    .position(|f| &f.name == table)
+                    .unwrap_or(0);
+                let w = codec_schema::int_width(width).unwrap_or(4);
+                let read = read_uint(width, quote!(s));
+                quote! {{
+                    let s: u64 = #start;
+                    #read.and_then(|i| r.interned(#id, i, s, #table)).map(|v| (v, s + #w))
+                }}
+            }
+            Type::Ptr(p) => self.ptr_inline_read(p, start, owner, field),
+            Type::Table { .. }
             | Type::List { .. }
             | Type::Switch { .. }
             | Type::Select { .. }

@@ -19,18 +19,29 @@ impl Gen<'_> {
             match t {
                 TypeDef::Struct(s) => {
                     out.extend(self.encode_struct(i, s)?);
+                    if self.has_depth_first() {
+                        out.extend(self.visit_df_struct(s)?);
+                    }
                     if s.layout.is_some() {
                         out.extend(self.encode_unit_fn(s)?);
                     }
                 }
                 TypeDef::Union(u) if u.inline_tag => out.extend(self.encode_tagged_union(u)),
+                TypeDef::Union(u) if u.peek || self.is_word_union(&u.name) => {
+                    out.extend(self.tree_union(u)?)
+                }
                 TypeDef::Union(_) => {}
             }
         }
         let root_def = self.c.root();
         let root = ident(&root_def.name);
         let sections: Vec<usize> = (0..self.c.schema.sections.len()).collect();
-        let body = self.layout_body(root_def, &sections, self.c.schema.end_align)?;
+        let mut body = self.layout_body(root_def, &sections, self.c.schema.end_align)?;
+        let tables = self.interned_tables().len();
+        if tables > 0 {
+            // Every interned string is known before the first index is written.
+            body = quote!(w.intern_all(v, #tables); #body);
+        }
         let ntypes = self.c.schema.types.len();
         let nsecs = self.c.all_sections().len();
         match self.variant {
@@ -79,6 +90,10 @@ impl Gen<'_> {
             let walk = match &sec.order {
                 Order::PreOrder => quote!(#enc::visit(v, &mut w, #i, false, 0)?;),
                 Order::PostOrder => quote!(#enc::visit(v, &mut w, #i, true, 0)?;),
+                Order::DepthFirst => {
+                    let tree = self.path_as(&root_def.name, "__Tree");
+                    quote!(#tree::visit_df(v, &mut w, #i, 0)?;)
+                }
                 Order::Hook { name, visits } => {
                     let Some(hooks) = self.hooks else {
                         return Err(Gen::err(format!(
@@ -194,7 +209,19 @@ impl Gen<'_> {
         for (f, off) in s.fields.iter().zip(&offsets) {
             let fid = ident(&f.name);
             let what = format!("{}.{}", s.name, f.name);
+            writes.extend(self.field_align_write(f));
+            if let Some(wr) = self.tree_field_write(s, f) {
+                writes.extend(wr);
+                continue;
+            }
             match (&f.derive, &f.ty) {
+                (Some(Derive::Interned), Type::Ptr(p)) => {
+                    writes.extend(quote!(w.put_bytes(&[0u8; 4]);));
+                    let Some(off) = off else {
+                        return Err(Gen::err(format!("`{what}` must be at a fixed offset")));
+                    };
+                    own.extend(self.interned_place(f, p, *off)?);
+                }
                 (Some(Derive::Count(of)), t) => {
                     let of = ident(of);
                     let wt = width_tokens(t);
@@ -269,6 +296,16 @@ impl Gen<'_> {
                 (None, Type::List { of, count }) => {
                     writes.extend(self.inline_count_check(s, &f.name, count));
                     let e = self.inline_write(of, quote!(e), &what);
+                    if let Some(keys) = self.index_sort_keys(f, of) {
+                        writes.extend(quote! {
+                            let keys: ::std::vec::Vec<u64> = #keys;
+                            for &i in #rt::placement::sorted_order(&keys).iter() {
+                                let e = &self.#fid[i];
+                                #e
+                            }
+                        });
+                        continue;
+                    }
                     match self.sort_keys(s, f) {
                         Some(keys) => {
                             // Sorted by a derived key, which is patched into each element.
@@ -342,7 +379,8 @@ impl Gen<'_> {
             .all_sections()
             .iter()
             .any(|sec| matches!(&sec.order, Order::Hook { visits, .. } if visits == &s.name));
-        let mut note = if hook_visited {
+        let holds_word = s.fields.iter().any(|f| matches!(f.ty, Type::Switch { .. }));
+        let mut note = if hook_visited || holds_word {
             quote!(w.note_record(#rt::key_of(self), #type_id, start);)
         } else {
             quote!()
@@ -648,6 +686,19 @@ impl Gen<'_> {
                 }
             }
             Type::Fixed { raw, .. } => self.inline_write(raw, v, what),
+            Type::Index { table, width } => {
+                let id = self
+                    .interned_tables()
+                    .iter()
+                    .position(|t| t == table)
+                    .unwrap_or(0);
+                let wt = width_tokens(width);
+                quote! {{
+                    let i = w.interned().index(#id, #v, #what)?;
+                    w.put_uint(#wt, i, #what)?;
+                }}
+            }
+            Type::Table { .. } => quote!(),
             Type::Ref { .. } | Type::Hash { .. } | Type::Rows { .. } | Type::Follows { .. } => {
                 self.construct_write(t, v, what)
             }
@@ -742,7 +793,8 @@ impl Gen<'_> {
 fn dedup_tokens(d: &Dedup) -> TokenStream {
     let rt = RT();
     match d {
-        Dedup::None => quote!(#rt::Dedup::None),
+        // Shared records are found by shape where they are placed.
+        Dedup::None | Dedup::Shared => quote!(#rt::Dedup::None),
         Dedup::Exact => quote!(#rt::Dedup::Exact),
         Dedup::ByteSearch { align } => quote!(#rt::Dedup::ByteSearch { align: #align }),
     }

@@ -549,11 +549,18 @@ impl Gen<'_> {
         let mut out = Vec::with_capacity(s.fields.len());
         let mut cur: Option<TokenStream> = Some(quote!(0u64));
         for f in &s.fields {
+            if let Some(a) = f.align.filter(|&a| a > 1) {
+                cur = cur.map(|c| quote!((#c).next_multiple_of(#a)));
+            }
             out.push(cur.clone());
             let size: Option<TokenStream> = match (&f.ty, self.c.fixed_size(&f.ty)) {
                 (_, Some(n)) => Some(quote!(#n)),
                 (Type::List { of, .. }, None) => {
-                    let fid = ident(&f.name);
+                    // A list of tags is as long as the list whose tags it holds.
+                    let fid = match &f.derive {
+                        Some(codec_schema::Derive::Tags(values)) => ident(values),
+                        _ => ident(&f.name),
+                    };
                     self.c
                         .fixed_size(of)
                         .map(|e| quote!((self.#fid.len() as u64 * #e)))

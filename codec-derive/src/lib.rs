@@ -15,6 +15,7 @@ mod decode;
 mod encode;
 mod layout;
 mod names;
+mod tree;
 mod types;
 
 use proc_macro::TokenStream;
@@ -155,7 +156,8 @@ pub(crate) struct Gen<'a> {
 
 impl Gen<'_> {
     fn all(&self) -> syn::Result<proc_macro2::TokenStream> {
-        let types = self.types();
+        let mut types = self.types();
+        types.extend(self.tree_impls());
         if !self.c.variants().is_empty() {
             return self.all_variants(types);
         }

@@ -60,7 +60,8 @@ impl Gen<'_> {
                 let id = ident(n);
                 quote!(#id)
             }
-            Type::Str { .. } => quote!(::codec_runtime::Str),
+            Type::Str { .. } | Type::Index { .. } => quote!(::codec_runtime::Str),
+            Type::Table { .. } => quote!(::std::vec::Vec<::codec_runtime::Str>),
             Type::Pool {} => quote!(::codec_runtime::StringPool),
             Type::Groups { of, groups, .. } => {
                 let e = self.rust_ty(of, owner, field);

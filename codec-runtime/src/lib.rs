@@ -12,6 +12,7 @@ pub use compact_str::CompactString as Str;
 
 pub mod error;
 pub mod external;
+pub mod interned;
 pub mod layout;
 pub mod placement;
 pub mod pool;
@@ -20,6 +21,7 @@ pub mod rows;
 pub mod scope;
 #[cfg(feature = "serde")]
 mod serde_impls;
+pub mod shared;
 mod text;
 pub mod writer;
 

@@ -73,6 +73,8 @@ pub struct Reader<'a> {
     pub(crate) scope: crate::scope::ReadScope,
     /// Pools, offset targets and context (see `layout.rs`).
     pub(crate) layout: crate::layout::ReadLayout,
+    /// Interned string tables read so far (see `interned.rs`).
+    pub(crate) tables: crate::interned::ReadTables,
 }
 
 macro_rules! read_int {
@@ -107,6 +109,7 @@ impl<'a> Reader<'a> {
             limits,
             scope: Default::default(),
             layout: Default::default(),
+            tables: Default::default(),
         }
     }
 

@@ -85,6 +85,10 @@ pub struct Writer {
     pub(crate) scope: crate::scope::WriteScope,
     /// Pools, offset targets and context (see `layout.rs`).
     pub(crate) layout: crate::layout::WriteLayout,
+    /// Interned string tables (see `interned.rs`).
+    pub(crate) tables: crate::interned::WriteTables,
+    /// Shapes of shared records (see `shared.rs`).
+    pub(crate) shapes: crate::shared::Shapes,
 }
 
 macro_rules! put_int {
@@ -149,6 +153,8 @@ impl Writer {
             exact: ExactPool::default(),
             scope: Default::default(),
             layout: Default::default(),
+            tables: Default::default(),
+            shapes: Default::default(),
         }
     }
 
@@ -195,6 +201,8 @@ impl Writer {
         self.exact.reset();
         self.scope.clear();
         self.layout = Default::default();
+        self.tables = Default::default();
+        self.shapes = Default::default();
     }
 
     /// Makes room for `n` more bytes.

@@ -544,7 +544,7 @@ impl<'s> Checker<'s> {
                     format!("unknown type `{n}`"),
                     Some(self.suggest(n)),
                 ),
-                Some(TypeDef::Union(u)) if u.inline_tag => {
+                Some(TypeDef::Union(u)) if u.inline_tag || u.peek => {
                     if place == Place::Elem && self.size(ty) == Size::Variable {
                         cx.error(
                             tat,
@@ -661,8 +661,10 @@ impl<'s> Checker<'s> {
                 }
             }
             Type::Ptr(p) => {
-                if place != Place::Field && place != Place::OffsetElem {
-                    cx.error(tat, item, "an offset can only be a field of a struct (not an element, a target or a payload)", None);
+                // A payload's offset is a value word of a union (its
+                // target is placed like a field's).
+                if place != Place::Field && place != Place::OffsetElem && place != Place::Payload {
+                    cx.error(tat, item, "an offset can only be a field of a struct or a union's payload (not an element or a target)", None);
                 }
                 if !matches!(
                     p.width,
@@ -787,8 +789,19 @@ impl<'s> Checker<'s> {
                 }
             }
             Type::Switch { union, .. } => {
-                if place != Place::Target {
-                    cx.error(tat, item, "a Switch can only stand behind an offset", None);
+                // Inline, a Switch is a value word whose tag is stored apart:
+                // a sibling field (`derive: Tag`) or, for a list's elements,
+                // a sibling list of tags (`derive: Tags`).
+                if !matches!(place, Place::Target | Place::Field | Place::Elem) {
+                    cx.error(tat, item, "a Switch stands behind an offset, as a record's field or as a list's element", None);
+                }
+                if place != Place::Target && self.size(ty) == Size::Variable {
+                    cx.error(
+                        tat,
+                        item,
+                        format!("a Switch held inline needs `{union}`'s payloads to have one fixed size (a value word)"),
+                        None,
+                    );
                 }
                 match self.types.get(union.as_str()).map(|&i| &self.s.types[i]) {
                     Some(TypeDef::Union(u)) if u.inline_tag => cx.error(
@@ -979,11 +992,26 @@ impl<'s> Checker<'s> {
         f: &Field,
         d: &Derive,
     ) {
-        if int_width(&f.ty).is_none() {
+        let shaped = match d {
+            Derive::Interned => matches!(f.ty, Type::Ptr(_)),
+            Derive::Tags(_) => matches!(&f.ty, Type::List { of, .. } if int_width(of).is_some()),
+            _ => false,
+        };
+        if int_width(&f.ty).is_none() && !shaped {
             cx.error(
                 dat,
                 item,
-                format!("derived field `{}` must be an unsigned integer", f.name),
+                match d {
+                    Derive::Interned => format!(
+                        "`{}` (derive: Interned) must be an offset to a string table",
+                        f.name
+                    ),
+                    Derive::Tags(_) => format!(
+                        "`{}` (derive: Tags) must be a list of unsigned integers",
+                        f.name
+                    ),
+                    _ => format!("derived field `{}` must be an unsigned integer", f.name),
+                },
                 None,
             );
         }
@@ -1003,6 +1031,7 @@ impl<'s> Checker<'s> {
                     {}
                 Some(Type::List { count, .. }) if matches!(&**count, Count::Field(c) if c == &f.name) =>
                     {}
+                Some(Type::Table { count, .. }) if count == &f.name => {}
                 // The offset's count names no field: reported there, once.
                 Some(Type::Ptr(p)) if matches!(&p.to, Type::List { count, .. } if matches!(&**count, Count::Field(c) if sibling(c).is_none())) =>
                     {}
@@ -1025,6 +1054,7 @@ impl<'s> Checker<'s> {
                 ),
                 Some(Type::Ptr(p)) if matches!(&p.to, Type::Switch { tag, .. } if tag == &f.name) =>
                     {}
+                Some(Type::Switch { tag, .. }) if tag == &f.name => {}
                 // The Switch's tag names no field: reported there, once.
                 Some(Type::Ptr(p)) if matches!(&p.to, Type::Switch { tag, .. } if sibling(tag).is_none()) =>
                     {}
@@ -1254,6 +1284,18 @@ struct Paired<'a> {
 /// a union's tag pair with their offset in the same way (the encoder fills
 /// both in from the target), so one check gives both their errors. Returns
 /// the sibling when it exists.
+///
+/// Several inline lists may share one count (an array's tags and values):
+/// the count is derived from one of them.
+pub(crate) fn counts_another_list(st: &StructDef, count: &Field) -> bool {
+    let Some(Derive::Count(x)) = &count.derive else {
+        return false;
+    };
+    st.fields.iter().any(|g| {
+        &g.name == x
+            && matches!(&g.ty, Type::List { count: c, .. } if matches!(&**c, Count::Field(n) if n == &count.name))
+    })
+}
 fn check_paired_sibling<'s>(
     cx: &mut Ctxt<'_>,
     tat: &[Step],
@@ -1295,7 +1337,7 @@ fn check_paired_sibling<'s>(
             format!("{role} field `{n}` is not an unsigned integer"),
             None,
         );
-    } else if g.derive.as_ref() != Some(expected) {
+    } else if g.derive.as_ref() != Some(expected) && !counts_another_list(st, g) {
         cx.error(
             tat,
             item,
@@ -1431,8 +1473,7 @@ impl Facts {
             .types
             .iter()
             .map(|t| match t {
-                TypeDef::Union(u) if u.inline_tag => None,
-                TypeDef::Union(_) => Some(Size::Variable),
+                TypeDef::Union(_) => None,
                 TypeDef::Struct(_) => None,
             })
             .collect();
@@ -1460,6 +1501,9 @@ impl Facts {
                     let total = match one {
                         None => Some(Size::Variable),
                         Some(None) => None,
+                        // A tag stored apart (a `Switch`) adds nothing to the
+                        // value's size; a peeked one is inside the payload.
+                        Some(Some(p)) if !u.inline_tag => Some(p),
                         Some(Some(p)) => Some(add_sizes(
                             int_width(&u.tag).map_or(Size::Variable, Size::Fixed),
                             p,
@@ -1553,7 +1597,11 @@ impl Facts {
         section_id: Lookup<'_>,
     ) -> bool {
         match t {
-            Type::Named(n) => type_id(n).is_some_and(|i| self.reaches(i, section)),
+            // A union held as a field or element (its tag stored apart)
+            // leads wherever its variants do.
+            Type::Named(n) | Type::Switch { union: n, .. } => {
+                type_id(n).is_some_and(|i| self.reaches(i, section))
+            }
             Type::Array { of, .. } | Type::List { of, .. } | Type::Groups { of, .. } => {
                 self.type_reaches(s, of, section, type_id, section_id)
             }
@@ -1624,9 +1672,12 @@ fn type_size(t: &Type, named: &dyn Fn(&str) -> Option<Size>) -> Option<Size> {
         Type::U64 | Type::I64 | Type::F64 => Size::Fixed(8),
         Type::Magic(m) => Size::Fixed(m.chars().count() as u64),
         Type::Bytes(n) => Size::Fixed(*n),
+        // A union's size is its payloads' common size (a value word).
+        Type::Switch { union, .. } => named(union)?,
+        Type::Index { width, .. } => int_width(width).map_or(Size::Variable, Size::Fixed),
         Type::CString { .. }
         | Type::List { .. }
-        | Type::Switch { .. }
+        | Type::Table { .. }
         | Type::Hash { .. }
         | Type::Rows { .. }
         | Type::Select { .. }

@@ -279,6 +279,9 @@ impl Checked {
         let mut out = Vec::with_capacity(st.fields.len());
         let mut o = Some(0u64);
         for f in &st.fields {
+            if let (Some(a), Some(cur)) = (f.align, o) {
+                o = Some(cur.next_multiple_of(a.max(1)));
+            }
             out.push(o);
             o = match (o, self.fixed_size(&f.ty)) {
                 (Some(a), Some(b)) => a.checked_add(b),

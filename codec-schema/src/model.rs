@@ -226,6 +226,10 @@ pub enum Order {
     /// At each record: first descend into the targets, then place what its
     /// own offsets point to.
     PostOrder,
+    /// Depth first: at each record, for each of its offsets in turn (in
+    /// field order, list elements in the value's order), place the target
+    /// and at once visit it, before the next offset.
+    DepthFirst,
     /// A named Rust function of the format's glue yields the records of type
     /// `visits` in the order their targets are placed; each is then visited
     /// pre-order.
@@ -240,6 +244,10 @@ pub enum Dedup {
     Exact,
     /// A value reuses equal bytes anywhere at an aligned position.
     ByteSearch { align: u64 },
+    /// Records equal as whole subtrees (their fields, and what their offsets
+    /// lead to, compared by value) are written once: the first is placed,
+    /// the others point at it, and no walk descends into them again.
+    Shared,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -325,6 +333,29 @@ pub struct Field {
     /// hand-written or deku-derived type standing in the schema.
     #[serde(default)]
     pub external: Option<String>,
+    /// For a field inside a record: it starts at a multiple of this, counted
+    /// from the record's start (zeros before it).
+    #[serde(default)]
+    pub align: Option<u64>,
+    /// For a field inside a record placed behind an offset: the record is
+    /// placed so that this field starts at a multiple of the value of the
+    /// record's integer field named here (a stored alignment).
+    #[serde(default)]
+    pub align_by: Option<String>,
+    /// For a sorted list (`sort_by`): in what order the elements' targets
+    /// are placed. `Written` (the default) follows the sorted order;
+    /// `Document` follows the order the value holds, which decode recovers
+    /// from where the targets lie in the file.
+    #[serde(default)]
+    pub visit: Visit,
+}
+
+/// The order in which a sorted list's targets are placed.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+pub enum Visit {
+    #[default]
+    Written,
+    Document,
 }
 
 fn yes() -> bool {
@@ -494,6 +525,23 @@ pub enum Type {
         count: Box<Type>,
         base: Box<Type>,
     },
+    /// A string held as its text, stored as its index in the sorted string
+    /// table the root's field `table` leads to (that field has
+    /// `derive: Interned`).
+    Index {
+        table: String,
+        #[serde(default = "u32_type")]
+        width: Box<Type>,
+    },
+    /// A sorted string table's body, a record's field: `count + 1` offsets
+    /// (the sibling field `count` holds `count`) counted from the record's
+    /// start, the last one where the strings end, then the strings,
+    /// NUL-terminated, sorted by their bytes. Held as the list of strings.
+    Table {
+        count: String,
+        #[serde(default = "u32_type")]
+        offsets: Box<Type>,
+    },
 }
 
 fn u32_type() -> Box<Type> {
@@ -628,8 +676,15 @@ pub enum Count {
 pub enum Derive {
     /// The number of elements of a sibling `Vec` offset field.
     Count(String),
-    /// The tag of the union variant held by a sibling `Switch` offset field.
+    /// The tag of the union variant held by a sibling `Switch` field.
     Tag(String),
+    /// A list of tags, one per element of the sibling list of `Switch`
+    /// values: the tags stored apart from their values.
+    Tags(String),
+    /// The offset of a sorted string table built on encode from every
+    /// `Index` that names this field (0 when there is none); not kept in
+    /// the typed value. Decode reads the table to resolve the indices.
+    Interned,
     /// The length of the output.
     FileSize,
     /// How many records of a type the file holds.
@@ -672,6 +727,12 @@ pub struct UnionDef {
     /// wherever a struct can (a field, a target, an element).
     #[serde(default)]
     pub inline_tag: bool,
+    /// The tag is not stored apart: it is the first bytes of each variant's
+    /// payload (a struct that starts with the tag as its `Magic`), so the
+    /// union can stand wherever a struct can and the variants are told apart
+    /// by their magics.
+    #[serde(default)]
+    pub peek: bool,
     /// The tag's type: `U8`, `U16`, `U24`, `U32` or `U64`; the sibling tag
     /// field of every `Switch` on this union has the same type width.
     pub tag: Type,

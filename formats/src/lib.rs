@@ -5,6 +5,7 @@
 pub mod aamp;
 pub mod ainb;
 pub mod bdat;
+pub mod byml;
 pub mod interp_hooks;
 pub mod layer;
 pub mod research;

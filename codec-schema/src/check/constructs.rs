@@ -209,7 +209,9 @@ impl<'s> Checker<'s> {
                                     format!("count field `{n}` is not an unsigned integer"),
                                     None,
                                 );
-                            } else if g.derive != Some(Derive::Count(f.name.clone())) {
+                            } else if g.derive != Some(Derive::Count(f.name.clone()))
+                                && !crate::check::counts_another_list(st, g)
+                            {
                                 cx.error(
                                     &tyat,
                                     item,

@@ -51,6 +51,8 @@ impl Checker<'_> {
                 _ => None,
             };
             match key.and_then(|k| k.derive.as_ref()) {
+                // Sorted by an interned string: by its rank in the table.
+                None if matches!(key.map(|k| &k.ty), Some(Type::Index { .. })) => {}
                 Some(Derive::KeyHash { seed, .. }) => {
                     let stored = st
                         .fields
@@ -71,8 +73,8 @@ impl Checker<'_> {
                 _ => cx.error(
                     fat,
                     item,
-                    format!("`{}` is sorted by `{by}`, which is not a `KeyHash` field of its elements", f.name),
-                    Some("the elements are records with a field `derive: KeyHash(hook: .., key: .., seed: ..)`".into()),
+                    format!("`{}` is sorted by `{by}`, which is neither a `KeyHash` nor an `Index` field of its elements", f.name),
+                    Some("the elements are records with a field `derive: KeyHash(hook: .., key: .., seed: ..)` or of type `Index(...)`".into()),
                 ),
             }
         }

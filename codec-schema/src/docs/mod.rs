@@ -135,6 +135,8 @@ pub fn type_label(t: &Type) -> String {
                 format!("cstring ({})", extra.join(", "))
             }
         }
+        Type::Index { table, width } => format!("{} index → {table}", type_label(width)),
+        Type::Table { offsets, .. } => format!("sorted strings ({} offsets)", type_label(offsets)),
         Type::Named(n) => n.clone(),
         Type::Array { of, len } => format!("{}[{len}]", type_label(of)),
         Type::Bits { word, .. } => format!("bits ({})", type_label(word)),
@@ -193,6 +195,8 @@ pub fn derive_label(d: &Derive) -> String {
     match d {
         Derive::Count(f) => format!("number of elements of {f}"),
         Derive::Tag(f) => format!("tag of the variant in {f}"),
+        Derive::Tags(f) => format!("tags of the variants in {f}"),
+        Derive::Interned => "sorted string table built on encode".into(),
         Derive::FileSize => "length of the file".into(),
         Derive::RecordCount(t) => format!("number of {t} records"),
         Derive::SectionSize(s) => format!("length of section {s}"),

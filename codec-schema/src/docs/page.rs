@@ -305,6 +305,9 @@ fn section_table(c: &Checked, secs: &[crate::Section]) -> Block {
         let order = match &sec.order {
             Order::PreOrder => vec![t("pre-order: a record's own targets, then its children")],
             Order::PostOrder => vec![t("post-order: a record's children, then its own targets")],
+            Order::DepthFirst => vec![t(
+                "depth first: each target placed, then visited, before the next",
+            )],
             Order::Hook { name, visits } => vec![
                 t("glue hook "),
                 code(name),
@@ -319,6 +322,7 @@ fn section_table(c: &Checked, secs: &[crate::Section]) -> Block {
             Dedup::ByteSearch { align } => {
                 format!("a value reuses equal bytes at any {align}-aligned position")
             }
+            Dedup::Shared => "records equal as whole subtrees are written once".to_owned(),
         };
         rows.push(vec![
             vec![t((i + 1).to_string())],
@@ -627,6 +631,14 @@ fn derive_sentence(c: &Checked, st: &StructDef, d: &Derive) -> Rich {
             code(seed),
             t("); the list is written sorted by it."),
         ],
+        Derive::Tags(f) => vec![
+            t("the tags of the variants held by the elements of "),
+            code(f),
+            t(", one per element."),
+        ],
+        Derive::Interned => vec![t(
+            "the offset of the sorted table of every string stored as an index into it (0 when there is none).",
+        )],
         Derive::Tag(f) => {
             let union = st
                 .fields

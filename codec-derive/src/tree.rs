@@ -1,0 +1,995 @@
+//! Code for trees of tagged nodes (schema language v2): unions whose tag is
+//! stored apart from the value (`Switch` as a record's field or a list's
+//! element, `derive: Tags`), unions told apart by their payload's magic
+//! (`peek`), strings interned in sorted tables (`Index`, `Table`,
+//! `derive: Interned`), and the depth-first placement that writes equal
+//! subtrees once (`order: DepthFirst`, `dedup: Shared`). The behaviour
+//! lives in `codec_runtime::{interned, shared}`; this module only
+//! sequences calls to it.
+
+use crate::names::{ident, local, read_uint, width_tokens};
+use crate::Gen;
+use codec_schema::{Dedup, Derive, Field, Order, Ptr, StructDef, Type, TypeDef, UnionDef, Visit};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+const RT: fn() -> TokenStream = || quote!(::codec_runtime);
+
+impl Gen<'_> {
+    /// The interned tables: the root fields with `derive: Interned`, in order.
+    pub(crate) fn interned_tables(&self) -> Vec<String> {
+        let root = self.c.root();
+        root.fields
+            .iter()
+            .filter(|f| f.derive == Some(Derive::Interned))
+            .map(|f| f.name.clone())
+            .collect()
+    }
+
+    fn table_id(&self, table: &str) -> usize {
+        self.interned_tables()
+            .iter()
+            .position(|t| t == table)
+            .unwrap_or(0)
+    }
+
+    fn has_shared(&self) -> bool {
+        self.c
+            .all_sections()
+            .iter()
+            .any(|s| s.dedup == Dedup::Shared)
+    }
+
+    pub(crate) fn has_depth_first(&self) -> bool {
+        self.c
+            .all_sections()
+            .iter()
+            .any(|s| s.order == Order::DepthFirst)
+    }
+
+    /// Is `name` placed in a shared section (the target of such an offset)?
+    fn is_shared_type(&self, name: &str) -> bool {
+        let shared = |p: &Ptr| {
+            p.section
+                .as_deref()
+                .and_then(|s| self.c.section_id(s))
+                .is_some_and(|i| self.c.section(i).dedup == Dedup::Shared)
+        };
+        let mut found = false;
+        let mut look = |t: &Type| {
+            if let Type::Ptr(p) = t {
+                if matches!(&p.to, Type::Named(n) if n == name) && shared(p) {
+                    found = true;
+                }
+            }
+        };
+        for t in &self.c.schema.types {
+            match t {
+                TypeDef::Struct(s) => s.fields.iter().for_each(|f| look(&f.ty)),
+                TypeDef::Union(u) => u.variants.iter().for_each(|v| look(&v.ty)),
+            }
+        }
+        found
+    }
+
+    /// Is union `name` held as a value word (a `Switch` field or element)?
+    pub(crate) fn is_word_union(&self, name: &str) -> bool {
+        let word = |t: &Type| match t {
+            Type::Switch { union, .. } => union == name,
+            Type::List { of, .. } => matches!(&**of, Type::Switch { union, .. } if union == name),
+            _ => false,
+        };
+        self.c.schema.types.iter().any(|t| match t {
+            TypeDef::Struct(s) => s.fields.iter().any(|f| word(&f.ty)),
+            TypeDef::Union(_) => false,
+        })
+    }
+
+    /// `place_own` statements for a root offset to an interned table: the
+    /// table, built from the collected strings, when it has any.
+    pub(crate) fn interned_place(&self, f: &Field, p: &Ptr, off: u64) -> syn::Result<TokenStream> {
+        let _rt = RT();
+        let Type::Named(tn) = &p.to else {
+            return Err(Gen::err(format!(
+                "`{}`: an interned table is a struct",
+                f.name
+            )));
+        };
+        let Some(field) = self.table_field(tn) else {
+            return Err(Gen::err(format!("`{tn}` has no `Table` field")));
+        };
+        let Some(si) = p.section.as_deref().and_then(|s| self.c.section_id(s)) else {
+            return Err(Gen::err(format!("`{}` names no section", f.name)));
+        };
+        let id = self.table_id(&f.name);
+        let tid = ident(tn);
+        let enc = self.path_as(tn, "__Encode");
+        let wt = width_tokens(&p.width);
+        let ia = self.c.section(si).item_align;
+        let what = format!("{}.{}", self.c.root().name, f.name);
+        Ok(quote! {
+            if sec == #si {
+                let strings = w.interned().strings(#id).to_vec();
+                if !strings.is_empty() {
+                    let tbl = #tid { #field: strings };
+                    w.align(#ia);
+                    let target = w.pos();
+                    #enc::write_record(&tbl, w)?;
+                    w.patch_offset(pos + #off, #wt, 0, 1, target, #what)?;
+                }
+            }
+        })
+    }
+
+    // ----- types -----
+
+    /// `Collect` (interned strings) and `Shape` (shared subtrees) for every
+    /// type, and the section each offset variant of a union places in.
+    pub(crate) fn tree_impls(&self) -> TokenStream {
+        let rt = RT();
+        let mut out = TokenStream::new();
+        let interned = !self.interned_tables().is_empty();
+        let shared = self.has_shared();
+        for t in &self.c.base().types {
+            let name = ident(t.name());
+            match t {
+                TypeDef::Struct(s) => {
+                    let stored: Vec<&Field> = s
+                        .fields
+                        .iter()
+                        .filter(|f| codec_schema::Checked::is_stored(f))
+                        .collect();
+                    if interned {
+                        let parts = stored.iter().map(|f| {
+                            let fid = ident(&f.name);
+                            self.collect_expr(&f.ty, quote!(&self.#fid))
+                        });
+                        out.extend(quote! {
+                            impl #rt::interned::Collect for #name {
+                                #[allow(unused_variables)]
+                                fn collect<'v>(&'v self, c: &mut #rt::interned::Collector<'v>) { #(#parts)* }
+                            }
+                        });
+                    }
+                    if shared {
+                        let parts = stored.iter().map(|f| {
+                            let fid = ident(&f.name);
+                            self.shape_expr(&f.ty, quote!(&self.#fid))
+                        });
+                        out.extend(self.shape_impl(t.name(), quote!(#(#parts)*)));
+                    }
+                }
+                TypeDef::Union(u) => {
+                    if interned {
+                        let arms = u.variants.iter().map(|v| {
+                            let vn = ident(&v.name);
+                            let e = self.collect_expr(&v.ty, quote!(v));
+                            quote!(Self::#vn(v) => { #e })
+                        });
+                        out.extend(quote! {
+                            impl #rt::interned::Collect for #name {
+                                #[allow(unused_variables)]
+                                fn collect<'v>(&'v self, c: &mut #rt::interned::Collector<'v>) {
+                                    match self { #(#arms)* }
+                                }
+                            }
+                        });
+                    }
+                    if shared {
+                        let arms = u.variants.iter().map(|v| {
+                            let vn = ident(&v.name);
+                            let e = self.shape_expr(&v.ty, quote!(v));
+                            let tag = v.tag;
+                            quote!(Self::#vn(v) => { k.int(#tag); #e })
+                        });
+                        out.extend(self.shape_impl(t.name(), quote!(match self { #(#arms)* })));
+                    }
+                    let arms = u.variants.iter().filter_map(|v| match &v.ty {
+                        Type::Ptr(p) => {
+                            let si = p.section.as_deref().and_then(|s| self.c.section_id(s))?;
+                            let tag = v.tag;
+                            Some(quote!(#tag => ::std::option::Option::Some(#si)))
+                        }
+                        _ => None,
+                    });
+                    out.extend(quote! {
+                        impl #name {
+                            /// The section the variant of tag `tag` places its
+                            /// target in, when it is an offset.
+                            #[doc(hidden)]
+                            pub fn placed_in(tag: u64) -> ::std::option::Option<usize> {
+                                match tag { #(#arms,)* _ => ::std::option::Option::None }
+                            }
+                        }
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn shape_impl(&self, name: &str, body: TokenStream) -> TokenStream {
+        let rt = RT();
+        let id = ident(name);
+        let tid = self
+            .c
+            .base()
+            .types
+            .iter()
+            .position(|t| t.name() == name)
+            .unwrap_or(0);
+        if self.is_shared_type(name) {
+            // Hash-consed: the subtree stands in its holder's shape as one number.
+            quote! {
+                impl #id {
+                    #[doc(hidden)]
+                    pub fn shape_id(&self, s: &mut #rt::shared::Shapes) -> u32 {
+                        s.id(#rt::key_of(self), #tid, |k, s| {
+                            let _ = (&k, &s);
+                            #body
+                        })
+                    }
+                }
+                impl #rt::shared::Shape for #id {
+                    fn shape(&self, k: &mut #rt::shared::ShapeKey, s: &mut #rt::shared::Shapes) {
+                        k.int(u64::from(self.shape_id(s)));
+                    }
+                }
+            }
+        } else {
+            quote! {
+                impl #rt::shared::Shape for #id {
+                    #[allow(unused_variables)]
+                    fn shape(&self, k: &mut #rt::shared::ShapeKey, s: &mut #rt::shared::Shapes) { #body }
+                }
+            }
+        }
+    }
+
+    fn collect_expr(&self, t: &Type, v: TokenStream) -> TokenStream {
+        let rt = RT();
+        match t {
+            Type::Index { table, .. } => {
+                let id = self.table_id(table);
+                quote!(c.add(#id, #v.as_str());)
+            }
+            Type::Named(_) | Type::Switch { .. } => {
+                quote!(#rt::interned::Collect::collect(#v, c);)
+            }
+            Type::List { of, .. } | Type::Array { of, .. } if self.holds_index(of) => {
+                let e = self.collect_expr(of, quote!(e));
+                quote!(for e in (#v).iter() { #e })
+            }
+            Type::Ptr(p) if self.holds_index(&p.to) => {
+                let inner = self.collect_expr(&p.to, quote!(v));
+                if p.optional {
+                    quote!(if let Some(v) = #v { #inner })
+                } else {
+                    quote!({ let v = #v; #inner })
+                }
+            }
+            _ => quote!(),
+        }
+    }
+
+    fn holds_index(&self, t: &Type) -> bool {
+        match t {
+            Type::Index { .. } | Type::Named(_) | Type::Switch { .. } => true,
+            Type::List { of, .. } | Type::Array { of, .. } => self.holds_index(of),
+            Type::Ptr(p) => self.holds_index(&p.to),
+            _ => false,
+        }
+    }
+
+    fn shape_expr(&self, t: &Type, v: TokenStream) -> TokenStream {
+        let rt = RT();
+        match t {
+            Type::Magic(_) => quote!(),
+            Type::Bits { .. } | Type::Rows { .. } | Type::Hash { .. } | Type::Pool {} => {
+                quote!(k.int(0);)
+            }
+            Type::Ptr(p) if p.align.is_some() => {
+                quote!(#rt::shared::Shape::shape(&(#v).value, k, s);)
+            }
+            _ => quote!(#rt::shared::Shape::shape(#v, k, s);),
+        }
+    }
+
+    // ----- decode -----
+
+    /// Statements reading field `f` of `s` when it is one of this module's
+    /// constructs (into the local `f_<name>`, or `raw_<name>`, advancing `p`).
+    pub(crate) fn tree_field_read(
+        &self,
+        s: &StructDef,
+        f: &Field,
+    ) -> Option<(TokenStream, TokenStream)> {
+        let rt = RT();
+        let fname = f.name.as_str();
+        let v = local("f", fname);
+        let at = local("at", fname);
+        match (&f.derive, &f.ty) {
+            (Some(Derive::Interned), Type::Ptr(p)) => {
+                let raw = local("raw", fname);
+                let read = read_uint(&p.width, quote!(p));
+                let w = codec_schema::int_width(&p.width).unwrap_or(4);
+                let id = self.table_id(fname);
+                let Type::Named(tn) = &p.to else { return None };
+                let tdec = self.path_as(tn, "__Decode");
+                let field = self.table_field(tn)?;
+                let base = self.base_expr(&p.base, quote!(pos));
+                let scale = p.scale;
+                let reads = quote! {
+                    let #at = p;
+                    let #raw = match #read { Ok(v) => v, Err(e) => return Err(e.in_field(#fname)) };
+                    p += #w;
+                };
+                Some((
+                    reads,
+                    quote! {
+                        if #raw != 0 {
+                            let t = match r.target(#at, #base, #raw, #scale) { Ok(t) => t, Err(e) => return Err(e.in_field(#fname)) };
+                            if let Err(e) = r.enter(#at, t, 4) { return Err(e.in_field(#fname)); }
+                            match #tdec::decode_at(r, t) {
+                                Ok((tbl, _)) => r.set_table(#id, tbl.#field),
+                                Err(e) => return Err(e.in_field(#fname)),
+                            }
+                            r.leave();
+                        }
+                    },
+                ))
+            }
+            (None, Type::Table { count, offsets }) => {
+                let raw = local("raw", count);
+                let wt = width_tokens(offsets);
+                Some((
+                    quote! {
+                        let #at = p;
+                        let (#v, next) = match #rt::interned::read_table(r, pos, p, #raw, #wt) {
+                            Ok(v) => v,
+                            Err(e) => return Err(e.in_field(#fname)),
+                        };
+                        p = next;
+                    },
+                    TokenStream::new(),
+                ))
+            }
+            (None, Type::Switch { union, tag }) => {
+                let un = self.path_as(union, "__Payload");
+                let raw_tag = local("raw", tag);
+                let at_tag = local("at", tag);
+                let size = self.c.fixed_size(&f.ty).unwrap_or(4);
+                Some((
+                    quote! {
+                        let #at = p;
+                        let #v = match #un::decode_payload(r, #raw_tag, p, p, #at_tag) {
+                            Ok(v) => v,
+                            Err(e) => return Err(e.in_field(#fname)),
+                        };
+                        p += #size;
+                    },
+                    TokenStream::new(),
+                ))
+            }
+            (None, Type::List { of, count }) => {
+                let Type::Switch { union, tag } = &**of else {
+                    return self
+                        .document_order_read(s, f)
+                        .map(|r| (r, TokenStream::new()));
+                };
+                let un = self.path_as(union, "__Payload");
+                let tags = local("f", tag);
+                let at_tags = local("at", tag);
+                let size = self.c.fixed_size(of).unwrap_or(4);
+                let codec_schema::Count::Field(c) = &**count else {
+                    return None;
+                };
+                let n = local("raw", c);
+                Some((
+                    quote! {
+                        let #at = p;
+                        let #v = {
+                            let n: u64 = #n;
+                            if let Err(e) = r.check_count(p, p, n, #size) { return Err(e.in_field(#fname)); }
+                            let mut out = ::std::vec::Vec::with_capacity(n as usize);
+                            for i in 0..n as usize {
+                                let q = p + i as u64 * #size;
+                                let tag = u64::from(#tags[i]);
+                                match #un::decode_payload(r, tag, q, q, #at_tags + i as u64) {
+                                    Ok(v) => out.push(v),
+                                    Err(e) => return Err(e.at_index(i).in_field(#fname)),
+                                }
+                            }
+                            out
+                        };
+                        p += #v.len() as u64 * #size;
+                    },
+                    TokenStream::new(),
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// The field of a table struct that holds its strings.
+    fn table_field(&self, name: &str) -> Option<proc_macro2::Ident> {
+        let Some(TypeDef::Struct(t)) = self.c.get(name) else {
+            return None;
+        };
+        t.fields
+            .iter()
+            .find(|g| matches!(g.ty, Type::Table { .. }))
+            .map(|g| ident(&g.name))
+    }
+
+    /// A list of records kept in document order (`visit: Document`): read
+    /// as stored, then reordered so that the targets of each section ascend.
+    fn document_order_read(&self, s: &StructDef, f: &Field) -> Option<TokenStream> {
+        let rt = RT();
+        if f.visit != Visit::Document {
+            return None;
+        }
+        let Type::List { of, count } = &f.ty else {
+            return None;
+        };
+        let Type::Named(en) = &**of else { return None };
+        let Some(TypeDef::Struct(e)) = self.c.get(en) else {
+            return None;
+        };
+        let esize = self.c.fixed_size(of)?;
+        let offs = self.c.field_offsets(e);
+        let (sw, tf) = e.fields.iter().zip(&offs).find_map(|(g, o)| match &g.ty {
+            Type::Switch { union, tag } => Some(((g, union, (*o)?), tag)),
+            _ => None,
+        })?;
+        let (g, union, voff) = sw;
+        let ti = e.fields.iter().position(|h| &h.name == tf)?;
+        let toff = offs[ti]?;
+        let tread = read_uint(&e.fields[ti].ty, quote!(q + #toff));
+        let wsize = self.c.fixed_size(&g.ty).unwrap_or(4);
+        let word_ty = match wsize {
+            1 => Type::U8,
+            2 => Type::U16,
+            8 => Type::U64,
+            _ => Type::U32,
+        };
+        let wread = read_uint(&word_ty, quote!(q + #voff));
+        let un = ident(union);
+        let (plain, _) = self.list_field_read(s, &f.name, of, count);
+        let v = local("f", &f.name);
+        let at = local("at", &f.name);
+        Some(quote! {
+            #plain
+            let #v = {
+                let places: ::std::vec::Vec<::std::option::Option<(usize, u64)>> = (0..#v.len() as u64)
+                    .map(|i| {
+                        let q = #at + i * #esize;
+                        let tag = #tread.ok()?;
+                        let word = #wread.ok()?;
+                        #un::placed_in(tag).map(|s| (s, word))
+                    })
+                    .collect();
+                let order = #rt::shared::document_order(&places);
+                #rt::shared::reorder(#v, &order)
+            };
+        })
+    }
+
+    /// An offset inside a union payload: read it and decode its target.
+    pub(crate) fn ptr_inline_read(
+        &self,
+        p: &Ptr,
+        start: TokenStream,
+        owner: &str,
+        field: &str,
+    ) -> TokenStream {
+        let rt = RT();
+        let read = read_uint(&p.width, quote!(s));
+        let w = codec_schema::int_width(&p.width).unwrap_or(4);
+        let scale = p.scale;
+        let base = match &p.base {
+            codec_schema::Base::Absolute(n) => quote!(#n),
+            _ => quote!(0u64),
+        };
+        let size = self.c.fixed_size(&p.to).unwrap_or(1).max(1);
+        let body = match &p.to {
+            Type::Named(n) => {
+                let tn = self.path_as(n, "__Decode");
+                quote!(#tn::decode_at(r, t).map(|(v, _)| v))
+            }
+            Type::List { of, count } => {
+                let (n, start) = match &**count {
+                    codec_schema::Count::Prefix(ct) => {
+                        let cw = codec_schema::int_width(ct).unwrap_or(4);
+                        let cr = read_uint(ct, quote!(t));
+                        (quote!(#cr?), quote!(t + #cw))
+                    }
+                    _ => (quote!(0u64), quote!(t)),
+                };
+                let at = proc_macro2::Ident::new("s", proc_macro2::Span::call_site());
+                let list = self.list_read(of, n, start, &at, owner, field);
+                let ety = self.rust_ty(of, owner, field);
+                quote!((|| -> #rt::DecodeResult<::std::vec::Vec<#ety>> { #list })())
+            }
+            other => {
+                let read = self.inline_read(other, quote!(t), owner, field);
+                quote!(#read.map(|(v, _)| v))
+            }
+        };
+        quote! {{
+            let s: u64 = #start;
+            (|| {
+                let raw = #read?;
+                let t = r.target(s, #base, raw, #scale)?;
+                r.enter(s, t, #size)?;
+                let v = #body;
+                r.leave();
+                v.map(|v| (v, s + #w))
+            })()
+        }}
+    }
+
+    /// `decode_at` for a union told apart by its payload's first bytes.
+    pub(crate) fn decode_peek_union(&self, u: &UnionDef) -> TokenStream {
+        let rt = RT();
+        let uname = &u.name;
+        let read = read_uint(&u.tag, quote!(pos));
+        let arms = u.variants.iter().map(|v| {
+            let vn = ident(&v.name);
+            let tag = v.tag;
+            let vname = &v.name;
+            let Type::Named(n) = &v.ty else {
+                return quote!();
+            };
+            let tn = self.path_as(n, "__Decode");
+            quote! {
+                #tag => match #tn::decode_at(r, pos) {
+                    Ok((v, end)) => Ok((Self::#vn(v), end)),
+                    Err(e) => Err(e.within(#rt::PathSeg::Variant(#vname))),
+                },
+            }
+        });
+        let vis = self.vis();
+        self.impl_block(
+            &u.name,
+            "__Decode",
+            quote! {
+                /// Decodes the variant whose magic is at `pos`.
+                #[allow(unused_variables)]
+                #vis fn decode_at(r: &mut #rt::Reader<'_>, pos: u64) -> #rt::DecodeResult<(Self, u64)> {
+                    let tag = #read?;
+                    match tag {
+                        #(#arms)*
+                        _ => Err(#rt::DecodeError::new(pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),
+                    }
+                }
+            },
+        )
+    }
+
+    // ----- encode -----
+
+    /// Statements writing field `f` of `s` (in `write_record`) when it is
+    /// one of this module's constructs. `start` is the record's position.
+    pub(crate) fn tree_field_write(&self, s: &StructDef, f: &Field) -> Option<TokenStream> {
+        let rt = RT();
+        let fid = ident(&f.name);
+        let what = format!("{}.{}", s.name, f.name);
+        match (&f.derive, &f.ty) {
+            (Some(Derive::Tags(of)), Type::List { of: t, .. }) => {
+                let of = ident(of);
+                let wt = width_tokens(t);
+                Some(quote! {
+                    for e in self.#of.iter() {
+                        w.put_uint(#wt, e.tag(), #what)?;
+                    }
+                })
+            }
+            (None, Type::Table { offsets, .. }) => {
+                let wt = width_tokens(offsets);
+                Some(quote!(#rt::interned::write_table(w, start, &self.#fid, #wt, #what)?;))
+            }
+            (None, Type::Switch { union, .. }) => {
+                let un = self.path_as(union, "__Tree");
+                Some(quote! {
+                    let off = w.pos() - start;
+                    #un::write_word(&self.#fid, w, #rt::key_of(self), Self::TYPE_ID, off, #what)?;
+                })
+            }
+            (None, Type::List { of, .. }) if matches!(**of, Type::Switch { .. }) => {
+                let Type::Switch { union, .. } = &**of else {
+                    return None;
+                };
+                let un = self.path_as(union, "__Tree");
+                let size = self.c.fixed_size(of).unwrap_or(4);
+                Some(quote! {
+                    let off = w.pos() - start;
+                    for (i, e) in self.#fid.iter().enumerate() {
+                        #un::write_word(e, w, #rt::key_of(self), Self::TYPE_ID, off + i as u64 * #size, #what)?;
+                    }
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Zeros before a field with `align`, counted from the record's start.
+    pub(crate) fn field_align_write(&self, f: &Field) -> TokenStream {
+        match f.align {
+            Some(a) if a > 1 => quote! {
+                let pad = (w.pos() - start).next_multiple_of(#a) - (w.pos() - start);
+                w.put_zeros(pad as usize);
+            },
+            _ => quote!(),
+        }
+    }
+
+    /// The key each element of a list sorted by an `Index` field sorts by:
+    /// the string's rank in its table.
+    pub(crate) fn index_sort_keys(&self, f: &Field, of: &Type) -> Option<TokenStream> {
+        let key = f.sort_by.as_deref()?;
+        let Type::Named(en) = of else { return None };
+        let Some(TypeDef::Struct(e)) = self.c.get(en) else {
+            return None;
+        };
+        let kf = e.fields.iter().find(|g| g.name == key)?;
+        let Type::Index { table, .. } = &kf.ty else {
+            return None;
+        };
+        let id = self.table_id(table);
+        let fid = ident(&f.name);
+        let kid = ident(key);
+        let what = format!("{}.{}", en, key);
+        let rt = RT();
+        Some(quote! {
+            self.#fid.iter()
+                .map(|e| w.interned().index(#id, &e.#kid, #what))
+                .collect::<#rt::EncodeResult<::std::vec::Vec<u64>>>()?
+        })
+    }
+
+    /// `visit_df` for a struct: each offset's target placed (or found among
+    /// the shared ones) and at once visited, in field order.
+    pub(crate) fn visit_df_struct(&self, s: &StructDef) -> syn::Result<TokenStream> {
+        let rt = RT();
+        let runtime_offsets = self.field_offset_exprs(s);
+        let mut body = TokenStream::new();
+        for (fi, f) in s.fields.iter().enumerate() {
+            if f.derive.is_some() && f.derive != Some(Derive::Interned) {
+                continue;
+            }
+            let fid = ident(&f.name);
+            let what = format!("{}.{}", s.name, f.name);
+            let off = runtime_offsets[fi].clone().unwrap_or(quote!(0u64));
+            match &f.ty {
+                Type::Ptr(p) if f.derive.is_none() => {
+                    let place = self.df_place(
+                        p,
+                        quote!(v),
+                        &what,
+                        quote!(#rt::key_of(self)),
+                        quote!(Self::TYPE_ID),
+                        off,
+                    )?;
+                    body.extend(if p.optional {
+                        quote!(if let Some(v) = &self.#fid { #place })
+                    } else {
+                        quote!({ let v = &self.#fid; #place })
+                    });
+                }
+                Type::Switch { union, .. } if self.reaches_df(&f.ty) => {
+                    let un = self.path_as(union, "__Tree");
+                    body.extend(quote! {
+                        #un::visit_word(&self.#fid, w, sec, #rt::key_of(self), Self::TYPE_ID, #off, pos)?;
+                    });
+                }
+                Type::List { of, .. } if self.reaches_df(of) => match &**of {
+                    Type::Switch { union, .. } => {
+                        let un = self.path_as(union, "__Tree");
+                        let size = self.c.fixed_size(of).unwrap_or(4);
+                        body.extend(quote! {
+                            let off = #off;
+                            for (i, e) in self.#fid.iter().enumerate() {
+                                #un::visit_word(e, w, sec, #rt::key_of(self), Self::TYPE_ID, off + i as u64 * #size, pos)?;
+                            }
+                        });
+                    }
+                    Type::Named(en) => {
+                        let et = self.path_as(en, "__Tree");
+                        let eid = ident(en);
+                        body.extend(quote! {
+                            for e in self.#fid.iter() {
+                                let epos = if pos == #rt::UNPLACED {
+                                    #rt::UNPLACED
+                                } else {
+                                    w.record(#rt::key_of(e), #eid::TYPE_ID, #what)?
+                                };
+                                #et::visit_df(e, w, sec, epos)?;
+                            }
+                        });
+                    }
+                    _ => {}
+                },
+                Type::Named(n) if self.reaches_df(&f.ty) => {
+                    let nt = self.path_as(n, "__Tree");
+                    body.extend(quote! {
+                        let fpos = if pos == #rt::UNPLACED { pos } else { pos + #off };
+                        #nt::visit_df(&self.#fid, w, sec, fpos)?;
+                    });
+                }
+                _ => {}
+            }
+        }
+        let prologue = if self.is_shared_type(&s.name) {
+            quote! {
+                let shape = self.shape_id(w.shapes());
+                if !w.first_visit(sec, shape) {
+                    return Ok(());
+                }
+            }
+        } else {
+            quote!()
+        };
+        let vis = self.vis();
+        Ok(self.impl_block(
+            &s.name,
+            "__Tree",
+            quote! {
+                /// Places, depth first, what this record leads to in section
+                /// `sec`; `pos` is where the record was written (or UNPLACED).
+                #[allow(unused_variables)]
+                #vis fn visit_df(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
+                    #prologue
+                    #body
+                    Ok(())
+                }
+            },
+        ))
+    }
+
+    fn reaches_df(&self, t: &Type) -> bool {
+        (0..self.c.all_sections().len())
+            .any(|si| self.c.section(si).order == Order::DepthFirst && self.c.type_reaches(t, si))
+    }
+
+    /// Statements placing the target `v` (a reference) of offset `p` for
+    /// the depth-first walk over section `sec`. The offset lives at `off`
+    /// in the holder record (`key`, `tid`), written at `pos` (or not yet).
+    fn df_place(
+        &self,
+        p: &Ptr,
+        v: TokenStream,
+        what: &str,
+        key: TokenStream,
+        tid: TokenStream,
+        off: TokenStream,
+    ) -> syn::Result<TokenStream> {
+        let rt = RT();
+        let Some(si) = p.section.as_deref().and_then(|s| self.c.section_id(s)) else {
+            return Ok(quote!());
+        };
+        let sec = self.c.section(si);
+        let ia = sec.item_align;
+        let wt = width_tokens(&p.width);
+        let scale = p.scale;
+        let base = match &p.base {
+            codec_schema::Base::Absolute(n) => quote!(#n),
+            _ => quote!(0u64),
+        };
+        let patch = quote! {
+            if pos == #rt::UNPLACED {
+                w.defer(#key, #tid, off, target);
+            } else {
+                w.patch_offset(pos + off, #wt, #base, #scale, target, #what)?;
+            }
+        };
+        let named = match &p.to {
+            Type::Named(n) => Some(n.as_str()),
+            _ => None,
+        };
+        let reaches = self.reaches_df(&p.to);
+        let visit = match named {
+            Some(n) if reaches => {
+                let nt = self.path_as(n, "__Tree");
+                quote!(#nt::visit_df(#v, w, sec, target)?;)
+            }
+            _ => quote!(),
+        };
+        let visit_elsewhere = match named {
+            Some(n) if reaches => {
+                let nt = self.path_as(n, "__Tree");
+                quote!(#nt::visit_df(#v, w, sec, #rt::UNPLACED)?;)
+            }
+            _ => quote!(),
+        };
+        let place = if sec.dedup == Dedup::Shared {
+            let Some(n) = named else {
+                return Err(Gen::err(format!(
+                    "`{what}`: a shared section holds records (a named struct or union)"
+                )));
+            };
+            let enc = self.path_as(n, "__Encode");
+            quote! {
+                let shape = (#v).shape_id(w.shapes());
+                let (target, fresh) = match w.shared_at(#si, shape) {
+                    Some(t) => (t, false),
+                    None => {
+                        w.align(#ia);
+                        let t = w.pos();
+                        #enc::write_record(#v, w)?;
+                        w.note_shared(#si, shape, t);
+                        (t, true)
+                    }
+                };
+                #patch
+                if fresh { #visit }
+            }
+        } else {
+            let align_by = named.and_then(|n| self.align_by_pad(n, &v));
+            let target = match named {
+                Some(n) => {
+                    let enc = self.path_as(n, "__Encode");
+                    quote! {
+                        w.align(#ia);
+                        #align_by
+                        let target = w.pos();
+                        #enc::write_record(#v, w)?;
+                    }
+                }
+                None => {
+                    let pv = self.place_value(&p.to, v.clone(), &Dedup::None, ia, what);
+                    quote!(let target: u64 = { #pv };)
+                }
+            };
+            quote! {
+                #target
+                #patch
+                #visit
+            }
+        };
+        Ok(quote! {
+            let off: u64 = #off;
+            if sec == #si {
+                #place
+            } else {
+                #visit_elsewhere
+            }
+        })
+    }
+
+    /// Zeros that put a record's `align_by` field at a multiple of the
+    /// record's stored alignment.
+    fn align_by_pad(&self, name: &str, v: &TokenStream) -> Option<TokenStream> {
+        let Some(TypeDef::Struct(s)) = self.c.get(name) else {
+            return None;
+        };
+        let offs = self.c.field_offsets(s);
+        let (f, o) = s
+            .fields
+            .iter()
+            .zip(&offs)
+            .find(|(f, _)| f.align_by.is_some())?;
+        let o = (*o)?;
+        let by = ident(f.align_by.as_deref()?);
+        Some(quote! {
+            let a = (u64::from((#v).#by)).max(1);
+            let pad = (w.pos() + #o).next_multiple_of(a) - (w.pos() + #o);
+            w.put_zeros(pad as usize);
+        })
+    }
+
+    /// `write_word` and `visit_word` for a union held as a value word (its
+    /// tag stored apart), and the record methods of a peeked union.
+    pub(crate) fn tree_union(&self, u: &UnionDef) -> syn::Result<TokenStream> {
+        let rt = RT();
+        let vis = self.vis();
+        if u.peek {
+            let writes = u.variants.iter().map(|v| {
+                let vn = ident(&v.name);
+                let Type::Named(n) = &v.ty else {
+                    return quote!();
+                };
+                let enc = self.path_as(n, "__Encode");
+                quote!(Self::#vn(v) => #enc::write_record(v, w),)
+            });
+            let visits = u.variants.iter().map(|v| {
+                let vn = ident(&v.name);
+                let Type::Named(n) = &v.ty else {
+                    return quote!();
+                };
+                let t = self.path_as(n, "__Tree");
+                quote!(Self::#vn(v) => #t::visit_df(v, w, sec, pos),)
+            });
+            let visits2 = visits.clone();
+            let enc = self.impl_block(
+                &u.name,
+                "__Encode",
+                quote! {
+                    /// Writes the variant's record (its magic is the tag).
+                    #vis fn write_record(&self, w: &mut #rt::Writer) -> #rt::EncodeResult<()> {
+                        match self { #(#writes)* }
+                    }
+                    #[allow(unused_variables)]
+                    #vis fn visit(&self, w: &mut #rt::Writer, sec: usize, post: bool, pos: u64) -> #rt::EncodeResult<()> {
+                        Ok(())
+                    }
+                    #[allow(unused_variables)]
+                    fn place_own(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
+                        Ok(())
+                    }
+                },
+            );
+            let tree = self.impl_block(
+                &u.name,
+                "__Tree",
+                quote! {
+                    #[allow(unused_variables)]
+                    #vis fn visit_df(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
+                        match self { #(#visits2)* }
+                    }
+                },
+            );
+            return Ok(quote!(#enc #tree));
+        }
+        let uname = &u.name;
+        let mut writes = TokenStream::new();
+        let mut visits = TokenStream::new();
+        for v in &u.variants {
+            let vn = ident(&v.name);
+            let what = format!("{uname}.{}", v.name);
+            match &v.ty {
+                Type::Ptr(p) => {
+                    let wt = width_tokens(&p.width);
+                    let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
+                    let scale = p.scale;
+                    writes.extend(quote! {
+                        Self::#vn(_) => match w.take_deferred(key, tid, off) {
+                            Some(t) => w.put_offset(#wt, 0, #scale, t, #what)?,
+                            None => w.put_bytes(&[0u8; #n]),
+                        },
+                    });
+                    let place =
+                        self.df_place(p, quote!(v), &what, quote!(key), quote!(tid), quote!(off))?;
+                    visits.extend(quote!(Self::#vn(v) => { #place }));
+                }
+                Type::Index { table, width } => {
+                    let id = self.table_id(table);
+                    let wt = width_tokens(width);
+                    writes.extend(quote! {
+                        Self::#vn(v) => {
+                            let i = w.interned().index(#id, v, #what)?;
+                            w.put_uint(#wt, i, #what)?;
+                        }
+                    });
+                }
+                t => {
+                    let e = self.inline_write(t, quote!(v), &what);
+                    writes.extend(quote!(Self::#vn(v) => { #e }));
+                }
+            }
+        }
+        Ok(self.impl_block(
+            &u.name,
+            "__Tree",
+            quote! {
+                /// Writes the value word of this variant; an offset is
+                /// written when its target is placed already, else zeros.
+                #[allow(unused_variables)]
+                #vis fn write_word(&self, w: &mut #rt::Writer, key: usize, tid: usize, off: u64, what: &'static str) -> #rt::EncodeResult<()> {
+                    match self { #writes }
+                    Ok(())
+                }
+
+                /// Places, depth first, what this value leads to in `sec`.
+                #[allow(unused_variables)]
+                #vis fn visit_word(&self, w: &mut #rt::Writer, sec: usize, key: usize, tid: usize, off: u64, pos: u64) -> #rt::EncodeResult<()> {
+                    match self {
+                        #visits
+                        _ => {}
+                    }
+                    Ok(())
+                }
+            },
+        ))
+    }
+}

@@ -1,0 +1,222 @@
+//! Sorted string tables whose strings are stored elsewhere as indices
+//! (`Type::Index`, `Type::Table`, `derive: Interned` in the schema language).
+//!
+//! The document holds every string as its text. On encode the writer
+//! collects the texts of each table from the whole value ([`Collect`]),
+//! sorts them by their bytes and drops repeats; an index is then a string's
+//! rank. On decode the table is read first (the root's field leads to it)
+//! and each index is looked up in it.
+//!
+//! A table's body ([`read_table`], [`write_table`]) is `count + 1` offsets
+//! counted from the start of the record that holds the body, the last one
+//! where the strings end, then the strings, NUL-terminated.
+
+use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
+use crate::reader::Reader;
+use crate::writer::{Width, Writer};
+use crate::Str;
+
+/// What a value contributes to the interned tables: generated for every
+/// struct and union of a schema with interned strings.
+pub trait Collect {
+    fn collect<'v>(&'v self, c: &mut Collector<'v>);
+}
+
+impl<T: Collect> Collect for Vec<T> {
+    fn collect<'v>(&'v self, c: &mut Collector<'v>) {
+        for e in self {
+            e.collect(c);
+        }
+    }
+}
+
+impl<T: Collect> Collect for Option<T> {
+    fn collect<'v>(&'v self, c: &mut Collector<'v>) {
+        if let Some(v) = self {
+            v.collect(c);
+        }
+    }
+}
+
+impl<T: Collect> Collect for Box<T> {
+    fn collect<'v>(&'v self, c: &mut Collector<'v>) {
+        (**self).collect(c);
+    }
+}
+
+/// The strings of each table, gathered from a value before it is written.
+#[derive(Debug, Default)]
+pub struct Collector<'v> {
+    tables: Vec<Vec<&'v str>>,
+}
+
+impl<'v> Collector<'v> {
+    pub fn new(tables: usize) -> Self {
+        Collector {
+            tables: vec![Vec::new(); tables],
+        }
+    }
+
+    #[inline]
+    pub fn add(&mut self, table: usize, s: &'v str) {
+        self.tables[table].push(s);
+    }
+
+    /// The tables, each sorted by bytes without repeats.
+    pub fn finish(self) -> WriteTables {
+        WriteTables {
+            tables: self
+                .tables
+                .into_iter()
+                .map(|mut t| {
+                    t.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+                    t.dedup();
+                    t.into_iter().map(Str::from).collect()
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The sorted tables an encode writes and looks indices up in.
+#[derive(Debug, Default)]
+pub struct WriteTables {
+    tables: Vec<Vec<Str>>,
+}
+
+impl WriteTables {
+    pub fn strings(&self, table: usize) -> &[Str] {
+        self.tables.get(table).map_or(&[], |t| t.as_slice())
+    }
+
+    /// The index of `s` in table `table`.
+    pub fn index(&self, table: usize, s: &str, what: &'static str) -> EncodeResult<u64> {
+        self.strings(table)
+            .binary_search_by(|e| e.as_bytes().cmp(s.as_bytes()))
+            .map(|i| i as u64)
+            .map_err(|_| EncodeError::new(what, format!("`{s}` is missing from its string table")))
+    }
+}
+
+/// The tables a decode has read, by table id.
+#[derive(Debug, Default)]
+pub struct ReadTables {
+    tables: Vec<Vec<Str>>,
+}
+
+impl Reader<'_> {
+    /// Keeps a table read from the file, for the indices read after it.
+    pub fn set_table(&mut self, table: usize, strings: Vec<Str>) {
+        let t = &mut self.tables.tables;
+        if t.len() <= table {
+            t.resize_with(table + 1, Vec::new);
+        }
+        t[table] = strings;
+    }
+
+    /// The string at `index` of table `table`; `pos` is where the index was read.
+    #[inline]
+    pub fn interned(
+        &self,
+        table: usize,
+        index: u64,
+        pos: u64,
+        name: &'static str,
+    ) -> DecodeResult<Str> {
+        let t = self
+            .tables
+            .tables
+            .get(table)
+            .map_or(&[][..], |t| t.as_slice());
+        t.get(index as usize).cloned().ok_or_else(|| {
+            DecodeError::new(
+                pos,
+                ErrorKind::Invalid(format!(
+                    "string index {index} is past the end of the {name} table ({} strings)",
+                    t.len()
+                )),
+            )
+        })
+    }
+}
+
+/// Reads a table body at `pos` in the record that starts at `record`:
+/// `count + 1` offsets of `width` from `record`, then the strings. Returns
+/// the strings and the position after the last one.
+pub fn read_table(
+    r: &mut Reader<'_>,
+    record: u64,
+    pos: u64,
+    count: u64,
+    width: Width,
+) -> DecodeResult<(Vec<Str>, u64)> {
+    let w = width.bytes();
+    r.check_count(pos, pos, count.saturating_add(1), w)?;
+    let mut out = Vec::with_capacity(count as usize);
+    let read = |r: &Reader<'_>, at: u64| -> DecodeResult<u64> {
+        match width {
+            Width::U8 => r.u8(at).map(u64::from),
+            Width::U16 => r.u16(at).map(u64::from),
+            Width::U24 => r.u24(at).map(u64::from),
+            Width::U32 => r.u32(at).map(u64::from),
+            Width::U64 => r.u64(at),
+        }
+    };
+    let mut last_end = pos + (count + 1) * w;
+    for i in 0..count {
+        let at = pos + i * w;
+        let raw = read(r, at).map_err(|e| e.at_index(i as usize))?;
+        let start = r
+            .target(at, record, raw, 1)
+            .map_err(|e| e.at_index(i as usize))?;
+        let bytes = r.cstr(start, None).map_err(|e| e.at_index(i as usize))?;
+        r.charge(at, bytes.len() as u64 + 1)?;
+        let s = std::str::from_utf8(bytes).map_err(|_| {
+            DecodeError::new(
+                start,
+                ErrorKind::Invalid("a string that is not UTF-8".into()),
+            )
+            .at_index(i as usize)
+        })?;
+        out.push(Str::from(s));
+        last_end = last_end.max(start + bytes.len() as u64 + 1);
+    }
+    let at = pos + count * w;
+    let end = r.target(at, record, read(r, at)?, 1)?;
+    Ok((out, end.max(last_end)))
+}
+
+/// Writes a table body: offsets from `record` (where the holding record
+/// starts), then the strings, NUL-terminated.
+pub fn write_table(
+    w: &mut Writer,
+    record: u64,
+    strings: &[Str],
+    width: Width,
+    what: &'static str,
+) -> EncodeResult<()> {
+    let mut at = w.pos() - record + (strings.len() as u64 + 1) * width.bytes();
+    for s in strings {
+        w.put_uint(width, at, what)?;
+        at += s.len() as u64 + 1;
+    }
+    w.put_uint(width, at, what)?;
+    for s in strings {
+        w.put_bytes(s.as_bytes());
+        w.put_u8(0);
+    }
+    Ok(())
+}
+
+impl Writer {
+    /// Gathers the interned strings of `v` (before the root is written).
+    pub fn intern_all<T: Collect>(&mut self, v: &T, tables: usize) {
+        let mut c = Collector::new(tables);
+        v.collect(&mut c);
+        self.tables = c.finish();
+    }
+
+    pub fn interned(&self) -> &WriteTables {
+        &self.tables
+    }
+}

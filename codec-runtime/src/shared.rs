@@ -1,0 +1,193 @@
+//! Records shared as whole subtrees (`dedup: Shared` in the schema
+//! language) and the depth-first walk that places them (`order: DepthFirst`).
+//!
+//! Two records are equal as subtrees when their fields are equal and what
+//! their offsets lead to is equal, recursively. Each record of a shared
+//! section gets a *shape*: a small number standing for its subtree, equal
+//! for equal subtrees (hash-consing). A child's shape is computed once and
+//! stands for it inside its parent's, so the cost is linear in the tree.
+//!
+//! On encode, the first record of a shape is placed where the walk meets
+//! it; the others point at it, and no walk descends into them again (so
+//! what they lead to is written once too).
+
+use crate::writer::Writer;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Writes what a value contributes to its holder's shape: generated for
+/// every struct and union of a schema with a shared section.
+pub trait Shape {
+    fn shape(&self, k: &mut ShapeKey, s: &mut Shapes);
+}
+
+/// The bytes that stand for a record's subtree while its shape is built.
+#[derive(Debug, Default)]
+pub struct ShapeKey(pub Vec<u8>);
+
+impl ShapeKey {
+    #[inline]
+    pub fn int(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+
+    #[inline]
+    pub fn bytes(&mut self, b: &[u8]) {
+        self.int(b.len() as u64);
+        self.0.extend_from_slice(b);
+    }
+}
+
+impl<T: Shape> Shape for Vec<T> {
+    fn shape(&self, k: &mut ShapeKey, s: &mut Shapes) {
+        k.int(self.len() as u64);
+        for e in self {
+            e.shape(k, s);
+        }
+    }
+}
+
+impl<T: Shape> Shape for Option<T> {
+    fn shape(&self, k: &mut ShapeKey, s: &mut Shapes) {
+        match self {
+            None => k.int(0),
+            Some(v) => {
+                k.int(1);
+                v.shape(k, s);
+            }
+        }
+    }
+}
+
+impl<T: Shape> Shape for Box<T> {
+    fn shape(&self, k: &mut ShapeKey, s: &mut Shapes) {
+        (**self).shape(k, s);
+    }
+}
+
+macro_rules! shape_int {
+    ($($t:ty),*) => {$(
+        impl Shape for $t {
+            #[inline]
+            fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
+                k.int(*self as u64);
+            }
+        }
+    )*};
+}
+shape_int!(u8, u16, u32, u64, i8, i16, i32, i64, bool);
+
+impl Shape for f32 {
+    fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
+        k.int(u64::from(self.to_bits()));
+    }
+}
+
+impl Shape for f64 {
+    fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
+        k.int(self.to_bits());
+    }
+}
+
+impl Shape for () {
+    fn shape(&self, _: &mut ShapeKey, _: &mut Shapes) {}
+}
+
+impl Shape for crate::Str {
+    fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
+        k.bytes(self.as_bytes());
+    }
+}
+
+impl<const N: usize> Shape for [u8; N] {
+    fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
+        k.0.extend_from_slice(self);
+    }
+}
+
+/// The shapes of one encode: interned keys, the shape of each record met
+/// (by address and type), and where the first record of each shape went.
+#[derive(Debug, Default)]
+pub struct Shapes {
+    ids: FxHashMap<Vec<u8>, u32>,
+    of: FxHashMap<(usize, usize), u32>,
+    placed: FxHashMap<(usize, u32), u64>,
+    visited: FxHashSet<(usize, u32)>,
+}
+
+impl Shapes {
+    /// The shape of the record at `key` (an address) of type `type_id`,
+    /// built by `build` the first time it is asked for.
+    pub fn id(
+        &mut self,
+        key: usize,
+        type_id: usize,
+        build: impl FnOnce(&mut ShapeKey, &mut Shapes),
+    ) -> u32 {
+        if let Some(&id) = self.of.get(&(key, type_id)) {
+            return id;
+        }
+        let mut k = ShapeKey::default();
+        k.int(type_id as u64);
+        build(&mut k, self);
+        let next = self.ids.len() as u32;
+        let id = *self.ids.entry(k.0).or_insert(next);
+        self.of.insert((key, type_id), id);
+        id
+    }
+}
+
+impl Writer {
+    pub fn shapes(&mut self) -> &mut Shapes {
+        &mut self.shapes
+    }
+
+    /// Where the record of shape `shape` was placed in section `sec`, if it was.
+    #[inline]
+    pub fn shared_at(&self, sec: usize, shape: u32) -> Option<u64> {
+        self.shapes.placed.get(&(sec, shape)).copied()
+    }
+
+    /// Notes where the first record of shape `shape` was placed.
+    pub fn note_shared(&mut self, sec: usize, shape: u32, pos: u64) {
+        self.shapes.placed.insert((sec, shape), pos);
+    }
+
+    /// Should the walk filling section `walk` descend into a record of
+    /// shape `shape`? Once per shape: the file holds it once.
+    #[inline]
+    pub fn first_visit(&mut self, walk: usize, shape: u32) -> bool {
+        self.shapes.visited.insert((walk, shape))
+    }
+}
+
+/// The document order of a list whose elements' targets were placed in
+/// that order, recovered from where the targets lie: element `i` has its
+/// target in section `places[i].0` at `places[i].1`, or none. The elements
+/// with a target in one section are permuted among their own slots so that
+/// their targets ascend; the others keep their slots.
+pub fn document_order(places: &[Option<(usize, u64)>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..places.len()).collect();
+    let mut sections: Vec<usize> = places.iter().flatten().map(|p| p.0).collect();
+    sections.sort_unstable();
+    sections.dedup();
+    for sec in sections {
+        let slots: Vec<usize> = (0..places.len())
+            .filter(|&i| matches!(places[i], Some((s, _)) if s == sec))
+            .collect();
+        let mut by_target = slots.clone();
+        by_target.sort_by_key(|&i| places[i].map_or(0, |p| p.1));
+        for (slot, i) in slots.into_iter().zip(by_target) {
+            order[slot] = i;
+        }
+    }
+    order
+}
+
+/// Reorders `v` by `order` (from [`document_order`]).
+pub fn reorder<T>(v: Vec<T>, order: &[usize]) -> Vec<T> {
+    if order.iter().enumerate().all(|(i, &j)| i == j) {
+        return v;
+    }
+    let mut slots: Vec<Option<T>> = v.into_iter().map(Some).collect();
+    order.iter().filter_map(|&i| slots[i].take()).collect()
+}
