@@ -22,6 +22,8 @@ pub enum Format {
     Ainb,
     /// SARC archives (both byte orders; the byte-order mark decides).
     Sarc,
+    /// BYML documents (versions 1-7, both byte orders; the magic decides).
+    Byml,
 }
 
 impl Format {
@@ -35,6 +37,8 @@ impl Format {
             Some(Format::Ainb)
         } else if sarc::looks_like(data) {
             Some(Format::Sarc)
+        } else if byml::looks_like(data) {
+            Some(Format::Byml)
         } else {
             None
         }
@@ -46,6 +50,7 @@ impl Format {
             Format::Bdat => "bdat",
             Format::Ainb => "ainb",
             Format::Sarc => "sarc",
+            Format::Byml => "byml",
         }
     }
 }
@@ -86,6 +91,11 @@ pub fn variant_name(format: Format, name: &str) -> Option<&'static str> {
             .copied()
             .find(|v| v.name().eq_ignore_ascii_case(name))
             .map(sarc::Variant::name),
+        Format::Byml => byml::Variant::ALL
+            .iter()
+            .copied()
+            .find(|v| v.name().eq_ignore_ascii_case(name))
+            .map(byml::Variant::name),
         Format::Bdat => bdat::Variant::from_game(name)
             .or_else(|| {
                 bdat::Variant::ALL
@@ -110,6 +120,7 @@ pub fn variant_names(format: Format) -> &'static str {
     match format {
         Format::Aamp => "none (AAMP has no variants)",
         Format::Sarc => "little, big (the byte order; a file's mark names its own)",
+        Format::Byml => "le, be, v1le, v1be (a file's magic and version name its own)",
         Format::Bdat => "switch (xc2, xc1de), x (xcx), wii (xc1), new3ds (3ds, xc3d)",
         Format::Ainb => "0x404, 0x407, 0x408 (the version; a file names its own)",
     }
@@ -166,6 +177,10 @@ pub fn round_trip_as(
             let (v, doc) = sarc::decode(data).map_err(RoundTripError::Decode)?;
             sarc::encode(&doc, v).map_err(RoundTripError::Encode)
         }
+        Format::Byml => {
+            let (v, doc) = byml::decode(data).map_err(RoundTripError::Decode)?;
+            byml::encode(&doc, v).map_err(RoundTripError::Encode)
+        }
     }
 }
 
@@ -180,6 +195,7 @@ pub fn same_document(format: Format, a: &[u8], b: &[u8]) -> Result<bool, RoundTr
         Format::Bdat => bdat::decode(a).map_err(d)? == bdat::decode(b).map_err(d)?,
         Format::Ainb => ainb::decode(a).map_err(d)? == ainb::decode(b).map_err(d)?,
         Format::Sarc => sarc::decode(a).map_err(d)? == sarc::decode(b).map_err(d)?,
+        Format::Byml => byml::decode(a).map_err(d)? == byml::decode(b).map_err(d)?,
     })
 }
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use formats::byml::{self, Container, Entry, Hash, Header, Node, Variant};
+use formats::byml::{self, Array, Container, Entry, Hash, Header, Node, Variant};
 
 fn corpus_documents() -> Vec<(String, Vec<u8>)> {
     let Some(folder) = common::corpus("byml") else {
@@ -57,41 +57,130 @@ fn corpus_documents_round_trip_byte_for_byte() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn count(c: &Container) -> (usize, usize) {
-    fn node(n: &Node, acc: &mut (usize, usize)) {
-        match n {
-            Node::Array(a) => {
-                acc.0 += 1;
-                a.items.iter().for_each(|n| node(n, acc));
-            }
-            Node::Hash(h) => hash(h, acc),
-            _ => acc.1 += 1,
-        }
+fn hash(entries: Vec<(&str, Node)>) -> Hash {
+    Hash {
+        entries: entries
+            .into_iter()
+            .map(|(k, v)| Entry {
+                key: k.into(),
+                value: v,
+            })
+            .collect(),
     }
-    fn hash(h: &Hash, acc: &mut (usize, usize)) {
-        acc.0 += 1;
-        h.entries.iter().for_each(|e: &Entry| node(&e.value, acc));
-    }
-    let mut acc = (0, 0);
-    match c {
-        Container::Array(a) => {
-            acc.0 += 1;
-            a.items.iter().for_each(|n| node(n, &mut acc));
-        }
-        Container::Hash(h) => hash(h, &mut acc),
-    }
-    acc
+}
+
+fn le_u32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+/// A document built in code: keys and strings land in sorted tables, hash
+/// entries are written in key order, equal subtrees are written once, a
+/// 64-bit value is written per reference and before the containers.
+#[test]
+fn new_documents_are_laid_out_like_nintendos_writer() {
+    let point = || Node::Hash(hash(vec![("Y", Node::Float(1.0)), ("X", Node::Float(0.0))]));
+    let doc = Header {
+        version: 7,
+        path_table: 0,
+        root: Some(Container::Hash(hash(vec![
+            ("b", point()),
+            ("a", point()),
+            ("id", Node::UInt64(7)),
+            ("id2", Node::UInt64(7)),
+            ("name", Node::String("x".into())),
+        ]))),
+    };
+    let out = byml::encode(&doc, Variant::Le).unwrap();
+    assert_eq!(&out[..4], b"YB\x07\x00");
+    // Key table at 0x10: a, b, id, id2, name, X, Y sorted by bytes (upper case first).
+    let keys = le_u32(&out, 4) as usize;
+    assert_eq!(out[keys], 0xC2);
+    assert_eq!(
+        u32::from_le_bytes([out[keys + 1], out[keys + 2], out[keys + 3], 0]),
+        7
+    );
+    let first = keys + le_u32(&out, keys + 4) as usize;
+    assert_eq!(&out[first..first + 2], b"X\0");
+    // The two u64 values come before the root, one copy per reference.
+    let root = le_u32(&out, 12) as usize;
+    let (v1, v2) = (root - 16, root - 8);
+    assert_eq!(le_u32(&out, v1), 7);
+    assert_eq!(le_u32(&out, v2), 7);
+    // Root entries in key order: a, b, id, id2, name; a and b share one hash.
+    assert_eq!(out[root], 0xC1);
+    let word = |i: usize| le_u32(&out, root + 4 + 8 * i + 4) as usize;
+    assert_eq!(word(0), word(1), "equal subtrees are written once");
+    assert_eq!(
+        word(0),
+        root + 4 + 8 * 5,
+        "the shared hash follows its first holder"
+    );
+    assert_eq!((word(2), word(3)), (v1, v2));
+    let (_, back) = byml::decode(&out).unwrap();
+    // Decode gives the document back; the equal subtrees are two values again.
+    let Some(Container::Hash(h)) = &back.root else {
+        panic!("root is a hash")
+    };
+    let keys: Vec<&str> = h.entries.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(keys, ["a", "b", "id", "id2", "name"]);
+    // A hash of inline values has no placement order: it reads back in key order.
+    let sorted = Node::Hash(hash(vec![("X", Node::Float(0.0)), ("Y", Node::Float(1.0))]));
+    assert_eq!(h.entries[0].value, sorted);
+    assert_eq!(h.entries[1].value, sorted);
+}
+
+/// A hash whose children were placed out of key order keeps that order in
+/// the document, so the file is written back the same way.
+#[test]
+fn placement_order_of_a_hash_survives_a_round_trip() {
+    let leaf = |x: i32| {
+        Node::Array(Array {
+            items: vec![Node::Int(x)],
+        })
+    };
+    let doc = Header {
+        version: 2,
+        path_table: 0,
+        root: Some(Container::Hash(hash(vec![("z", leaf(1)), ("a", leaf(2))]))),
+    };
+    let out = byml::encode(&doc, Variant::Be).unwrap();
+    assert_eq!(&out[..2], b"BY");
+    let (v, back) = byml::decode(&out).unwrap();
+    assert_eq!(v, Variant::Be);
+    assert_eq!(back, doc, "z stays first: it was placed first");
+    assert_eq!(byml::encode(&back, v).unwrap(), out);
 }
 
 #[test]
-#[cfg_attr(corpus_missing_byml, ignore = "needs the byml corpus")]
-fn sanity_print() {
-    for (name, data) in corpus_documents() {
-        let (v, doc): (Variant, Header) = byml::decode(&data).unwrap();
-        eprintln!(
-            "{name}: {v:?} v{} {:?}",
-            doc.version,
-            doc.root.as_ref().map(count)
-        );
-    }
+fn bad_input_gets_a_located_error() {
+    let doc = Header {
+        version: 2,
+        path_table: 0,
+        root: Some(Container::Array(Array {
+            items: vec![Node::String("s".into())],
+        })),
+    };
+    let good = byml::encode(&doc, Variant::Le).unwrap();
+    // A string index past the end of the table.
+    let mut bad = good.clone();
+    let root = le_u32(&bad, 12) as usize;
+    bad[root + 8..root + 12].copy_from_slice(&9u32.to_le_bytes());
+    let e = byml::decode(&bad).unwrap_err().to_string();
+    assert!(
+        e.contains("string index 9") && e.contains("items[0]"),
+        "{e}"
+    );
+    // A container that points at itself.
+    let mut cyc = good.clone();
+    cyc[root + 4] = 0xC0;
+    cyc[root + 8..root + 12].copy_from_slice(&(root as u32).to_le_bytes());
+    let e = byml::decode(&cyc).unwrap_err().to_string();
+    assert!(e.contains("cycl") || e.contains("cycle"), "{e}");
+    // A count of 0xFFFFFF elements is refused before anything is allocated.
+    let mut big = good;
+    big[root + 1..root + 4].copy_from_slice(&[0xFF, 0xFF, 0xFF]);
+    let e = byml::decode(&big).unwrap_err().to_string();
+    assert!(e.contains("0x"), "{e}");
+    // Not a BYML file.
+    assert!(byml::decode(b"YB\x09\x00").is_err());
 }

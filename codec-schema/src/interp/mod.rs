@@ -1441,6 +1441,10 @@ impl<'c> Run<'c, '_> {
                 // The checker keeps these out of inline positions.
                 Err(InterpError::new(pos, "unsupported inline type"))
             }
+            Type::Index { .. } | Type::Table { .. } => Err(InterpError::new(
+                pos,
+                "the interpreter does not read interned strings (Index, Table) yet; the compiled codec does (`codec check`)",
+            )),
             _ => Err(InterpError::new(pos, "unsupported inline type")),
         }
     }

@@ -63,6 +63,12 @@ pub fn builtin_schemas() -> Vec<Builtin> {
                     .then(|| formats::sarc::Variant::detect(d).map(|v| v.name()))
             },
         },
+        Builtin {
+            format: "byml",
+            file: "schemas/byml.ron",
+            source: formats::byml::schema::SCHEMA_SOURCE,
+            detect: |d| formats::byml::detect(d).map(|v| Some(v.name())),
+        },
     ]
 }
 
