@@ -26,7 +26,8 @@ impl Gen<'_> {
             .collect()
     }
 
-    fn table_id(&self, table: &str) -> usize {
+    /// The id of the interned table the root field `table` leads to.
+    pub(crate) fn table_id(&self, table: &str) -> usize {
         self.interned_tables()
             .iter()
             .position(|t| t == table)
