@@ -747,14 +747,7 @@ impl Gen<'_> {
                 self.construct_read(t, start, owner, field)
             }
             Type::Index { table, width } => {
-                let id = self
-                    .c
-                    .root()
-                    .fields
-                    .iter()
-                    .filter(|f| f.derive == Some(Derive::Interned))
-                    .position(|f| &f.name == table)
-                    .unwrap_or(0);
+                let id = self.table_id(table);
                 let w = codec_schema::int_width(width).unwrap_or(4);
                 let read = read_uint(width, quote!(s));
                 quote! {{

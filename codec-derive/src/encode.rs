@@ -687,11 +687,7 @@ impl Gen<'_> {
             }
             Type::Fixed { raw, .. } => self.inline_write(raw, v, what),
             Type::Index { table, width } => {
-                let id = self
-                    .interned_tables()
-                    .iter()
-                    .position(|t| t == table)
-                    .unwrap_or(0);
+                let id = self.table_id(table);
                 let wt = width_tokens(width);
                 quote! {{
                     let i = w.interned().index(#id, #v, #what)?;
