@@ -10,6 +10,7 @@ pub mod interp_hooks;
 pub mod layer;
 pub mod research;
 pub mod sarc;
+pub mod yaml;
 
 use std::fmt;
 

@@ -64,14 +64,13 @@
 //! capacity (31, 63 or 255 bytes), a missing `!io` key.
 
 mod emit;
-mod number;
 mod parse;
 
-pub use number::{needs_quotes, resolve_plain, Plain};
+pub use crate::yaml::number::{needs_quotes, resolve_plain, Plain};
+pub use crate::yaml::TextError;
 
 use super::names::NameTable;
 use super::ParameterIO;
-use std::fmt;
 
 /// Writes `pio` as YAML, recovering key names from `names`, the document's
 /// own strings and the guessing rules (see [`super::names`]).
@@ -112,24 +111,3 @@ pub fn looks_like_aamp_text(text: &str) -> bool {
     }
     false
 }
-
-/// An error in a YAML document: where (line and column, both from 1) and
-/// what was expected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TextError {
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-}
-
-impl fmt::Display for TextError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.message
-        )
-    }
-}
-
-impl std::error::Error for TextError {}

@@ -1,20 +1,20 @@
 //! The YAML reader: saphyr-parser's events (with tags and positions) into a
 //! [`ParameterIO`], with errors that say where and what was expected.
 
-use super::number::{self, Plain, CANONICAL_NAN};
-use super::TextError;
 use crate::aamp::{
     Curve, Parameter, ParameterIO, ParameterList, ParameterObject, ParameterValue, ROOT_NAME,
 };
+use crate::yaml::number::{self, Plain, CANONICAL_NAN};
+use crate::yaml::read::{describe, err, tag_text, Events, Scalar};
+use crate::yaml::TextError;
 use codec_runtime::{crc32, Str};
-use saphyr_parser::{Event, Parser, ScalarStyle, Span, StrInput, Tag};
+use saphyr_parser::{Event, ScalarStyle, Span, Tag};
 use std::borrow::Cow;
 
 /// Parses an AAMP text document.
 pub fn parse(text: &str) -> Result<ParameterIO, TextError> {
     let mut r = Reader {
-        parser: Parser::new_from_str(text),
-        last: Span::default(),
+        events: Events::new(text),
         depth: 0,
     };
     r.document()
@@ -90,26 +90,12 @@ fn kind(tag: &Tag) -> Option<Kind> {
     }
 }
 
-/// How a tag is spelled in messages.
-fn tag_text(tag: &Tag) -> String {
-    if tag.handle == "!" {
-        format!("!{}", tag.suffix)
-    } else if tag.is_yaml_core_schema() {
-        format!("!!{}", tag.suffix)
-    } else {
-        tag.to_string()
-    }
+/// The dialect's tag of a scalar.
+trait ScalarKind {
+    fn kind(&self) -> Result<Option<Kind>, TextError>;
 }
 
-/// A scalar event's parts.
-struct Scalar<'a> {
-    text: Cow<'a, str>,
-    style: ScalarStyle,
-    tag: Option<Cow<'a, Tag>>,
-    span: Span,
-}
-
-impl Scalar<'_> {
+impl ScalarKind for Scalar<'_> {
     fn kind(&self) -> Result<Option<Kind>, TextError> {
         match &self.tag {
             None => Ok(None),
@@ -123,65 +109,20 @@ impl Scalar<'_> {
     }
 }
 
-fn err(span: Span, message: impl Into<String>) -> TextError {
-    TextError {
-        line: span.start.line(),
-        column: span.start.col() + 1,
-        message: message.into(),
-    }
-}
-
-/// What an unexpected event is, for messages.
-fn describe(ev: &Event<'_>) -> &'static str {
-    match ev {
-        Event::Scalar(..) => "a scalar",
-        Event::SequenceStart(..) => "a sequence",
-        Event::MappingStart(..) => "a mapping",
-        Event::SequenceEnd => "the end of a sequence",
-        Event::MappingEnd => "the end of a mapping",
-        Event::Alias(..) => "an alias (aliases are not supported)",
-        Event::DocumentStart(..) => "a document start",
-        Event::DocumentEnd => "the end of the document",
-        Event::StreamStart | Event::StreamEnd | Event::Nothing => "the end of the input",
-    }
-}
-
 struct Reader<'a> {
-    parser: Parser<'a, StrInput<'a>>,
-    /// The position of the last event, for errors at the end of the input.
-    last: Span,
+    events: Events<'a>,
     /// How many lists enclose the one being read.
     depth: usize,
 }
 
 impl<'a> Reader<'a> {
     fn next(&mut self) -> Result<(Event<'a>, Span), TextError> {
-        match self.parser.next_event() {
-            Some(Ok((ev, span))) => {
-                self.last = span;
-                Ok((ev, span))
-            }
-            Some(Err(e)) => Err(TextError {
-                line: e.marker().line(),
-                column: e.marker().col() + 1,
-                message: format!("invalid YAML: {}", e.info()),
-            }),
-            None => Err(err(self.last, "unexpected end of the input")),
-        }
+        self.events.next()
     }
 
     fn document(&mut self) -> Result<ParameterIO, TextError> {
-        let (ev, span) = self.next()?;
-        if !matches!(ev, Event::StreamStart) {
-            return Err(err(span, "expected the start of the input"));
-        }
-        let (ev, span) = self.next()?;
-        if !matches!(ev, Event::DocumentStart(_)) {
-            return Err(err(
-                span,
-                "empty input: expected an AAMP document (a mapping tagged !io)",
-            ));
-        }
+        self.events
+            .document_start("empty input: expected an AAMP document (a mapping tagged !io)")?;
         let (ev, span) = self.next()?;
         let pio = match ev {
             Event::MappingStart(_, tag) => {
@@ -210,18 +151,8 @@ impl<'a> Reader<'a> {
                 ))
             }
         };
-        let (ev, span) = self.next()?;
-        if !matches!(ev, Event::DocumentEnd) {
-            return Err(err(span, "expected the end of the document"));
-        }
-        let (ev, span) = self.next()?;
-        match ev {
-            Event::StreamEnd => Ok(pio),
-            _ => Err(err(
-                span,
-                "a second document: an AAMP text holds exactly one",
-            )),
-        }
+        self.events.document_end("an AAMP text holds exactly one")?;
+        Ok(pio)
     }
 
     /// A key of a fixed-shape mapping (`version`, `objects`, ...), or `None`
@@ -279,19 +210,7 @@ impl<'a> Reader<'a> {
 
     /// The next event, which must be a scalar.
     fn scalar(&mut self, what: &str) -> Result<Scalar<'a>, TextError> {
-        let (ev, span) = self.next()?;
-        match ev {
-            Event::Scalar(text, style, _, tag) => Ok(Scalar {
-                text,
-                style,
-                tag,
-                span,
-            }),
-            other => Err(err(
-                span,
-                format!("expected {what}, found {}", describe(&other)),
-            )),
-        }
+        self.events.scalar(what)
     }
 
     fn u32_value(&mut self, what: &str) -> Result<u32, TextError> {
