@@ -63,3 +63,12 @@ pub fn load_aamp() -> Option<Vec<CorpusFile>> {
 pub mod records {
     codec_derive::schema!("schemas/records.ron");
 }
+
+/// The BYML files of the corpus (both byte orders), or `None` when the
+/// corpus is absent.
+pub fn load_byml() -> Option<Vec<CorpusFile>> {
+    let mut files = load_format("byml", b"YB")?;
+    files.extend(load_format("byml", b"BY")?);
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    Some(files)
+}

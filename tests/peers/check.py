@@ -11,7 +11,7 @@ For each format with a text form that a peer library reads and writes:
   equals its text of the original).
 
 Peers, pinned in requirements.txt beside this file: dt-12345's `ainb` for
-AINB JSON, `oead` for AAMP YAML (and BYML YAML once BYML lands).
+AINB JSON, `oead` for AAMP and BYML YAML.
 
     python3 tests/peers/check.py [--codec target/debug/codec] [--corpus DIR]
 
@@ -219,6 +219,62 @@ def aamp_checks(codec, corpus):
     return t
 
 
+def byml_checks(codec, corpus):
+    import oead
+
+    files = sorted(p for p in (corpus / "byml").iterdir() if p.is_file() and p.read_bytes()[:2] in (b"YB", b"BY"))
+
+    def layout(data):
+        big = data[:2] == b"BY"
+        return big, struct.unpack(">H" if big else "<H", data[2:4])[0]
+
+    def peer_doc(data):
+        """oead's document of a binary, or None where oead cannot read it
+        (oead 1.3.0 reads versions 2 and 3 only)."""
+        try:
+            return quiet(oead.byml.from_binary, data)
+        except Exception:
+            return None
+
+    def ours_read_by_oead(p):
+        data = p.read_bytes()
+        doc = peer_doc(data)
+        if doc is None:
+            return None
+        big, version = layout(data)
+        want = bytes(oead.byml.to_binary(doc, big_endian=big, version=version))
+        ours = codec.to_text(p, ".yml")
+        got = bytes(oead.byml.to_binary(oead.byml.from_text(ours), big_endian=big, version=version))
+        return got == want
+
+    def theirs_read_by_codec(p):
+        data = p.read_bytes()
+        doc = peer_doc(data)
+        if doc is None:
+            return None
+        big, version = layout(data)
+        theirs = oead.byml.to_text(doc)
+        binary = codec.from_text(theirs, ".yml", "--version", version, "--endian", "big" if big else "little")
+        return oead.byml.to_text(oead.byml.from_binary(binary)) == theirs
+
+    def same_text_as_oead(p):
+        """Where the file lists every hash in key order (oead writes it back
+        identically), codec's text is oead's, apart from codec's first line."""
+        data = p.read_bytes()
+        doc = peer_doc(data)
+        big, version = layout(data)
+        if doc is None or bytes(oead.byml.to_binary(doc, big_endian=big, version=version)) != data:
+            return None
+        ours = codec.to_text(p, ".yml")
+        return ours.split("\n", 1)[1] == oead.byml.to_text(doc)
+
+    t = Tally()
+    t.add(check("oead reads codec's BYML YAML (same bytes as from the binary)", files, ours_read_by_oead))
+    t.add(check("codec reads oead's BYML YAML (oead reads the result as the same YAML)", files, theirs_read_by_codec))
+    t.add(check("codec's BYML YAML is oead's text where the file is in key order", files, same_text_as_oead))
+    return t
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--codec", default=str(ROOT / "target" / "debug" / "codec"))
@@ -246,9 +302,7 @@ def main():
                 total.add(ainb_checks(codec, corpus))
             if "oead" in peers:
                 total.add(aamp_checks(codec, corpus))
-    # BYML's text is oead's YAML too; its checks join once codec reads BYML.
-    print("SKIPPED: BYML (codec does not read BYML yet: issue 13)")
-    total.skipped += 1
+                total.add(byml_checks(codec, corpus))
     for p in problems:
         print(f"SKIPPED: {p}")
     if problems and IN_CI:

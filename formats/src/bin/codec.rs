@@ -151,6 +151,9 @@ pub enum FormatArg {
     Ainb,
     /// SARC archives (.sarc, .pack, .bactorpack, ...; both byte orders).
     Sarc,
+    /// BYML documents (.byml, .bgyml, .bcett, .product, ...; versions 1-7,
+    /// both byte orders).
+    Byml,
 }
 
 impl From<FormatArg> for formats::Format {
@@ -160,6 +163,7 @@ impl From<FormatArg> for formats::Format {
             FormatArg::Bdat => formats::Format::Bdat,
             FormatArg::Ainb => formats::Format::Ainb,
             FormatArg::Sarc => formats::Format::Sarc,
+            FormatArg::Byml => formats::Format::Byml,
         }
     }
 }

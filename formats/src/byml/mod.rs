@@ -6,6 +6,8 @@
 //! written back byte for byte. Keys and string values are held as text;
 //! their sorted tables are built on encode.
 
+pub mod text;
+
 /// The codec generated from `schemas/byml.ron`.
 pub mod schema {
     codec_derive::schema!("../schemas/byml.ron", serde);

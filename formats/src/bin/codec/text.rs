@@ -106,6 +106,13 @@ pub struct ToTextArgs {
     zstd_dict: Vec<PathBuf>,
 }
 
+/// A byte order on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Endian {
+    Little,
+    Big,
+}
+
 /// Arguments of `codec from-text`.
 #[derive(Debug, Args)]
 #[command(
@@ -134,7 +141,10 @@ pub struct ToTextArgs {
                   (tests/peers/check.py): codec reads what oead 1.3.0 writes (AAMP \
                   YAML) and what the `ainb` package 0.2.16 writes (AINB JSON).",
     after_help = "Exit status: 0 on success, 1 when the text cannot be read, parsed, \
-                  encoded or written (nothing is written then), 2 on a usage error."
+                  encoded or written (nothing is written then), 2 on a usage error.",
+    // `--version N` is BYML's version here; `codec --version` still prints
+    // the tool's.
+    disable_version_flag = true
 )]
 pub struct FromTextArgs {
     /// The text files to convert: AAMP YAML (`.yml`, `.yaml`), AINB JSON
@@ -157,6 +167,17 @@ pub struct FromTextArgs {
     /// document starts with the `!io` tag).
     #[arg(long, value_enum, value_name = "FORMAT")]
     format: Option<FormatArg>,
+
+    /// BYML: the version to write (1 to 7; BotW 2, TotK 7). Overrides the
+    /// text's `# BYML version N, ...` first line; needed when the text has
+    /// none (oead's and roead's YAML).
+    #[arg(long = "version", value_name = "N", value_parser = clap::value_parser!(u16).range(1..=7))]
+    byml_version: Option<u16>,
+
+    /// BYML: the byte order to write (Switch: little, Wii U: big).
+    /// Overrides the text's first line; needed when the text has none.
+    #[arg(long, value_enum, value_name = "ORDER")]
+    endian: Option<Endian>,
 
     /// Legacy BDAT (FILE is a .bschema; its tables are read from the folder
     /// beside it named after the file): write this game's layout instead of
@@ -434,13 +455,16 @@ fn to_text(input: &Path, args: &ToTextArgs) -> Result<Vec<PathBuf>, String> {
             let names = load_names(&args.names, &args.numbered_names)?;
             formats::aamp::text::to_yaml(&pio, &names)
         }
-        #[allow(unreachable_patterns)]
-        other => {
-            return Err(format!(
-                "{}: {other} has no text form yet (to-text converts AAMP)",
-                input.display()
-            ))
+        Format::Byml => {
+            let (variant, doc) = formats::byml::decode(&bytes)
+                .map_err(|e| format!("{}: decode error {e}", input.display()))?;
+            formats::byml::text::to_yaml(&doc, variant)
         }
+        #[allow(unreachable_patterns)]
+        other => return Err(format!(
+            "{}: {other} has no text form yet (to-text converts AAMP, BYML, AINB and legacy BDAT)",
+            input.display()
+        )),
     };
     target.write(text.as_bytes())
 }
@@ -487,9 +511,15 @@ fn from_text(input: &Path, args: &FromTextArgs) -> Result<Vec<PathBuf>, String> 
     let format = match args.format {
         Some(f) => Format::from(f),
         None if formats::aamp::text::looks_like_aamp_text(&text) => Format::Aamp,
+        None if formats::byml::text::looks_like_byml_text(&text)
+            || args.byml_version.is_some()
+            || args.endian.is_some() =>
+        {
+            Format::Byml
+        }
         None => {
             return Err(format!(
-            "{}: not a text document this tool converts (AAMP YAML starts with the !io tag; AINB JSON has `Nodes` and `Version`; BDAT tables are read through their .bschema)",
+            "{}: not a text document this tool converts (AAMP YAML starts with the !io tag; BYML YAML with `# BYML version N, ...-endian`, or give --format byml --version N --endian little|big; AINB JSON has `Nodes` and `Version`; BDAT tables are read through their .bschema)",
             input.display()
         ))
         }
@@ -502,10 +532,19 @@ fn from_text(input: &Path, args: &FromTextArgs) -> Result<Vec<PathBuf>, String> 
             formats::aamp::encode(&pio)
                 .map_err(|e| format!("{}: encode error: {e}", input.display()))?
         }
+        Format::Byml => {
+            let big = args.endian.map(|e| e == Endian::Big);
+            let (variant, doc) = formats::byml::text::from_yaml(&text, args.byml_version, big)
+                .map_err(|e| {
+                    format!("{}:{}:{}: {}", input.display(), e.line, e.column, e.message)
+                })?;
+            formats::byml::encode(&doc, variant)
+                .map_err(|e| format!("{}: encode error: {e}", input.display()))?
+        }
         #[allow(unreachable_patterns)]
         other => {
             return Err(format!(
-                "{}: {other} has no text form yet (from-text converts AAMP)",
+                "{}: {other} has no text form yet (from-text converts AAMP, BYML, AINB and legacy BDAT)",
                 input.display()
             ))
         }

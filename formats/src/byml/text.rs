@@ -1,0 +1,679 @@
+//! BYML as YAML, in the dialect BotW and TotK modders edit (oead's, also
+//! read and written by roead).
+//!
+//! ```yaml
+//! # BYML version 2, little-endian
+//! Objs:
+//! - HashId: !u 0x00af0d14
+//!   Translate: [-4046.61353, 300.584900, -3327.34229]
+//!   UnitConfigName: Obj_TreeConiferous_A_Snow_01
+//! ```
+//!
+//! # The dialect
+//!
+//! - A hash is a mapping, an array a sequence; a container of at most 10
+//!   items none of which is a container is written in flow style
+//!   (`[1, 2]`, `{X: 0.0, Y: 1.0}`), the others in block style, as oead
+//!   does. An empty document is `null`.
+//! - Values: `true`/`false`; a plain integer (s32); a plain float (f32,
+//!   printed as oead prints it, `%.9g`, which reads back to the same bits);
+//!   `!u 0x0000002a` (u32); `!l N` (s64); `!ul N` (u64); `!f64 X` (f64, the
+//!   shortest text that reads back to the same bits); a string, quoted when
+//!   it would read back as something else; `null`; `!!binary BASE64`
+//!   (bytes); `!!file BASE64` (bytes aligned to 0x1000, roead's name for
+//!   node 0xA2), `!file/N BASE64` for another alignment N (decimal). A NaN
+//!   other than the canonical one is `!f32 0xXXXXXXXX` / `!f64 0x…` (its
+//!   bits).
+//! - **Key order.** oead and roead list a hash's keys sorted; this writer
+//!   lists them in the order the file placed what they lead to, which is
+//!   not key order in most BotW files. YAML mappings are unordered, so
+//!   oead and roead read the same document either way, and reading this
+//!   text back gives the original bytes: the writer places a hash's children
+//!   in the order the text lists them.
+//! - **Version and byte order** are not part of oead's dialect. The first
+//!   line records them as a comment that other readers ignore:
+//!   `# BYML version 2, little-endian`. Reading takes them from there,
+//!   unless the caller gives them.
+//!
+//! Reading accepts the same text, oead's and roead's (keys in any order,
+//! `!u` in decimal or hex, roead's `!!file`), the core tags `!!str`,
+//! `!!int`, `!!float`, `!!bool`, `!!null`, and resolves plain scalars as
+//! oead does. Errors name the line and column and what was expected: an
+//! integer out of range for its type (with the tag that fits), an unknown
+//! tag, bad base64, a key given twice, a root that is not a container.
+
+use super::schema::AlignedBinary;
+use super::{Array, Container, Entry, Hash, Header, Node, Variant};
+use crate::yaml::emit::{push_int, Writer, INDENT, MAX_SIMPLE_KEY};
+use crate::yaml::number::{self, FloatText, Plain, CANONICAL_NAN};
+use crate::yaml::read::{describe, err, tag_text, Events, Scalar};
+use crate::yaml::TextError;
+use base64::Engine as _;
+use codec_runtime::Str;
+use saphyr_parser::{Event, Span};
+use std::fmt::Write as _;
+
+/// The alignment `!!file` stands for (what roead writes and the known files
+/// hold).
+const FILE_ALIGNMENT: u32 = 0x1000;
+
+/// The most items a container may have to be written in flow style.
+const FLOW_MAX_ITEMS: usize = 10;
+
+/// The deepest nesting read from text (real files nest a few levels; this
+/// bounds the recursion).
+const MAX_DEPTH: usize = 512;
+
+/// Version and byte order, as the first line of the text records them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    pub version: u16,
+    pub big_endian: bool,
+}
+
+impl Layout {
+    /// The variant that writes this layout.
+    pub fn variant(self) -> Variant {
+        match (self.version, self.big_endian) {
+            (1, false) => Variant::V1Le,
+            (1, true) => Variant::V1Be,
+            (_, false) => Variant::Le,
+            (_, true) => Variant::Be,
+        }
+    }
+
+    /// The first line of the text: `# BYML version 2, little-endian`.
+    pub fn comment(self) -> String {
+        format!(
+            "# BYML version {}, {}-endian",
+            self.version,
+            if self.big_endian { "big" } else { "little" }
+        )
+    }
+
+    /// Reads the comment line [`Layout::comment`] writes, if the text
+    /// starts with one; each part may be missing.
+    pub fn from_comment(text: &str) -> (Option<u16>, Option<bool>) {
+        let first = text.trim_start_matches('\u{FEFF}').lines().next();
+        let Some(rest) = first.and_then(|l| l.trim().strip_prefix('#')) else {
+            return (None, None);
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("BYML") else {
+            return (None, None);
+        };
+        let mut version = None;
+        let mut big = None;
+        for part in rest.split(',') {
+            let part = part.trim();
+            if let Some(v) = part.strip_prefix("version") {
+                version = v.trim().parse().ok();
+            } else if part == "little-endian" {
+                big = Some(false);
+            } else if part == "big-endian" {
+                big = Some(true);
+            }
+        }
+        (version, big)
+    }
+}
+
+/// Whether `text` starts with the comment line that [`to_yaml`] writes.
+pub fn looks_like_byml_text(text: &str) -> bool {
+    text.trim_start_matches('\u{FEFF}')
+        .lines()
+        .next()
+        .is_some_and(|l| l.trim().starts_with("# BYML version"))
+}
+
+/// Writes `doc` as YAML in oead's dialect, its version and byte order in
+/// the first line.
+///
+/// ```
+/// use formats::byml::{text, Container, Entry, Hash, Header, Node, Variant};
+/// let doc = Header {
+///     version: 2,
+///     path_table: 0,
+///     root: Some(Container::Hash(Hash {
+///         entries: vec![
+///             Entry { key: "Speed".into(), value: Node::Float(1.5) },
+///             Entry { key: "Id".into(), value: Node::UInt(42) },
+///         ],
+///     })),
+/// };
+/// let yaml = text::to_yaml(&doc, Variant::Le);
+/// assert_eq!(yaml, "# BYML version 2, little-endian\nSpeed: 1.5\nId: !u 0x0000002a\n");
+/// assert_eq!(text::from_yaml(&yaml, None, None).unwrap(), (Variant::Le, doc));
+/// ```
+pub fn to_yaml(doc: &Header, variant: Variant) -> String {
+    let layout = Layout {
+        version: doc.version,
+        big_endian: matches!(variant, Variant::Be | Variant::V1Be),
+    };
+    let mut e = Emitter {
+        w: Writer::new(4096),
+        scratch: String::new(),
+    };
+    e.w.out.push_str(&layout.comment());
+    e.w.put_break();
+    match &doc.root {
+        None => e.w.plain("null"),
+        Some(Container::Array(a)) => e.array(a, 0, Context::Root),
+        Some(Container::Hash(h)) => e.hash(h, 0, Context::Root),
+    }
+    e.w.write_indent(0);
+    e.w.out
+}
+
+/// Where a container is written: libyaml indents by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Context {
+    Root,
+    /// The value of a block mapping's key.
+    Value,
+    /// An item of a block sequence.
+    Item,
+}
+
+fn is_leaf(n: &Node) -> bool {
+    !matches!(n, Node::Array(_) | Node::Hash(_))
+}
+
+/// A key libyaml writes as a simple key (`key: value`).
+fn is_simple_key(k: &str) -> bool {
+    k.len() <= MAX_SIMPLE_KEY && !k.contains(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}'])
+}
+
+struct Emitter {
+    w: Writer,
+    scratch: String,
+}
+
+impl Emitter {
+    /// The indentation of a block collection's entries, from its parent's.
+    fn block_indent(parent: usize, ctx: Context, sequence: bool) -> usize {
+        match ctx {
+            Context::Root => 0,
+            // A sequence under a key is not indented (libyaml's "indentless").
+            Context::Value if sequence => parent,
+            Context::Value | Context::Item => parent + INDENT,
+        }
+    }
+
+    fn flow_indent(parent: usize, ctx: Context) -> usize {
+        match ctx {
+            Context::Root => INDENT,
+            _ => parent + INDENT,
+        }
+    }
+
+    fn array(&mut self, a: &Array, parent: usize, ctx: Context) {
+        if a.items.len() <= FLOW_MAX_ITEMS && a.items.iter().all(is_leaf) {
+            let indent = Self::flow_indent(parent, ctx);
+            self.w.flow_start("[");
+            for (i, item) in a.items.iter().enumerate() {
+                self.w.flow_item(i == 0, indent);
+                self.scalar(item, indent, true);
+            }
+            self.w.flow_end("]");
+            return;
+        }
+        let indent = Self::block_indent(parent, ctx, true);
+        for item in &a.items {
+            self.w.block_item(indent);
+            self.node(item, indent, Context::Item);
+        }
+    }
+
+    fn hash(&mut self, h: &Hash, parent: usize, ctx: Context) {
+        let flow = h.entries.len() <= FLOW_MAX_ITEMS
+            && h.entries
+                .iter()
+                .all(|e| is_leaf(&e.value) && is_simple_key(&e.key));
+        if flow {
+            let indent = Self::flow_indent(parent, ctx);
+            self.w.flow_start("{");
+            for (i, e) in h.entries.iter().enumerate() {
+                self.w.flow_item(i == 0, indent);
+                self.w.flow_key(&e.key, indent);
+                self.scalar(&e.value, indent, true);
+            }
+            self.w.flow_end("}");
+            return;
+        }
+        let indent = Self::block_indent(parent, ctx, false);
+        for e in &h.entries {
+            self.w.block_key(&e.key, indent);
+            self.node(&e.value, indent, Context::Value);
+        }
+    }
+
+    /// A node inside a block collection whose entries are at `indent`.
+    fn node(&mut self, n: &Node, indent: usize, ctx: Context) {
+        match n {
+            Node::Array(a) => self.array(a, indent, ctx),
+            Node::Hash(h) => self.hash(h, indent, ctx),
+            leaf => self.scalar(leaf, indent, false),
+        }
+    }
+
+    /// A leaf inside a collection at `indent` (long strings continue one
+    /// level deeper, as libyaml does).
+    fn scalar(&mut self, n: &Node, indent: usize, flow: bool) {
+        let fold = indent + INDENT;
+        self.scratch.clear();
+        match n {
+            Node::String(s) => self.w.string(s, None, flow, fold),
+            Node::Binary(data) => {
+                let text = base64::engine::general_purpose::STANDARD.encode(data);
+                self.w.string(&text, Some("!!binary"), flow, fold);
+            }
+            Node::File(f) => {
+                let text = base64::engine::general_purpose::STANDARD.encode(&f.data);
+                let tag = if f.alignment == FILE_ALIGNMENT {
+                    "!!file".to_owned()
+                } else {
+                    format!("!file/{}", f.alignment)
+                };
+                self.w.string(&text, Some(&tag), flow, fold);
+            }
+            Node::Bool(b) => self.w.plain(if *b { "true" } else { "false" }),
+            Node::Int(v) => {
+                push_int(&mut self.scratch, i64::from(*v));
+                self.w.plain(&self.scratch);
+            }
+            Node::Float(v) => match number::push_f32(&mut self.scratch, *v) {
+                FloatText::Plain => self.w.plain(&self.scratch),
+                FloatText::Bits(bits) => {
+                    self.w.write_tag("!f32");
+                    self.scratch.clear();
+                    let _ = write!(self.scratch, "0x{bits:08x}");
+                    self.w.plain(&self.scratch);
+                }
+            },
+            Node::UInt(v) => {
+                self.w.write_tag("!u");
+                let _ = write!(self.scratch, "0x{v:08x}");
+                self.w.plain(&self.scratch);
+            }
+            Node::Int64(v) => {
+                self.w.write_tag("!l");
+                push_int(&mut self.scratch, *v);
+                self.w.plain(&self.scratch);
+            }
+            Node::UInt64(v) => {
+                self.w.write_tag("!ul");
+                let _ = write!(self.scratch, "{v}");
+                self.w.plain(&self.scratch);
+            }
+            Node::Double(v) => {
+                self.w.write_tag("!f64");
+                push_f64(&mut self.scratch, *v);
+                self.w.plain(&self.scratch);
+            }
+            Node::Null(()) => self.w.plain("null"),
+            Node::Array(_) | Node::Hash(_) => unreachable!("containers are not leaves"),
+        }
+    }
+}
+
+/// The quiet NaN that `.nan` stands for in f64.
+const CANONICAL_NAN_64: u64 = 0x7FF8_0000_0000_0000;
+
+/// Appends `v` as the shortest text that reads back to the same bits
+/// (`.0` added to integers), `.inf`, `-.inf`, `.nan`, or for another NaN
+/// its bits in hex.
+fn push_f64(out: &mut String, v: f64) {
+    if v.is_nan() {
+        if v.to_bits() == CANONICAL_NAN_64 {
+            out.push_str(".nan");
+        } else {
+            let _ = write!(out, "0x{:016x}", v.to_bits());
+        }
+    } else if v.is_infinite() {
+        out.push_str(if v > 0.0 { ".inf" } else { "-.inf" });
+    } else {
+        let start = out.len();
+        let _ = write!(out, "{v:?}");
+        if !out[start..].contains(['.', 'e', 'E']) {
+            out.push_str(".0");
+        }
+    }
+}
+
+/// Reads a BYML YAML document (oead's or roead's dialect, or this
+/// module's). The version and byte order come from `version` and
+/// `big_endian` when given, else from the text's first line; it is an
+/// error when neither says.
+pub fn from_yaml(
+    text: &str,
+    version: Option<u16>,
+    big_endian: Option<bool>,
+) -> Result<(Variant, Header), TextError> {
+    let (said_version, said_big) = Layout::from_comment(text);
+    let at_start = |message: String| TextError {
+        line: 1,
+        column: 1,
+        message,
+    };
+    let version = version.or(said_version).ok_or_else(|| {
+        at_start("the text does not say which BYML version to write (no `# BYML version N, little-endian` first line); give it (BotW: 2, TotK: 7)".into())
+    })?;
+    if !(1..=7).contains(&version) {
+        return Err(at_start(format!(
+            "BYML version {version} is not one of 1 to 7"
+        )));
+    }
+    let big_endian = big_endian.or(said_big).ok_or_else(|| {
+        at_start("the text does not say the byte order (no `# BYML version N, little-endian` first line); give it (Switch: little, Wii U: big)".into())
+    })?;
+    let layout = Layout {
+        version,
+        big_endian,
+    };
+    let mut r = Reader {
+        events: Events::new(text),
+        depth: 0,
+    };
+    r.events
+        .document_start("empty input: expected a BYML document (a mapping, a sequence or null)")?;
+    let (ev, span) = r.events.next()?;
+    let root = match ev {
+        Event::MappingStart(..) => Some(Container::Hash(r.hash(&ev, span)?)),
+        Event::SequenceStart(..) => Some(Container::Array(r.array(&ev, span)?)),
+        Event::Scalar(text, style, _, tag)
+            if tag.is_none()
+                && style == saphyr_parser::ScalarStyle::Plain
+                && matches!(&*text, "null" | "~" | "") =>
+        {
+            None
+        }
+        other => {
+            return Err(err(
+                span,
+                format!(
+                    "expected the root: a mapping (hash), a sequence (array) or null, found {}",
+                    describe(&other)
+                ),
+            ))
+        }
+    };
+    r.events.document_end("a BYML text holds exactly one")?;
+    Ok((
+        layout.variant(),
+        Header {
+            version,
+            path_table: 0,
+            root,
+        },
+    ))
+}
+
+struct Reader<'a> {
+    events: Events<'a>,
+    depth: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn enter(&mut self, span: Span) -> Result<(), TextError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(err(
+                span,
+                format!("containers nested deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A container's tag must be absent (roead's `!h`/`!vh` are refused).
+    fn plain_container(ev: &Event<'_>, span: Span) -> Result<(), TextError> {
+        let tag = match ev {
+            Event::MappingStart(_, tag) | Event::SequenceStart(_, tag) => tag.as_deref(),
+            _ => None,
+        };
+        match tag {
+            None => Ok(()),
+            Some(t) if t.is_yaml_core_schema() && matches!(t.suffix.as_str(), "map" | "seq") => {
+                Ok(())
+            }
+            Some(t) => Err(err(
+                span,
+                format!(
+                    "unknown container tag {}{}",
+                    tag_text(t),
+                    if matches!(t.suffix.as_str(), "h" | "vh") {
+                        " (the v7 hash-keyed maps are not supported yet)"
+                    } else {
+                        ""
+                    }
+                ),
+            )),
+        }
+    }
+
+    fn hash(&mut self, ev: &Event<'_>, span: Span) -> Result<Hash, TextError> {
+        Self::plain_container(ev, span)?;
+        self.enter(span)?;
+        let mut entries: Vec<Entry> = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        loop {
+            let (ev, span) = self.events.next()?;
+            let key = match ev {
+                Event::MappingEnd => break,
+                Event::Scalar(text, ..) => text,
+                other => {
+                    return Err(err(
+                        span,
+                        format!(
+                            "expected a key (a string), found {} (BYML keys are strings)",
+                            describe(&other)
+                        ),
+                    ))
+                }
+            };
+            if !seen.insert(key.clone()) {
+                return Err(err(span, format!("the key `{key}` appears twice")));
+            }
+            let value = self.node()?;
+            entries.push(Entry {
+                key: Str::from(&*key),
+                value,
+            });
+        }
+        self.depth -= 1;
+        Ok(Hash { entries })
+    }
+
+    fn array(&mut self, ev: &Event<'_>, span: Span) -> Result<Array, TextError> {
+        Self::plain_container(ev, span)?;
+        self.enter(span)?;
+        let mut items = Vec::new();
+        loop {
+            let (ev, span) = self.events.next()?;
+            let item = match ev {
+                Event::SequenceEnd => break,
+                ev => self.node_from(ev, span)?,
+            };
+            items.push(item);
+        }
+        self.depth -= 1;
+        Ok(Array { items })
+    }
+
+    fn node(&mut self) -> Result<Node, TextError> {
+        let (ev, span) = self.events.next()?;
+        self.node_from(ev, span)
+    }
+
+    fn node_from(&mut self, ev: Event<'a>, span: Span) -> Result<Node, TextError> {
+        match ev {
+            Event::MappingStart(..) => Ok(Node::Hash(self.hash(&ev, span)?)),
+            Event::SequenceStart(..) => Ok(Node::Array(self.array(&ev, span)?)),
+            Event::Scalar(text, style, _, tag) => scalar_node(Scalar {
+                text,
+                style,
+                tag,
+                span,
+            }),
+            other => Err(err(
+                span,
+                format!("expected a value, found {}", describe(&other)),
+            )),
+        }
+    }
+}
+
+const TAGS: &str =
+    "!u, !l, !ul, !f64, !f32, !!binary, !!file, !file/N, !!str, !!int, !!float, !!bool, !!null";
+
+/// An integer within `min..=max` (`what` names the type for the error).
+fn int_in(s: &Scalar<'_>, min: i128, max: i128, what: &str) -> Result<i128, TextError> {
+    let n = number::parse_int(s.text.trim()).ok_or_else(|| {
+        err(
+            s.span,
+            format!("expected an integer ({what}), found `{}`", s.text),
+        )
+    })?;
+    if !(min..=max).contains(&n) {
+        return Err(err(
+            s.span,
+            format!("{} is out of range for {what} ({min} to {max})", s.text),
+        ));
+    }
+    Ok(n)
+}
+
+fn float_of(s: &Scalar<'_>) -> Result<f64, TextError> {
+    let t = s.text.trim();
+    number::parse_float(t)
+        .or_else(|| number::parse_int(t).map(|n| n as f64))
+        .ok_or_else(|| err(s.span, format!("expected a number, found `{}`", s.text)))
+}
+
+/// An f64 rounded to f32; a finite value beyond f32's range is an error.
+fn to_f32(v: f64, s: &Scalar<'_>) -> Result<f32, TextError> {
+    let f = v as f32;
+    if f.is_infinite() && v.is_finite() {
+        return Err(err(
+            s.span,
+            format!(
+                "{} is out of range for an f32; write `!f64 {}` for a double",
+                s.text, s.text
+            ),
+        ));
+    }
+    Ok(f)
+}
+
+/// A hex integer written where a float's bits are meant (`!f32 0x7fc00001`).
+fn float_bits(s: &Scalar<'_>) -> Option<u64> {
+    let t = s.text.trim();
+    let hex = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"))?;
+    u64::from_str_radix(hex, 16).ok()
+}
+
+fn base64_of(s: &Scalar<'_>) -> Result<Vec<u8>, TextError> {
+    let compact: String = s.text.chars().filter(|c| !c.is_whitespace()).collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(compact.as_bytes())
+        .map_err(|e| err(s.span, format!("invalid base64: {e}")))
+}
+
+fn scalar_node(s: Scalar<'_>) -> Result<Node, TextError> {
+    let Some(tag) = s.tag.as_deref() else {
+        if s.quoted() {
+            return Ok(Node::String(Str::from(&*s.text)));
+        }
+        return Ok(match number::resolve_plain(&s.text) {
+            Plain::Bool(b) => Node::Bool(b),
+            Plain::Int(n) => {
+                if !(i128::from(i32::MIN)..=i128::from(i32::MAX)).contains(&n) {
+                    return Err(err(
+                        s.span,
+                        format!(
+                            "{} is out of range for an s32 (-2147483648 to 2147483647); write `!u`, `!l` or `!ul` before it for a u32, s64 or u64",
+                            s.text
+                        ),
+                    ));
+                }
+                Node::Int(n as i32)
+            }
+            Plain::Float(v) => Node::Float(if v.is_nan() {
+                f32::from_bits(CANONICAL_NAN)
+            } else {
+                to_f32(v, &s)?
+            }),
+            Plain::Null => Node::Null(()),
+            Plain::Str => Node::String(Str::from(&*s.text)),
+        });
+    };
+    let local = tag.handle == "!";
+    let core = tag.is_yaml_core_schema();
+    let suffix = tag.suffix.as_str();
+    Ok(match (local, core, suffix) {
+        (true, _, "u") => Node::UInt(int_in(&s, 0, i128::from(u32::MAX), "a u32")? as u32),
+        (true, _, "l") => {
+            Node::Int64(int_in(&s, i128::from(i64::MIN), i128::from(i64::MAX), "an s64")? as i64)
+        }
+        (true, _, "ul") => Node::UInt64(int_in(&s, 0, i128::from(u64::MAX), "a u64")? as u64),
+        (true, _, "f64") => Node::Double(match float_bits(&s) {
+            Some(bits) => f64::from_bits(bits),
+            None => {
+                let v = float_of(&s)?;
+                if v.is_nan() {
+                    f64::from_bits(CANONICAL_NAN_64)
+                } else {
+                    v
+                }
+            }
+        }),
+        (true, _, "f32") => Node::Float(match float_bits(&s) {
+            Some(bits) => f32::from_bits(u32::try_from(bits).map_err(|_| {
+                err(
+                    s.span,
+                    format!("{} does not fit the 32 bits of an f32", s.text),
+                )
+            })?),
+            None => to_f32(float_of(&s)?, &s)?,
+        }),
+        (_, true, "binary") => Node::Binary(base64_of(&s)?),
+        (_, true, "file") => Node::File(AlignedBinary {
+            alignment: FILE_ALIGNMENT,
+            data: base64_of(&s)?,
+        }),
+        (true, _, f) if f.starts_with("file/") => {
+            let alignment = f["file/".len()..].parse::<u32>().map_err(|_| {
+                err(
+                    s.span,
+                    format!("!{f}: expected !file/N with N the alignment in decimal"),
+                )
+            })?;
+            Node::File(AlignedBinary {
+                alignment,
+                data: base64_of(&s)?,
+            })
+        }
+        (_, true, "str") => Node::String(Str::from(&*s.text)),
+        (_, true, "int") => {
+            Node::Int(int_in(&s, i128::from(i32::MIN), i128::from(i32::MAX), "an s32")? as i32)
+        }
+        (_, true, "float") => Node::Float(to_f32(float_of(&s)?, &s)?),
+        (_, true, "bool") => match s.text.trim() {
+            "true" | "True" | "TRUE" => Node::Bool(true),
+            "false" | "False" | "FALSE" => Node::Bool(false),
+            other => {
+                return Err(err(
+                    s.span,
+                    format!("expected true or false, found `{other}`"),
+                ))
+            }
+        },
+        (_, true, "null") => Node::Null(()),
+        _ => {
+            return Err(err(
+                s.span,
+                format!("unknown tag {}; expected {TAGS}", tag_text(tag)),
+            ))
+        }
+    })
+}
