@@ -49,7 +49,7 @@ struct FileEntry {
     name: String,
     /// Where its content is in the folder, relative to it.
     stored: String,
-    /// How it is stored: `bytes`, `aamp-yaml` or `ainb-json`.
+    /// How it is stored: `bytes`, `aamp-yaml`, `byml-yaml` or `ainb-json`.
     form: String,
     /// The alignment it was found at (0: choose on writing).
     align: u64,
@@ -172,6 +172,16 @@ fn text_form(
         let back = formats::aamp::text::from_yaml(&text).ok()?;
         return (formats::aamp::encode(&back).ok()? == bytes).then_some(("aamp-yaml", "yml", text));
     }
+    if formats::byml::looks_like(bytes) {
+        let (variant, doc) = formats::byml::decode(bytes).ok()?;
+        let text = formats::byml::text::to_yaml(&doc, variant);
+        let (variant, back) = formats::byml::text::from_yaml(&text, None, None).ok()?;
+        return (formats::byml::encode(&back, variant).ok()? == bytes).then_some((
+            "byml-yaml",
+            "yml",
+            text,
+        ));
+    }
     if bytes.starts_with(formats::ainb::MAGIC) {
         let doc = formats::ainb::decode(bytes).ok()?;
         let text = formats::ainb::text::to_json(&doc).ok()?;
@@ -277,6 +287,12 @@ pub fn from_folder(dir: &Path, dicts: &Dictionaries) -> Result<Vec<u8>, String> 
             {
                 (n.to_owned(), "aamp-yaml")
             }
+            Some(n)
+                if fs::read_to_string(&path)
+                    .is_ok_and(|t| formats::byml::text::looks_like_byml_text(&t)) =>
+            {
+                (n.to_owned(), "byml-yaml")
+            }
             _ => (rel.clone(), "bytes"),
         };
         let bytes = read_stored(&path, form).map_err(at)?;
@@ -331,13 +347,22 @@ fn read_stored(path: &Path, form: &str) -> Result<Vec<u8>, String> {
             })?;
             formats::aamp::encode(&doc).map_err(|e| fail(format!("encode error: {e}")))
         }
+        "byml-yaml" => {
+            let text = String::from_utf8(raw).map_err(|_| fail("not UTF-8 text".into()))?;
+            // The first line names the version and byte order.
+            let (variant, doc) =
+                formats::byml::text::from_yaml(&text, None, None).map_err(|e| {
+                    format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message)
+                })?;
+            formats::byml::encode(&doc, variant).map_err(|e| fail(format!("encode error: {e}")))
+        }
         "ainb-json" => {
             let text = String::from_utf8(raw).map_err(|_| fail("not UTF-8 text".into()))?;
             let doc = formats::ainb::text::from_json(&text).map_err(|e| fail(e.to_string()))?;
             formats::ainb::encode(&doc).map_err(|e| fail(format!("encode error: {e}")))
         }
         other => Err(fail(format!(
-            "form \"{other}\" is not one of bytes, aamp-yaml, ainb-json"
+            "form \"{other}\" is not one of bytes, aamp-yaml, byml-yaml, ainb-json"
         ))),
     }
 }

@@ -461,10 +461,12 @@ fn to_text(input: &Path, args: &ToTextArgs) -> Result<Vec<PathBuf>, String> {
             formats::byml::text::to_yaml(&doc, variant)
         }
         #[allow(unreachable_patterns)]
-        other => return Err(format!(
+        other => {
+            return Err(format!(
             "{}: {other} has no text form yet (to-text converts AAMP, BYML, AINB and legacy BDAT)",
             input.display()
-        )),
+        ))
+        }
     };
     target.write(text.as_bytes())
 }
