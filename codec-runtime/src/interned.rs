@@ -15,6 +15,7 @@ use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKi
 use crate::reader::Reader;
 use crate::writer::{Width, Writer};
 use crate::Str;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What a value contributes to the interned tables: generated for every
 /// struct and union of a schema with interned strings.
@@ -44,37 +45,41 @@ impl<T: Collect> Collect for Box<T> {
     }
 }
 
-/// The strings of each table, gathered from a value before it is written.
+/// The strings of each table, gathered from a value before it is written
+/// (each once: a document repeats its keys many times).
 #[derive(Debug, Default)]
 pub struct Collector<'v> {
-    tables: Vec<Vec<&'v str>>,
+    tables: Vec<FxHashSet<&'v str>>,
 }
 
 impl<'v> Collector<'v> {
     pub fn new(tables: usize) -> Self {
         Collector {
-            tables: vec![Vec::new(); tables],
+            tables: vec![FxHashSet::default(); tables],
         }
     }
 
     #[inline]
     pub fn add(&mut self, table: usize, s: &'v str) {
-        self.tables[table].push(s);
+        self.tables[table].insert(s);
     }
 
-    /// The tables, each sorted by bytes without repeats.
+    /// The tables, each sorted by bytes, and each string's rank.
     pub fn finish(self) -> WriteTables {
-        WriteTables {
-            tables: self
-                .tables
-                .into_iter()
-                .map(|mut t| {
-                    t.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-                    t.dedup();
-                    t.into_iter().map(Str::from).collect()
-                })
-                .collect(),
+        let mut tables = Vec::with_capacity(self.tables.len());
+        let mut ranks = Vec::with_capacity(self.tables.len());
+        for set in self.tables {
+            let mut t: Vec<&str> = set.into_iter().collect();
+            t.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+            let rank: FxHashMap<Str, u32> = t
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (Str::from(*s), i as u32))
+                .collect();
+            tables.push(t.into_iter().map(Str::from).collect());
+            ranks.push(rank);
         }
+        WriteTables { tables, ranks }
     }
 }
 
@@ -82,6 +87,8 @@ impl<'v> Collector<'v> {
 #[derive(Debug, Default)]
 pub struct WriteTables {
     tables: Vec<Vec<Str>>,
+    /// Each string's index in its table.
+    ranks: Vec<FxHashMap<Str, u32>>,
 }
 
 impl WriteTables {
@@ -90,11 +97,15 @@ impl WriteTables {
     }
 
     /// The index of `s` in table `table`.
+    #[inline]
     pub fn index(&self, table: usize, s: &str, what: &'static str) -> EncodeResult<u64> {
-        self.strings(table)
-            .binary_search_by(|e| e.as_bytes().cmp(s.as_bytes()))
-            .map(|i| i as u64)
-            .map_err(|_| EncodeError::new(what, format!("`{s}` is missing from its string table")))
+        self.ranks
+            .get(table)
+            .and_then(|r| r.get(s))
+            .map(|&i| u64::from(i))
+            .ok_or_else(|| {
+                EncodeError::new(what, format!("`{s}` is missing from its string table"))
+            })
     }
 }
 

@@ -108,7 +108,10 @@ impl<const N: usize> Shape for [u8; N] {
 /// (by address and type), and where the first record of each shape went.
 #[derive(Debug, Default)]
 pub struct Shapes {
-    ids: FxHashMap<Vec<u8>, u32>,
+    ids: FxHashMap<Box<[u8]>, u32>,
+    /// Key buffers to reuse (shapes are built recursively, one buffer per
+    /// level), so that a record whose shape exists allocates nothing.
+    spare: Vec<Vec<u8>>,
     of: FxHashMap<(usize, usize), u32>,
     placed: FxHashMap<(usize, u32), u64>,
     visited: FxHashSet<(usize, u32)>,
@@ -126,11 +129,19 @@ impl Shapes {
         if let Some(&id) = self.of.get(&(key, type_id)) {
             return id;
         }
-        let mut k = ShapeKey::default();
+        let mut k = ShapeKey(self.spare.pop().unwrap_or_default());
+        k.0.clear();
         k.int(type_id as u64);
         build(&mut k, self);
-        let next = self.ids.len() as u32;
-        let id = *self.ids.entry(k.0).or_insert(next);
+        let id = match self.ids.get(k.0.as_slice()) {
+            Some(&id) => id,
+            None => {
+                let id = self.ids.len() as u32;
+                self.ids.insert(k.0.as_slice().into(), id);
+                id
+            }
+        };
+        self.spare.push(k.0);
         self.of.insert((key, type_id), id);
         id
     }

@@ -1,0 +1,160 @@
+//! BYML: our generated codec and text side by side with roead 1.0.0, over
+//! the corpus (versions 2, 4 and 7; 3.4 MB of binary): decode, encode,
+//! binary → YAML, YAML → binary document.
+//!
+//! Each iteration converts every file. Throughput is the binary size for
+//! decode and encode (the same input for both sides) and the size of each
+//! side's own text for to-text and from-text. roead writes the version and
+//! byte order it is told; ours writes each file's own.
+//!
+//! The corpus is `$CODEC_CORPUS/byml`, else `<workspace>/../shared/corpus/byml`;
+//! without it the bench prints a message and registers nothing.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use formats::byml::{self, text, Header, Variant};
+use roead::byml::Byml;
+use roead::Endian;
+
+struct File {
+    bytes: Vec<u8>,
+    variant: Variant,
+    version: u16,
+    ours: Header,
+    peer: Byml,
+    our_text: String,
+    peer_text: String,
+}
+
+fn files() -> Option<Vec<File>> {
+    let Some(all) = bench::load_byml() else {
+        println!(
+            "byml bench: no corpus at {} (set CODEC_CORPUS); no benchmarks registered",
+            bench::corpus_root().join("byml").display()
+        );
+        return None;
+    };
+    let mut set = Vec::new();
+    for f in all {
+        let (variant, ours) = byml::decode(&f.bytes).expect("codec decodes every corpus file");
+        let peer = match Byml::from_binary(&f.bytes) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("byml bench: excluding {} (roead: {e})", f.name);
+                continue;
+            }
+        };
+        let our_text = text::to_yaml(&ours, variant);
+        let peer_text = peer.to_text();
+        set.push(File {
+            version: ours.version,
+            bytes: f.bytes,
+            variant,
+            ours,
+            peer,
+            our_text,
+            peer_text,
+        });
+    }
+    Some(set)
+}
+
+fn endian(v: Variant) -> Endian {
+    match v {
+        Variant::Be | Variant::V1Be => Endian::Big,
+        Variant::Le | Variant::V1Le => Endian::Little,
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(set) = files() else { return };
+    let binary: usize = set.iter().map(|f| f.bytes.len()).sum();
+    let our_text: usize = set.iter().map(|f| f.our_text.len()).sum();
+    let peer_text: usize = set.iter().map(|f| f.peer_text.len()).sum();
+    println!(
+        "byml bench: {} files, {binary} bytes; our text {our_text} bytes, roead's {peer_text} bytes",
+        set.len()
+    );
+
+    let mut g = c.benchmark_group("byml_decode");
+    g.throughput(Throughput::Bytes(binary as u64));
+    g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
+        b.iter(|| {
+            for f in &set {
+                black_box(byml::decode(black_box(&f.bytes)).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("roead"), |b| {
+        b.iter(|| {
+            for f in &set {
+                black_box(Byml::from_binary(black_box(&f.bytes)).unwrap());
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("byml_encode");
+    g.throughput(Throughput::Bytes(binary as u64));
+    g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
+        b.iter(|| {
+            for f in &set {
+                black_box(byml::encode(black_box(&f.ours), f.variant).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("roead"), |b| {
+        b.iter(|| {
+            for f in &set {
+                black_box(black_box(&f.peer).to_binary_with_version(endian(f.variant), f.version));
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("byml_to_text");
+    g.throughput(Throughput::Bytes(our_text as u64));
+    g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
+        b.iter(|| {
+            for f in &set {
+                black_box(text::to_yaml(black_box(&f.ours), f.variant));
+            }
+        })
+    });
+    g.throughput(Throughput::Bytes(peer_text as u64));
+    g.bench_function(BenchmarkId::from_parameter("roead"), |b| {
+        b.iter(|| {
+            for f in &set {
+                black_box(black_box(&f.peer).to_text());
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("byml_from_text");
+    g.throughput(Throughput::Bytes(our_text as u64));
+    g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
+        b.iter(|| {
+            for f in &set {
+                black_box(text::from_yaml(black_box(&f.our_text), None, None).unwrap());
+            }
+        })
+    });
+    g.throughput(Throughput::Bytes(peer_text as u64));
+    g.bench_function(BenchmarkId::from_parameter("roead"), |b| {
+        b.iter(|| {
+            for f in &set {
+                black_box(Byml::from_text(black_box(&f.peer_text)).unwrap());
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10);
+    targets = bench
+}
+criterion_main!(benches);

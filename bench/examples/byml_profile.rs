@@ -1,0 +1,41 @@
+//! Drives one side of the BYML bench in a loop, for a profiler:
+//! `cargo run -p bench --profile bench --example byml_profile -- <decode|encode|to-text|from-text> [iterations]`
+
+use std::hint::black_box;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(what), iterations) = (
+        args.get(1),
+        args.get(2).and_then(|n| n.parse().ok()).unwrap_or(20usize),
+    ) else {
+        eprintln!("usage: byml_profile <decode|encode|to-text|from-text> [iterations]");
+        std::process::exit(2);
+    };
+    let files = bench::load_byml().expect("the byml corpus");
+    let docs: Vec<_> = files
+        .iter()
+        .map(|f| formats::byml::decode(&f.bytes).unwrap())
+        .collect();
+    let texts: Vec<_> = docs
+        .iter()
+        .map(|(v, d)| formats::byml::text::to_yaml(d, *v))
+        .collect();
+    for _ in 0..iterations {
+        match what.as_str() {
+            "decode" => files.iter().for_each(|f| {
+                black_box(formats::byml::decode(&f.bytes).unwrap());
+            }),
+            "encode" => docs.iter().for_each(|(v, d)| {
+                black_box(formats::byml::encode(d, *v).unwrap());
+            }),
+            "to-text" => docs.iter().for_each(|(v, d)| {
+                black_box(formats::byml::text::to_yaml(d, *v));
+            }),
+            "from-text" => texts.iter().for_each(|t| {
+                black_box(formats::byml::text::from_yaml(t, None, None).unwrap());
+            }),
+            other => panic!("unknown: {other}"),
+        }
+    }
+}
