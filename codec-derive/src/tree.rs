@@ -16,22 +16,14 @@ use quote::quote;
 const RT: fn() -> TokenStream = || quote!(::codec_runtime);
 
 impl Gen<'_> {
-    /// The interned tables: the root fields with `derive: Interned`, in order.
-    pub(crate) fn interned_tables(&self) -> Vec<String> {
-        let root = self.c.root();
-        root.fields
-            .iter()
-            .filter(|f| f.derive == Some(Derive::Interned))
-            .map(|f| f.name.clone())
-            .collect()
+    /// The interned tables (see `Checked::interned_tables`).
+    pub(crate) fn interned_tables(&self) -> Vec<&str> {
+        self.c.interned_tables()
     }
 
     /// The id of the interned table the root field `table` leads to.
     pub(crate) fn table_id(&self, table: &str) -> usize {
-        self.interned_tables()
-            .iter()
-            .position(|t| t == table)
-            .unwrap_or(0)
+        self.c.table_id(table)
     }
 
     fn has_shared(&self) -> bool {
@@ -488,10 +480,7 @@ impl Gen<'_> {
         let read = read_uint(&p.width, quote!(s));
         let w = codec_schema::int_width(&p.width).unwrap_or(4);
         let scale = p.scale;
-        let base = match &p.base {
-            codec_schema::Base::Absolute(n) => quote!(#n),
-            _ => quote!(0u64),
-        };
+        let base = p.payload_base();
         let size = self.c.fixed_size(&p.to).unwrap_or(1).max(1);
         let body = match &p.to {
             Type::Named(n) => {
@@ -773,10 +762,7 @@ impl Gen<'_> {
         let ia = sec.item_align;
         let wt = width_tokens(&p.width);
         let scale = p.scale;
-        let base = match &p.base {
-            codec_schema::Base::Absolute(n) => quote!(#n),
-            _ => quote!(0u64),
-        };
+        let base = p.payload_base();
         let patch = quote! {
             if pos == #rt::UNPLACED {
                 w.defer(#key, #tid, off, target);

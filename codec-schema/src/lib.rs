@@ -293,6 +293,26 @@ impl Checked {
 
     /// Is the field kept in the typed value (not magic, not derived, not an
     /// offset to a hash index, which is derived from the records it indexes)?
+    /// The interned string tables (`Index`, `Table`): the root's fields
+    /// with `derive: Interned`, in order. A table's id, in the generated
+    /// code and the interpreter alike, is its position here.
+    pub fn interned_tables(&self) -> Vec<&str> {
+        self.root()
+            .fields
+            .iter()
+            .filter(|f| f.derive == Some(Derive::Interned))
+            .map(|f| f.name.as_str())
+            .collect()
+    }
+
+    /// The id of the interned table the root field `table` leads to.
+    pub fn table_id(&self, table: &str) -> usize {
+        self.interned_tables()
+            .iter()
+            .position(|t| *t == table)
+            .unwrap_or(0)
+    }
+
     pub fn is_stored(f: &Field) -> bool {
         f.derive.is_none()
             && !matches!(f.ty, Type::Magic(_))

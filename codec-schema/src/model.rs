@@ -618,6 +618,18 @@ pub struct Ptr {
     pub align: Option<KeptAlign>,
 }
 
+impl Ptr {
+    /// Where an offset held in a union payload counts from: there is no
+    /// record around it, so every base but an absolute one is the file's
+    /// start (the checker refuses `Record` and `Section` there).
+    pub fn payload_base(&self) -> u64 {
+        match self.base {
+            Base::Absolute(n) => n,
+            _ => 0,
+        }
+    }
+}
+
 /// Where a target's alignment comes from when it is kept per value.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 pub enum KeptAlign {

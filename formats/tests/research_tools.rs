@@ -610,6 +610,63 @@ fn interpreter_equals_codec_on_every_ainb_corpus_file() {
     eprintln!("interpreter = codec on {n} AINB corpus files");
 }
 
+#[test]
+fn interpreter_equals_codec_on_every_byml_corpus_file() {
+    use formats::byml;
+    let Some(files) = corpus_files("byml", |d| byml::detect(d).is_some()) else {
+        eprintln!("SKIPPED: no BYML corpus");
+        return;
+    };
+    let c = codec_schema::parse_str(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron")
+        .expect("the BYML schema checks");
+    let mut n = 0;
+    for path in &files {
+        let data = fs::read(path).unwrap();
+        let (variant, doc) =
+            byml::decode(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let value = to_value(&doc).expect("serializes");
+        let got = interpreted_with(&c, Some(variant.name()), &data);
+        if let Some(d) = value.first_difference(&got) {
+            panic!(
+                "{}: compiled and interpreted values differ at {d}",
+                path.display()
+            );
+        }
+        assert_eq!(value, got);
+        n += 1;
+    }
+    assert_eq!(n, 8, "the corpus holds 8 BYML files");
+    eprintln!("interpreter = codec on {n} BYML corpus files");
+}
+
+/// Coverage explains every byte of the BYML corpus: the string tables'
+/// offsets and strings, the tagged words, what the offsets in union
+/// payloads lead to, the zeros before an aligned blob.
+#[test]
+fn byml_coverage_has_no_gaps() {
+    use formats::byml;
+    let Some(files) = corpus_files("byml", |d| byml::detect(d).is_some()) else {
+        eprintln!("SKIPPED: no BYML corpus");
+        return;
+    };
+    let c = codec_schema::parse_str(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron")
+        .expect("the BYML schema checks");
+    for path in &files {
+        let data = fs::read(path).unwrap();
+        let variant = byml::detect(&data).unwrap();
+        let cv = c.variant(variant.name()).expect("the variant exists");
+        let d = interp::decode_partial_with(
+            cv,
+            &data,
+            codec_runtime::Limits::default(),
+            &formats::interp_hooks::Glue,
+        );
+        assert!(d.error.is_none(), "{}: {:?}", path.display(), d.error);
+        let report = coverage::coverage(cv, &d.root, &data);
+        assert_eq!(report.unexplained(), 0, "{}: gaps", path.display());
+    }
+}
+
 /// Coverage of legacy BDAT: every byte of a table is a field or padding its
 /// layout requires (sections aligned and padded from the table's start,
 /// string pads checked in the unscrambled bytes, row tails up to the

@@ -220,7 +220,7 @@ pub(super) fn leak(name: &str) -> &'static str {
 /// The variant of `u` whose tag is `tag`, or the runtime's `UnknownTag`
 /// error at `pos`: how a union whose tag the interpreter read itself (a tag
 /// in front, a row cell's type) picks its variant, as the generated code does.
-fn variant_by_tag(u: &crate::UnionDef, tag: u64, pos: u64) -> R<&crate::Variant> {
+pub(super) fn variant_by_tag(u: &crate::UnionDef, tag: u64, pos: u64) -> R<&crate::Variant> {
     u.variants.iter().find(|v| v.tag == tag).ok_or_else(|| {
         InterpError::kind(
             pos,
@@ -966,6 +966,9 @@ impl<'c> Run<'c, '_> {
     /// A union whose tag comes first, at `pos` (one node appended); returns
     /// the position after its payload.
     pub(super) fn tagged_union(&mut self, u: &'c crate::UnionDef, pos: u64, site: &Site) -> R<u64> {
+        if u.peek {
+            return self.peek_union(u, pos, site);
+        }
         let w = int_width(&u.tag).unwrap_or(1);
         let tag = self.read_uint(&u.tag, pos)?;
         let v = variant_by_tag(u, tag, pos)?;
@@ -1196,6 +1199,7 @@ impl<'c> Run<'c, '_> {
             hooks: self.hooks,
             facts: self.facts.clone(),
             spans: Vec::new(),
+            last_table: None,
         };
         let result = sub.record(def, 0, site.name.clone(), site.path.clone(), site.unknown);
         if let (Ok(header_end), Some(layout)) = (&result, def.layout.as_ref()) {

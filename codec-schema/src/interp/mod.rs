@@ -18,6 +18,7 @@
 pub mod coverage;
 mod ext;
 pub mod render;
+mod tree;
 mod value;
 
 pub use ext::{Hooks, NoHooks};
@@ -73,6 +74,10 @@ pub struct Node {
     /// name an AAMP hash stands for); `dump` prints it after the value.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub note: String,
+    /// For a list kept in document order (`visit: Document`): the order of
+    /// its elements in the typed value, when it is not file order (empty).
+    #[serde(skip)]
+    pub order: Vec<usize>,
 }
 
 /// What a [`Node`] holds.
@@ -145,6 +150,7 @@ impl Node {
             children: Vec::new(),
             padding: Vec::new(),
             note: String::new(),
+            order: Vec::new(),
         }
     }
 
@@ -187,6 +193,14 @@ impl Node {
                     .map(|c| (c.name.clone(), c.to_value()))
                     .collect(),
             },
+            Kind::Seq if !self.order.is_empty() => Value::Seq(
+                self.order
+                    .iter()
+                    .filter_map(|&i| self.children.get(i))
+                    .filter(|c| c.is_stored())
+                    .map(Node::to_value)
+                    .collect(),
+            ),
             Kind::Seq => Value::Seq(
                 self.children
                     .iter()
@@ -400,6 +414,7 @@ pub fn decode_partial_with(c: &Checked, data: &[u8], limits: Limits, hooks: &dyn
         hooks,
         facts: std::rc::Rc::new(ext::Facts::of(c)),
         spans: Vec::new(),
+        last_table: None,
     };
     let root = c.root();
     let result = run.record(root, 0, root.name.clone(), root.name.clone(), false);
@@ -457,6 +472,9 @@ struct Run<'c, 'd> {
     /// The extent `(start, end)` of what was read of each section (by
     /// section id), in this run's bytes: where a unit's sections lie.
     spans: Vec<Option<(u64, u64)>>,
+    /// The strings of the string table read last, until the interned
+    /// field that led to it hands them to the reader.
+    last_table: Option<Vec<codec_runtime::Str>>,
 }
 
 /// Where a decoded value goes: its name, path and whether it is unknown.
@@ -695,6 +713,33 @@ impl<'c> Run<'c, '_> {
         for (i, f) in st.fields.iter().enumerate() {
             let fs = site.field(&f.name, f.is_unknown());
             let ty = type_label(&f.ty);
+            if let Some(a) = f.align.filter(|&a| a > 1) {
+                p = pos + (p - pos).next_multiple_of(a);
+            }
+            match &f.ty {
+                Type::Table { count, offsets } => {
+                    p = self
+                        .table_field(st, &raws, count, offsets, pos, p, &fs)
+                        .map_err(|e| e.in_field(&f.name))?;
+                    continue;
+                }
+                Type::Switch { union, tag } => {
+                    p = self
+                        .switch_field(st, &raws, union, tag, p, &fs)
+                        .map_err(|e| e.in_field(&f.name))?;
+                    continue;
+                }
+                Type::List { of, count } if matches!(**of, Type::Switch { .. }) => {
+                    let Type::Switch { union, tag } = &**of else {
+                        unreachable!()
+                    };
+                    p = self
+                        .switch_list(st, &raws, of, union, tag, count, p, &fs)
+                        .map_err(|e| e.in_field(&f.name))?;
+                    continue;
+                }
+                _ => {}
+            }
             match &f.ty {
                 Type::Ptr(ptr) => {
                     let raw = self
@@ -732,6 +777,7 @@ impl<'c> Run<'c, '_> {
                     p = self
                         .list_field(st, i, of, count, p, &fs, &mut lists[i])
                         .map_err(|e| e.in_field(&f.name))?;
+                    self.document_order(f.visit);
                     if let Some(n) = self.top().children.last_mut() {
                         n.doc = f.doc.clone();
                     }
@@ -808,6 +854,9 @@ impl<'c> Run<'c, '_> {
                     ends[i] = end;
                     self.note_span(ptr.section.as_deref());
                     self.close();
+                    if f.derive == Some(Derive::Interned) {
+                        self.keep_table(&f.name);
+                    }
                 }
                 Type::Follows { after, to, section } => {
                     let j = st.fields.iter().position(|g| &g.name == after);
@@ -1170,6 +1219,9 @@ impl<'c> Run<'c, '_> {
                     self.list(of, n, start, field_pos, &ls, &u.name, &v.name)
                 })
             }
+            Type::Ptr(ptr) => self
+                .ptr_in_payload(ptr, pos, &vs.named("value"), &u.name, &v.name)
+                .map(|_| ()),
             t => {
                 let charged = match self.c.fixed_size(t) {
                     Some(n) => self.r.charge(field_pos, n).map_err(InterpError::from),
@@ -1441,13 +1493,29 @@ impl<'c> Run<'c, '_> {
                 // The checker keeps these out of inline positions.
                 Err(InterpError::new(pos, "unsupported inline type"))
             }
-            Type::Index { .. } | Type::Table { .. } => Err(InterpError::new(
+            Type::Index { table, width } => self.index_inline(table, width, pos, site),
+            Type::Table { .. } => Err(InterpError::new(
                 pos,
-                "the interpreter does not read interned strings (Index, Table) yet; the compiled codec does (`codec check`)",
+                "a string table is read as a record's field (its count is a sibling)",
             )),
             _ => Err(InterpError::new(pos, "unsupported inline type")),
         }
     }
+}
+
+/// A number as an unsigned integer (a tag read into a list of numbers).
+fn value_u64(v: &Value) -> Option<u64> {
+    Some(match *v {
+        Value::U8(x) => u64::from(x),
+        Value::U16(x) => u64::from(x),
+        Value::U32(x) => u64::from(x),
+        Value::U64(x) => x,
+        Value::I8(x) => x as u64,
+        Value::I16(x) => x as u64,
+        Value::I32(x) => x as u64,
+        Value::I64(x) => x as u64,
+        _ => return None,
+    })
 }
 
 /// The padding after a string's NUL (0 for anything else).

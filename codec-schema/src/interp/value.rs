@@ -160,6 +160,7 @@ impl Value {
                     path.truncate(n);
                     d
                 }
+                (Value::Option(Some(x)), Value::Option(Some(y))) => walk(x, y, path),
                 _ if a == b => None,
                 _ => Some(format!("{path}: {} vs {}", a.short(), b.short())),
             }

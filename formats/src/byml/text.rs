@@ -141,7 +141,8 @@ pub fn looks_like_byml_text(text: &str) -> bool {
 ///     })),
 /// };
 /// let yaml = text::to_yaml(&doc, Variant::Le);
-/// assert_eq!(yaml, "# BYML version 2, little-endian\nSpeed: 1.5\nId: !u 0x0000002a\n");
+/// // A short container of leaves is written in flow style, the root too (as oead does).
+/// assert_eq!(yaml, "# BYML version 2, little-endian\n{Speed: 1.5, Id: !u 0x0000002a}\n");
 /// assert_eq!(text::from_yaml(&yaml, None, None).unwrap(), (Variant::Le, doc));
 /// ```
 pub fn to_yaml(doc: &Header, variant: Variant) -> String {
