@@ -18,7 +18,7 @@ const OUTPUT_HELP: &str = "Where to write: a path, or `-` for standard output.";
 /// Arguments of `codec to-text`.
 #[derive(Debug, Args)]
 #[command(
-    about = "Convert a binary file to editable text (AAMP to YAML, AINB and BDAT to JSON)",
+    about = "Convert a binary file to editable text (AAMP and BYML to YAML, AINB and BDAT to JSON)",
     long_about = "Convert a binary file to editable text: AAMP parameter archives \
                   become YAML in the dialect of oead and roead (`!io`, `!list`, \
                   `!obj`, `!vec3`, `!str64`, `!u`, ...), byte for byte what oead \
@@ -43,6 +43,14 @@ const OUTPUT_HELP: &str = "Where to write: a path, or `-` for standard output.";
                   place, so a failed or interrupted run leaves no partial file and \
                   the old output untouched. The input is never overwritten unless it \
                   is named with -o and --force is given.\n\n\
+                  BYML: YAML in oead's dialect (`!u`, `!l`, `!ul`, `!f64`, \
+                  `!!binary`, `!!file`; short leaf containers in flow style). \
+                  The first line, a comment other readers ignore, records the \
+                  version and byte order (`# BYML version 2, little-endian`); each \
+                  hash lists its keys in the order the file placed their values \
+                  (YAML mappings are unordered, so oead and roead read the same \
+                  document), which makes `codec from-text` give back the identical \
+                  file. Without -o: FILE.yml beside the input.\n\n\
                   AINB: the JSON of dt-12345/AINB (its key names and shape; EXB \
                   instructions as its disassembly text, `STR float GMem[0x8], float \
                   1.5`), plus `$`-prefixed keys for what that shape loses (string \
@@ -116,7 +124,7 @@ pub enum Endian {
 /// Arguments of `codec from-text`.
 #[derive(Debug, Args)]
 #[command(
-    about = "Convert editable text back to the binary file (YAML to AAMP, JSON to AINB or BDAT)",
+    about = "Convert editable text back to the binary file (YAML to AAMP or BYML, JSON to AINB or BDAT)",
     long_about = "Convert editable text back to the binary file: an AAMP YAML \
                   document (its root tagged `!io`; oead's or roead's dialect) becomes \
                   the AAMP file, laid out byte for byte as Nintendo's tools do.\n\n\
@@ -130,6 +138,13 @@ pub enum Endian {
                   interrupted run leaves no partial file and the old output \
                   untouched. The input is never overwritten unless it is named with \
                   -o and --force is given.\n\n\
+                  BYML: YAML in oead's or roead's dialect. The version and byte \
+                  order come from --version and --endian, else from the \
+                  `# BYML version N, little-endian` first line `codec to-text` \
+                  writes; a text that says neither is refused (BotW: 2, TotK: 7; \
+                  Switch: little, Wii U: big). Hashes are written in the order the \
+                  text lists their keys. Detected by that first line or by \
+                  --version/--endian (--format byml overrides).\n\n\
                   AINB: a JSON document as `codec to-text` or dt-12345/AINB writes it \
                   (detected by its `Nodes` and `Version` keys; --format ainb \
                   overrides). EXB instructions are read as the library's text or as \
@@ -329,7 +344,7 @@ fn is_binary_we_convert(path: &Path) -> bool {
 }
 
 /// Whether a file met in a folder is text that `from-text` converts: an
-/// AAMP YAML document, an AINB JSON document, or a BDAT `.bschema`.
+/// AAMP or BYML YAML document, an AINB JSON document, or a BDAT `.bschema`.
 fn is_text_we_convert(path: &Path) -> bool {
     let ext = path
         .extension()
@@ -346,6 +361,7 @@ fn is_text_we_convert(path: &Path) -> bool {
         return false;
     };
     formats::aamp::text::looks_like_aamp_text(&text)
+        || formats::byml::text::looks_like_byml_text(&text)
         || formats::ainb::text::looks_like_ainb_json(&text)
 }
 
