@@ -529,19 +529,7 @@ const TAGS: &str =
 
 /// An integer within `min..=max` (`what` names the type for the error).
 fn int_in(s: &Scalar<'_>, min: i128, max: i128, what: &str) -> Result<i128, TextError> {
-    let n = number::parse_int(s.text.trim()).ok_or_else(|| {
-        err(
-            s.span,
-            format!("expected an integer ({what}), found `{}`", s.text),
-        )
-    })?;
-    if !(min..=max).contains(&n) {
-        return Err(err(
-            s.span,
-            format!("{} is out of range for {what} ({min} to {max})", s.text),
-        ));
-    }
-    Ok(n)
+    s.int_in(min, max, what)
 }
 
 fn float_of(s: &Scalar<'_>) -> Result<f64, TextError> {

@@ -79,6 +79,26 @@ impl Scalar<'_> {
     }
 }
 
+impl Scalar<'_> {
+    /// The scalar as an integer (oead's syntax: decimal, `0x` hex, leading-0
+    /// octal) within `min..=max`; `what` names the type in the error.
+    pub fn int_in(&self, min: i128, max: i128, what: &str) -> Result<i128, TextError> {
+        let n = super::number::parse_int(self.text.trim()).ok_or_else(|| {
+            err(
+                self.span,
+                format!("expected an integer for {what}, found `{}`", self.text),
+            )
+        })?;
+        if !(min..=max).contains(&n) {
+            return Err(err(
+                self.span,
+                format!("{} is out of range for {what} ({min} to {max})", self.text),
+            ));
+        }
+        Ok(n)
+    }
+}
+
 /// The events of one YAML text, each with its position.
 pub struct Events<'a> {
     parser: Parser<'a, StrInput<'a>>,

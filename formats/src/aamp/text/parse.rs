@@ -568,24 +568,13 @@ fn int_in(s: &Scalar<'_>, min: i128, max: i128, what: &str) -> Result<i128, Text
         Some(Kind::U | Kind::CoreInt) => true,
         Some(_) => false,
     };
-    let n = if ok_tag {
-        number::parse_int(&s.text)
-    } else {
-        None
-    };
-    let n = n.ok_or_else(|| {
-        err(
-            s.span,
-            format!("expected an integer for {what}, found `{}`", s.text),
-        )
-    })?;
-    if !(min..=max).contains(&n) {
+    if !ok_tag {
         return Err(err(
             s.span,
-            format!("{} is out of range for {what} ({min} to {max})", s.text),
+            format!("expected an integer for {what}, found `{}`", s.text),
         ));
     }
-    Ok(n)
+    s.int_in(min, max, what)
 }
 
 /// An f64 read from the text, rounded to f32 (roead writes f32 values
