@@ -510,16 +510,13 @@ impl<'a> Reader<'a> {
         match ev {
             Event::MappingStart(..) => Ok(Node::Hash(self.hash(&ev, span)?)),
             Event::SequenceStart(..) => Ok(Node::Array(self.array(&ev, span)?)),
-            Event::Scalar(text, style, _, tag) => scalar_node(Scalar {
-                text,
-                style,
-                tag,
-                span,
-            }),
-            other => Err(err(
-                span,
-                format!("expected a value, found {}", describe(&other)),
-            )),
+            other => match Scalar::of(other, span) {
+                Ok(s) => scalar_node(s),
+                Err(other) => Err(err(
+                    span,
+                    format!("expected a value, found {}", describe(&other)),
+                )),
+            },
         }
     }
 }

@@ -69,7 +69,21 @@ pub struct Scalar<'a> {
     pub span: Span,
 }
 
-impl Scalar<'_> {
+impl<'a> Scalar<'a> {
+    /// The scalar an event holds, or the event back when it is something
+    /// else.
+    pub fn of(ev: Event<'a>, span: Span) -> Result<Scalar<'a>, Event<'a>> {
+        match ev {
+            Event::Scalar(text, style, _, tag) => Ok(Scalar {
+                text,
+                style,
+                tag,
+                span,
+            }),
+            other => Err(other),
+        }
+    }
+
     /// Written in quotes (`'…'` or `"…"`): never a number, bool or null.
     pub fn quoted(&self) -> bool {
         matches!(
@@ -134,18 +148,8 @@ impl<'a> Events<'a> {
     /// error).
     pub fn scalar(&mut self, what: &str) -> Result<Scalar<'a>, TextError> {
         let (ev, span) = self.next()?;
-        match ev {
-            Event::Scalar(text, style, _, tag) => Ok(Scalar {
-                text,
-                style,
-                tag,
-                span,
-            }),
-            other => Err(err(
-                span,
-                format!("expected {what}, found {}", describe(&other)),
-            )),
-        }
+        Scalar::of(ev, span)
+            .map_err(|other| err(span, format!("expected {what}, found {}", describe(&other))))
     }
 
     /// The start of the input and of its one document; `empty` is the
