@@ -545,6 +545,29 @@ fn interpreted_with(c: &Checked, variant: Option<&str>, data: &[u8]) -> interp::
     d.root.to_value()
 }
 
+/// The interpreter's value equals the compiled decoder's on every file;
+/// `decode` gives a file's variant name and compiled value. Returns how many
+/// files were compared.
+fn assert_interpreter_equals_codec(
+    c: &Checked,
+    files: &[PathBuf],
+    decode: impl Fn(&[u8]) -> Result<(&'static str, interp::Value), String>,
+) -> usize {
+    for path in files {
+        let data = fs::read(path).unwrap();
+        let (variant, value) = decode(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let got = interpreted_with(c, Some(variant), &data);
+        if let Some(d) = value.first_difference(&got) {
+            panic!(
+                "{}: compiled and interpreted values differ at {d}",
+                path.display()
+            );
+        }
+        assert_eq!(value, got);
+    }
+    files.len()
+}
+
 #[test]
 fn interpreter_equals_codec_on_every_bdat_corpus_file() {
     use formats::bdat;
@@ -555,22 +578,10 @@ fn interpreter_equals_codec_on_every_bdat_corpus_file() {
     };
     let c = codec_schema::parse_str(bdat::schema::SCHEMA_SOURCE, "schemas/bdat_legacy.ron")
         .expect("the BDAT schema checks");
-    let mut n = 0;
-    for path in &files {
-        let data = fs::read(path).unwrap();
-        let (variant, file) =
-            bdat::decode(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let value = to_value(&file).expect("serializes");
-        let got = interpreted_with(&c, Some(variant.name()), &data);
-        if let Some(d) = value.first_difference(&got) {
-            panic!(
-                "{}: compiled and interpreted values differ at {d}",
-                path.display()
-            );
-        }
-        assert_eq!(value, got);
-        n += 1;
-    }
+    let n = assert_interpreter_equals_codec(&c, &files, |data| {
+        let (variant, file) = bdat::decode(data).map_err(|e| e.to_string())?;
+        Ok((variant.name(), to_value(&file).expect("serializes")))
+    });
     assert!(n > 0);
     eprintln!("interpreter = codec on {n} BDAT corpus files");
 }
@@ -590,22 +601,11 @@ fn interpreter_equals_codec_on_every_ainb_corpus_file() {
     };
     let c = codec_schema::parse_str(ainb::schema::SCHEMA_SOURCE, "schemas/ainb.ron")
         .expect("the AINB schema checks");
-    let mut n = 0;
-    for path in &files {
-        let data = fs::read(path).unwrap();
-        let file = ainb::decode(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let variant = version(&data).and_then(ainb::variant_of).unwrap();
-        let value = to_value(&file).expect("serializes");
-        let got = interpreted_with(&c, Some(variant.name()), &data);
-        if let Some(d) = value.first_difference(&got) {
-            panic!(
-                "{}: compiled and interpreted values differ at {d}",
-                path.display()
-            );
-        }
-        assert_eq!(value, got);
-        n += 1;
-    }
+    let n = assert_interpreter_equals_codec(&c, &files, |data| {
+        let file = ainb::decode(data).map_err(|e| e.to_string())?;
+        let variant = version(data).and_then(ainb::variant_of).unwrap();
+        Ok((variant.name(), to_value(&file).expect("serializes")))
+    });
     assert!(n > 0);
     eprintln!("interpreter = codec on {n} AINB corpus files");
 }
@@ -619,22 +619,10 @@ fn interpreter_equals_codec_on_every_byml_corpus_file() {
     };
     let c = codec_schema::parse_str(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron")
         .expect("the BYML schema checks");
-    let mut n = 0;
-    for path in &files {
-        let data = fs::read(path).unwrap();
-        let (variant, doc) =
-            byml::decode(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let value = to_value(&doc).expect("serializes");
-        let got = interpreted_with(&c, Some(variant.name()), &data);
-        if let Some(d) = value.first_difference(&got) {
-            panic!(
-                "{}: compiled and interpreted values differ at {d}",
-                path.display()
-            );
-        }
-        assert_eq!(value, got);
-        n += 1;
-    }
+    let n = assert_interpreter_equals_codec(&c, &files, |data| {
+        let (variant, doc) = byml::decode(data).map_err(|e| e.to_string())?;
+        Ok((variant.name(), to_value(&doc).expect("serializes")))
+    });
     assert_eq!(n, 8, "the corpus holds 8 BYML files");
     eprintln!("interpreter = codec on {n} BYML corpus files");
 }
