@@ -1,9 +1,24 @@
-//! What the research tools (`codec dump`) add to the interpreter's tree from
-//! knowledge a schema cannot hold: the name an AAMP CRC32 stands for (from
-//! the name lists), and the column each legacy BDAT cell belongs to.
+//! What the research tools (`codec dump`, `codec survey`) add to the
+//! interpreter from knowledge a schema cannot hold: the name an AAMP CRC32
+//! stands for (from the name lists), the column each legacy BDAT cell
+//! belongs to, and the string hashes the formats' glue computes.
 
 use crate::aamp::names::NameTable;
+use codec_schema::interp::survey::{StringHash, CRC32};
 use codec_schema::interp::{Kind, Node, Value};
+
+/// The string hashes `codec survey` tries on every string of a file: CRC32
+/// and the formats' own (the legacy BDAT column-name hash, before its
+/// modulo).
+pub fn string_hashes() -> Vec<StringHash> {
+    vec![
+        CRC32,
+        StringHash {
+            name: "bdat name",
+            hash: crate::bdat::glue::name_hash,
+        },
+    ]
+}
 
 /// Notes on `root`, the tree of a file of the schema named `schema`.
 pub fn annotate(schema: &str, root: &mut Node, names: &NameTable) {

@@ -18,6 +18,7 @@
 pub mod coverage;
 mod ext;
 pub mod render;
+pub mod survey;
 mod tree;
 mod value;
 

@@ -22,6 +22,8 @@ mod docs;
 mod dump;
 #[path = "codec/inputs.rs"]
 mod inputs;
+#[path = "codec/survey.rs"]
+mod survey;
 #[path = "codec/text.rs"]
 mod text;
 
@@ -121,6 +123,8 @@ enum Command {
                       the schema cannot be used."
     )]
     Coverage(coverage::CoverageArgs),
+    // Help texts of survey: on its Args in codec/survey.rs.
+    Survey(survey::SurveyArgs),
     /// Write wiki pages (Markdown, MediaWiki, SVG) from the schemas.
     Docs(docs::DocsArgs),
     // Help texts of to-text and from-text: on their Args in codec/text.rs.
@@ -174,6 +178,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Dump(args) => dump::run(&args),
         Command::Coverage(args) => coverage::run(&args),
+        Command::Survey(args) => survey::run(&args),
         Command::Docs(args) => docs::run(&args),
         Command::ToText(args) => text::run_to_text(&args),
         Command::FromText(args) => text::run_from_text(&args),

@@ -372,3 +372,57 @@ fn extension(name: &str) -> String {
         .map(|(_, e)| e.to_ascii_lowercase())
         .unwrap_or_default()
 }
+
+/// The most layers and archives one file may nest when walked by
+/// [`each_file`] (a longer chain is hostile).
+const MAX_NESTING: usize = 8;
+
+/// What [`each_file`] calls for each file: its label, and its bytes or why
+/// it could not be opened.
+pub type FileVisitor<'v> = dyn FnMut(String, Result<&[u8], String>) + 'v;
+
+/// Calls `f` with `data` and with every file inside it: compression layers
+/// peeled, SARC archives opened (the archive itself is a file too), each
+/// named by its way in (`A.pack ▸ zstd ▸ Actor/x.bgyml`). A layer or an
+/// archive that cannot be opened is passed to `f` as the error.
+pub fn each_file(
+    data: &[u8],
+    label: &str,
+    dicts: &Dictionaries,
+    f: &mut FileVisitor<'_>,
+) {
+    walk_files(data, label, dicts, 0, f);
+}
+
+fn walk_files(
+    data: &[u8],
+    label: &str,
+    dicts: &Dictionaries,
+    depth: usize,
+    f: &mut FileVisitor<'_>,
+) {
+    if depth > MAX_NESTING {
+        let why = format!("more than {MAX_NESTING} layers and archives inside each other");
+        return f(label.to_owned(), Err(why));
+    }
+    if let Some(layer) = Layer::detect(data) {
+        let inner_label = format!("{label} ▸ {layer}");
+        match layer.decompress(data, dicts) {
+            Ok(inner) => walk_files(&inner, &inner_label, dicts, depth + 1, f),
+            Err(e) => f(inner_label, Err(format!("{layer} {e}"))),
+        }
+        return;
+    }
+    f(label.to_owned(), Ok(data));
+    if sarc::looks_like(data) {
+        match sarc::decode(data) {
+            Ok((_, archive)) => {
+                for node in &archive.nodes {
+                    let inner = format!("{label} ▸ {}", node.name);
+                    walk_files(&node.data.value, &inner, dicts, depth + 1, f);
+                }
+            }
+            Err(e) => f(label.to_owned(), Err(format!("sarc {e}"))),
+        }
+    }
+}

@@ -202,7 +202,7 @@ fn file_text(name: &str, cov: &coverage::Coverage, all: bool) -> String {
 }
 
 /// The magic the schema's root record starts with, to pick files in folders.
-fn root_magic(c: &Checked) -> Option<Vec<u8>> {
+pub fn root_magic(c: &Checked) -> Option<Vec<u8>> {
     match c.root().fields.first().map(|f| &f.ty) {
         Some(Type::Magic(m)) => Some(m.as_bytes().to_vec()),
         _ => None,
