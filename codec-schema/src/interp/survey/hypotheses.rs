@@ -235,16 +235,20 @@ fn basic(
         && nonzero.iter().all(|&b| num(b).plausible_float())
         && (nonzero.len() >= 3 || counts.len() == 1)
     {
-        let mut floats: Vec<f64> = nonzero.iter().filter_map(|&b| num(b).as_float()).collect();
-        floats.sort_by(f64::total_cmp);
+        let mut floats: Vec<(f64, u64)> = nonzero
+            .iter()
+            .filter_map(|&b| Some((num(b).as_float()?, b)))
+            .collect();
+        floats.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let text = |i: Option<&(f64, u64)>| i.map(|&(_, b)| num(b).float_text()).unwrap_or_default();
         let kind = if like.width == 64 { "f64" } else { "f32" };
         out.push(Hypothesis {
             claim: Claim::Float,
-            text: format!("a {kind} stored in an integer field"),
+            text: format!("an {kind} stored in an integer field"),
             evidence: format!(
                 "every nonzero value is a normal {kind} of magnitude 1e-6 to 1e9: {} to {} ({everywhere})",
-                floats.first().unwrap_or(&0.0),
-                floats.last().unwrap_or(&0.0)
+                text(floats.first()),
+                text(floats.last())
             ),
             holds: true,
             contradicted_by: Vec::new(),

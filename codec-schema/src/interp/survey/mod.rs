@@ -405,7 +405,11 @@ impl Survey {
 
     fn thing_text(&self, t: Thing) -> String {
         match t {
-            Thing::Record(s) => format!("a {}", self.names[s as usize]),
+            Thing::Record(s) => {
+                let name = &self.names[s as usize];
+                let vowel = name.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']);
+                format!("{} {name}", if vowel { "an" } else { "a" })
+            }
             Thing::List(s) => format!("the elements of {}", self.names[s as usize]),
             Thing::Str => "a string".to_owned(),
             Thing::File => "the file".to_owned(),

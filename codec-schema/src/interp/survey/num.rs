@@ -102,15 +102,22 @@ impl Num {
                 .is_some_and(|x| (1e-6..=1e9).contains(&x.abs()))
     }
 
+    /// The bits read as a float of the field's width, in the shortest
+    /// form that reads back to them (`2.2`, not `2.200000047683716`).
+    pub fn float_text(self) -> String {
+        match self.width {
+            32 => format!("{}", f32::from_bits(self.bits as u32)),
+            64 => format!("{}", f64::from_bits(self.bits)),
+            _ => format!("0x{:x}", self.bits),
+        }
+    }
+
     /// The value as a report shows it: `12`, `300 (0x12c)`, `-1`, `1.5`,
     /// `true`.
     pub fn show(self) -> String {
         match self.class {
             Class::Bool => (self.bits != 0).to_string(),
-            Class::Float => match self.as_float() {
-                Some(x) => format!("{x}"),
-                None => format!("0x{:x}", self.bits),
-            },
+            Class::Float => self.float_text(),
             Class::Unsigned if self.bits >= 10 => format!("{} (0x{:x})", self.bits, self.bits),
             Class::Unsigned => self.bits.to_string(),
             Class::Signed => self.int().unwrap_or_default().to_string(),
