@@ -152,7 +152,7 @@ impl FileFacts {
             Kind::Record { type_name, .. } => type_name.clone(),
             _ => root.name.clone(),
         };
-        f.walk(root, &root_key, None, &mut strings);
+        f.walk(root, &root_key, None, false, &mut strings);
         f.ends.entry(len).or_default().push(Thing::File);
         for s in strings {
             for (i, h) in hashes.iter().enumerate().take(32) {
@@ -191,9 +191,17 @@ impl FileFacts {
         }
     }
 
-    /// Records `node`, stored under the field key `key` in record `record`.
-    fn walk(&mut self, node: &Node, key: &str, record: Option<u32>, strings: &mut Vec<String>) {
-        let element = key.ends_with("[]");
+    /// Records `node`, stored under the field key `key` in record `record`;
+    /// `element`: inside a list or an array of that record (its values are
+    /// not fields of the record).
+    fn walk(
+        &mut self,
+        node: &Node,
+        key: &str,
+        record: Option<u32>,
+        element: bool,
+        strings: &mut Vec<String>,
+    ) {
         match &node.kind {
             Kind::Record { type_name, .. } => {
                 let ty = self.names.id(type_name);
@@ -219,14 +227,14 @@ impl FileFacts {
                     child_key.push_str(type_name);
                     child_key.push('.');
                     child_key.push_str(&c.name);
-                    self.walk(c, &child_key, Some(index), strings);
+                    self.walk(c, &child_key, Some(index), false, strings);
                 }
             }
             Kind::Seq => {
                 self.list(key, node, record, node.children.len() as u64);
                 let inner = format!("{key}[]");
                 for c in &node.children {
-                    self.walk(c, &inner, record, strings);
+                    self.walk(c, &inner, record, true, strings);
                 }
             }
             Kind::Numbers { values } => {
@@ -261,9 +269,9 @@ impl FileFacts {
                 for c in &node.children {
                     // A count stored beside the offset is a field of its own.
                     if matches!(c.kind, Kind::Derived { .. }) {
-                        self.walk(c, &format!("{key}.{}", c.name), record, strings);
+                        self.walk(c, &format!("{key}.{}", c.name), record, element, strings);
                     } else {
-                        self.walk(c, key, record, strings);
+                        self.walk(c, key, record, element, strings);
                     }
                 }
             }
@@ -304,7 +312,7 @@ impl FileFacts {
             Kind::Variant { variant, .. } => {
                 let inner = format!("{key}::{variant}");
                 for c in &node.children {
-                    self.walk(c, &inner, record, strings);
+                    self.walk(c, &inner, record, element, strings);
                 }
             }
             Kind::Magic { .. } | Kind::BitRange { .. } => {}

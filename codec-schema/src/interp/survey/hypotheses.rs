@@ -150,6 +150,9 @@ pub(super) fn field_report(
     }
     let mut hyps = Vec::new();
     basic(s, files.len(), &counts, like, &mut hyps);
+    if let Some(h) = constant_per_variant(&counts, &per_variant, like) {
+        hyps.push(h);
+    }
     let related = counts.len() >= 2 && like.int().is_some();
     if why == Why::Suspicious && related && !hyps.iter().any(|h| h.claim == Claim::Float) {
         // A first look at a spread of the values, for what makes a known
@@ -191,6 +194,33 @@ pub(super) fn field_report(
             .map(|(v, c)| (v.clone(), distribution(c, like)))
             .collect(),
         hypotheses: hyps,
+    })
+}
+
+/// Not constant, but constant within each variant (a game's or version's
+/// value).
+fn constant_per_variant(
+    counts: &HashMap<u64, u64>,
+    per_variant: &BTreeMap<String, HashMap<u64, u64>>,
+    like: Num,
+) -> Option<Hypothesis> {
+    if counts.len() < 2 || per_variant.len() < 2 || per_variant.values().any(|c| c.len() != 1) {
+        return None;
+    }
+    let values: Vec<String> = per_variant
+        .iter()
+        .filter_map(|(v, c)| {
+            let bits = *c.keys().next()?;
+            Some(format!("{v}: {}", Num { bits, ..like }.show()))
+        })
+        .collect();
+    let total: u64 = counts.values().sum();
+    Some(Hypothesis {
+        claim: Claim::Constant,
+        text: format!("constant per variant ({})", values.join(", ")),
+        evidence: format!("all {total} values, in {} variants", per_variant.len()),
+        holds: true,
+        contradicted_by: Vec::new(),
     })
 }
 
@@ -411,7 +441,8 @@ fn relations(
                 let t = index.entry(list).or_default();
                 let in_range = (0..x).contains(&v) || sample.num.is_sentinel();
                 t.see(fi, in_range, v);
-                if v == x - 1 {
+                // Index 0 of a one-element list tells nothing.
+                if v == x - 1 && v > 0 {
                     t.reached.insert(fi);
                 }
             }
@@ -757,4 +788,47 @@ pub(super) fn together(s: &Survey, ty: &str) -> Option<StructReport> {
         records: n as u64,
         together,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(values: &[u32]) -> HashMap<u64, u64> {
+        let mut c = HashMap::new();
+        for &v in values {
+            *c.entry(u64::from(v)).or_default() += 1;
+        }
+        c
+    }
+
+    fn u32_like() -> Num {
+        Num::of(&crate::interp::Value::U32(0)).unwrap()
+    }
+
+    #[test]
+    fn flags_are_found_where_bits_vary_apart() {
+        let h = flags(&counts(&[0x10, 0x11, 0x19, 0x90, 0x99, 0x18]), u32_like()).expect("flags");
+        assert_eq!(
+            h.text,
+            "flags: bits 0, 3, 7 vary, bits 4 always set, the others always clear"
+        );
+    }
+
+    #[test]
+    fn counts_and_aligned_offsets_are_not_flags() {
+        let small: Vec<u32> = (0..50).collect();
+        assert!(flags(&counts(&small), u32_like()).is_none());
+        // Offsets aligned to 4 over a wide range: the low bits never vary,
+        // the others take many combinations.
+        let offsets: Vec<u32> = (0..40).map(|i| 0x100 + i * 0x1234 & !3).collect();
+        assert!(flags(&counts(&offsets), u32_like()).is_none());
+        // A plain enum 1, 2, 3 is not flags either.
+        assert!(flags(&counts(&[1, 2, 3, 1, 2]), u32_like()).is_none());
+    }
+
+    #[test]
+    fn powers_of_two_are_flags_even_in_low_bits() {
+        assert!(flags(&counts(&[1, 2, 4, 8, 1, 4]), u32_like()).is_some());
+    }
 }
