@@ -207,7 +207,7 @@ impl File {
             },
             unknown_0x48: 0,
             queries: Vec::new(),
-            unknown_0x54: 0,
+            reserved_0x54: 0,
             x58: None,
             modules: Vec::new(),
             category: category.into(),

@@ -293,7 +293,7 @@ impl<'a> Emit<'a> {
             .with("Query Count", f.query_count)
             .with("Output Count", f.output_count)
             .with("Category ID", f.category_id)
-            .with("Unknown 0x54", f.unknown_0x54);
+            .with("Unknown 0x54", f.reserved_0x54);
         if f.version == 0x404 {
             c.set("Unknown 0x48", f.unknown_0x48);
         }

@@ -357,7 +357,7 @@ impl Read {
         if let Some(c) = opt(codec, "Category ID", at)? {
             f.category_id = c;
         }
-        f.unknown_0x54 = opt(codec, "Unknown 0x54", at)?.unwrap_or(0);
+        f.reserved_0x54 = opt(codec, "Unknown 0x54", at)?.unwrap_or(0);
         f.unknown_0x48 = opt(codec, "Unknown 0x48", at)?.unwrap_or(0);
         if let Some(pool) = string_pool(codec, "$codec")? {
             f.string_pool = pool;
