@@ -510,7 +510,7 @@ impl<'a> Emit<'a> {
                     | u8::from(fl.module) << 1
                     | u8::from(fl.root) << 2
                     | u8::from(fl.multi_param_type2) << 3
-                    | fl.unknown_bits << 4,
+                    | fl.reserved_4 << 4,
             )
             .with(
                 "Query Window",

@@ -1099,7 +1099,7 @@ fn node_flags(o: &Obj, at: &str) -> R<(NodeFlags, u8)> {
             module: byte & 2 != 0,
             root: byte & 4 != 0,
             multi_param_type2: byte & 8 != 0,
-            unknown_bits: byte >> 4,
+            reserved_4: byte >> 4,
         },
         byte,
     ))
