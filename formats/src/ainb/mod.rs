@@ -107,7 +107,7 @@ impl schema::Node {
             index: 0,
             attachment_count: 0,
             flags: schema::NodeFlags::default(),
-            unknown_0x07: 0,
+            reserved_0x07: 0,
             name: name.into(),
             name_hash: 0,
             unknown_0x10: 0,

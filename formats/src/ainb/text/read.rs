@@ -427,7 +427,7 @@ impl Read {
         let mut n = blank_node(ty, &name, guid, flags);
         n.index = field(o, "Node Index", at)?;
         n.name_hash = opt(c, "Name Hash", &cat)?.unwrap_or_else(|| murmur3(name.as_bytes()));
-        n.unknown_0x07 = opt(c, "Unknown 07", &cat)?.unwrap_or(0);
+        n.reserved_0x07 = opt(c, "Unknown 07", &cat)?.unwrap_or(0);
         n.unknown_0x10 = opt(c, "Unknown 10", &cat)?.unwrap_or(0);
         n.unknown_0x1e = opt(c, "Unknown 1E", &cat)?.unwrap_or(0);
         n.unknown_0x28 = opt(c, "Unknown 28", &cat)?.unwrap_or(0);
