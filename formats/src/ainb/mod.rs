@@ -110,7 +110,7 @@ impl schema::Node {
             reserved_0x07: 0,
             name: name.into(),
             name_hash: 0,
-            unknown_0x10: 0,
+            reserved_0x10: 0,
             params: schema::ParamBlock {
                 properties: [w(), w(), w(), w(), w(), w()],
                 io: [io(), io(), io(), io(), io(), io()],
