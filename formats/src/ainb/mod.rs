@@ -120,7 +120,7 @@ impl schema::Node {
             expression_count: 0,
             expression_io_size: 0,
             multi_count: 0,
-            unknown_0x1e: 0,
+            reserved_0x1e: 0,
             attachment_base: 0,
             query_base: 0,
             query_count: 0,

@@ -429,7 +429,7 @@ impl Read {
         n.name_hash = opt(c, "Name Hash", &cat)?.unwrap_or_else(|| murmur3(name.as_bytes()));
         n.reserved_0x07 = opt(c, "Unknown 07", &cat)?.unwrap_or(0);
         n.reserved_0x10 = opt(c, "Unknown 10", &cat)?.unwrap_or(0);
-        n.unknown_0x1e = opt(c, "Unknown 1E", &cat)?.unwrap_or(0);
+        n.reserved_0x1e = opt(c, "Unknown 1E", &cat)?.unwrap_or(0);
         n.unknown_0x28 = opt(c, "Unknown 28", &cat)?.unwrap_or(0);
         if let Some(t) = c.get("Param Tail") {
             n.params.unknown_tail =
