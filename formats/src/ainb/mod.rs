@@ -125,7 +125,7 @@ impl schema::Node {
             query_base: 0,
             query_count: 0,
             state_info: None,
-            unknown_0x28: 0,
+            reserved_0x28: 0,
             guid: [0; 16],
         }
     }

@@ -537,7 +537,7 @@ impl<'a> Emit<'a> {
             ("Unknown 07", u32::from(n.reserved_0x07)),
             ("Unknown 10", n.reserved_0x10),
             ("Unknown 1E", u32::from(n.reserved_0x1e)),
-            ("Unknown 28", n.unknown_0x28),
+            ("Unknown 28", n.reserved_0x28),
         ] {
             if v != 0 {
                 c.set(k, v);

@@ -430,7 +430,7 @@ impl Read {
         n.reserved_0x07 = opt(c, "Unknown 07", &cat)?.unwrap_or(0);
         n.reserved_0x10 = opt(c, "Unknown 10", &cat)?.unwrap_or(0);
         n.reserved_0x1e = opt(c, "Unknown 1E", &cat)?.unwrap_or(0);
-        n.unknown_0x28 = opt(c, "Unknown 28", &cat)?.unwrap_or(0);
+        n.reserved_0x28 = opt(c, "Unknown 28", &cat)?.unwrap_or(0);
         if let Some(t) = c.get("Param Tail") {
             n.params.unknown_tail =
                 unhex(t.as_str().unwrap_or_default(), &format!("{cat}.Param Tail"))?;
