@@ -142,7 +142,7 @@ impl File {
             count: 0,
             first: 0,
             value_offset: 0,
-            unknown_0x06: 0,
+            reserved_0x06: 0,
         };
         File {
             version,

@@ -1122,7 +1122,7 @@ impl Emit<'_> {
                 J::from(x.count),
                 J::from(x.first),
                 J::from(x.value_offset),
-                J::from(x.unknown_0x06),
+                J::from(x.reserved_0x06),
             ])
         };
         let mut heads = vec![h(&bb.string_header), h(&bb.s32_header)];

@@ -971,7 +971,7 @@ impl Read {
             count: x[0],
             first: x[1],
             value_offset: x[2],
-            unknown_0x06: x[3],
+            reserved_0x06: x[3],
         };
         let mut it = heads.into_iter();
         bb.string_header = h(it.next().unwrap_or_default());
