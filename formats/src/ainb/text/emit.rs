@@ -1328,13 +1328,13 @@ impl Emit<'_> {
                 J::obj()
                     .with("Node Index", c.node)
                     .with("Name", &c.name)
-                    .with("Unknown 1", c.unknown_0x08)
+                    .with("Unknown 1", c.reserved_0x08)
                     .with("Unknown 2", value)
             }
             Plug::Input(c) => J::obj()
                 .with("Node Index", c.node)
                 .with("Name", &c.name)
-                .with("Unknown", c.unknown_0x08)
+                .with("Unknown", c.reserved_0x08)
                 .with("Default Value", self.typed_default(n, &c.name, c.default)),
             Plug::StringInput(c) => J::obj()
                 .with("Node Index", c.node)

@@ -1417,7 +1417,7 @@ fn plug_body(ty: u16, layout: u64, last: bool, p: &Obj, at: &str) -> R<Plug> {
             Plug::Input(InputPlug {
                 node: node()?,
                 name: name()?,
-                unknown_0x08: opt(p, unknown, at)?.unwrap_or(0),
+                reserved_0x08: opt(p, unknown, at)?.unwrap_or(0),
                 default: match p.get(value) {
                     Some(v) => typed_bits(v, at)?,
                     None => 0,
