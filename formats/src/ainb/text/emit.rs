@@ -27,7 +27,7 @@ pub(super) struct Emit<'a> {
 /// The raw flag word of a parameter.
 pub(super) fn flag_word(w: &ParamFlagsWord) -> u32 {
     u32::from(w.index)
-        | u32::from(w.unknown_16) << 16
+        | u32::from(w.reserved_16) << 16
         | u32::from(w.uses_default) << 23
         | u32::from(w.unknown_24) << 24
         | u32::from(w.expression_25) << 25

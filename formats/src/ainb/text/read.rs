@@ -137,7 +137,7 @@ fn pair<A: TryFrom<i64>, B: TryFrom<i64>>(v: &Value, at: &str) -> R<(A, B)> {
 fn flags_word(raw: u32) -> ParamFlagsWord {
     ParamFlagsWord {
         index: raw as u16,
-        unknown_16: (raw >> 16 & 0x7f) as u8,
+        reserved_16: (raw >> 16 & 0x7f) as u8,
         uses_default: raw >> 23 & 1 == 1,
         unknown_24: raw >> 24 & 1 == 1,
         expression_25: raw >> 25 & 1 == 1,
