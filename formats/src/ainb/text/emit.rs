@@ -32,7 +32,7 @@ pub(super) fn flag_word(w: &ParamFlagsWord) -> u32 {
         | u32::from(w.unknown_24) << 24
         | u32::from(w.expression_25) << 25
         | u32::from(w.vector_component) << 26
-        | u32::from(w.unknown_28) << 28
+        | u32::from(w.reserved_28) << 28
         | u32::from(w.expression_30) << 30
         | u32::from(w.blackboard) << 31
 }

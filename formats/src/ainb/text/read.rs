@@ -142,7 +142,7 @@ fn flags_word(raw: u32) -> ParamFlagsWord {
         unknown_24: raw >> 24 & 1 == 1,
         expression_25: raw >> 25 & 1 == 1,
         vector_component: (raw >> 26 & 3) as u8,
-        unknown_28: (raw >> 28 & 3) as u8,
+        reserved_28: (raw >> 28 & 3) as u8,
         expression_30: raw >> 30 & 1 == 1,
         blackboard: raw >> 31 == 1,
     }
