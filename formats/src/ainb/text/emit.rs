@@ -661,15 +661,15 @@ impl<'a> Emit<'a> {
                 .filter_map(|i| {
                     let (name, bit30, connected, class) = match k {
                         0 => get(&io.int_outputs, i)
-                            .map(|x| (&x.word.name, x.word.unknown_30, x.word.connected, None)),
+                            .map(|x| (&x.word.name, x.word.reserved_30, x.word.connected, None)),
                         1 => get(&io.bool_outputs, i)
-                            .map(|x| (&x.word.name, x.word.unknown_30, x.word.connected, None)),
+                            .map(|x| (&x.word.name, x.word.reserved_30, x.word.connected, None)),
                         2 => get(&io.float_outputs, i)
-                            .map(|x| (&x.word.name, x.word.unknown_30, x.word.connected, None)),
+                            .map(|x| (&x.word.name, x.word.reserved_30, x.word.connected, None)),
                         3 => get(&io.string_outputs, i)
-                            .map(|x| (&x.word.name, x.word.unknown_30, x.word.connected, None)),
+                            .map(|x| (&x.word.name, x.word.reserved_30, x.word.connected, None)),
                         4 => get(&io.vec3_outputs, i)
-                            .map(|x| (&x.word.name, x.word.unknown_30, x.word.connected, None)),
+                            .map(|x| (&x.word.name, x.word.reserved_30, x.word.connected, None)),
                         _ => get(&io.pointer_outputs, i).map(|x| {
                             (
                                 &x.word.name,

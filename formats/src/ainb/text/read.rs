@@ -722,7 +722,7 @@ impl Read {
                         let out = Output {
                             word: OutputWord {
                                 name,
-                                unknown_30: bit30,
+                                reserved_30: bit30,
                                 connected,
                             },
                         };
