@@ -673,7 +673,7 @@ impl<'a> Emit<'a> {
                         _ => get(&io.pointer_outputs, i).map(|x| {
                             (
                                 &x.word.name,
-                                x.word.unknown_30,
+                                x.word.reserved_30,
                                 x.word.connected,
                                 Some(&x.class),
                             )

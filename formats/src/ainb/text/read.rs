@@ -738,7 +738,7 @@ impl Read {
                     _ => io.pointer_outputs.as_mut().unwrap().push(PointerOutput {
                         word: PointerOutputWord {
                             name,
-                            unknown_30: bit30,
+                            reserved_30: bit30,
                             connected,
                         },
                         class: text_field(e, "Classname", &eat)?,
