@@ -360,7 +360,7 @@ impl<'a> Emit<'a> {
             J::Arr(
                 f.queries
                     .iter()
-                    .map(|q| J::Arr(vec![J::from(q.node), J::from(q.unknown_0x02)]))
+                    .map(|q| J::Arr(vec![J::from(q.node), J::from(q.reserved_0x02)]))
                     .collect(),
             ),
         );

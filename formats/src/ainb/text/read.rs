@@ -778,8 +778,8 @@ impl Read {
     fn queries(&self, f: &mut File, nodes: &[Value], codec: &Obj) -> R<()> {
         if let Some(q) = codec.get("Queries") {
             for v in arr(q, "$codec.Queries")? {
-                let (node, unknown_0x02) = pair(v, "$codec.Queries")?;
-                f.queries.push(Query { node, unknown_0x02 });
+                let (node, reserved_0x02) = pair(v, "$codec.Queries")?;
+                f.queries.push(Query { node, reserved_0x02 });
             }
             return Ok(());
         }
@@ -803,7 +803,7 @@ impl Read {
                     })?;
                 f.queries.push(Query {
                     node: k as u16,
-                    unknown_0x02: 0,
+                    reserved_0x02: 0,
                 });
             }
             let has_window = obj(n, &at)?
