@@ -200,7 +200,7 @@ impl File {
             exb: None,
             replacement: ReplacementTable {
                 replaced: 0,
-                unknown_0x01: 0,
+                reserved_0x01: 0,
                 node_count: -1,
                 attachment_count: -1,
                 entries: Vec::new(),

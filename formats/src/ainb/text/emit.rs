@@ -307,7 +307,7 @@ impl<'a> Emit<'a> {
             "Replacement Header",
             J::obj()
                 .with("Replaced", r.replaced)
-                .with("Unknown 01", r.unknown_0x01)
+                .with("Unknown 01", r.reserved_0x01)
                 .with("Node Count", r.node_count)
                 .with("Attachment Count", r.attachment_count),
         );

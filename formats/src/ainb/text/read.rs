@@ -1049,7 +1049,7 @@ impl Read {
                 let h = obj(h, "$codec.Replacement Header")?;
                 let at = "$codec.Replacement Header";
                 r.replaced = field(h, "Replaced", at)?;
-                r.unknown_0x01 = field(h, "Unknown 01", at)?;
+                r.reserved_0x01 = field(h, "Unknown 01", at)?;
                 r.node_count = field(h, "Node Count", at)?;
                 r.attachment_count = field(h, "Attachment Count", at)?;
             }
