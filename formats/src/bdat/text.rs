@@ -376,7 +376,7 @@ fn extension(
     }
     let defaults = Table::new("");
     let mut header = Vec::new();
-    let flag_bits = u8::from(t.flags.unknown_0) | t.flags.unknown_2 << 2;
+    let flag_bits = u8::from(t.flags.unknown_0) | t.flags.reserved_2 << 2;
     if flag_bits != 0 {
         header.push(("flags".into(), num(flag_bits)));
     }
@@ -1001,7 +1001,7 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
                 ));
             }
             t.flags.unknown_0 = f & 1 != 0;
-            t.flags.unknown_2 = f >> 2;
+            t.flags.reserved_2 = f >> 2;
         }
         if let Some(x) = h.get("unknown_05") {
             t.unknown_05 = uint(x, 0xff, "$codec.header.unknown_05")? as u8;
