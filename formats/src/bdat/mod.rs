@@ -212,7 +212,7 @@ impl Table {
     pub fn new(name: impl Into<Text>) -> Table {
         Table {
             flags: TableFlags::default(),
-            unknown_05: 0,
+            reserved_05: 0,
             name: name.into(),
             columns: Vec::new(),
             hash_slots: DEFAULT_HASH_SLOTS,

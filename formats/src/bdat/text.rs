@@ -10,8 +10,9 @@
 //!
 //! - `scrambled`: the table was scrambled (it is scrambled again);
 //! - `base_id`: the first row's id, when there are no rows to show it;
-//! - `header`: header bytes other than the defaults (`flags`, `unknown_05`,
-//!   `unknown_14`, `hash_slots`, `reserved`);
+//! - `header`: header bytes other than the defaults (`flags`, `reserved_05`,
+//!   `unknown_14`, `hash_slots`, `reserved`; `unknown_05`, its name before
+//!   `codec survey`, is read too);
 //! - `order`: the columns' file order, when flags do not follow their
 //!   parents as the schema lists them;
 //! - `duplicates`: the values of the second and later columns of a name,
@@ -380,8 +381,8 @@ fn extension(
     if flag_bits != 0 {
         header.push(("flags".into(), num(flag_bits)));
     }
-    if t.unknown_05 != defaults.unknown_05 {
-        header.push(("unknown_05".into(), num(t.unknown_05)));
+    if t.reserved_05 != defaults.reserved_05 {
+        header.push(("reserved_05".into(), num(t.reserved_05)));
     }
     if t.unknown_14 != defaults.unknown_14 {
         header.push(("unknown_14".into(), num(t.unknown_14)));
@@ -1003,8 +1004,8 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
             t.flags.unknown_0 = f & 1 != 0;
             t.flags.reserved_2 = f >> 2;
         }
-        if let Some(x) = h.get("unknown_05") {
-            t.unknown_05 = uint(x, 0xff, "$codec.header.unknown_05")? as u8;
+        if let Some(x) = h.get("reserved_05").or_else(|| h.get("unknown_05")) {
+            t.reserved_05 = uint(x, 0xff, "$codec.header.reserved_05")? as u8;
         }
         if let Some(x) = h.get("unknown_14") {
             t.unknown_14 = uint(x, 0xffff, "$codec.header.unknown_14")? as u16;
