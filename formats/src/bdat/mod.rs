@@ -218,7 +218,7 @@ impl Table {
             hash_slots: DEFAULT_HASH_SLOTS,
             rows: codec_runtime::rows::Rows::default(),
             base_id: 1,
-            unknown_14: 2,
+            format_constant: 2,
             reserved: [0; 28],
         }
     }

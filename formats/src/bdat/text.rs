@@ -11,8 +11,8 @@
 //! - `scrambled`: the table was scrambled (it is scrambled again);
 //! - `base_id`: the first row's id, when there are no rows to show it;
 //! - `header`: header bytes other than the defaults (`flags`, `reserved_05`,
-//!   `unknown_14`, `hash_slots`, `reserved`; `unknown_05`, its name before
-//!   `codec survey`, is read too);
+//!   `format_constant`, `hash_slots`, `reserved`; `unknown_05` and
+//!   `unknown_14`, their names before `codec survey`, are read too);
 //! - `order`: the columns' file order, when flags do not follow their
 //!   parents as the schema lists them;
 //! - `duplicates`: the values of the second and later columns of a name,
@@ -384,8 +384,8 @@ fn extension(
     if t.reserved_05 != defaults.reserved_05 {
         header.push(("reserved_05".into(), num(t.reserved_05)));
     }
-    if t.unknown_14 != defaults.unknown_14 {
-        header.push(("unknown_14".into(), num(t.unknown_14)));
+    if t.format_constant != defaults.format_constant {
+        header.push(("format_constant".into(), num(t.format_constant)));
     }
     if t.hash_slots != defaults.hash_slots {
         header.push(("hash_slots".into(), num(t.hash_slots)));
@@ -1007,8 +1007,8 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
         if let Some(x) = h.get("reserved_05").or_else(|| h.get("unknown_05")) {
             t.reserved_05 = uint(x, 0xff, "$codec.header.reserved_05")? as u8;
         }
-        if let Some(x) = h.get("unknown_14") {
-            t.unknown_14 = uint(x, 0xffff, "$codec.header.unknown_14")? as u16;
+        if let Some(x) = h.get("format_constant").or_else(|| h.get("unknown_14")) {
+            t.format_constant = uint(x, 0xffff, "$codec.header.format_constant")? as u16;
         }
         if let Some(x) = h.get("hash_slots") {
             t.hash_slots = uint(x, 0xffff, "$codec.header.hash_slots")? as u16;
