@@ -22,8 +22,18 @@ const FLAG_BITS: [u32; 3] = [1 << 0, 1 << 3, 1 << 7];
 const ALWAYS_SET: u32 = 1 << 4;
 
 const NAMES: [&str; 12] = [
-    "Apple", "Sword_03", "Shield", "Bow", "Arrow_Fire", "Helmet", "Boots", "Ring", "Potion_Red",
-    "Map", "Key", "Lantern",
+    "Apple",
+    "Sword_03",
+    "Shield",
+    "Bow",
+    "Arrow_Fire",
+    "Helmet",
+    "Boots",
+    "Ring",
+    "Potion_Red",
+    "Map",
+    "Key",
+    "Lantern",
 ];
 
 /// A small deterministic generator (xorshift), so every run writes the
@@ -56,7 +66,9 @@ fn hidden_file(i: usize, rng: &mut Rng) -> Vec<u8> {
         items.extend(name_at.to_le_bytes());
         names.extend(name.as_bytes());
         names.push(0);
-        checksum = name.bytes().fold(checksum, |c, b| c.wrapping_add(u32::from(b)));
+        checksum = name
+            .bytes()
+            .fold(checksum, |c, b| c.wrapping_add(u32::from(b)));
     }
     let flags = FLAG_BITS
         .iter()
@@ -157,7 +169,11 @@ fn survey_names_each_hidden_field_and_never_a_contradicted_one() {
 
     let count = field(&doc, "File.unknown_0x08");
     assert!(
-        holds(count, "equal", "equal to the number of elements of File.items"),
+        holds(
+            count,
+            "equal",
+            "equal to the number of elements of File.items"
+        ),
         "the hidden count: {:?}",
         holding(count)
     );
@@ -236,7 +252,10 @@ fn the_walkthrough_quotes_what_survey_prints() {
         .expect("the walkthrough quotes the report");
     let printed: Vec<&str> = stdout.lines().collect();
     let mut checked = 0;
-    for line in quoted.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("```")) {
+    for line in quoted
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("```"))
+    {
         if line.starts_with("surveyed 24 file(s) in") {
             continue;
         }
@@ -246,7 +265,10 @@ fn the_walkthrough_quotes_what_survey_prints() {
         );
         checked += 1;
     }
-    assert!(checked >= 10, "the walkthrough quotes too little ({checked} lines)");
+    assert!(
+        checked >= 10,
+        "the walkthrough quotes too little ({checked} lines)"
+    );
 }
 
 #[test]
@@ -281,7 +303,10 @@ fn a_file_that_does_not_decode_is_named_and_left_out() {
         stderr.contains("files/bad.hide: decode error"),
         "stderr: {stderr}"
     );
-    assert!(stdout.contains("# "), "the good file is still surveyed: {stdout}");
+    assert!(
+        stdout.contains("# "),
+        "the good file is still surveyed: {stdout}"
+    );
     assert!(stdout.contains(": 1 file(s)"), "{stdout}");
 }
 

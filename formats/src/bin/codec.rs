@@ -31,7 +31,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
 /// Decode, check and convert the binary formats described by the project's
-/// schemas (AAMP parameter archives, AINB AI node graphs, legacy BDAT tables).
+/// schemas (AAMP, AINB, legacy BDAT, BYML, SARC).
 #[derive(Debug, Parser)]
 #[command(
     name = "codec",
@@ -50,11 +50,11 @@ struct Cli {
 /// The first sentence of `codec -h` and `codec --help` alike.
 const ABOUT: &str = "Decode, check and convert the binary formats described by the project's \
                      schemas (AAMP parameter archives, AINB AI node graphs, legacy BDAT \
-                     tables), inside Yaz0 and zstd layers.";
+                     tables, BYML documents, SARC archives), inside Yaz0 and zstd layers.";
 
 const ABOUT_LONG: &str = "Decode, check and convert the binary formats described by the project's \
-     schemas (AAMP parameter archives, AINB AI node graphs, legacy BDAT tables), inside Yaz0 \
-     and zstd layers.\n\n\
+     schemas (AAMP parameter archives, AINB AI node graphs, legacy BDAT tables, BYML \
+     documents, SARC archives), inside Yaz0 and zstd layers.\n\n\
      One grammar for every subcommand: PATH... takes files and folders (walked recursively); \
      --format FORMAT reads files as that binary format instead of detecting it from their \
      magic; --variant NAME reads them as a game's or version's variant; --names FILE \
@@ -195,10 +195,12 @@ fn main() -> ExitCode {
 /// with it.
 fn formats_table() -> ExitCode {
     let text = "\
-format  magic         extensions                                  check  text                       dump/coverage/docs
+format  magic         extensions                                  check  text                       dump/coverage/survey/docs
 aamp    AAMP          .bxml .bgparamlist .baiprog .bdrop .bphysics …  yes    YAML (oead's dialect)      yes
 ainb    AIB           .ainb                                       yes    JSON (dt-12345/AINB's)     yes
 bdat    (table list)  .bdat (XC1 Wii/3DS, XCX, XC2, XC1 DE)       yes    JSON/CSV (bdat-toolset's)  yes
+byml    YB / BY       .byml .bgyml .bcett .product … (v1-v7)      yes    YAML (oead's dialect)      yes
+sarc    SARC          .sarc .pack .bactorpack …                   yes    a folder + manifest        yes
 layers: Yaz0 (.szs, .sbactorpack, any .s* file) and zstd (.zs, --zstd-dict) are peeled by check
 variants (--variant): bdat: switch (xc2, xc1de), x (xcx), wii (xc1), new3ds (3ds); ainb: 0x404, 0x407, 0x408
 ";

@@ -270,7 +270,8 @@ fn basic(
             .filter_map(|&b| Some((num(b).as_float()?, b)))
             .collect();
         floats.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let text = |i: Option<&(f64, u64)>| i.map(|&(_, b)| num(b).float_text()).unwrap_or_default();
+        let text =
+            |i: Option<&(f64, u64)>| i.map(|&(_, b)| num(b).float_text()).unwrap_or_default();
         let kind = if like.width == 64 { "f64" } else { "f32" };
         out.push(Hypothesis {
             claim: Claim::Float,

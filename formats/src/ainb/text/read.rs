@@ -779,7 +779,10 @@ impl Read {
         if let Some(q) = codec.get("Queries") {
             for v in arr(q, "$codec.Queries")? {
                 let (node, reserved_0x02) = pair(v, "$codec.Queries")?;
-                f.queries.push(Query { node, reserved_0x02 });
+                f.queries.push(Query {
+                    node,
+                    reserved_0x02,
+                });
             }
             return Ok(());
         }

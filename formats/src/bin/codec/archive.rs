@@ -385,12 +385,7 @@ pub type FileVisitor<'v> = dyn FnMut(String, Result<&[u8], String>) + 'v;
 /// peeled, SARC archives opened (the archive itself is a file too), each
 /// named by its way in (`A.pack ▸ zstd ▸ Actor/x.bgyml`). A layer or an
 /// archive that cannot be opened is passed to `f` as the error.
-pub fn each_file(
-    data: &[u8],
-    label: &str,
-    dicts: &Dictionaries,
-    f: &mut FileVisitor<'_>,
-) {
+pub fn each_file(data: &[u8], label: &str, dicts: &Dictionaries, f: &mut FileVisitor<'_>) {
     walk_files(data, label, dicts, 0, f);
 }
 
