@@ -822,7 +822,7 @@ mod tests {
         assert!(flags(&counts(&small), u32_like()).is_none());
         // Offsets aligned to 4 over a wide range: the low bits never vary,
         // the others take many combinations.
-        let offsets: Vec<u32> = (0..40).map(|i| 0x100 + i * 0x1234 & !3).collect();
+        let offsets: Vec<u32> = (0..40).map(|i| (0x100 + i * 0x1234) & !3).collect();
         assert!(flags(&counts(&offsets), u32_like()).is_none());
         // A plain enum 1, 2, 3 is not flags either.
         assert!(flags(&counts(&[1, 2, 3, 1, 2]), u32_like()).is_none());
