@@ -70,21 +70,15 @@ pub fn run(args: &CoverageArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let magic = schemas.given().and_then(root_magic);
     let files = crate::inputs::collect(&args.paths);
     let bar = crate::inputs::progress_bar("coverage", files.len());
     let outcomes: Vec<Outcome> = files
         .par_iter()
         .map(|(path, entry)| {
             let outcome = match entry {
-                crate::inputs::Input::File { named } => one(
-                    path,
-                    *named,
-                    &schemas,
-                    magic.as_deref(),
-                    args.format,
-                    args.variant.as_deref(),
-                ),
+                crate::inputs::Input::File { named } => {
+                    one(path, *named, &schemas, args.format, args.variant.as_deref())
+                }
                 crate::inputs::Input::Error(e) => Outcome::Failed(e.clone()),
                 crate::inputs::Input::Other => Outcome::Skipped,
             };
@@ -213,7 +207,6 @@ fn one(
     path: &Path,
     named: bool,
     schemas: &dump::Schemas,
-    magic: Option<&[u8]>,
     forced: Option<FormatArg>,
     variant: Option<&str>,
 ) -> Outcome {
@@ -228,12 +221,7 @@ fn one(
             Outcome::Skipped
         };
     }
-    let ours = match (schemas.given(), magic) {
-        (Some(_), Some(m)) => data.starts_with(m),
-        (Some(_), None) => true,
-        (None, _) => forced.is_some() || schemas.recognizes(&data),
-    };
-    if !ours && !named {
+    if !schemas.takes(&data, forced.is_some()) && !named {
         return Outcome::Skipped;
     }
     let checked = match schemas.pick(forced, &data, variant) {

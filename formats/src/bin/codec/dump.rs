@@ -112,6 +112,17 @@ impl Schemas {
             .any(|(b, _)| (b.detect)(data).is_some())
     }
 
+    /// Is `data` for this run: with `--schema`, it starts with the magic
+    /// the schema's root record starts with (any file, when it has none);
+    /// else a built-in format recognises it, or `forced` (`--format`) says
+    /// what it is.
+    pub fn takes(&self, data: &[u8], forced: bool) -> bool {
+        match &self.given {
+            Some(c) => crate::coverage::root_magic(c).is_none_or(|m| data.starts_with(&m)),
+            None => forced || self.recognizes(data),
+        }
+    }
+
     /// The schema given with `--schema`, if any.
     pub fn given(&self) -> Option<&Checked> {
         self.given.as_ref()

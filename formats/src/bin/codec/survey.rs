@@ -115,7 +115,6 @@ pub fn run(args: &SurveyArgs) -> ExitCode {
         Selection::Only(args.field.clone())
     };
     let hashes = formats::research::string_hashes();
-    let magic = schemas.given().and_then(crate::coverage::root_magic);
     let files = crate::inputs::collect(&args.paths);
     let bar = crate::inputs::progress_bar("survey", files.len());
     // Per input: (schema file, facts) of each file in it, and the failures.
@@ -132,7 +131,7 @@ pub fn run(args: &SurveyArgs) -> ExitCode {
                         let top = l == label;
                         match d {
                             Err(e) => failed.push((l, e)),
-                            Ok(d) => match one(&l, d, &schemas, magic.as_deref(), args, &hashes) {
+                            Ok(d) => match one(&l, d, &schemas, args, &hashes) {
                                 Some(Ok(f)) => facts.push(f),
                                 Some(Err(e)) if top || *named => failed.push((l, e)),
                                 Some(Err(e)) if !e.starts_with("not a file") => failed.push((l, e)),
@@ -243,19 +242,13 @@ fn one(
     label: &str,
     data: &[u8],
     schemas: &dump::Schemas,
-    magic: Option<&[u8]>,
     args: &SurveyArgs,
     hashes: &[survey::StringHash],
 ) -> Option<Result<(String, FileFacts), String>> {
     if data.is_empty() {
         return None;
     }
-    let ours = match (schemas.given(), magic) {
-        (Some(_), Some(m)) => data.starts_with(m),
-        (Some(_), None) => true,
-        (None, _) => args.format.is_some() || schemas.recognizes(data),
-    };
-    if !ours {
+    if !schemas.takes(data, args.format.is_some()) {
         return None;
     }
     let checked = match schemas.pick(args.format, data, args.variant.as_deref()) {
