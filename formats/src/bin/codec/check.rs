@@ -127,11 +127,12 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let variant = args.variant.as_deref();
 
     let bar = inputs::progress_bar("checking", entries.len());
+    let meter = inputs::Throughput::start();
     let rows: Vec<Vec<Row>> = entries
         .par_iter()
         .map(|(path, entry)| {
             let rows = match entry {
-                Input::File { named } => check_file(path, *named, forced, variant, &dicts),
+                Input::File { named } => check_file(path, *named, forced, variant, &dicts, &meter),
                 Input::Error(message) => vec![Row::top(path, Outcome::Failed(message.clone()))],
                 Input::Other => vec![Row::top(path, Outcome::Skipped)],
             };
@@ -141,7 +142,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         .collect();
     bar.finish_and_clear();
 
-    let report = report(&entries, &rows, args);
+    let report = report(&entries, &rows, args, &meter);
     for (path, message) in &report.errors {
         inputs::error(path, message);
     }
@@ -163,6 +164,7 @@ fn check_file(
     forced: Option<Format>,
     variant: Option<&str>,
     dicts: &Dictionaries,
+    meter: &inputs::Throughput,
 ) -> Vec<Row> {
     let failed = |m: String| vec![Row::top(path, Outcome::Failed(m))];
     let mut file = match File::open(path) {
@@ -186,6 +188,7 @@ fn check_file(
     if let Err(e) = file.read_to_end(&mut data) {
         return failed(e.to_string());
     }
+    meter.add(data.len() as u64);
     let what = What {
         named,
         forced,
@@ -468,7 +471,12 @@ fn verdict(outcome: &Outcome) -> String {
 /// One line per file that is not identical and per file inside layers or
 /// archives (failures of files given go to stderr), the skipped line and
 /// the summary; or JSON lines with `--json`.
-fn report(entries: &[(PathBuf, Input)], rows: &[Vec<Row>], args: &CheckArgs) -> Report {
+fn report(
+    entries: &[(PathBuf, Input)],
+    rows: &[Vec<Row>],
+    args: &CheckArgs,
+    meter: &inputs::Throughput,
+) -> Report {
     let mut t = Tally::default();
     let mut text = String::new();
     let mut errors = Vec::new();
@@ -518,16 +526,23 @@ fn report(entries: &[(PathBuf, Input)], rows: &[Vec<Row>], args: &CheckArgs) -> 
     }
     let counted = t.identical + t.equivalent + t.differ + t.failed;
     if args.json {
+        let (seconds, files_per_s, mb_per_s) = meter.rates(counted);
         let _ = writeln!(
             text,
             "{}",
             serde_json::json!({"summary": {"checked": counted, "identical": t.identical,
                 "equivalent": t.equivalent, "differ": t.differ, "failed": t.failed,
-                "skipped": t.skipped}})
+                "skipped": t.skipped, "seconds": seconds, "files_per_s": files_per_s,
+                "mb_per_s": mb_per_s, "threads": rayon::current_num_threads()}})
         );
     } else {
         if t.skipped > 0 && !args.quiet {
             let _ = writeln!(text, "skipped {} files of no supported format", t.skipped);
+        }
+        // The run's throughput goes just before the summary, which stays
+        // the last line for scripts.
+        if counted > 1 && !args.quiet {
+            text.push_str(&meter.line(counted));
         }
         // The summary keeps its first words for scripts; equivalent files
         // are counted at the end when there are any.

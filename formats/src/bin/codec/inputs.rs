@@ -170,3 +170,44 @@ pub fn print(text: &str) -> bool {
         }
     }
 }
+
+/// How fast a run over many files went: the files and input bytes it
+/// handled, timed from its start. Shared by the worker threads.
+pub struct Throughput {
+    start: std::time::Instant,
+    bytes: std::sync::atomic::AtomicU64,
+}
+
+impl Throughput {
+    pub fn start() -> Self {
+        Throughput {
+            start: std::time::Instant::now(),
+            bytes: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// Counts `n` more input bytes.
+    pub fn add(&self, n: u64) {
+        self.bytes
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Seconds, files/s and MB/s (10^6 bytes) so far.
+    pub fn rates(&self, files: usize) -> (f64, f64, f64) {
+        let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+        let bytes = self.bytes.load(std::sync::atomic::Ordering::Relaxed) as f64;
+        (secs, files as f64 / secs, bytes / 1e6 / secs)
+    }
+
+    /// The closing line of a run over several files, for stdout after the
+    /// summary: `356 files, 17.6 MB in 0.13 s: 2733.1 files/s, 135.4 MB/s
+    /// on 2 threads`.
+    pub fn line(&self, files: usize) -> String {
+        let (secs, per_s, mb_s) = self.rates(files);
+        let mb = self.bytes.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
+        format!(
+            "{files} files, {mb:.1} MB in {secs:.2} s: {per_s:.1} files/s, {mb_s:.1} MB/s on {} threads\n",
+            rayon::current_num_threads()
+        )
+    }
+}

@@ -7,6 +7,7 @@ use crate::FormatArg;
 use clap::Args;
 use formats::aamp::names::{NameTable, NAMES_ENV, NUMBERED_NAMES_ENV};
 use formats::Format;
+use rayon::prelude::*;
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, Write};
@@ -372,7 +373,7 @@ fn run_each(
     paths: &[PathBuf],
     has_output: bool,
     quiet: bool,
-    convert: impl Fn(&Path, bool) -> Option<Result<Vec<PathBuf>, String>>,
+    convert: impl Fn(&Path, bool) -> Option<Result<Vec<PathBuf>, String>> + Sync,
 ) -> ExitCode {
     let entries = crate::inputs::collect(paths);
     if has_output && (entries.len() > 1 || paths.iter().any(|p| p.is_dir())) {
@@ -381,19 +382,29 @@ fn run_each(
         );
         return crate::inputs::usage();
     }
+    // Files convert on all cores; their lines are printed in input order.
+    let bar = crate::inputs::progress_bar("converting", entries.len());
+    let meter = crate::inputs::Throughput::start();
+    let results: Vec<Option<Result<Vec<PathBuf>, String>>> = entries
+        .par_iter()
+        .map(|(path, entry)| {
+            let result = match entry {
+                crate::inputs::Input::File { named } => convert(path, *named),
+                crate::inputs::Input::Error(e) => Some(Err(format!("{}: {e}", path.display()))),
+                crate::inputs::Input::Other => None,
+            };
+            if matches!(result, Some(Ok(_))) {
+                meter.add(fs::metadata(path).map_or(0, |m| m.len()));
+            }
+            bar.inc(1);
+            result
+        })
+        .collect();
+    bar.finish_and_clear();
     let (mut converted, mut failed, mut written) = (0usize, 0usize, 0usize);
     let mut out = String::new();
-    for (path, entry) in &entries {
-        let named = match entry {
-            crate::inputs::Input::File { named } => *named,
-            crate::inputs::Input::Error(e) => {
-                crate::inputs::error(path, e);
-                failed += 1;
-                continue;
-            }
-            crate::inputs::Input::Other => continue,
-        };
-        match convert(path, named) {
+    for result in results {
+        match result {
             None => {}
             Some(Ok(files)) => {
                 converted += 1;
@@ -412,6 +423,8 @@ fn run_each(
     }
     if quiet && written > 0 {
         out.push_str(&format!("wrote {written} files\n"));
+    } else if converted > 1 {
+        out.push_str(&meter.line(converted));
     }
     if !out.is_empty() && !crate::inputs::print(&out) {
         return crate::inputs::failure();
