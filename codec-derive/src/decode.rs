@@ -884,7 +884,7 @@ fn field_read(t: &Type, bytes: TokenStream) -> Option<TokenStream> {
     Some(quote!(#rt::reader::field::#f(#bytes, e)))
 }
 
-fn opt(v: Option<u64>) -> TokenStream {
+pub(crate) fn opt(v: Option<u64>) -> TokenStream {
     match v {
         Some(n) => quote!(::std::option::Option::Some(#n)),
         None => quote!(::std::option::Option::None),

@@ -3,7 +3,8 @@
 //!
 //! - one plain Rust type per struct and union of the schema, with doc comments;
 //! - `decode(&[u8])` and `encode(&Root)` for the whole file, and per-type
-//!   `decode_at` / `write_record` / `visit` that they are built from.
+//!   `decode_at` / `write_record` / `visit` that they are built from;
+//! - `view::open`: zero-copy views that read the records in place.
 //!
 //! The path is resolved against the invoking crate's manifest directory.
 //! Schema mistakes become one `compile_error!` listing every mistake with
@@ -17,6 +18,7 @@ mod layout;
 mod names;
 mod tree;
 mod types;
+mod view;
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -158,6 +160,7 @@ impl Gen<'_> {
     fn all(&self) -> syn::Result<proc_macro2::TokenStream> {
         let mut types = self.types();
         types.extend(self.tree_impls());
+        types.extend(self.views());
         if !self.c.variants().is_empty() {
             return self.all_variants(types);
         }

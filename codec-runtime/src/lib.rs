@@ -5,6 +5,8 @@
 //! - [`Writer`]: output built section by section, offsets patched as fixups
 //!   once their targets are placed, values shared through dedup pools.
 //! - [`DecodeError`]: byte offset + field path + what was expected.
+//! - [`view`]: zero-copy views that read records in place, with the
+//!   decoder's bounds checks and errors.
 
 /// The string type of decoded NUL-terminated strings: short ones (up to 24
 /// bytes) are stored inline, without a heap allocation.
@@ -23,6 +25,7 @@ pub mod scope;
 mod serde_impls;
 pub mod shared;
 mod text;
+pub mod view;
 pub mod writer;
 
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};
@@ -33,6 +36,7 @@ pub use reader::{align_up, Endian, Limits, Reader};
 pub use rows::Cells;
 pub use scope::{CellSlot, HashSpec, UNPLACED};
 pub use text::Text;
+pub use view::{ListView, ViewCx, ViewElem, ViewSource};
 pub use writer::{Dedup, SectionSpan, Width, Writer};
 
 /// CRC32 (IEEE), the name hash of AAMP and other Nintendo formats.

@@ -141,19 +141,7 @@ impl<'a> Reader<'a> {
     /// `len` bytes at `pos`, or an end-of-file error at `pos`.
     #[inline]
     pub fn bytes(&self, pos: u64, len: u64) -> DecodeResult<&'a [u8]> {
-        let end = pos.checked_add(len);
-        match end {
-            Some(end) if end <= self.data.len() as u64 => {
-                Ok(&self.data[pos as usize..end as usize])
-            }
-            _ => Err(self.eof(pos, len)),
-        }
-    }
-
-    #[cold]
-    fn eof(&self, pos: u64, needed: u64) -> DecodeError {
-        let available = (self.data.len() as u64).saturating_sub(pos);
-        DecodeError::new(pos, ErrorKind::UnexpectedEof { needed, available })
+        checked::bytes(self.data, pos, len)
     }
 
     #[inline]
@@ -168,7 +156,7 @@ impl<'a> Reader<'a> {
     pub fn u8(&self, pos: u64) -> DecodeResult<u8> {
         match self.data.get(pos as usize) {
             Some(b) if pos <= usize::MAX as u64 => Ok(*b),
-            _ => Err(self.eof(pos, 1)),
+            _ => checked::bytes(self.data, pos, 1).map(|b| b[0]),
         }
     }
 
@@ -223,21 +211,7 @@ impl<'a> Reader<'a> {
     /// The bytes of a NUL-terminated string at `pos` (without the NUL). With a
     /// capacity, the NUL must lie within `capacity` bytes.
     pub fn cstr(&self, pos: u64, capacity: Option<u64>) -> DecodeResult<&'a [u8]> {
-        if pos > self.data.len() as u64 {
-            return Err(self.eof(pos, 1));
-        }
-        let rest = &self.data[pos as usize..];
-        let window = match capacity {
-            Some(c) => &rest[..rest.len().min(c as usize)],
-            None => rest,
-        };
-        match memchr::memchr(0, window) {
-            Some(n) => Ok(&window[..n]),
-            None => Err(DecodeError::new(
-                pos,
-                ErrorKind::UnterminatedString { capacity },
-            )),
-        }
+        checked::cstr(self.data, pos, capacity)
     }
 
     /// A NUL-terminated UTF-8 string.
@@ -310,17 +284,7 @@ impl<'a> Reader<'a> {
     /// lies inside the file. `field_pos` is where the offset itself was read.
     #[inline]
     pub fn target(&self, field_pos: u64, base: u64, raw: u64, scale: u64) -> DecodeResult<u64> {
-        let t = raw.checked_mul(scale).and_then(|d| d.checked_add(base));
-        match t {
-            Some(t) if t <= self.data.len() as u64 => Ok(t),
-            _ => Err(DecodeError::new(
-                field_pos,
-                ErrorKind::OffsetOutOfRange {
-                    target: base.saturating_add(raw.saturating_mul(scale)),
-                    len: self.data.len() as u64,
-                },
-            )),
-        }
+        checked::target(self.data, field_pos, base, raw, scale)
     }
 
     /// Checks that `count` elements of `elem_size` bytes fit between `pos` and
@@ -333,18 +297,7 @@ impl<'a> Reader<'a> {
         count: u64,
         elem_size: u64,
     ) -> DecodeResult<()> {
-        let available = (self.data.len() as u64).saturating_sub(pos);
-        match count.checked_mul(elem_size) {
-            Some(n) if n <= available => Ok(()),
-            _ => Err(DecodeError::new(
-                field_pos,
-                ErrorKind::CountTooLarge {
-                    count,
-                    elem_size,
-                    available,
-                },
-            )),
-        }
+        checked::count(self.data, field_pos, pos, count, elem_size)
     }
 
     /// Enters the target of an offset: refuses cycles, excessive depth and
@@ -385,6 +338,102 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn leave(&mut self) {
         self.active.pop();
+    }
+}
+
+/// The bounds checks of reading, on the bytes alone: the decoder's
+/// [`Reader`] and the zero-copy views (`crate::view`) both call these, so a
+/// bad offset or count gets the same located error from either.
+pub mod checked {
+    use crate::{DecodeError, DecodeResult, ErrorKind};
+
+    #[cold]
+    fn eof(data: &[u8], pos: u64, needed: u64) -> DecodeError {
+        let available = (data.len() as u64).saturating_sub(pos);
+        DecodeError::new(pos, ErrorKind::UnexpectedEof { needed, available })
+    }
+
+    /// `len` bytes at `pos`, or an end-of-file error at `pos`.
+    #[inline]
+    pub fn bytes(data: &[u8], pos: u64, len: u64) -> DecodeResult<&[u8]> {
+        match pos.checked_add(len) {
+            Some(end) if end <= data.len() as u64 => Ok(&data[pos as usize..end as usize]),
+            _ => Err(eof(data, pos, len)),
+        }
+    }
+
+    /// The bytes of a NUL-terminated string at `pos` (without the NUL). With a
+    /// capacity, the NUL must lie within `capacity` bytes.
+    pub fn cstr(data: &[u8], pos: u64, capacity: Option<u64>) -> DecodeResult<&[u8]> {
+        if pos > data.len() as u64 {
+            return Err(eof(data, pos, 1));
+        }
+        let rest = &data[pos as usize..];
+        let window = match capacity {
+            Some(c) => &rest[..rest.len().min(c as usize)],
+            None => rest,
+        };
+        match memchr::memchr(0, window) {
+            Some(n) => Ok(&window[..n]),
+            None => Err(DecodeError::new(
+                pos,
+                ErrorKind::UnterminatedString { capacity },
+            )),
+        }
+    }
+
+    /// Bytes as UTF-8; the error is at the first byte that is not.
+    #[inline]
+    pub fn utf8(bytes: &[u8], pos: u64) -> DecodeResult<&str> {
+        std::str::from_utf8(bytes)
+            .map_err(|e| DecodeError::new(pos + e.valid_up_to() as u64, ErrorKind::InvalidUtf8))
+    }
+
+    /// Resolves a scaled offset relative to `base` and checks that the
+    /// target lies inside the data. `field_pos` is where the offset was read.
+    #[inline]
+    pub fn target(
+        data: &[u8],
+        field_pos: u64,
+        base: u64,
+        raw: u64,
+        scale: u64,
+    ) -> DecodeResult<u64> {
+        let t = raw.checked_mul(scale).and_then(|d| d.checked_add(base));
+        match t {
+            Some(t) if t <= data.len() as u64 => Ok(t),
+            _ => Err(DecodeError::new(
+                field_pos,
+                ErrorKind::OffsetOutOfRange {
+                    target: base.saturating_add(raw.saturating_mul(scale)),
+                    len: data.len() as u64,
+                },
+            )),
+        }
+    }
+
+    /// Checks that `count` elements of `elem_size` bytes fit between `pos`
+    /// and the end of the data, before anything is made of them.
+    #[inline]
+    pub fn count(
+        data: &[u8],
+        field_pos: u64,
+        pos: u64,
+        count: u64,
+        elem_size: u64,
+    ) -> DecodeResult<()> {
+        let available = (data.len() as u64).saturating_sub(pos);
+        match count.checked_mul(elem_size) {
+            Some(n) if n <= available => Ok(()),
+            _ => Err(DecodeError::new(
+                field_pos,
+                ErrorKind::CountTooLarge {
+                    count,
+                    elem_size,
+                    available,
+                },
+            )),
+        }
     }
 }
 

@@ -20,6 +20,7 @@
 pub mod glue;
 pub mod names;
 pub mod text;
+pub mod views;
 
 /// The codec generated from `schemas/aamp.ron`.
 pub mod schema {

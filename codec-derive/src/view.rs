@@ -1,0 +1,758 @@
+//! Zero-copy views: the third back end beside decode and encode. For a
+//! schema whose root can be viewed, emits `pub mod view` with one
+//! `FooView<'s>` per viewable struct and union, `view::source` and
+//! `view::open`. The reading itself (bounds, offsets, budget, depth, lists)
+//! is `codec_runtime::view`'s; this file only sequences its calls.
+//!
+//! What can be viewed (version 1): records of numbers, bools, magics,
+//! bytes, fixed-point numbers, arrays and inline records at fixed offsets,
+//! with at most one string at their end; offsets counted from the file, a
+//! fixed position or the record, to records, lists (counted by a sibling,
+//! or by a count stored before or at the target), strings, arrays and
+//! unions whose tag is a sibling field. Anything else (pools, interned
+//! strings, rows, hash indices, layouts, variants) leaves the schema
+//! without views, and `view::VIEWABLE` lists nothing.
+
+use crate::decode::opt;
+use crate::names::ident;
+use crate::Gen;
+use codec_schema::{Base, Count, StructDef, Type, TypeDef, UnionDef};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use std::collections::BTreeSet;
+
+const RT: fn() -> TokenStream = || quote!(::codec_runtime);
+
+/// The types that get a view, found as a greatest fixpoint: every type is
+/// assumed viewable, and one that needs a type that is not is dropped,
+/// until nothing changes (so recursive records stay viewable).
+struct Viewable<'a> {
+    g: &'a Gen<'a>,
+    set: BTreeSet<String>,
+}
+
+impl<'a> Viewable<'a> {
+    fn find(g: &'a Gen<'a>) -> Self {
+        let mut v = Viewable {
+            g,
+            set: g
+                .c
+                .schema
+                .types
+                .iter()
+                .map(|t| t.name().to_owned())
+                .collect(),
+        };
+        loop {
+            let drop: Vec<String> =
+                g.c.schema
+                    .types
+                    .iter()
+                    .filter(|t| v.set.contains(t.name()))
+                    .filter(|t| match t {
+                        TypeDef::Struct(s) => !v.struct_ok(s),
+                        TypeDef::Union(u) => !v.union_ok(u),
+                    })
+                    .map(|t| t.name().to_owned())
+                    .collect();
+            if drop.is_empty() {
+                return v;
+            }
+            for n in drop {
+                v.set.remove(&n);
+            }
+        }
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.set.contains(name)
+    }
+
+    fn get_struct(&self, name: &str) -> Option<&'a StructDef> {
+        match self.g.c.get(name) {
+            Some(TypeDef::Struct(s)) if self.has(name) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn union(&self, name: &str) -> Option<&'a UnionDef> {
+        match self.g.c.get(name) {
+            Some(TypeDef::Union(u)) if self.has(name) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// Can `t` be a list element (a fixed-size value read without checks)?
+    fn elem(&self, t: &Type) -> bool {
+        match t {
+            Type::U8
+            | Type::I8
+            | Type::U16
+            | Type::I16
+            | Type::U32
+            | Type::I32
+            | Type::U64
+            | Type::I64
+            | Type::F32
+            | Type::F64 => true,
+            Type::Named(n) => self.inline_record(n),
+            _ => false,
+        }
+    }
+
+    /// A record that can stand inline (in a record or a list): fixed size
+    /// and nothing to check when it is made.
+    fn inline_record(&self, name: &str) -> bool {
+        self.get_struct(name).is_some_and(|s| {
+            self.g.c.fixed_size(&Type::Named(name.to_owned())).is_some()
+                && !s.fields.iter().any(|f| matches!(f.ty, Type::Magic(_)))
+        })
+    }
+
+    fn scalar(t: &Type) -> bool {
+        matches!(
+            t,
+            Type::U8
+                | Type::I8
+                | Type::U16
+                | Type::I16
+                | Type::U24
+                | Type::U32
+                | Type::I32
+                | Type::U64
+                | Type::I64
+                | Type::F32
+                | Type::F64
+                | Type::Bool8
+                | Type::Bool32
+        )
+    }
+
+    fn struct_ok(&self, s: &StructDef) -> bool {
+        if s.layout.is_some() || !self.g.c.variants().is_empty() {
+            return false;
+        }
+        let offsets = self.g.c.field_offsets(s);
+        let last = s.fields.len().saturating_sub(1);
+        s.fields.iter().enumerate().all(|(i, f)| {
+            let Some(_) = offsets[i] else { return false };
+            if f.when.is_some()
+                || f.external.is_some()
+                || f.align_by.is_some()
+                || self.g.tree_field_read(s, f).is_some()
+            {
+                return false;
+            }
+            let fixed = self.g.c.fixed_size(&f.ty).is_some();
+            match &f.ty {
+                Type::CString {
+                    lossless: false, ..
+                } => i == last,
+                _ if !fixed => false,
+                t if Self::scalar(t) => true,
+                Type::Magic(_) | Type::Bytes(_) => true,
+                Type::Fixed { raw, .. } => Self::scalar(raw),
+                Type::Array { of, .. } => self.elem(of),
+                Type::Named(n) => self.inline_record(n),
+                Type::Ptr(p) => self.ptr_ok(s, &offsets, p),
+                _ => false,
+            }
+        })
+    }
+
+    /// A sibling integer field at a fixed offset (a count or a tag).
+    fn sibling(&self, s: &StructDef, offsets: &[Option<u64>], name: &str) -> bool {
+        s.fields
+            .iter()
+            .zip(offsets)
+            .any(|(f, o)| f.name == name && o.is_some() && codec_schema::int_width(&f.ty).is_some())
+    }
+
+    fn ptr_ok(&self, s: &StructDef, offsets: &[Option<u64>], p: &codec_schema::Ptr) -> bool {
+        let base = match &p.base {
+            Base::File | Base::Absolute(_) | Base::Record => true,
+            Base::Unit => !self
+                .g
+                .c
+                .schema
+                .types
+                .iter()
+                .any(|t| matches!(t, TypeDef::Struct(s) if s.layout.is_some())),
+            Base::Section(_) => false,
+        };
+        if !base || p.align.is_some() || codec_schema::int_width(&p.width).is_none() {
+            return false;
+        }
+        match &p.to {
+            Type::Named(n) => self.get_struct(n).is_some(),
+            Type::List { of, count } => {
+                self.elem(of)
+                    && match &**count {
+                        Count::Field(c) => self.sibling(s, offsets, c),
+                        Count::Before(w) | Count::Prefix(w) => codec_schema::int_width(w).is_some(),
+                        _ => false,
+                    }
+            }
+            Type::Array { of, .. } => self.elem(of),
+            Type::Switch { union, tag } => {
+                self.union(union).is_some() && self.sibling(s, offsets, tag)
+            }
+            Type::CString {
+                lossless: false, ..
+            } => true,
+            _ => false,
+        }
+    }
+
+    fn union_ok(&self, u: &UnionDef) -> bool {
+        if u.inline_tag || u.peek || self.g.is_cell_union(&u.name) {
+            return false;
+        }
+        u.variants.iter().all(|v| self.payload_ok(&v.ty))
+    }
+
+    fn payload_ok(&self, t: &Type) -> bool {
+        match t {
+            t if Self::scalar(t) => true,
+            Type::Bytes(_) => true,
+            Type::Array { of, .. } => self.elem(of),
+            Type::CString {
+                lossless: false, ..
+            } => true,
+            Type::List { of, count } => {
+                self.elem(of)
+                    && matches!(&**count, Count::Before(w) | Count::Prefix(w)
+                        if codec_schema::int_width(w).is_some())
+            }
+            Type::Named(n) => self.get_struct(n).is_some(),
+            _ => false,
+        }
+    }
+}
+
+fn view_name(name: &str) -> proc_macro2::Ident {
+    format_ident!("{}View", name)
+}
+
+/// The Rust type an element of type `t` is viewed as.
+fn elem_ty(t: &Type) -> TokenStream {
+    match t {
+        Type::Named(n) => {
+            let v = view_name(n);
+            quote!(#v<'s>)
+        }
+        Type::U8 => quote!(u8),
+        Type::I8 => quote!(i8),
+        Type::U16 => quote!(u16),
+        Type::I16 => quote!(i16),
+        Type::U32 => quote!(u32),
+        Type::I32 => quote!(i32),
+        Type::U64 => quote!(u64),
+        Type::I64 => quote!(i64),
+        Type::F32 => quote!(f32),
+        _ => quote!(f64),
+    }
+}
+
+/// The `codec_runtime::view::at` reader of a scalar type, and its Rust type.
+fn scalar_at(t: &Type) -> (proc_macro2::Ident, TokenStream) {
+    let (f, ty) = match t {
+        Type::U8 | Type::Bool8 => ("u8", quote!(u8)),
+        Type::I8 => ("i8", quote!(i8)),
+        Type::U16 => ("u16", quote!(u16)),
+        Type::I16 => ("i16", quote!(i16)),
+        Type::U24 => ("u24", quote!(u32)),
+        Type::U32 | Type::Bool32 => ("u32", quote!(u32)),
+        Type::I32 => ("i32", quote!(i32)),
+        Type::U64 => ("u64", quote!(u64)),
+        Type::I64 => ("i64", quote!(i64)),
+        Type::F32 => ("f32", quote!(f32)),
+        _ => ("f64", quote!(f64)),
+    };
+    (format_ident!("{}", f), ty)
+}
+
+fn width_of(t: &Type) -> u64 {
+    codec_schema::int_width(t).unwrap_or(4)
+}
+
+impl Gen<'_> {
+    /// The `view` module, or nothing when the root cannot be viewed.
+    pub(crate) fn views(&self) -> TokenStream {
+        let rt = RT();
+        let v = Viewable::find(self);
+        if !v.has(&self.c.schema.root) {
+            return quote! {
+                /// Zero-copy views: this schema uses constructs that views
+                /// do not read yet (see `codec_runtime::view`).
+                pub mod view {
+                    /// The types that have a view: none for this schema.
+                    pub const VIEWABLE: &[&str] = &[];
+                }
+            };
+        }
+        let mut items = TokenStream::new();
+        let mut names = Vec::new();
+        for t in &self.c.schema.types {
+            if !v.has(t.name()) {
+                continue;
+            }
+            names.push(t.name().to_owned());
+            items.extend(match t {
+                TypeDef::Struct(s) => self.struct_view(&v, s),
+                TypeDef::Union(u) => self.union_view(&v, u),
+            });
+        }
+        let root = view_name(&self.c.schema.root);
+        let root_name = &self.c.schema.root;
+        quote! {
+            /// Zero-copy views over a file's bytes: one `FooView<'s>` per
+            /// struct and union of the schema. See `codec_runtime::view`.
+            #[allow(clippy::needless_lifetimes, clippy::identity_op, clippy::erasing_op)]
+            pub mod view {
+                use #rt::view::{at, ListView, ViewCx, ViewElem, ViewSource};
+                use #rt::{DecodeError, DecodeResult, ErrorKind, PathSeg};
+
+                /// The types that have a view.
+                pub const VIEWABLE: &[&str] = &[#(#names),*];
+
+                /// The source the views of `data` read, with the default limits.
+                pub fn source(data: &[u8]) -> ViewSource<'_> {
+                    ViewSource::new(data, super::ENDIAN, #rt::Limits::default())
+                }
+
+                /// Opens a file: checks the root record only.
+                pub fn open<'s>(source: &'s ViewSource<'s>) -> DecodeResult<#root<'s>> {
+                    #root::view_at(source.cx(), 0).map_err(|e| e.within(PathSeg::Type(#root_name)))
+                }
+
+                #items
+            }
+        }
+    }
+
+    fn struct_view(&self, v: &Viewable<'_>, s: &StructDef) -> TokenStream {
+        let name = view_name(&s.name);
+        let owned = ident(&s.name);
+        let sname = &s.name;
+        let offsets = self.c.field_offsets(s);
+        // The fixed part: everything before a trailing string.
+        let prefix: u64 = s
+            .fields
+            .iter()
+            .zip(&offsets)
+            .filter_map(|(f, o)| Some(o.unwrap_or(0) + self.c.fixed_size(&f.ty)?))
+            .max()
+            .unwrap_or(0);
+        let mut accessors = TokenStream::new();
+        let mut checks = TokenStream::new();
+        let mut debug = TokenStream::new();
+        let e = quote!(self.cx.endian());
+        for (f, off) in s.fields.iter().zip(&offsets) {
+            let off = off.unwrap_or(0);
+            let offu = off as usize;
+            let fname = &f.name;
+            let fid = ident(fname);
+            let doc = if f.doc.is_empty() {
+                format!("`{fname}`")
+            } else {
+                f.doc.clone()
+            };
+            let located = quote!(|e: DecodeError| e.in_field(#fname).within(PathSeg::Type(#sname)));
+            match &f.ty {
+                Type::Magic(m) => {
+                    let bytes = codec_schema::magic_bytes(m);
+                    let n = bytes.len();
+                    let lit = proc_macro2::Literal::byte_string(&bytes);
+                    checks.extend(quote! {
+                        let found = at::bytes(rec, #offu, #n);
+                        if found != #lit {
+                            return Err(DecodeError::new(at + #off, ErrorKind::BadMagic {
+                                expected: #lit, found: found.to_vec() }).in_field(#fname));
+                        }
+                    });
+                }
+                t @ (Type::Bool8 | Type::Bool32) => {
+                    let (read, _) = scalar_at(t);
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[inline]
+                        pub fn #fid(&self) -> DecodeResult<bool> {
+                            let raw = at::#read(self.rec, #offu, #e) as u64;
+                            self.cx.bool_from(self.at + #off, raw).map_err(#located)
+                        }
+                    });
+                }
+                t if Viewable::scalar(t) => {
+                    let (read, ty) = scalar_at(t);
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[inline]
+                        pub fn #fid(&self) -> #ty { at::#read(self.rec, #offu, #e) }
+                    });
+                    debug.extend(quote!(d.field(#fname, &self.#fid());));
+                }
+                Type::Fixed { raw, .. } => {
+                    let (read, ty) = scalar_at(raw);
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[doc = ""]
+                        #[doc = "The raw fixed-point integer."]
+                        #[inline]
+                        pub fn #fid(&self) -> #ty { at::#read(self.rec, #offu, #e) }
+                    });
+                }
+                Type::Bytes(n) => {
+                    let n = *n as usize;
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[inline]
+                        pub fn #fid(&self) -> &'s [u8] { at::bytes(self.rec, #offu, #n) }
+                    });
+                }
+                Type::Array { of, len } => {
+                    let ety = elem_ty(of);
+                    let n = (self.c.fixed_size(of).unwrap_or(0) * len) as usize;
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[inline]
+                        pub fn #fid(&self) -> ListView<'s, #ety> {
+                            ListView::new(self.cx, self.at + #off, at::bytes(self.rec, #offu, #n))
+                        }
+                    });
+                }
+                Type::Named(n) => {
+                    let nv = view_name(n);
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[inline]
+                        pub fn #fid(&self) -> #nv<'s> {
+                            #nv { cx: self.cx, at: self.at + #off, rec: at::rest(self.rec, #offu) }
+                        }
+                    });
+                }
+                Type::CString { max, .. } => {
+                    let max = opt(*max);
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[inline]
+                        pub fn #fid(&self) -> DecodeResult<&'s str> {
+                            self.cx.str(self.at + #off, #max).map_err(#located)
+                        }
+                    });
+                }
+                Type::Ptr(p) => {
+                    accessors.extend(self.ptr_accessor(v, s, &offsets, f, off, p, &doc));
+                }
+                _ => {}
+            }
+        }
+        let elem = if v.inline_record(&s.name) {
+            quote! {
+                impl<'s> ViewElem<'s> for #name<'s> {
+                    const SIZE: u64 = #prefix;
+                    #[inline(always)]
+                    fn from_bytes(cx: ViewCx<'s>, at: u64, bytes: &'s [u8]) -> Option<Self> {
+                        Some(#name { cx, at, rec: bytes.get(..#prefix as usize)? })
+                    }
+                }
+            }
+        } else {
+            quote!()
+        };
+        let sdoc = format!("A view of a `{sname}` record in place.");
+        quote! {
+            #[doc = #sdoc]
+            #[derive(Clone, Copy)]
+            pub struct #name<'s> {
+                cx: ViewCx<'s>,
+                at: u64,
+                /// The record's fixed part, checked to lie in the file.
+                rec: &'s [u8],
+            }
+
+            impl<'s> #name<'s> {
+                /// Bytes of the record's fixed part.
+                pub const SIZE: u64 = #prefix;
+
+                /// The record at `at`: checks that its fixed part lies in
+                /// the file (and its magic).
+                #[inline]
+                pub fn view_at(cx: ViewCx<'s>, at: u64) -> DecodeResult<Self> {
+                    let rec = cx.record(at, #prefix)?;
+                    #checks
+                    Ok(#name { cx, at, rec })
+                }
+
+                /// Where the record starts in the file.
+                #[inline]
+                pub fn at(&self) -> u64 { self.at }
+
+                /// The record's fixed part.
+                #[inline]
+                pub fn bytes(&self) -> &'s [u8] { self.rec }
+
+                /// The owned value: decodes the record and what it leads
+                /// to, as `decode` does.
+                pub fn to_owned(&self) -> DecodeResult<super::#owned> {
+                    let mut r = self.cx.reader();
+                    super::#owned::decode_at(&mut r, self.at)
+                        .map(|(v, _)| v)
+                        .map_err(|e| e.within(PathSeg::Type(#sname)))
+                }
+
+                #accessors
+            }
+
+            impl ::std::fmt::Debug for #name<'_> {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    let mut d = f.debug_struct(#sname);
+                    d.field("at", &self.at);
+                    #debug
+                    d.finish_non_exhaustive()
+                }
+            }
+
+            #elem
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn ptr_accessor(
+        &self,
+        _v: &Viewable<'_>,
+        s: &StructDef,
+        offsets: &[Option<u64>],
+        f: &codec_schema::Field,
+        off: u64,
+        p: &codec_schema::Ptr,
+        doc: &str,
+    ) -> TokenStream {
+        let fname = &f.name;
+        let sname = &s.name;
+        let fid = ident(fname);
+        let offu = off as usize;
+        let e = quote!(self.cx.endian());
+        let (wread, _) = scalar_at(&p.width);
+        let scale = p.scale;
+        let base = match &p.base {
+            Base::Absolute(n) => quote!(#n),
+            Base::Record => quote!(self.at),
+            _ => quote!(0u64),
+        };
+        let sibling = |name: &str| -> TokenStream {
+            let (i, g) = s
+                .fields
+                .iter()
+                .enumerate()
+                .find(|(_, g)| g.name == name)
+                .expect("checked by Viewable::sibling");
+            let o = offsets[i].unwrap_or(0) as usize;
+            let (read, _) = scalar_at(&g.ty);
+            quote!((at::#read(self.rec, #o, #e) as u64))
+        };
+        let (ty, body) = match &p.to {
+            Type::Named(n) => {
+                let nv = view_name(n);
+                (
+                    quote!(#nv<'s>),
+                    quote! {
+                        let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, #nv::SIZE)?;
+                        #nv::view_at(cx, t)
+                    },
+                )
+            }
+            Type::List { of, count } => {
+                let ety = elem_ty(of);
+                let (count, start) = match &**count {
+                    Count::Field(c) => (sibling(c), quote!(t)),
+                    Count::Before(w) => {
+                        let w = width_of(w);
+                        (quote!(cx.count_before(field_pos, t, #w)?), quote!(t))
+                    }
+                    Count::Prefix(w) => {
+                        let w = width_of(w);
+                        (quote!(cx.uint(t, #w)?), quote!(t + #w))
+                    }
+                    _ => (quote!(0u64), quote!(t)),
+                };
+                (
+                    quote!(ListView<'s, #ety>),
+                    quote! {
+                        let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, 0)?;
+                        let count: u64 = #count;
+                        cx.list(field_pos, #start, count)
+                    },
+                )
+            }
+            Type::Array { of, len } => {
+                let ety = elem_ty(of);
+                (
+                    quote!(ListView<'s, #ety>),
+                    quote! {
+                        let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, 0)?;
+                        cx.list(field_pos, t, #len)
+                    },
+                )
+            }
+            Type::Switch { union, tag } => {
+                let uv = view_name(union);
+                let tag_read = sibling(tag);
+                let tag_off = s
+                    .fields
+                    .iter()
+                    .zip(offsets)
+                    .find(|(g, _)| &g.name == tag)
+                    .and_then(|(_, o)| *o)
+                    .unwrap_or(0);
+                (
+                    quote!(#uv<'s>),
+                    quote! {
+                        let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, 0)?;
+                        #uv::view_payload(cx, #tag_read, t, field_pos, self.at + #tag_off)
+                    },
+                )
+            }
+            Type::CString { max, .. } => {
+                let max = opt(*max);
+                (
+                    quote!(&'s str),
+                    quote! {
+                        let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, 0)?;
+                        cx.str(t, #max)
+                    },
+                )
+            }
+            _ => return quote!(),
+        };
+        if p.optional {
+            quote! {
+                #[doc = #doc]
+                #[doc = ""]
+                #[doc = "`None` when the stored offset is 0."]
+                #[inline]
+                pub fn #fid(&self) -> DecodeResult<Option<#ty>> {
+                    let raw = at::#wread(self.rec, #offu, #e) as u64;
+                    if raw == 0 {
+                        return Ok(None);
+                    }
+                    let field_pos = self.at + #off;
+                    (|| -> DecodeResult<#ty> { #body })()
+                        .map(Some)
+                        .map_err(|e| e.in_field(#fname).within(PathSeg::Type(#sname)))
+                }
+            }
+        } else {
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #fid(&self) -> DecodeResult<#ty> {
+                    let raw = at::#wread(self.rec, #offu, #e) as u64;
+                    let field_pos = self.at + #off;
+                    (|| -> DecodeResult<#ty> { #body })()
+                        .map_err(|e| e.in_field(#fname).within(PathSeg::Type(#sname)))
+                }
+            }
+        }
+    }
+
+    fn union_view(&self, _v: &Viewable<'_>, u: &UnionDef) -> TokenStream {
+        let name = view_name(&u.name);
+        let uname = &u.name;
+        let mut variants = TokenStream::new();
+        let mut arms = TokenStream::new();
+        for var in &u.variants {
+            let vn = ident(&var.name);
+            let vname = &var.name;
+            let tag = var.tag;
+            let doc = if var.doc.is_empty() {
+                format!("`{vname}`")
+            } else {
+                var.doc.clone()
+            };
+            let (ty, read) = match &var.ty {
+                t @ (Type::Bool8 | Type::Bool32) => {
+                    let w = if matches!(t, Type::Bool8) { 1u64 } else { 4 };
+                    (
+                        quote!(bool),
+                        quote!({ let v = cx.uint(pos, #w)?; cx.bool_from(pos, v) }),
+                    )
+                }
+                Type::U24 => (quote!(u32), quote!(cx.uint(pos, 3).map(|v| v as u32))),
+                t if Viewable::scalar(t) => {
+                    let (_, ty) = scalar_at(t);
+                    (ty.clone(), quote!(cx.read::<#ty>(pos)))
+                }
+                Type::Bytes(n) => (quote!(&'s [u8]), quote!(cx.record(pos, #n))),
+                Type::Array { of, len } => {
+                    let ety = elem_ty(of);
+                    (
+                        quote!(ListView<'s, #ety>),
+                        quote!(cx.list(field_pos, pos, #len)),
+                    )
+                }
+                Type::CString { max, .. } => {
+                    let max = opt(*max);
+                    (quote!(&'s str), quote!(cx.str(pos, #max)))
+                }
+                Type::List { of, count } => {
+                    let ety = elem_ty(of);
+                    let read = match &**count {
+                        Count::Before(w) => {
+                            let w = width_of(w);
+                            quote!({
+                                let n = cx.count_before(field_pos, pos, #w)?;
+                                cx.list(field_pos, pos, n)
+                            })
+                        }
+                        Count::Prefix(w) => {
+                            let w = width_of(w);
+                            quote!({
+                                let n = cx.uint(pos, #w)?;
+                                cx.list(field_pos, pos + #w, n)
+                            })
+                        }
+                        _ => quote!(cx.list(field_pos, pos, 0)),
+                    };
+                    (quote!(ListView<'s, #ety>), read)
+                }
+                Type::Named(n) => {
+                    let nv = view_name(n);
+                    (quote!(#nv<'s>), quote!(#nv::view_at(cx, pos)))
+                }
+                _ => continue,
+            };
+            variants.extend(quote! {
+                #[doc = #doc]
+                #vn(#ty),
+            });
+            arms.extend(quote! {
+                #tag => (|| -> DecodeResult<#ty> { #read })()
+                    .map(#name::#vn)
+                    .map_err(|e| e.within(PathSeg::Variant(#vname))),
+            });
+        }
+        let udoc = format!("A view of a `{uname}` value in place: its variant's payload.");
+        quote! {
+            #[doc = #udoc]
+            #[derive(Clone, Copy, Debug)]
+            pub enum #name<'s> {
+                #variants
+            }
+
+            impl<'s> #name<'s> {
+                /// The payload that tag `tag` selects, at `pos`. `field_pos`
+                /// is where the offset to it was read, `tag_pos` where the
+                /// tag was (for errors).
+                #[inline]
+                pub fn view_payload(cx: ViewCx<'s>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> DecodeResult<Self> {
+                    let _ = field_pos;
+                    match tag {
+                        #arms
+                        _ => Err(DecodeError::new(tag_pos, ErrorKind::UnknownTag { union: #uname, tag })),
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,506 @@
+//! Zero-copy views: borrowed, read-only access to a file's records in place.
+//!
+//! The generated `view` module of a schema holds one `FooView<'s>` per
+//! struct and union. Opening a file checks its root record only; each
+//! accessor reads its field where it lies, and following an offset checks
+//! the target the way decode does ([`checked`](crate::reader::checked)):
+//! the same bounds, the same located errors. Lists are [`ListView`]s, read
+//! element by element as they are iterated, without allocation.
+//!
+//! Guards. A view can be followed again and again, so cycles cannot be
+//! refused by remembering the records being read, as decode does. Instead,
+//! every offset followed is charged to the read budget of the
+//! [`ViewSource`] (the decoder's: [`Limits::read_factor`] times the file's
+//! size), and every view knows how many offsets lie between it and the root
+//! ([`Limits::max_depth`]). A cyclic file or a hostile fan-out runs out of
+//! budget with an error; it cannot make a visitor hang.
+
+use crate::reader::{checked, field};
+use crate::{DecodeError, DecodeResult, Endian, ErrorKind, Limits, Reader};
+use std::cell::Cell;
+use std::marker::PhantomData;
+
+/// The bytes the views of one file read, and the budget they share.
+pub struct ViewSource<'a> {
+    data: &'a [u8],
+    endian: Endian,
+    limits: Limits,
+    budget: Cell<u64>,
+    budget_limit: u64,
+}
+
+impl<'a> ViewSource<'a> {
+    pub fn new(data: &'a [u8], endian: Endian, limits: Limits) -> Self {
+        let budget_limit = (data.len() as u64)
+            .saturating_mul(limits.read_factor)
+            .max(limits.min_budget);
+        ViewSource {
+            data,
+            endian,
+            limits,
+            budget: Cell::new(budget_limit),
+            budget_limit,
+        }
+    }
+
+    /// The context of the root record's view.
+    pub fn cx(&self) -> ViewCx<'_> {
+        ViewCx {
+            src: self,
+            depth: 0,
+        }
+    }
+
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// What is left of the read budget.
+    pub fn budget_left(&self) -> u64 {
+        self.budget.get()
+    }
+}
+
+impl std::fmt::Debug for ViewSource<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ViewSource")
+            .field("len", &self.data.len())
+            .field("endian", &self.endian)
+            .field("budget_left", &self.budget.get())
+            .finish()
+    }
+}
+
+/// What every view carries: the source and its depth below the root.
+#[derive(Clone, Copy)]
+pub struct ViewCx<'s> {
+    src: &'s ViewSource<'s>,
+    depth: u32,
+}
+
+impl std::fmt::Debug for ViewCx<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ViewCx")
+            .field("depth", &self.depth)
+            .finish()
+    }
+}
+
+impl<'s> ViewCx<'s> {
+    #[inline]
+    pub fn endian(&self) -> Endian {
+        self.src.endian
+    }
+
+    #[inline]
+    pub fn data(&self) -> &'s [u8] {
+        self.src.data
+    }
+
+    /// How many offsets were followed from the root to this view.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// A decoder over the same bytes and limits, for turning a view into
+    /// the owned value (the generated `to_owned` calls `decode_at`).
+    pub fn reader(&self) -> Reader<'s> {
+        Reader::with_limits(self.src.data, self.src.endian, self.src.limits)
+    }
+
+    /// The `len` bytes of a record at `at`, checked to lie in the file.
+    #[inline]
+    pub fn record(&self, at: u64, len: u64) -> DecodeResult<&'s [u8]> {
+        checked::bytes(self.src.data, at, len)
+    }
+
+    /// Follows an offset read at `field_pos`: resolves the target, checks
+    /// that it lies in the file and charges `bytes` (what will be read
+    /// there) to the budget. Returns the context one level deeper.
+    #[inline]
+    pub fn follow(
+        &self,
+        field_pos: u64,
+        base: u64,
+        raw: u64,
+        scale: u64,
+        bytes: u64,
+    ) -> DecodeResult<(ViewCx<'s>, u64)> {
+        let t = checked::target(self.src.data, field_pos, base, raw, scale)?;
+        if self.depth >= self.src.limits.max_depth {
+            return Err(DecodeError::new(
+                field_pos,
+                ErrorKind::TooDeep {
+                    limit: self.src.limits.max_depth,
+                },
+            ));
+        }
+        self.charge(field_pos, bytes.max(1))?;
+        Ok((
+            ViewCx {
+                src: self.src,
+                depth: self.depth + 1,
+            },
+            t,
+        ))
+    }
+
+    /// Charges `n` bytes to the budget (values read through offsets).
+    #[inline]
+    pub fn charge(&self, field_pos: u64, n: u64) -> DecodeResult<()> {
+        let left = self.src.budget.get();
+        if n > left {
+            return Err(DecodeError::new(
+                field_pos,
+                ErrorKind::BudgetExhausted {
+                    limit: self.src.budget_limit,
+                },
+            ));
+        }
+        self.src.budget.set(left - n);
+        Ok(())
+    }
+
+    /// `count` elements of `T` from `at`, checked to fit in the file; an
+    /// error names `field_pos`, where the count or offset was read.
+    #[inline]
+    pub fn list<T: ViewElem<'s>>(
+        &self,
+        field_pos: u64,
+        at: u64,
+        count: u64,
+    ) -> DecodeResult<ListView<'s, T>> {
+        checked::count(self.src.data, field_pos, at, count, T::SIZE)?;
+        let len = count * T::SIZE;
+        self.charge(field_pos, len)?;
+        let bytes = checked::bytes(self.src.data, at, len)?;
+        Ok(ListView {
+            cx: *self,
+            at,
+            bytes,
+            _elem: PhantomData,
+        })
+    }
+
+    /// An unsigned count of `width` bytes stored just before `t` (a list
+    /// whose count sits before its first element).
+    #[inline]
+    pub fn count_before(&self, field_pos: u64, t: u64, width: u64) -> DecodeResult<u64> {
+        let pos = t.checked_sub(width).ok_or_else(|| {
+            DecodeError::new(
+                field_pos,
+                ErrorKind::OffsetOutOfRange {
+                    target: t,
+                    len: self.src.data.len() as u64,
+                },
+            )
+        })?;
+        self.uint(pos, width)
+    }
+
+    /// An unsigned integer of `width` (1, 2, 3, 4 or 8) bytes at `pos`.
+    #[inline]
+    pub fn uint(&self, pos: u64, width: u64) -> DecodeResult<u64> {
+        let b = checked::bytes(self.src.data, pos, width)?;
+        let e = self.src.endian;
+        Ok(match width {
+            1 => b[0] as u64,
+            2 => field::u16(b, e) as u64,
+            3 => field::u24(b, e) as u64,
+            4 => field::u32(b, e) as u64,
+            _ => field::u64(b, e),
+        })
+    }
+
+    /// A NUL-terminated UTF-8 string at `pos`; `max` bounds it, NUL included.
+    #[inline]
+    pub fn str(&self, pos: u64, max: Option<u64>) -> DecodeResult<&'s str> {
+        let bytes = checked::cstr(self.src.data, pos, max)?;
+        checked::utf8(bytes, pos)
+    }
+
+    /// A value of `T` at `pos`, checked to lie in the file.
+    #[inline]
+    pub fn read<T: ViewElem<'s>>(&self, pos: u64) -> DecodeResult<T> {
+        let bytes = checked::bytes(self.src.data, pos, T::SIZE)?;
+        T::from_bytes(*self, pos, bytes).ok_or_else(|| {
+            DecodeError::new(
+                pos,
+                ErrorKind::Invalid("the record cannot be viewed".into()),
+            )
+        })
+    }
+
+    /// A bool stored as an integer: 0 or 1, anything else is an error.
+    #[inline]
+    pub fn bool_from(&self, pos: u64, v: u64) -> DecodeResult<bool> {
+        match v {
+            0 => Ok(false),
+            1 => Ok(true),
+            v => Err(DecodeError::new(
+                pos,
+                ErrorKind::Invalid(format!("expected a bool (0 or 1), found {v}")),
+            )),
+        }
+    }
+}
+
+/// What a [`ListView`] holds: a value of fixed size read from its bytes
+/// (numbers, and the views of fixed-size records).
+pub trait ViewElem<'s>: Sized {
+    /// Bytes per element.
+    const SIZE: u64;
+    /// The element whose `SIZE` bytes are `bytes`, at `at` in the file.
+    /// `None` only if `bytes` is shorter than `SIZE`, which a list never
+    /// gives.
+    fn from_bytes(cx: ViewCx<'s>, at: u64, bytes: &'s [u8]) -> Option<Self>;
+}
+
+macro_rules! number_elem {
+    ($t:ty, $n:expr, $read:ident) => {
+        impl<'s> ViewElem<'s> for $t {
+            const SIZE: u64 = $n;
+            #[inline(always)]
+            fn from_bytes(cx: ViewCx<'s>, _at: u64, bytes: &'s [u8]) -> Option<Self> {
+                Some(field::$read(bytes.get(..$n)?, cx.endian()))
+            }
+        }
+    };
+}
+
+number_elem!(u8, 1, u8);
+number_elem!(i8, 1, i8);
+number_elem!(u16, 2, u16);
+number_elem!(i16, 2, i16);
+number_elem!(u32, 4, u32);
+number_elem!(i32, 4, i32);
+number_elem!(u64, 8, u64);
+number_elem!(i64, 8, i64);
+number_elem!(f32, 4, f32);
+number_elem!(f64, 8, f64);
+
+/// Elements of fixed size back to back, read as they are asked for.
+#[derive(Clone, Copy)]
+pub struct ListView<'s, T> {
+    cx: ViewCx<'s>,
+    at: u64,
+    bytes: &'s [u8],
+    _elem: PhantomData<fn() -> T>,
+}
+
+impl<'s, T: ViewElem<'s>> ListView<'s, T> {
+    /// The elements in `bytes`, which start at `at` in the file (bytes
+    /// already checked, such as an array inside a record's own bytes).
+    #[inline]
+    pub fn new(cx: ViewCx<'s>, at: u64, bytes: &'s [u8]) -> Self {
+        ListView {
+            cx,
+            at,
+            bytes,
+            _elem: PhantomData,
+        }
+    }
+
+    /// Number of elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        (self.bytes.len() as u64 / T::SIZE.max(1)) as usize
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Where the first element lies in the file.
+    pub fn at(&self) -> u64 {
+        self.at
+    }
+
+    /// The elements' bytes.
+    pub fn bytes(&self) -> &'s [u8] {
+        self.bytes
+    }
+
+    /// Element `i`, or `None` past the end.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<T> {
+        let size = T::SIZE as usize;
+        let start = i.checked_mul(size)?;
+        let bytes = self.bytes.get(start..start.checked_add(size)?)?;
+        T::from_bytes(self.cx, self.at + start as u64, bytes)
+    }
+
+    #[inline]
+    pub fn iter(&self) -> ListIter<'s, T> {
+        ListIter {
+            cx: self.cx,
+            at: self.at,
+            chunks: self.bytes.chunks_exact(T::SIZE.max(1) as usize),
+            _elem: PhantomData,
+        }
+    }
+
+    /// The elements as an owned `Vec`.
+    pub fn to_vec(&self) -> Vec<T> {
+        self.iter().collect()
+    }
+}
+
+impl<'s, T: ViewElem<'s>> IntoIterator for ListView<'s, T> {
+    type Item = T;
+    type IntoIter = ListIter<'s, T>;
+    fn into_iter(self) -> ListIter<'s, T> {
+        self.iter()
+    }
+}
+
+impl<'s, T: ViewElem<'s> + std::fmt::Debug> std::fmt::Debug for ListView<'s, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// The iterator of a [`ListView`].
+#[derive(Debug)]
+pub struct ListIter<'s, T> {
+    cx: ViewCx<'s>,
+    at: u64,
+    chunks: std::slice::ChunksExact<'s, u8>,
+    _elem: PhantomData<fn() -> T>,
+}
+
+impl<'s, T: ViewElem<'s>> Iterator for ListIter<'s, T> {
+    type Item = T;
+
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        let bytes = self.chunks.next()?;
+        let at = self.at;
+        self.at += T::SIZE;
+        T::from_bytes(self.cx, at, bytes)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.chunks.size_hint()
+    }
+}
+
+impl<'s, T: ViewElem<'s>> ExactSizeIterator for ListIter<'s, T> {}
+
+/// Reading the fields of a record already checked to lie in the file: the
+/// generated accessors call these with the record's bytes and the field's
+/// constant offset. The record's length was checked when its view was
+/// made, so the fallback value is never read.
+pub mod at {
+    use crate::reader::field;
+    use crate::Endian;
+
+    macro_rules! at {
+        ($name:ident, $t:ty, $n:expr) => {
+            #[inline(always)]
+            pub fn $name(rec: &[u8], off: usize, e: Endian) -> $t {
+                match rec.get(off..off + $n) {
+                    Some(b) => field::$name(b, e),
+                    None => <$t>::default(),
+                }
+            }
+        };
+    }
+
+    at!(u8, u8, 1);
+    at!(i8, i8, 1);
+    at!(u16, u16, 2);
+    at!(i16, i16, 2);
+    at!(u24, u32, 3);
+    at!(u32, u32, 4);
+    at!(i32, i32, 4);
+    at!(u64, u64, 8);
+    at!(i64, i64, 8);
+    at!(f32, f32, 4);
+    at!(f64, f64, 8);
+
+    /// `len` bytes of the record from `off`.
+    #[inline(always)]
+    pub fn bytes(rec: &[u8], off: usize, len: usize) -> &[u8] {
+        rec.get(off..off + len).unwrap_or_default()
+    }
+
+    /// The record's bytes from `off` (an inline record's).
+    #[inline(always)]
+    pub fn rest(rec: &[u8], off: usize) -> &[u8] {
+        rec.get(off..).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_is_checked_once_and_read_in_place() {
+        let data = [1u8, 0, 2, 0, 3, 0];
+        let src = ViewSource::new(&data, Endian::Little, Limits::default());
+        let list: ListView<u16> = src.cx().list(0, 0, 3).unwrap();
+        assert_eq!(list.to_vec(), [1, 2, 3]);
+        assert_eq!(list.get(2), Some(3));
+        assert_eq!(list.get(3), None);
+        let err = src.cx().list::<u16>(0, 2, 3).unwrap_err();
+        assert!(matches!(
+            err.kind(),
+            ErrorKind::CountTooLarge { count: 3, .. }
+        ));
+        let err = src.cx().list::<u32>(0, 0, u64::MAX).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::CountTooLarge { .. }));
+    }
+
+    #[test]
+    fn following_in_a_cycle_runs_out_of_budget_or_depth() {
+        // An offset to itself: each follow is charged, so a visitor that
+        // keeps following ends with an error, not a hang.
+        let data = [0u8; 16];
+        let limits = Limits {
+            max_depth: 1000,
+            read_factor: 4,
+            min_budget: 0,
+        };
+        let src = ViewSource::new(&data, Endian::Little, limits);
+        let mut cx = src.cx();
+        let mut steps = 0;
+        let err = loop {
+            match cx.follow(0, 0, 0, 1, 16) {
+                Ok((next, _)) => cx = next,
+                Err(e) => break e,
+            }
+            steps += 1;
+        };
+        assert_eq!(steps, 4);
+        assert_eq!(err.kind(), &ErrorKind::BudgetExhausted { limit: 64 });
+
+        let limits = Limits {
+            max_depth: 3,
+            ..Limits::default()
+        };
+        let src = ViewSource::new(&data, Endian::Little, limits);
+        let mut cx = src.cx();
+        for _ in 0..3 {
+            cx = cx.follow(0, 0, 0, 1, 1).unwrap().0;
+        }
+        let err = cx.follow(4, 0, 0, 1, 1).unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::TooDeep { limit: 3 });
+        assert_eq!(err.offset(), 4);
+    }
+
+    #[test]
+    fn an_offset_outside_the_file_is_the_decoders_error() {
+        let data = [0u8; 8];
+        let src = ViewSource::new(&data, Endian::Little, Limits::default());
+        let view_err = src.cx().follow(4, 0, 3, 4, 1).map(|_| ()).unwrap_err();
+        let reader_err = Reader::new(&data, Endian::Little)
+            .target(4, 0, 3, 4)
+            .unwrap_err();
+        assert_eq!(view_err.kind(), reader_err.kind());
+        assert_eq!(view_err.offset(), reader_err.offset());
+    }
+}
