@@ -11,6 +11,9 @@
 //! without any parsing (allocations, element writes, drops). It bounds how
 //! fast any decoder into that model can be.
 //!
+//! `aamp_decode/codec_view_visit` decodes nothing either: it opens each file
+//! through the generated zero-copy views and visits every value in place.
+//!
 //! The corpus is `$CODEC_CORPUS/aamp`, else `<workspace>/../shared/corpus/aamp`;
 //! without it the bench prints a message and registers nothing.
 
@@ -107,6 +110,44 @@ fn aamp(c: &mut Criterion) {
             }
         })
     });
+    // Zero-copy views: open each file and visit every list, object and
+    // parameter value in place (strings, buffers and curves included),
+    // without building the document.
+    group.bench_function("codec_view_visit", |b| {
+        b.iter(|| {
+            for f in &set.inputs {
+                let source = formats::aamp::schema::view::source(black_box(f));
+                let file = formats::aamp::schema::view::open(&source).expect("view open");
+                black_box(formats::aamp::views::visit(file).expect("view visit"));
+            }
+        })
+    });
+    group.finish();
+
+    // Opening a view checks the header only: reading one field costs the
+    // same on the smallest and the largest file.
+    let by_size = |pick: fn(usize, usize) -> bool| {
+        set.inputs
+            .iter()
+            .reduce(|a, b| if pick(b.len(), a.len()) { b } else { a })
+            .expect("files")
+    };
+    let (smallest, largest) = (by_size(|a, b| a < b), by_size(|a, b| a > b));
+    println!(
+        "aamp bench: view open: smallest file {} bytes, largest {} bytes",
+        smallest.len(),
+        largest.len()
+    );
+    let mut group = c.benchmark_group("aamp_view_open_one_field");
+    for (name, data) in [("smallest_file", smallest), ("largest_file", largest)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let source = formats::aamp::schema::view::source(black_box(data));
+                let file = formats::aamp::schema::view::open(&source).expect("view open");
+                black_box(file.root().expect("root").name())
+            })
+        });
+    }
     group.finish();
 
     let mut group = c.benchmark_group("aamp_encode");

@@ -1,6 +1,6 @@
 //! Profiling driver: runs one side of the AAMP benchmark in a loop.
 //!
-//! `cargo run -p bench --profile bench --example aamp_profile -- <decode|encode|clone|verify> <codec|roead> [iterations]`
+//! `cargo run -p bench --profile bench --example aamp_profile -- <decode|view|view-text|encode|clone|verify> <codec|roead> [iterations]`
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -10,7 +10,7 @@ mod common;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(op), Some(side)) = (args.first(), args.get(1)) else {
-        eprintln!("usage: aamp_profile <decode|encode|clone|verify> <codec|roead> [iterations]");
+        eprintln!("usage: aamp_profile <decode|view|view-text|encode|clone|verify> <codec|roead> [iterations]");
         return ExitCode::FAILURE;
     };
     let iterations: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200);
@@ -35,6 +35,17 @@ fn main() -> ExitCode {
     match (op.as_str(), side.as_str()) {
         ("decode", "codec") => repeat(iterations, &files, |f| {
             black_box(formats::aamp::decode(f).expect("decode"));
+        }),
+        // Zero-copy views: open and visit every value, no document built.
+        ("view", "codec") => repeat(iterations, &files, |f| {
+            let source = formats::aamp::schema::view::source(f);
+            let file = formats::aamp::schema::view::open(&source).expect("open");
+            black_box(formats::aamp::views::visit(file).expect("visit"));
+        }),
+        ("view-text", "codec") => repeat(iterations, &files, |f| {
+            let source = formats::aamp::schema::view::source(f);
+            let file = formats::aamp::schema::view::open(&source).expect("open");
+            black_box(formats::aamp::views::visit_text(file).expect("visit"));
         }),
         ("decode", "roead") => repeat(iterations, &files, |f| {
             black_box(roead::aamp::ParameterIO::from_binary(f).expect("decode"));
@@ -83,7 +94,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: aamp_profile <decode|encode|clone|verify> <codec|roead> [iterations]"
+                "usage: aamp_profile <decode|view|view-text|encode|clone|verify> <codec|roead> [iterations]"
             );
             return ExitCode::FAILURE;
         }

@@ -277,6 +277,16 @@ fn width_of(t: &Type) -> u64 {
 }
 
 impl Gen<'_> {
+    /// The byte order accessors read with: the schema's, a constant (views
+    /// exist only for schemas without variants, whose order is fixed), so
+    /// that each read compiles to one load.
+    fn view_endian(&self) -> TokenStream {
+        match self.c.schema.endian {
+            codec_schema::Endian::Little => quote!(::codec_runtime::Endian::Little),
+            codec_schema::Endian::Big => quote!(::codec_runtime::Endian::Big),
+        }
+    }
+
     /// The `view` module, or nothing when the root cannot be viewed.
     pub(crate) fn views(&self) -> TokenStream {
         let rt = RT();
@@ -310,7 +320,7 @@ impl Gen<'_> {
             /// struct and union of the schema. See `codec_runtime::view`.
             #[allow(clippy::needless_lifetimes, clippy::identity_op, clippy::erasing_op)]
             pub mod view {
-                use #rt::view::{at, ListView, ViewCx, ViewElem, ViewSource};
+                use #rt::view::{at, ListView, ViewCx, ViewElem, ViewSource, ViewStr};
                 use #rt::{DecodeError, DecodeResult, ErrorKind, PathSeg};
 
                 /// The types that have a view.
@@ -347,7 +357,7 @@ impl Gen<'_> {
         let mut accessors = TokenStream::new();
         let mut checks = TokenStream::new();
         let mut debug = TokenStream::new();
-        let e = quote!(self.cx.endian());
+        let e = self.view_endian();
         for (f, off) in s.fields.iter().zip(&offsets) {
             let off = off.unwrap_or(0);
             let offu = off as usize;
@@ -436,7 +446,7 @@ impl Gen<'_> {
                     accessors.extend(quote! {
                         #[doc = #doc]
                         #[inline]
-                        pub fn #fid(&self) -> DecodeResult<&'s str> {
+                        pub fn #fid(&self) -> DecodeResult<ViewStr<'s>> {
                             self.cx.str(self.at + #off, #max).map_err(#located)
                         }
                     });
@@ -532,7 +542,7 @@ impl Gen<'_> {
         let sname = &s.name;
         let fid = ident(fname);
         let offu = off as usize;
-        let e = quote!(self.cx.endian());
+        let e = self.view_endian();
         let (wread, _) = scalar_at(&p.width);
         let scale = p.scale;
         let base = match &p.base {
@@ -616,7 +626,7 @@ impl Gen<'_> {
             Type::CString { max, .. } => {
                 let max = opt(*max);
                 (
-                    quote!(&'s str),
+                    quote!(ViewStr<'s>),
                     quote! {
                         let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, 0)?;
                         cx.str(t, #max)
@@ -630,7 +640,7 @@ impl Gen<'_> {
                 #[doc = #doc]
                 #[doc = ""]
                 #[doc = "`None` when the stored offset is 0."]
-                #[inline]
+                #[inline(always)]
                 pub fn #fid(&self) -> DecodeResult<Option<#ty>> {
                     let raw = at::#wread(self.rec, #offu, #e) as u64;
                     if raw == 0 {
@@ -645,7 +655,7 @@ impl Gen<'_> {
         } else {
             quote! {
                 #[doc = #doc]
-                #[inline]
+                #[inline(always)]
                 pub fn #fid(&self) -> DecodeResult<#ty> {
                     let raw = at::#wread(self.rec, #offu, #e) as u64;
                     let field_pos = self.at + #off;
@@ -693,7 +703,7 @@ impl Gen<'_> {
                 }
                 Type::CString { max, .. } => {
                     let max = opt(*max);
-                    (quote!(&'s str), quote!(cx.str(pos, #max)))
+                    (quote!(ViewStr<'s>), quote!(cx.str(pos, #max)))
                 }
                 Type::List { of, count } => {
                     let ety = elem_ty(of);
@@ -744,7 +754,7 @@ impl Gen<'_> {
                 /// The payload that tag `tag` selects, at `pos`. `field_pos`
                 /// is where the offset to it was read, `tag_pos` where the
                 /// tag was (for errors).
-                #[inline]
+                #[inline(always)]
                 pub fn view_payload(cx: ViewCx<'s>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> DecodeResult<Self> {
                     let _ = field_pos;
                     match tag {

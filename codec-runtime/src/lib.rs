@@ -36,7 +36,7 @@ pub use reader::{align_up, Endian, Limits, Reader};
 pub use rows::Cells;
 pub use scope::{CellSlot, HashSpec, UNPLACED};
 pub use text::Text;
-pub use view::{ListView, ViewCx, ViewElem, ViewSource};
+pub use view::{ListView, ViewCx, ViewElem, ViewSource, ViewStr};
 pub use writer::{Dedup, SectionSpan, Width, Writer};
 
 /// CRC32 (IEEE), the name hash of AAMP and other Nintendo formats.

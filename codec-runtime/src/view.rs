@@ -212,11 +212,35 @@ impl<'s> ViewCx<'s> {
         })
     }
 
-    /// A NUL-terminated UTF-8 string at `pos`; `max` bounds it, NUL included.
+    /// A NUL-terminated string at `pos`; `max` bounds it, NUL included.
+    /// Its UTF-8 is checked when it is asked for as text
+    /// ([`ViewStr::to_str`]), not when it is found.
     #[inline]
-    pub fn str(&self, pos: u64, max: Option<u64>) -> DecodeResult<&'s str> {
-        let bytes = checked::cstr(self.src.data, pos, max)?;
-        checked::utf8(bytes, pos)
+    pub fn str(&self, pos: u64, max: Option<u64>) -> DecodeResult<ViewStr<'s>> {
+        let bytes = self.cstr(pos, max)?;
+        Ok(ViewStr { bytes, at: pos })
+    }
+
+    /// The bytes of a NUL-terminated string at `pos` (without the NUL);
+    /// `max` bounds it, NUL included. The same checks and errors as
+    /// decode's, with a search suited to short strings.
+    #[inline]
+    pub fn cstr(&self, pos: u64, max: Option<u64>) -> DecodeResult<&'s [u8]> {
+        let data = self.src.data;
+        let rest = data
+            .get(pos as usize..)
+            .filter(|_| pos <= data.len() as u64);
+        let Some(rest) = rest else {
+            return checked::cstr(data, pos, max);
+        };
+        let window = match max {
+            Some(c) => rest.get(..c as usize).unwrap_or(rest),
+            None => rest,
+        };
+        match find_nul(window) {
+            Some(n) => Ok(&window[..n]),
+            None => checked::cstr(data, pos, max),
+        }
     }
 
     /// A value of `T` at `pos`, checked to lie in the file.
@@ -243,6 +267,96 @@ impl<'s> ViewCx<'s> {
             )),
         }
     }
+}
+
+/// A NUL-terminated string in place: its bytes (without the NUL), found
+/// and bounded when the view was made. Comparing it with text or reading
+/// its bytes needs no UTF-8 check; [`ViewStr::to_str`] makes that check,
+/// with decode's error (the offset of the first bad byte).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ViewStr<'s> {
+    bytes: &'s [u8],
+    at: u64,
+}
+
+impl<'s> ViewStr<'s> {
+    /// The string as text, or decode's error where its UTF-8 breaks.
+    #[inline]
+    pub fn to_str(&self) -> DecodeResult<&'s str> {
+        checked::utf8(self.bytes, self.at)
+    }
+
+    /// The bytes before the NUL.
+    #[inline]
+    pub fn as_bytes(&self) -> &'s [u8] {
+        self.bytes
+    }
+
+    /// Where the string starts in the file.
+    pub fn at(&self) -> u64 {
+        self.at
+    }
+
+    /// Length in bytes, without the NUL.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}
+
+impl PartialEq<str> for ViewStr<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.bytes == other.as_bytes()
+    }
+}
+
+impl PartialEq<&str> for ViewStr<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.bytes == other.as_bytes()
+    }
+}
+
+impl std::fmt::Debug for ViewStr<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&String::from_utf8_lossy(self.bytes), f)
+    }
+}
+
+impl std::fmt::Display for ViewStr<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&String::from_utf8_lossy(self.bytes), f)
+    }
+}
+
+/// The first NUL byte of `bytes`: eight bytes at a time (a zero byte is
+/// found by the carry trick), the long tail by `memchr`. Strings in
+/// parameter files are mostly short, where `memchr`'s setup dominates.
+#[inline]
+fn find_nul(bytes: &[u8]) -> Option<usize> {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let head = bytes.len().min(64);
+    let mut chunks = bytes[..head].chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let zero = w.wrapping_sub(LOW) & !w & HIGH;
+        if zero != 0 {
+            return Some(base + (zero.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    if let Some(i) = chunks.remainder().iter().position(|&b| b == 0) {
+        return Some(base + i);
+    }
+    memchr::memchr(0, &bytes[head..]).map(|i| head + i)
 }
 
 /// What a [`ListView`] holds: a value of fixed size read from its bytes
@@ -490,6 +604,26 @@ mod tests {
         let err = cx.follow(4, 0, 0, 1, 1).unwrap_err();
         assert_eq!(err.kind(), &ErrorKind::TooDeep { limit: 3 });
         assert_eq!(err.offset(), 4);
+    }
+
+    #[test]
+    fn the_nul_search_agrees_with_memchr() {
+        let mut bytes = vec![b'a'; 200];
+        for len in 0..200 {
+            for nul in [0, 1, 7, 8, 9, 63, 64, 65, 100, 199] {
+                let mut b = bytes[..len].to_vec();
+                if nul < len {
+                    b[nul] = 0;
+                }
+                // A byte 0x80 before the NUL must not look like one.
+                if len > 3 {
+                    b[len / 2 % len.max(1)] = if b[len / 2] == 0 { 0 } else { 0x80 };
+                }
+                assert_eq!(find_nul(&b), memchr::memchr(0, &b), "len {len} nul {nul}");
+            }
+        }
+        bytes[150] = 0;
+        assert_eq!(find_nul(&bytes), Some(150));
     }
 
     #[test]

@@ -85,6 +85,7 @@ fn opening_reads_the_header_only() {
     let source = view::source(&data);
     let file = view::open(&source).unwrap();
     assert_eq!(file.data_type().unwrap(), "xml");
+    assert_eq!(file.data_type().unwrap().to_str().unwrap(), "xml");
     assert_eq!(file.parameter_count(), 3);
     // The root list's record is there (all 0xFF); what it leads to is not.
     assert!(file.root().unwrap().objects().is_err());

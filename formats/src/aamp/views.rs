@@ -8,7 +8,7 @@
 //! use formats::aamp::schema::view;
 //! let source = view::source(&bytes);
 //! let file = view::open(&source)?; // checks the header only
-//! assert_eq!(file.data_type()?, "xml");
+//! assert_eq!(file.data_type()?.to_str()?, "xml");
 //! assert_eq!(file.root()?.objects()?.len(), 0);
 //! # Ok::<(), codec_runtime::DecodeError>(())
 //! ```
@@ -39,14 +39,23 @@ impl Tally {
     }
 }
 
-/// Visits every list, object and parameter value of a file through views.
+/// Visits every list, object and parameter value of a file through views;
+/// strings are read as bytes.
 pub fn visit(file: FileView<'_>) -> DecodeResult<Tally> {
     let mut t = Tally::default();
-    visit_list(file.root()?, &mut t)?;
+    visit_list(file.root()?, &mut t, false)?;
     Ok(t)
 }
 
-fn visit_list(list: ParameterListView<'_>, t: &mut Tally) -> DecodeResult<()> {
+/// [`visit`], and every string is also checked to be UTF-8 (as decode
+/// checks it).
+pub fn visit_text(file: FileView<'_>) -> DecodeResult<Tally> {
+    let mut t = Tally::default();
+    visit_list(file.root()?, &mut t, true)?;
+    Ok(t)
+}
+
+fn visit_list(list: ParameterListView<'_>, t: &mut Tally, check_text: bool) -> DecodeResult<()> {
     t.lists += 1;
     t.mix(list.name() as u64);
     for obj in list.objects()? {
@@ -55,16 +64,16 @@ fn visit_list(list: ParameterListView<'_>, t: &mut Tally) -> DecodeResult<()> {
         for p in obj.params()? {
             t.parameters += 1;
             t.mix(p.name() as u64);
-            visit_value(p.value()?, t);
+            visit_value(p.value()?, t, check_text)?;
         }
     }
     for child in list.lists()? {
-        visit_list(child, t)?;
+        visit_list(child, t, check_text)?;
     }
     Ok(())
 }
 
-fn visit_value(v: ParameterValueView<'_>, t: &mut Tally) {
+fn visit_value(v: ParameterValueView<'_>, t: &mut Tally, check_text: bool) -> DecodeResult<()> {
     use ParameterValueView as V;
     match v {
         V::Bool(b) => t.mix(b as u64),
@@ -77,6 +86,9 @@ fn visit_value(v: ParameterValueView<'_>, t: &mut Tally) {
         V::String32(s) | V::String64(s) | V::String256(s) | V::StringRef(s) => {
             t.mix(s.len() as u64);
             t.mix(s.as_bytes().first().copied().unwrap_or(0) as u64);
+            if check_text {
+                s.to_str()?;
+            }
         }
         V::Curve1(c) | V::Curve2(c) | V::Curve3(c) | V::Curve4(c) => {
             for curve in c {
@@ -88,6 +100,7 @@ fn visit_value(v: ParameterValueView<'_>, t: &mut Tally) {
         V::BufferU32(l) => t.mix_list(l, |u| u as u64),
         V::BufferBinary(l) => t.mix(l.bytes().len() as u64),
     }
+    Ok(())
 }
 
 /// Where a view and the decoded document disagree, if anywhere: the path
@@ -103,7 +116,7 @@ pub fn compare(file: FileView<'_>, doc: &File) -> Result<(), String> {
     if file.unknown_section_size() != doc.unknown_section_size {
         return Err("File.unknown_section_size".into());
     }
-    if file.data_type().map_err(e)? != doc.data_type.as_str() {
+    if file.data_type().map_err(e)?.to_str().map_err(e)? != doc.data_type.as_str() {
         return Err("File.data_type".into());
     }
     compare_list(file.root().map_err(e)?, &doc.root, "File.root")
@@ -177,7 +190,7 @@ fn same_value(v: ParameterValueView<'_>, o: &ParameterValue) -> bool {
         (V::String32(a), O::String32(b))
         | (V::String64(a), O::String64(b))
         | (V::String256(a), O::String256(b))
-        | (V::StringRef(a), O::StringRef(b)) => a == b.as_str(),
+        | (V::StringRef(a), O::StringRef(b)) => a.to_str().is_ok_and(|a| a == b.as_str()),
         (V::Curve1(a), O::Curve1(b)) => same_curves(a, &b[..]),
         (V::Curve2(a), O::Curve2(b)) => same_curves(a, &b[..]),
         (V::Curve3(a), O::Curve3(b)) => same_curves(a, &b[..]),
