@@ -122,6 +122,17 @@ fn aamp(c: &mut Criterion) {
             }
         })
     });
+    // The same walk, with every string also checked to be UTF-8 (what
+    // decode does, and what `ViewStr::to_str` does on demand).
+    group.bench_function("codec_view_visit_utf8", |b| {
+        b.iter(|| {
+            for f in &set.inputs {
+                let source = formats::aamp::schema::view::source(black_box(f));
+                let file = formats::aamp::schema::view::open(&source).expect("view open");
+                black_box(formats::aamp::views::visit_text(file).expect("view visit"));
+            }
+        })
+    });
     group.finish();
 
     // Opening a view checks the header only: reading one field costs the
