@@ -690,8 +690,13 @@ impl Gen<'_> {
                 }
                 Type::U24 => (quote!(u32), quote!(cx.uint(pos, 3).map(|v| v as u32))),
                 t if Viewable::scalar(t) => {
-                    let (_, ty) = scalar_at(t);
-                    (ty.clone(), quote!(cx.read::<#ty>(pos)))
+                    let (read, ty) = scalar_at(t);
+                    let n = self.c.fixed_size(t).unwrap_or(4);
+                    let e = self.view_endian();
+                    (
+                        ty.clone(),
+                        quote!(cx.record(pos, #n).map(|b| at::#read(b, 0, #e))),
+                    )
                 }
                 Type::Bytes(n) => (quote!(&'s [u8]), quote!(cx.record(pos, #n))),
                 Type::Array { of, len } => {
