@@ -39,6 +39,16 @@ pub struct Limits {
     pub min_budget: u64,
 }
 
+impl Limits {
+    /// The read budget for an input of `len` bytes: `read_factor` times its
+    /// length, and at least `min_budget`.
+    pub fn budget(&self, len: usize) -> u64 {
+        (len as u64)
+            .saturating_mul(self.read_factor)
+            .max(self.min_budget)
+    }
+}
+
 impl Default for Limits {
     /// The read budget is 256 times the input. No file of the corpora
     /// (AAMP, AINB, legacy BDAT: 314 files) needs more than 2 (measured by
@@ -96,9 +106,7 @@ impl<'a> Reader<'a> {
     }
 
     pub fn with_limits(data: &'a [u8], endian: Endian, limits: Limits) -> Self {
-        let budget_limit = (data.len() as u64)
-            .saturating_mul(limits.read_factor)
-            .max(limits.min_budget);
+        let budget_limit = limits.budget(data.len());
         Reader {
             data,
             endian,
@@ -255,29 +263,14 @@ impl<'a> Reader<'a> {
     /// Charges `n` bytes to the read budget (values read through offsets).
     #[inline]
     pub fn charge(&mut self, field_pos: u64, n: u64) -> DecodeResult<()> {
-        if n > self.budget {
-            return Err(DecodeError::new(
-                field_pos,
-                ErrorKind::BudgetExhausted {
-                    limit: self.budget_limit,
-                },
-            ));
-        }
-        self.budget -= n;
+        self.budget = checked::spend(self.budget, n, self.budget_limit, field_pos)?;
         Ok(())
     }
 
     /// A bool stored as an integer: 0 or 1, anything else is an error.
     #[inline]
     pub fn bool_from(&self, pos: u64, v: u64) -> DecodeResult<bool> {
-        match v {
-            0 => Ok(false),
-            1 => Ok(true),
-            v => Err(DecodeError::new(
-                pos,
-                ErrorKind::Invalid(format!("expected a bool (0 or 1), found {v}")),
-            )),
-        }
+        checked::bool(pos, v)
     }
 
     /// Resolves a scaled offset relative to `base` and checks that the target
@@ -304,14 +297,7 @@ impl<'a> Reader<'a> {
     /// reads beyond the budget. Pair with [`Reader::leave`].
     #[inline]
     pub fn enter(&mut self, field_pos: u64, target: u64, bytes: u64) -> DecodeResult<()> {
-        if self.active.len() as u32 >= self.max_depth {
-            return Err(DecodeError::new(
-                field_pos,
-                ErrorKind::TooDeep {
-                    limit: self.max_depth,
-                },
-            ));
-        }
+        checked::depth(self.active.len() as u32, self.max_depth, field_pos)?;
         if self
             .active
             .iter()
@@ -322,15 +308,7 @@ impl<'a> Reader<'a> {
                 ErrorKind::CyclicOffset { target },
             ));
         }
-        if bytes > self.budget {
-            return Err(DecodeError::new(
-                field_pos,
-                ErrorKind::BudgetExhausted {
-                    limit: self.budget_limit,
-                },
-            ));
-        }
-        self.budget -= bytes;
+        self.budget = checked::spend(self.budget, bytes, self.budget_limit, field_pos)?;
         self.active.push((target, target.saturating_add(bytes)));
         Ok(())
     }
@@ -408,6 +386,40 @@ pub mod checked {
                     target: base.saturating_add(raw.saturating_mul(scale)),
                     len: data.len() as u64,
                 },
+            )),
+        }
+    }
+
+    /// What is left of a read budget of `limit` with `left` left after
+    /// spending `n` more bytes; an error at `field_pos` when it runs out.
+    #[inline]
+    pub fn spend(left: u64, n: u64, limit: u64, field_pos: u64) -> DecodeResult<u64> {
+        left.checked_sub(n)
+            .ok_or_else(|| DecodeError::new(field_pos, ErrorKind::BudgetExhausted { limit }))
+    }
+
+    /// Refuses to follow an offset read at `field_pos` from `depth`
+    /// offsets below the root when that reaches `max`.
+    #[inline]
+    pub fn depth(depth: u32, max: u32, field_pos: u64) -> DecodeResult<()> {
+        if depth >= max {
+            return Err(DecodeError::new(
+                field_pos,
+                ErrorKind::TooDeep { limit: max },
+            ));
+        }
+        Ok(())
+    }
+
+    /// A bool stored as an integer: 0 or 1, anything else is an error.
+    #[inline]
+    pub fn bool(pos: u64, v: u64) -> DecodeResult<bool> {
+        match v {
+            0 => Ok(false),
+            1 => Ok(true),
+            v => Err(DecodeError::new(
+                pos,
+                ErrorKind::Invalid(format!("expected a bool (0 or 1), found {v}")),
             )),
         }
     }

@@ -31,9 +31,7 @@ pub struct ViewSource<'a> {
 
 impl<'a> ViewSource<'a> {
     pub fn new(data: &'a [u8], endian: Endian, limits: Limits) -> Self {
-        let budget_limit = (data.len() as u64)
-            .saturating_mul(limits.read_factor)
-            .max(limits.min_budget);
+        let budget_limit = limits.budget(data.len());
         ViewSource {
             data,
             endian,
@@ -127,14 +125,7 @@ impl<'s> ViewCx<'s> {
         bytes: u64,
     ) -> DecodeResult<(ViewCx<'s>, u64)> {
         let t = checked::target(self.src.data, field_pos, base, raw, scale)?;
-        if self.depth >= self.src.limits.max_depth {
-            return Err(DecodeError::new(
-                field_pos,
-                ErrorKind::TooDeep {
-                    limit: self.src.limits.max_depth,
-                },
-            ));
-        }
+        checked::depth(self.depth, self.src.limits.max_depth, field_pos)?;
         self.charge(field_pos, bytes.max(1))?;
         Ok((
             ViewCx {
@@ -149,15 +140,8 @@ impl<'s> ViewCx<'s> {
     #[inline]
     pub fn charge(&self, field_pos: u64, n: u64) -> DecodeResult<()> {
         let left = self.src.budget.get();
-        if n > left {
-            return Err(DecodeError::new(
-                field_pos,
-                ErrorKind::BudgetExhausted {
-                    limit: self.src.budget_limit,
-                },
-            ));
-        }
-        self.src.budget.set(left - n);
+        let left = checked::spend(left, n, self.src.budget_limit, field_pos)?;
+        self.src.budget.set(left);
         Ok(())
     }
 
@@ -258,14 +242,7 @@ impl<'s> ViewCx<'s> {
     /// A bool stored as an integer: 0 or 1, anything else is an error.
     #[inline]
     pub fn bool_from(&self, pos: u64, v: u64) -> DecodeResult<bool> {
-        match v {
-            0 => Ok(false),
-            1 => Ok(true),
-            v => Err(DecodeError::new(
-                pos,
-                ErrorKind::Invalid(format!("expected a bool (0 or 1), found {v}")),
-            )),
-        }
+        checked::bool(pos, v)
     }
 }
 
