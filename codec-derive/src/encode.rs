@@ -83,8 +83,18 @@ impl Gen<'_> {
         let rt = RT();
         let enc = self.path_as(&root_def.name, "__Encode");
         let mut body = quote!(#enc::write_record(v, &mut w)?;);
-        for &i in sections {
+        let mut skip = None;
+        for (k, &i) in sections.iter().enumerate() {
+            if skip == Some(i) {
+                continue;
+            }
             let sec = self.c.section(i);
+            // The next section, ordered by the same hook, filled in this walk.
+            let lane = sections
+                .get(k + 1)
+                .copied()
+                .filter(|&j| self.lane_with(i, j));
+            skip = lane;
             let align = sec.align;
             let dedup = dedup_tokens(&sec.dedup);
             let walk = match &sec.order {
@@ -104,10 +114,26 @@ impl Gen<'_> {
                     let hn = ident(name);
                     let vt = ident(visits);
                     let venc = self.path_as(visits, "__Encode");
-                    quote!(#hooks::#hn(v, &mut |o: &#vt| {
-                        let pos = w.record(#rt::key_of(o), #vt::TYPE_ID, #visits)?;
-                        #venc::visit(o, &mut w, #i, false, pos)
-                    })?;)
+                    match lane {
+                        None => quote!(#hooks::#hn(v, &mut |o: &#vt| {
+                            let pos = w.record(#rt::key_of(o), #vt::TYPE_ID, #visits)?;
+                            #venc::visit(o, &mut w, #i, false, pos)
+                        })?;),
+                        Some(j) => {
+                            // The walk places section `j`'s values too,
+                            // into a lane (see `codec_runtime::lane`).
+                            let lsec = self.c.section(j);
+                            let la = lsec.align;
+                            let ldedup = dedup_tokens(&lsec.dedup);
+                            quote! {
+                                w.open_lane(#j, #la, #ldedup);
+                                #hooks::#hn(v, &mut |o: &#vt| {
+                                    let pos = w.record(#rt::key_of(o), #vt::TYPE_ID, #visits)?;
+                                    #venc::visit(o, &mut w, #i, false, pos)
+                                })?;
+                            }
+                        }
+                    }
                 }
             };
             let end = if sec.pad > 1 || sec.end_align > 1 {
@@ -116,11 +142,17 @@ impl Gen<'_> {
             } else {
                 quote!(w.end_section(#align);)
             };
+            let close = if lane.is_some() {
+                quote!(w.close_lane()?;)
+            } else {
+                quote!()
+            };
             body.extend(quote! {
                 let a = w.section_align(#i, #align);
                 w.begin_section(#i, a, #dedup);
                 #walk
                 #end
+                #close
             });
         }
         body.extend(quote! {
@@ -513,6 +545,20 @@ impl Gen<'_> {
                     let sec = self.c.section(si);
                     let ia = v.align.unwrap_or(sec.item_align);
                     let place = self.place_value(&v.ty, quote!(v), &sec.dedup, ia, &what);
+                    if self.is_lane(si) {
+                        // Also placed from the walk of the section before,
+                        // into the lane that section opened for this one.
+                        arms.extend(quote! {
+                            #un::#vn(v) if sec == #si || w.lane_is(#si) => {
+                                let lane = sec != #si;
+                                if lane { w.enter_lane(); }
+                                let target: u64 = { #place };
+                                if lane { w.leave_lane(); }
+                                #patch
+                            }
+                        });
+                        continue;
+                    }
                     arms.extend(quote! {
                         #un::#vn(v) if sec == #si => {
                             let target: u64 = { #place };
@@ -783,6 +829,112 @@ impl Gen<'_> {
             "sort key `{by}` of `{}` must be a field at a fixed offset of its elements",
             f.name
         )))
+    }
+}
+
+impl Gen<'_> {
+    /// Can section `j` be filled as a lane in the walk of section `i` (see
+    /// `codec_runtime::lane`)? Both are ordered by the same hook, and `j`
+    /// holds plain values only: nothing placed there has offsets of its own
+    /// to patch, and its padding is its alignment's.
+    fn lane_with(&self, i: usize, j: usize) -> bool {
+        let (a, b) = (self.c.section(i), self.c.section(j));
+        let same_hook = matches!(
+            (&a.order, &b.order),
+            (Order::Hook { .. }, Order::Hook { .. })
+        ) && a.order == b.order;
+        if !same_hook
+            || b.dedup == Dedup::Shared
+            || b.pad > 1
+            || b.end_align > 1
+            || b.align % b.item_align.max(1) != 0
+        {
+            return false;
+        }
+        let mut plain = true;
+        let mut targets_j = |sec: Option<&str>, t: &Type, align: Option<u64>| {
+            if sec.and_then(|n| self.c.section_id(n)) == Some(j)
+                && (!self.plain_value(t, 0) || align.is_some_and(|x| b.align % x != 0))
+            {
+                plain = false;
+            }
+        };
+        for t in &self.c.schema.types {
+            let TypeDef::Struct(st) = t else { continue };
+            for f in &st.fields {
+                match &f.ty {
+                    Type::Ptr(p) => match &p.to {
+                        Type::Switch { union, .. } | Type::Select { union, .. } => {
+                            if let Some(TypeDef::Union(u)) = self.c.get(union) {
+                                for v in &u.variants {
+                                    let sec = v.section.as_deref().or(p.section.as_deref());
+                                    targets_j(sec, &v.ty, v.align);
+                                }
+                            }
+                        }
+                        to => {
+                            // Kept alignments and interned tables are placed their own way.
+                            let special = p.align.is_some() || f.derive.is_some();
+                            targets_j(
+                                p.section.as_deref(),
+                                if special { &Type::Pool {} } else { to },
+                                None,
+                            )
+                        }
+                    },
+                    Type::Follows { section, .. } => targets_j(Some(section), &Type::Pool {}, None),
+                    Type::List { of, .. } if matches!(**of, Type::Ptr(_)) => {
+                        let Type::Ptr(p) = &**of else { continue };
+                        targets_j(p.section.as_deref(), &Type::Pool {}, None);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        plain
+    }
+
+    /// Is section `j` filled as a lane of the section before it?
+    fn is_lane(&self, j: usize) -> bool {
+        j > 0 && self.lane_with(j - 1, j)
+    }
+
+    /// Is `t` written as plain bytes, with nothing in it to patch or place?
+    fn plain_value(&self, t: &Type, depth: usize) -> bool {
+        if depth > 16 {
+            return false;
+        }
+        match t {
+            Type::U8
+            | Type::U16
+            | Type::U24
+            | Type::U32
+            | Type::U64
+            | Type::I8
+            | Type::I16
+            | Type::I32
+            | Type::I64
+            | Type::F32
+            | Type::F64
+            | Type::Bool8
+            | Type::Bool32
+            | Type::Magic(_)
+            | Type::Bytes(_)
+            | Type::CString { .. } => true,
+            Type::Fixed { raw, .. } => self.plain_value(raw, depth + 1),
+            Type::Array { of, .. } => self.plain_value(of, depth + 1),
+            Type::List { of, count } => {
+                matches!(**count, Count::Before(_) | Count::Prefix(_))
+                    && self.plain_value(of, depth + 1)
+            }
+            Type::Named(n) if !self.is_unit(n) => match self.c.get(n) {
+                Some(TypeDef::Struct(st)) => st.fields.iter().all(|f| {
+                    f.derive.is_none() && f.align.is_none() && self.plain_value(&f.ty, depth + 1)
+                }),
+                _ => false,
+            },
+            _ => false,
+        }
     }
 }
 

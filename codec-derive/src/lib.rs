@@ -104,6 +104,7 @@ fn expand(args: &Args) -> syn::Result<proc_macro2::TokenStream> {
     };
     let items = gen.all()?;
     let abs = full.canonicalize().unwrap_or(full);
+    dump_generated(&checked.schema.name, &items);
     let abs = abs.to_string_lossy();
     Ok(quote! {
         /// The schema this module was generated from (also makes Cargo
@@ -111,6 +112,17 @@ fn expand(args: &Args) -> syn::Result<proc_macro2::TokenStream> {
         pub const SCHEMA_SOURCE: &str = include_str!(#abs);
         #items
     })
+}
+
+/// With `CODEC_DERIVE_DUMP=dir` set at build time, the generated items are
+/// also written to `dir/<schema>.rs` (one line; run rustfmt on it to read
+/// it). For reading what the macro emits, not for building.
+fn dump_generated(schema: &str, items: &proc_macro2::TokenStream) {
+    if let Some(dir) = std::env::var_os("CODEC_DERIVE_DUMP") {
+        let path = PathBuf::from(dir).join(format!("{schema}.rs"));
+        // Best effort: a dump that cannot be written does not fail the build.
+        let _ = std::fs::write(path, items.to_string());
+    }
 }
 
 /// What the schema needs from the invocation: a hook section needs the glue

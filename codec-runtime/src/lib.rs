@@ -15,6 +15,7 @@ pub use compact_str::CompactString as Str;
 pub mod error;
 pub mod external;
 pub mod interned;
+pub mod lane;
 pub mod layout;
 pub mod placement;
 pub mod pool;

@@ -65,7 +65,7 @@ pub struct Writer {
     recycle: bool,
     /// The length of the output this writer last handed out.
     last_len: usize,
-    buf: Vec<u8>,
+    pub(crate) buf: Vec<u8>,
     endian: Endian,
     /// (address of a value in the typed tree, its type id, position of its
     /// record), for the records a glue hook hands back by reference. The type
@@ -79,8 +79,8 @@ pub struct Writer {
     sections: Vec<SectionSpan>,
     current: usize,
     dedup: Dedup,
-    search: ByteSearchPool,
-    exact: ExactPool,
+    pub(crate) search: ByteSearchPool,
+    pub(crate) exact: ExactPool,
     /// What the unit being encoded remembers (see `scope.rs`).
     pub(crate) scope: crate::scope::WriteScope,
     /// Pools, offset targets and context (see `layout.rs`).
@@ -89,6 +89,11 @@ pub struct Writer {
     pub(crate) tables: crate::interned::WriteTables,
     /// Shapes of shared records (see `shared.rs`).
     pub(crate) shapes: crate::shared::Shapes,
+    /// A section filled in the same walk as the current one (see `lane.rs`).
+    pub(crate) lanes: crate::lane::Lanes,
+    /// [`crate::lane::LANE`] while a lane is entered, else 0: the bit the
+    /// positions handed out carry.
+    pub(crate) lane_tag: u64,
 }
 
 macro_rules! put_int {
@@ -155,6 +160,8 @@ impl Writer {
             layout: Default::default(),
             tables: Default::default(),
             shapes: Default::default(),
+            lanes: Default::default(),
+            lane_tag: 0,
         }
     }
 
@@ -162,9 +169,11 @@ impl Writer {
         self.endian
     }
 
+    /// Where the next byte goes. Inside a lane, lane-relative with the
+    /// [`crate::lane::LANE`] bit set.
     #[inline]
     pub fn pos(&self) -> u64 {
-        self.buf.len() as u64
+        self.buf.len() as u64 | self.lane_tag
     }
 
     pub fn bytes(&self) -> &[u8] {
@@ -203,6 +212,34 @@ impl Writer {
         self.layout = Default::default();
         self.tables = Default::default();
         self.shapes = Default::default();
+        self.lanes.open = false;
+        self.leave_lane();
+        self.lane_tag = 0;
+    }
+
+    /// Makes `id` the current section with `dedup`; returns the previous ones.
+    pub(crate) fn swap_section(&mut self, id: usize, dedup: Dedup) -> (usize, Dedup) {
+        let old = (self.current, self.dedup);
+        self.current = id;
+        self.dedup = dedup;
+        old
+    }
+
+    pub(crate) fn set_section_span(&mut self, id: usize, span: SectionSpan) {
+        if let Some(s) = self.sections.get_mut(id) {
+            *s = span;
+        }
+    }
+
+    /// The main output, also while a lane is entered (for patches and for
+    /// reading back offsets of records written earlier).
+    #[inline(always)]
+    fn main_buf(&self) -> &[u8] {
+        if self.lane_tag == 0 {
+            &self.buf
+        } else {
+            &self.lanes.lane.buf
+        }
     }
 
     /// Makes room for `n` more bytes.
@@ -352,13 +389,17 @@ impl Writer {
         }
         let n = width.bytes() as usize;
         let at = at as usize;
+        // Never called while a lane is entered: offsets into a lane are
+        // kept (see `patch_offset`), and nothing else is patched there.
+        debug_assert_eq!(self.lane_tag, 0, "patch while a lane is entered");
+        let endian = self.endian;
         let Some(dst) = self.buf.get_mut(at..at + n) else {
             return Err(EncodeError::new(
                 what,
                 format!("patch at 0x{at:x} is outside the output"),
             ));
         };
-        match self.endian {
+        match endian {
             Endian::Little => dst.copy_from_slice(&v.to_le_bytes()[..n]),
             Endian::Big => dst.copy_from_slice(&v.to_be_bytes()[8 - n..]),
         }
@@ -376,6 +417,11 @@ impl Writer {
         target: u64,
         what: &'static str,
     ) -> EncodeResult<()> {
+        if target & crate::lane::LANE != 0 {
+            // Into a lane: patched once the lane's start is known.
+            self.keep_lane_patch(at, width, base, scale, target, what);
+            return Ok(());
+        }
         let Some(delta) = target.checked_sub(base) else {
             return Err(EncodeError::new(
                 what,
@@ -423,7 +469,7 @@ impl Writer {
     pub fn resolve(&self, at: u64, width: Width, base: u64, scale: u64) -> u64 {
         let n = width.bytes() as usize;
         let at = at as usize;
-        let Some(b) = self.buf.get(at..at + n) else {
+        let Some(b) = self.main_buf().get(at..at + n) else {
             return 0;
         };
         let mut word = [0u8; 8];
@@ -504,7 +550,8 @@ impl Writer {
     /// value's bytes are.
     pub fn end_value(&mut self, start: u64, align: u64) -> u64 {
         let sec_start = self.section(self.current).start as usize;
-        let s = start as usize;
+        let tag = self.lane_tag;
+        let s = (start & !crate::lane::LANE) as usize;
         let found = match self.dedup {
             Dedup::None => None,
             // Remembered at once when new.
@@ -529,7 +576,7 @@ impl Writer {
         match found {
             Some(p) => {
                 self.buf.truncate(s);
-                p
+                p | tag
             }
             None => {
                 self.align(align);

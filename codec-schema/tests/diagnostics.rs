@@ -655,3 +655,52 @@ fn a_checked_schema_keeps_positions_for_later_diagnostics() {
     let at = [Step::from("sections"), Step::Index(0), Step::from("order")];
     assert_eq!(c.position(&at), Pos { line: 6, col: 35 });
 }
+
+#[test]
+fn align_by_names_an_earlier_unsigned_field() {
+    let e = errors_of(
+        "Blob",
+        "",
+        r#"        Struct(name: "Blob", fields: [
+            (name: "size", type: U32, derive: Count("data")),
+            (name: "scale", type: F32),
+            (name: "data", type: List(of: U8, count: Field("size")), align_by: "scale"),
+            (name: "more", type: List(of: U8, count: Field("size")), align_by: "later"),
+            (name: "rest", type: List(of: U8, count: Field("size")), align_by: "alignmnt"),
+            (name: "later", type: U32),
+            (name: "alignment", type: U32),
+        ]),"#,
+    );
+    assert_eq!(
+        e,
+        "t.ron:10:80: types/Blob/fields/2: `data` is aligned by `scale`, which is not an unsigned integer\n  \
+         hint: an alignment is a U8, U16, U24, U32 or U64 field\n\
+         t.ron:11:80: types/Blob/fields/3: `more` is aligned by `later`, which comes after it\n  \
+         hint: the alignment is read before the field it aligns; declare it earlier\n\
+         t.ron:12:80: types/Blob/fields/4: `rest` is aligned by `alignmnt`, which is not a field of `Blob`\n  \
+         hint: did you mean `alignment`?"
+    );
+}
+
+#[test]
+fn a_payload_offset_cannot_count_from_a_record() {
+    let e = errors_of(
+        "Rec",
+        r#"Section(name: "v")"#,
+        r#"        Struct(name: "Rec", fields: [
+            (name: "kind", type: U8, derive: Tag("value")),
+            (name: "value", type: Switch(union: "Word", tag: "kind")),
+        ]),
+        Union(name: "Word", tag: U8, variants: [
+            (name: "Int", tag: 0, type: I32),
+            (name: "Far", tag: 1, type: Ptr(width: U32, base: Record, to: I64, section: "v")),
+            (name: "Near", tag: 2, type: Ptr(width: U32, base: Absolute(8), to: I64, section: "v")),
+        ]),"#,
+    );
+    // `Near` counts from a fixed position, which a payload may.
+    assert_eq!(
+        e,
+        "t.ron:13:63: types/Word/variants/1: an offset held as a union's payload cannot count from a record, a unit or a section\n  \
+         hint: use the default `File` base or `Absolute(n)`: the word is stored apart from any record"
+    );
+}

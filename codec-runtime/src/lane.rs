@@ -1,0 +1,213 @@
+//! Lanes: a section filled in the same walk as the section before it.
+//!
+//! Two sections that a schema orders by the same glue hook (AAMP's `data`
+//! and `strings`) would otherwise each need a walk of their own: the hook's
+//! traversal, a lookup of every yielded record's position and a visit of
+//! every record it leads to, twice. Instead the generated encoder walks
+//! once and writes the second section into a lane: a buffer of its own,
+//! with its own dedup pool, appended after the first section when the walk
+//! ends. The bytes and their order are exactly those of two walks.
+//!
+//! While values go into a lane, positions are lane-relative and carry the
+//! [`LANE`] bit, so that the generated code (which only sees positions) needs
+//! no second path: an offset whose target carries the bit is kept and
+//! patched when the lane is closed and its start is known. Lanes hold
+//! values only (no records whose own offsets would need patching); the
+//! macro opens a lane only for such a section.
+
+use crate::error::EncodeResult;
+use crate::pool::{ByteSearchPool, ExactPool};
+use crate::writer::{Dedup, SectionSpan, Width, Writer};
+
+/// The bit that marks a position inside the lane being written (bit 62:
+/// far above any output the writer accepts, and never set by arithmetic on
+/// real positions).
+pub const LANE: u64 = 1 << 62;
+
+/// A section being filled beside the current one.
+#[derive(Debug, Default)]
+pub(crate) struct Lane {
+    section: usize,
+    align: u64,
+    dedup: Option<Dedup>,
+    /// The lane's bytes; while the lane is entered, the main output.
+    pub(crate) buf: Vec<u8>,
+    exact: ExactPool,
+    search: ByteSearchPool,
+    /// Offsets that point into the lane, patched when it is closed.
+    patches: Vec<LanePatch>,
+}
+
+#[derive(Debug)]
+struct LanePatch {
+    at: u64,
+    width: Width,
+    base: u64,
+    scale: u64,
+    target: u64,
+    what: &'static str,
+}
+
+/// The writer's lanes: at most one open at a time (a walk fills one section
+/// and one lane), kept with its memory between outputs.
+#[derive(Debug, Default)]
+pub(crate) struct Lanes {
+    pub(crate) lane: Lane,
+    pub(crate) open: bool,
+    /// The section the walk fills besides the lane, and its dedup policy,
+    /// while the lane is entered.
+    saved: Option<(usize, Dedup)>,
+}
+
+impl Lanes {
+    pub(crate) fn entered(&self) -> bool {
+        self.saved.is_some()
+    }
+}
+
+impl Writer {
+    /// Opens section `id` as a lane beside the current section: it starts
+    /// empty, aligned to `align`, with its own dedup pool.
+    pub fn open_lane(&mut self, id: usize, align: u64, dedup: Dedup) {
+        let lane = &mut self.lanes.lane;
+        lane.section = id;
+        lane.align = align.max(1);
+        lane.dedup = Some(dedup);
+        lane.buf.clear();
+        lane.exact.reset();
+        lane.search.reset();
+        lane.patches.clear();
+        self.lanes.open = true;
+        self.set_section_span(id, SectionSpan::default());
+    }
+
+    /// Is section `id` the open lane, not entered (so that a walk of the
+    /// section before it places `id`'s values too)?
+    #[inline(always)]
+    pub fn lane_is(&self, id: usize) -> bool {
+        self.lanes.open && self.lanes.lane.section == id && self.lane_tag == 0
+    }
+
+    /// Sends what is written next to the open lane.
+    pub fn enter_lane(&mut self) {
+        debug_assert!(self.lanes.open && !self.lanes.entered());
+        let dedup = self.lanes.lane.dedup.unwrap_or(Dedup::None);
+        let saved = self.swap_section(self.lanes.lane.section, dedup);
+        self.lanes.saved = Some(saved);
+        self.swap_lane_storage();
+    }
+
+    /// Sends what is written next back to the current section.
+    pub fn leave_lane(&mut self) {
+        if let Some((id, dedup)) = self.lanes.saved.take() {
+            self.swap_lane_storage();
+            self.swap_section(id, dedup);
+        }
+    }
+
+    fn swap_lane_storage(&mut self) {
+        let lane = &mut self.lanes.lane;
+        std::mem::swap(&mut self.buf, &mut lane.buf);
+        // Only the pool the lane's policy uses changes hands.
+        match lane.dedup {
+            Some(Dedup::Exact) => std::mem::swap(&mut self.exact, &mut lane.exact),
+            Some(Dedup::ByteSearch { .. }) => std::mem::swap(&mut self.search, &mut lane.search),
+            _ => {}
+        }
+        self.lane_tag = if self.lanes.entered() { LANE } else { 0 };
+    }
+
+    /// Keeps an offset to a target in the lane until the lane is closed.
+    pub(crate) fn keep_lane_patch(
+        &mut self,
+        at: u64,
+        width: Width,
+        base: u64,
+        scale: u64,
+        target: u64,
+        what: &'static str,
+    ) {
+        self.lanes.lane.patches.push(LanePatch {
+            at,
+            width,
+            base,
+            scale,
+            target: target & !LANE,
+            what,
+        });
+    }
+
+    /// Appends the open lane after the current position (aligned), records
+    /// its section's span and patches the offsets into it.
+    pub fn close_lane(&mut self) -> EncodeResult<()> {
+        self.leave_lane();
+        if !self.lanes.open {
+            return Ok(());
+        }
+        self.lanes.open = false;
+        let align = self.lanes.lane.align;
+        self.align(align);
+        let start = self.pos();
+        let bytes = std::mem::take(&mut self.lanes.lane.buf);
+        self.put_bytes(&bytes);
+        self.lanes.lane.buf = bytes;
+        self.align(align);
+        let end = self.pos();
+        self.set_section_span(self.lanes.lane.section, SectionSpan { start, end });
+        let patches = std::mem::take(&mut self.lanes.lane.patches);
+        let mut result = Ok(());
+        for p in &patches {
+            result = self.patch_offset(p.at, p.width, p.base, p.scale, start + p.target, p.what);
+            if result.is_err() {
+                break;
+            }
+        }
+        self.lanes.lane.patches = patches;
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reader::Endian;
+
+    /// One walk filling section 0 and, through a lane, section 1 gives the
+    /// bytes of two walks: section 1 after section 0, its values deduped
+    /// among themselves, and offsets into it patched once its start is known.
+    #[test]
+    fn a_lane_is_appended_and_its_offsets_patched() {
+        let mut w = Writer::new(Endian::Little, 1, 2);
+        // A record with two u32 offsets: to a data value and to a string.
+        w.put_bytes(&[0u8; 8]);
+        w.begin_section(0, 4, Dedup::None);
+        w.open_lane(1, 4, Dedup::Exact);
+        for (i, s) in ["ab", "cd", "ab"].iter().enumerate() {
+            let t = w.begin_value(4);
+            w.put_u32(i as u32 + 10);
+            let t = w.end_value(t, 4);
+            if i == 0 {
+                w.patch_offset(0, Width::U32, 0, 1, t, "data").unwrap();
+            }
+            assert!(w.lane_is(1));
+            w.enter_lane();
+            let start = w.begin_value(4);
+            w.put_cstring(s, None, None, "s").unwrap();
+            let t = w.end_value(start, 4);
+            w.leave_lane();
+            assert_ne!(t & LANE, 0, "a lane position carries the bit");
+            if i == 2 {
+                w.patch_offset(4, Width::U32, 0, 1, t, "string").unwrap();
+            }
+        }
+        w.end_section(4);
+        w.close_lane().unwrap();
+        let out = w.into_bytes();
+        // Header (8), data 10, 11, 12 (12), strings "ab\0\0" "cd\0\0" (8).
+        assert_eq!(out.len(), 28);
+        assert_eq!(&out[0..4], &8u32.to_le_bytes(), "first data value");
+        // The third string equals the first: it points at the lane's start.
+        assert_eq!(&out[4..8], &20u32.to_le_bytes(), "string offset");
+        assert_eq!(&out[20..28], b"ab\0\0cd\0\0");
+    }
+}
