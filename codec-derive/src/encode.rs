@@ -905,22 +905,10 @@ impl Gen<'_> {
             return false;
         }
         match t {
-            Type::U8
-            | Type::U16
-            | Type::U24
-            | Type::U32
-            | Type::U64
-            | Type::I8
-            | Type::I16
-            | Type::I32
-            | Type::I64
-            | Type::F32
-            | Type::F64
-            | Type::Bool8
-            | Type::Bool32
-            | Type::Magic(_)
-            | Type::Bytes(_)
-            | Type::CString { .. } => true,
+            t if crate::names::is_prim(t) => true,
+            Type::Bool8 | Type::Bool32 | Type::Magic(_) | Type::Bytes(_) | Type::CString { .. } => {
+                true
+            }
             Type::Fixed { raw, .. } => self.plain_value(raw, depth + 1),
             Type::Array { of, .. } => self.plain_value(of, depth + 1),
             Type::List { of, count } => {
