@@ -210,4 +210,21 @@ mod tests {
         assert_eq!(&out[4..8], &20u32.to_le_bytes(), "string offset");
         assert_eq!(&out[20..28], b"ab\0\0cd\0\0");
     }
+
+    /// An output abandoned while a lane is entered (an encode error) leaves
+    /// nothing behind in the next output of the thread's writer.
+    #[test]
+    fn an_output_abandoned_inside_a_lane_does_not_leak() {
+        let mut w = Writer::new(Endian::Little, 1, 2);
+        w.put_bytes(b"main");
+        w.begin_section(0, 4, Dedup::None);
+        w.open_lane(1, 4, Dedup::Exact);
+        w.enter_lane();
+        w.put_bytes(b"lane");
+        drop(w);
+        let w = Writer::new(Endian::Little, 1, 2);
+        assert_eq!(w.pos(), 0);
+        assert!(w.bytes().is_empty());
+        assert!(!w.lane_is(1));
+    }
 }

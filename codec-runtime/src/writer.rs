@@ -195,6 +195,10 @@ impl Writer {
 
     /// Empties the writer for another output, keeping the memory it has.
     pub fn reset(&mut self, endian: Endian, type_count: usize, section_count: usize) {
+        // An output abandoned inside a lane (an error) gets its buffers back
+        // in place before they are emptied.
+        self.leave_lane();
+        self.lanes.open = false;
         self.buf.clear();
         self.endian = endian;
         self.noted.clear();
@@ -212,8 +216,6 @@ impl Writer {
         self.layout = Default::default();
         self.tables = Default::default();
         self.shapes = Default::default();
-        self.lanes.open = false;
-        self.leave_lane();
         self.lane_tag = 0;
     }
 
