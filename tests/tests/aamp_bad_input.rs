@@ -1002,3 +1002,20 @@ fn run_under_memory_limit(test: &str, body: impl FnOnce()) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A string too long for its type fails the encode while the writer is
+/// filling the string lane; the next encode on the thread is unaffected.
+#[test]
+fn a_failed_encode_in_the_string_lane_leaves_the_next_encode_intact() {
+    let good = base_file();
+    let bad = doc_with(vec![obj(
+        "o",
+        vec![
+            ("i", Value::Int(7)),
+            ("s", Value::String32("y".repeat(32).into())),
+        ],
+    )]);
+    let e = encode(&bad).expect_err("33 bytes do not fit a String32");
+    assert!(e.to_string().contains("Parameter.value"), "{e}");
+    assert_eq!(encode(&base_doc()).unwrap(), good);
+}
