@@ -35,17 +35,19 @@ pub(crate) struct Lane {
     exact: ExactPool,
     search: ByteSearchPool,
     /// Offsets that point into the lane, patched when it is closed.
-    patches: Vec<LanePatch>,
+    pub(crate) patches: Vec<LanePatch>,
 }
 
+/// An offset into the lane, kept as `patch_offset` was called, the target
+/// lane-relative (without the [`LANE`] bit).
 #[derive(Debug)]
-struct LanePatch {
-    at: u64,
-    width: Width,
-    base: u64,
-    scale: u64,
-    target: u64,
-    what: &'static str,
+pub(crate) struct LanePatch {
+    pub(crate) at: u64,
+    pub(crate) width: Width,
+    pub(crate) base: u64,
+    pub(crate) scale: u64,
+    pub(crate) target: u64,
+    pub(crate) what: &'static str,
 }
 
 /// The writer's lanes: at most one open at a time (a walk fills one section
@@ -115,26 +117,6 @@ impl Writer {
             _ => {}
         }
         self.lane_tag = if self.lanes.entered() { LANE } else { 0 };
-    }
-
-    /// Keeps an offset to a target in the lane until the lane is closed.
-    pub(crate) fn keep_lane_patch(
-        &mut self,
-        at: u64,
-        width: Width,
-        base: u64,
-        scale: u64,
-        target: u64,
-        what: &'static str,
-    ) {
-        self.lanes.lane.patches.push(LanePatch {
-            at,
-            width,
-            base,
-            scale,
-            target: target & !LANE,
-            what,
-        });
     }
 
     /// Appends the open lane after the current position (aligned), records

@@ -421,7 +421,16 @@ impl Writer {
     ) -> EncodeResult<()> {
         if target & crate::lane::LANE != 0 {
             // Into a lane: patched once the lane's start is known.
-            self.keep_lane_patch(at, width, base, scale, target, what);
+            let target = target & !crate::lane::LANE;
+            let patch = crate::lane::LanePatch {
+                at,
+                width,
+                base,
+                scale,
+                target,
+                what,
+            };
+            self.lanes.lane.patches.push(patch);
             return Ok(());
         }
         let Some(delta) = target.checked_sub(base) else {

@@ -292,9 +292,6 @@ impl<'s> Checker<'s> {
             self.check_type(cx, &tyat, &item, &f.ty, Place::Field);
             self.check_field_construct(cx, &fat, &item, st, fi, offset == Size::Variable);
             self.check_placement_keys(cx, &fat, &item, st, f);
-            if let Some(by) = &f.align_by {
-                self.check_align_by(cx, &fat, &item, st, fi, by);
-            }
             if let Type::Ptr(p) = &f.ty {
                 if offset == Size::Variable {
                     cx.error(&tyat, &item, format!("offset field `{}` follows a field of variable size", f.name),
@@ -365,53 +362,6 @@ impl<'s> Checker<'s> {
                 ),
                 Size::Overflow => {}
             }
-        }
-    }
-
-    /// `align_by: "f"`: the field starts at a multiple of the value of `f`,
-    /// which must be read before it, so an unsigned integer field that
-    /// comes earlier in the same struct.
-    fn check_align_by(
-        &self,
-        cx: &mut Ctxt<'_>,
-        fat: &[Step],
-        item: &str,
-        st: &StructDef,
-        fi: usize,
-        by: &str,
-    ) {
-        let aat = at(fat, &[Step::from("align_by")]);
-        let me = &st.fields[fi].name;
-        match st.fields.iter().position(|g| g.name == by) {
-            None => cx.error(
-                &aat,
-                item,
-                format!(
-                    "`{me}` is aligned by `{by}`, which is not a field of `{}`",
-                    st.name
-                ),
-                Some(field_hint(by, st)),
-            ),
-            Some(j) if j >= fi => cx.error(
-                &aat,
-                item,
-                format!("`{me}` is aligned by `{by}`, which comes after it"),
-                Some("the alignment is read before the field it aligns; declare it earlier".into()),
-            ),
-            Some(j)
-                if !matches!(
-                    st.fields[j].ty,
-                    Type::U8 | Type::U16 | Type::U24 | Type::U32 | Type::U64
-                ) =>
-            {
-                cx.error(
-                    &aat,
-                    item,
-                    format!("`{me}` is aligned by `{by}`, which is not an unsigned integer"),
-                    Some("an alignment is a U8, U16, U24, U32 or U64 field".into()),
-                )
-            }
-            Some(_) => {}
         }
     }
 

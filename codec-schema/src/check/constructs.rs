@@ -3,7 +3,7 @@
 //! `Follows`, `Ref`, `Hash`, `Rows` with their cell unions and roles,
 //! `Fixed`, self-tagged unions, and the derives that go with them.
 
-use super::{at, int_width, Checker, Place, Size};
+use super::{at, field_hint, int_width, Checker, Place, Size};
 use crate::diag::Ctxt;
 use crate::locate::Step;
 use crate::model::*;
@@ -159,6 +159,53 @@ impl<'s> Checker<'s> {
         }
     }
 
+    /// `align_by: "f"`: the field starts at a multiple of the value of `f`,
+    /// which must be read before it, so an unsigned integer field that
+    /// comes earlier in the same struct.
+    pub(super) fn check_align_by(
+        &self,
+        cx: &mut Ctxt<'_>,
+        fat: &[Step],
+        item: &str,
+        st: &StructDef,
+        fi: usize,
+        by: &str,
+    ) {
+        let aat = at(fat, &[Step::from("align_by")]);
+        let me = &st.fields[fi].name;
+        match st.fields.iter().position(|g| g.name == by) {
+            None => cx.error(
+                &aat,
+                item,
+                format!(
+                    "`{me}` is aligned by `{by}`, which is not a field of `{}`",
+                    st.name
+                ),
+                Some(field_hint(by, st)),
+            ),
+            Some(j) if j >= fi => cx.error(
+                &aat,
+                item,
+                format!("`{me}` is aligned by `{by}`, which comes after it"),
+                Some("the alignment is read before the field it aligns; declare it earlier".into()),
+            ),
+            Some(j)
+                if !matches!(
+                    st.fields[j].ty,
+                    Type::U8 | Type::U16 | Type::U24 | Type::U32 | Type::U64
+                ) =>
+            {
+                cx.error(
+                    &aat,
+                    item,
+                    format!("`{me}` is aligned by `{by}`, which is not an unsigned integer"),
+                    Some("an alignment is a U8, U16, U24, U32 or U64 field".into()),
+                )
+            }
+            Some(_) => {}
+        }
+    }
+
     /// Field-level rules of the new constructs (those that need the struct).
     pub(super) fn check_field_construct(
         &self,
@@ -170,6 +217,9 @@ impl<'s> Checker<'s> {
         after_variable: bool,
     ) {
         let f = &st.fields[fi];
+        if let Some(by) = &f.align_by {
+            self.check_align_by(cx, fat, item, st, fi, by);
+        }
         let tyat = at(fat, &[Step::from("type")]);
         let sibling = |n: &str| st.fields.iter().position(|g| g.name == n);
         match &f.ty {
