@@ -412,7 +412,8 @@ impl Gen<'_> {
             .iter()
             .any(|sec| matches!(&sec.order, Order::Hook { visits, .. } if visits == &s.name));
         let holds_word = s.fields.iter().any(|f| matches!(f.ty, Type::Switch { .. }));
-        let mut note = if hook_visited || holds_word {
+        let looked_up = holds_word && self.record_looked_up(&s.name);
+        let mut note = if hook_visited || looked_up {
             quote!(w.note_record(#rt::key_of(self), #type_id, start);)
         } else {
             quote!()

@@ -13,6 +13,16 @@ use codec_schema::{Dedup, Derive, Field, Order, Ptr, StructDef, Type, TypeDef, U
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// Where a list's elements lie in their holder (see `Gen::list_slots`).
+pub(crate) struct ListSlots {
+    /// The list's offset in its record.
+    pub at: TokenStream,
+    /// Each element's size.
+    pub size: u64,
+    /// For a sorted list: each element's sort key, in document order.
+    pub keys: Option<TokenStream>,
+}
+
 const RT: fn() -> TokenStream = || quote!(::codec_runtime);
 
 impl Gen<'_> {
@@ -687,15 +697,54 @@ impl Gen<'_> {
                     Type::Named(en) => {
                         let et = self.path_as(en, "__Tree");
                         let eid = ident(en);
-                        body.extend(quote! {
-                            for e in self.#fid.iter() {
-                                let epos = if pos == #rt::UNPLACED {
-                                    #rt::UNPLACED
+                        body.extend(match self.list_slots(s, f, &runtime_offsets[fi]) {
+                            // Written back to back: each element's position is
+                            // its slot's, computed rather than looked up.
+                            Some(ListSlots {
+                                at,
+                                size,
+                                keys: None,
+                            }) => quote! {
+                                let at = #at;
+                                for (i, e) in self.#fid.iter().enumerate() {
+                                    let epos = if pos == #rt::UNPLACED {
+                                        #rt::UNPLACED
+                                    } else {
+                                        pos + at + i as u64 * #size
+                                    };
+                                    #et::visit_df(e, w, sec, epos)?;
+                                }
+                            },
+                            Some(ListSlots {
+                                at,
+                                size,
+                                keys: Some(keys),
+                            }) => quote! {
+                                let at = #at;
+                                let slots: ::std::vec::Vec<usize> = if pos == #rt::UNPLACED {
+                                    ::std::vec::Vec::new()
                                 } else {
-                                    w.record(#rt::key_of(e), #eid::TYPE_ID, #what)?
+                                    let keys: ::std::vec::Vec<u64> = #keys;
+                                    #rt::placement::sorted_slots(&keys)
                                 };
-                                #et::visit_df(e, w, sec, epos)?;
-                            }
+                                for (i, e) in self.#fid.iter().enumerate() {
+                                    let epos = match slots.get(i) {
+                                        Some(&k) => pos + at + k as u64 * #size,
+                                        None => #rt::UNPLACED,
+                                    };
+                                    #et::visit_df(e, w, sec, epos)?;
+                                }
+                            },
+                            None => quote! {
+                                for e in self.#fid.iter() {
+                                    let epos = if pos == #rt::UNPLACED {
+                                        #rt::UNPLACED
+                                    } else {
+                                        w.record(#rt::key_of(e), #eid::TYPE_ID, #what)?
+                                    };
+                                    #et::visit_df(e, w, sec, epos)?;
+                                }
+                            },
                         });
                     }
                     _ => {}
@@ -735,6 +784,49 @@ impl Gen<'_> {
                 }
             },
         ))
+    }
+
+    /// Where the elements of list field `f` of `s` lie when they are
+    /// written back to back at a computable offset (`at`, from
+    /// `field_offset_exprs`) and have a fixed size: element `i` is at its
+    /// slot, which is `i`, or its rank under `keys` for a sorted list.
+    /// `None` when the position can only be looked up (`Writer::record`).
+    pub(crate) fn list_slots(
+        &self,
+        s: &StructDef,
+        f: &Field,
+        at: &Option<TokenStream>,
+    ) -> Option<ListSlots> {
+        let Type::List { of, .. } = &f.ty else {
+            return None;
+        };
+        let size = self.c.fixed_size(of)?;
+        let at = at.clone()?;
+        let keys = match &f.sort_by {
+            None => None,
+            Some(_) => Some(
+                self.index_sort_keys(f, of)
+                    .or_else(|| self.sort_keys(s, f))?,
+            ),
+        };
+        Some(ListSlots { at, size, keys })
+    }
+
+    /// Does some walk look up the position of a record of type `name` with
+    /// `Writer::record` (an element of a list whose slots are not computable)?
+    pub(crate) fn record_looked_up(&self, name: &str) -> bool {
+        self.c.schema.types.iter().any(|t| {
+            let TypeDef::Struct(s) = t else { return false };
+            let offsets = self.field_offset_exprs(s);
+            s.fields.iter().enumerate().any(|(fi, f)| match &f.ty {
+                Type::List { of, .. } => {
+                    matches!(&**of, Type::Named(n) if n == name)
+                        && self.reaches_df(of)
+                        && self.list_slots(s, f, &offsets[fi]).is_none()
+                }
+                _ => false,
+            })
+        })
     }
 
     fn reaches_df(&self, t: &Type) -> bool {

@@ -203,6 +203,16 @@ pub fn sorted_order(keys: &[u64]) -> Vec<usize> {
     order
 }
 
+/// Each element's slot when a list is written by [`sorted_order`]: the
+/// inverse of that order (element `i` is written `slots[i]`-th).
+pub fn sorted_slots(keys: &[u64]) -> Vec<usize> {
+    let mut slots = vec![0; keys.len()];
+    for (slot, i) in sorted_order(keys).into_iter().enumerate() {
+        slots[i] = slot;
+    }
+    slots
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,5 +241,11 @@ mod tests {
     #[test]
     fn sorting_is_stable() {
         assert_eq!(sorted_order(&[5, 1, 5, 0]), vec![3, 1, 0, 2]);
+    }
+
+    #[test]
+    fn slots_invert_the_written_order() {
+        // Written 3, 1, 0, 2: element 0 goes third, element 3 first.
+        assert_eq!(sorted_slots(&[5, 1, 5, 0]), vec![2, 1, 3, 0]);
     }
 }
