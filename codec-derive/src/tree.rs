@@ -285,6 +285,35 @@ impl Gen<'_> {
     }
 
     fn shape_expr(&self, t: &Type, v: TokenStream) -> TokenStream {
+        let marks = self.direct_sections(t).into_iter().map(|si| quote!(s.mark(#si);));
+        let shape = self.shape_value(t, v);
+        quote!(#(#marks)* #shape)
+    }
+
+    /// The sections a value of type `t` places something in by itself, not
+    /// through a named type (whose own shape marks them): the targets of
+    /// its offsets. What `Shapes::mark` records for the walks to skip by.
+    fn direct_sections(&self, t: &Type) -> Vec<usize> {
+        let mut out = match t {
+            Type::Named(_) | Type::Switch { .. } => Vec::new(),
+            Type::Array { of, .. } | Type::List { of, .. } | Type::Groups { of, .. } => {
+                self.direct_sections(of)
+            }
+            Type::Ptr(p) => {
+                let mut v = self.c.target_sections(p);
+                v.extend(self.direct_sections(&p.to));
+                v
+            }
+            _ => (0..self.c.all_sections().len())
+                .filter(|&si| self.c.type_reaches(t, si))
+                .collect(),
+        };
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn shape_value(&self, t: &Type, v: TokenStream) -> TokenStream {
         let rt = RT();
         match t {
             Type::Magic(_) => quote!(),

@@ -115,6 +115,12 @@ pub struct Shapes {
     of: FxHashMap<(usize, usize), u32>,
     placed: FxHashMap<(usize, u32), u64>,
     visited: FxHashSet<(usize, u32)>,
+    /// By shape: the sections its subtree places something in (bit `i`
+    /// for section `i`), so that a walk over a section skips the subtrees
+    /// that hold nothing for it.
+    reach: Vec<u64>,
+    /// The sections marked while the current shape is built.
+    marked: u64,
 }
 
 impl Shapes {
@@ -127,8 +133,10 @@ impl Shapes {
         build: impl FnOnce(&mut ShapeKey, &mut Shapes),
     ) -> u32 {
         if let Some(&id) = self.of.get(&(key, type_id)) {
+            self.marked |= self.reach[id as usize];
             return id;
         }
+        let outer = std::mem::take(&mut self.marked);
         let mut k = ShapeKey(self.spare.pop().unwrap_or_default());
         k.0.clear();
         k.int(type_id as u64);
@@ -138,12 +146,29 @@ impl Shapes {
             None => {
                 let id = self.ids.len() as u32;
                 self.ids.insert(k.0.as_slice().into(), id);
+                self.reach.push(0);
                 id
             }
         };
         self.spare.push(k.0);
         self.of.insert((key, type_id), id);
+        self.reach[id as usize] |= self.marked;
+        self.marked |= outer;
         id
+    }
+
+    /// Notes, while a shape is built, that its record holds an offset
+    /// whose target goes in section `sec`.
+    #[inline]
+    pub fn mark(&mut self, sec: usize) {
+        self.marked |= 1u64.checked_shl(sec as u32).unwrap_or(0);
+    }
+
+    /// Does the subtree of shape `shape` place anything in section `sec`?
+    /// (Always yes past the 64th section, which the marks do not cover.)
+    #[inline]
+    pub fn reaches(&self, shape: u32, sec: usize) -> bool {
+        sec >= 64 || self.reach.get(shape as usize).is_none_or(|m| m & (1 << sec) != 0)
     }
 }
 
@@ -164,10 +189,11 @@ impl Writer {
     }
 
     /// Should the walk filling section `walk` descend into a record of
-    /// shape `shape`? Once per shape: the file holds it once.
+    /// shape `shape`? Once per shape, as the file holds it once, and only
+    /// when its subtree places something in that section.
     #[inline]
     pub fn first_visit(&mut self, walk: usize, shape: u32) -> bool {
-        self.shapes.visited.insert((walk, shape))
+        self.shapes.reaches(shape, walk) && self.shapes.visited.insert((walk, shape))
     }
 }
 
