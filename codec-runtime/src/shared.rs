@@ -12,7 +12,9 @@
 //! what they lead to is written once too).
 
 use crate::writer::Writer;
-use rustc_hash::{FxHashMap, FxHashSet};
+use hashbrown::HashTable;
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+use std::hash::BuildHasher;
 
 /// Writes what a value contributes to its holder's shape: generated for
 /// every struct and union of a schema with a shared section.
@@ -108,7 +110,10 @@ impl<const N: usize> Shape for [u8; N] {
 /// (by address and type), and where the first record of each shape went.
 #[derive(Debug, Default)]
 pub struct Shapes {
-    ids: FxHashMap<Box<[u8]>, u32>,
+    /// Every distinct key, back to back; `ids` finds a key's shape by its
+    /// hash and its span here (one buffer, no allocation per shape).
+    keys: Vec<u8>,
+    ids: HashTable<KeySpan>,
     /// Key buffers to reuse (shapes are built recursively, one buffer per
     /// level), so that a record whose shape exists allocates nothing.
     spare: Vec<Vec<u8>>,
@@ -123,7 +128,35 @@ pub struct Shapes {
     marked: u64,
 }
 
+/// Where a shape's key lies in [`Shapes::keys`], with its hash and shape.
+#[derive(Debug, Clone, Copy)]
+struct KeySpan {
+    hash: u64,
+    start: usize,
+    len: usize,
+    id: u32,
+}
+
+impl KeySpan {
+    fn key<'k>(&self, keys: &'k [u8]) -> &'k [u8] {
+        &keys[self.start..self.start + self.len]
+    }
+}
+
 impl Shapes {
+    /// Empties the shapes for another encode, keeping their memory.
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.ids.clear();
+        crate::pool::clear_map(&mut self.of);
+        crate::pool::clear_map(&mut self.placed);
+        if !self.visited.is_empty() {
+            self.visited.clear();
+        }
+        self.reach.clear();
+        self.marked = 0;
+    }
+
     /// The shape of the record at `key` (an address) of type `type_id`,
     /// built by `build` the first time it is asked for.
     pub fn id(
@@ -141,11 +174,21 @@ impl Shapes {
         k.0.clear();
         k.int(type_id as u64);
         build(&mut k, self);
-        let id = match self.ids.get(k.0.as_slice()) {
-            Some(&id) => id,
+        let hash = FxBuildHasher.hash_one(k.0.as_slice());
+        let keys = &self.keys;
+        let found = self.ids.find(hash, |e| e.hash == hash && e.key(keys) == k.0.as_slice());
+        let id = match found {
+            Some(e) => e.id,
             None => {
-                let id = self.ids.len() as u32;
-                self.ids.insert(k.0.as_slice().into(), id);
+                let id = self.reach.len() as u32;
+                let span = KeySpan {
+                    hash,
+                    start: self.keys.len(),
+                    len: k.0.len(),
+                    id,
+                };
+                self.keys.extend_from_slice(&k.0);
+                self.ids.insert_unique(hash, span, |e| e.hash);
                 self.reach.push(0);
                 id
             }

@@ -215,7 +215,7 @@ impl Writer {
         self.scope.clear();
         self.layout = Default::default();
         self.tables = Default::default();
-        self.shapes = Default::default();
+        self.shapes.clear();
         self.lane_tag = 0;
     }
 
