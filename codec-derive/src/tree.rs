@@ -285,7 +285,10 @@ impl Gen<'_> {
     }
 
     fn shape_expr(&self, t: &Type, v: TokenStream) -> TokenStream {
-        let marks = self.direct_sections(t).into_iter().map(|si| quote!(s.mark(#si);));
+        let marks = self
+            .direct_sections(t)
+            .into_iter()
+            .map(|si| quote!(s.mark(#si);));
         let shape = self.shape_value(t, v);
         quote!(#(#marks)* #shape)
     }

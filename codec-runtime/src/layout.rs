@@ -11,9 +11,9 @@
 
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
 use crate::reader::Reader;
+use crate::span_index::SpanIndex;
 use crate::writer::Writer;
 use crate::Str;
-use rustc_hash::FxHashMap;
 use std::collections::BTreeSet;
 
 /// A string pool as decoded: its strings in order (those no offset uses
@@ -66,13 +66,43 @@ pub struct WriteLayout {
 #[derive(Debug, Default)]
 struct WritePool {
     buf: Vec<u8>,
-    /// String bytes -> offset of their first copy.
-    index: FxHashMap<Box<[u8]>, u64>,
+    /// String bytes -> offset of their first copy (in `buf`).
+    index: SpanIndex,
     /// Where the pool was written, once it was.
     placed: Option<u64>,
     /// A reference points at the end of the seeded strings: a new string
     /// first writes the empty string there.
     end_ref: Option<u64>,
+}
+
+impl WritePool {
+    /// Empties the pool for another output, keeping its memory.
+    fn clear(&mut self) {
+        self.buf.clear();
+        self.index.clear();
+        self.placed = None;
+        self.end_ref = None;
+    }
+
+    /// Files the string at `buf[at..at + len]` unless an equal one is
+    /// filed already (the first copy wins).
+    fn file(&mut self, at: usize, len: usize) {
+        let bytes = &self.buf[at..at + len];
+        let hash = SpanIndex::hash(bytes);
+        if self.index.get(&self.buf, bytes, hash).is_none() {
+            self.index.insert_new(hash, at, len, at as u64);
+        }
+    }
+}
+
+impl WriteLayout {
+    /// Empties the layout state for another output, keeping its memory.
+    pub(crate) fn clear(&mut self) {
+        for p in &mut self.pools {
+            p.clear();
+        }
+        self.kept_aligns.clear();
+    }
 }
 
 /// What a `Select` hook sees when it chooses the variant of a union.
@@ -316,12 +346,12 @@ impl Writer {
     /// one written, so the pool's bytes come back as they were).
     pub fn seed_pool(&mut self, id: usize, seed: &StringPool) -> EncodeResult<()> {
         let pool = slot(&mut self.layout.pools, id);
-        *pool = WritePool::default();
+        pool.clear();
         for s in &seed.strings {
-            let off = pool.buf.len() as u64;
+            let off = pool.buf.len();
             pool.buf.extend_from_slice(s.as_bytes());
             pool.buf.push(0);
-            pool.index.entry(s.as_bytes().into()).or_insert(off);
+            pool.file(off, s.len());
         }
         // Odd references come back where they were, when the text there
         // still matches (a whole string of the same text wins).
@@ -335,7 +365,7 @@ impl Writer {
                     && pool.buf.get(at + text.len()) == Some(&0)
             };
             if fits {
-                pool.index.entry(text.as_bytes().into()).or_insert(*off);
+                pool.file(at, text.len());
                 if *off == len {
                     pool.end_ref = Some(len);
                 }
@@ -347,7 +377,8 @@ impl Writer {
     /// The offset of `s` in pool `id`, appending it when it is new.
     pub fn intern(&mut self, id: usize, s: &[u8], what: &'static str) -> EncodeResult<u64> {
         let pool = slot(&mut self.layout.pools, id);
-        if let Some(&off) = pool.index.get(s) {
+        let hash = SpanIndex::hash(s);
+        if let Some(off) = pool.index.get(&pool.buf, s, hash) {
             return Ok(off);
         }
         if s.contains(&0) {
@@ -365,11 +396,11 @@ impl Writer {
         if pool.end_ref.take() == Some(pool.buf.len() as u64) {
             pool.buf.push(0);
         }
-        let off = pool.buf.len() as u64;
+        let off = pool.buf.len();
         pool.buf.extend_from_slice(s);
         pool.buf.push(0);
-        pool.index.insert(s.into(), off);
-        Ok(off)
+        pool.index.insert_new(hash, off, s.len(), off as u64);
+        Ok(off as u64)
     }
 
     /// Writes pool `id` at the current position; returns where it starts.

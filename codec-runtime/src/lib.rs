@@ -25,6 +25,7 @@ pub mod scope;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod shared;
+mod span_index;
 mod text;
 pub mod view;
 pub mod writer;

@@ -11,10 +11,9 @@
 //! it; the others point at it, and no walk descends into them again (so
 //! what they lead to is written once too).
 
+use crate::span_index::SpanIndex;
 use crate::writer::Writer;
-use hashbrown::HashTable;
-use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
-use std::hash::BuildHasher;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Writes what a value contributes to its holder's shape: generated for
 /// every struct and union of a schema with a shared section.
@@ -113,7 +112,7 @@ pub struct Shapes {
     /// Every distinct key, back to back; `ids` finds a key's shape by its
     /// hash and its span here (one buffer, no allocation per shape).
     keys: Vec<u8>,
-    ids: HashTable<KeySpan>,
+    ids: SpanIndex,
     /// Key buffers to reuse (shapes are built recursively, one buffer per
     /// level), so that a record whose shape exists allocates nothing.
     spare: Vec<Vec<u8>>,
@@ -126,21 +125,6 @@ pub struct Shapes {
     reach: Vec<u64>,
     /// The sections marked while the current shape is built.
     marked: u64,
-}
-
-/// Where a shape's key lies in [`Shapes::keys`], with its hash and shape.
-#[derive(Debug, Clone, Copy)]
-struct KeySpan {
-    hash: u64,
-    start: usize,
-    len: usize,
-    id: u32,
-}
-
-impl KeySpan {
-    fn key<'k>(&self, keys: &'k [u8]) -> &'k [u8] {
-        &keys[self.start..self.start + self.len]
-    }
 }
 
 impl Shapes {
@@ -174,21 +158,14 @@ impl Shapes {
         k.0.clear();
         k.int(type_id as u64);
         build(&mut k, self);
-        let hash = FxBuildHasher.hash_one(k.0.as_slice());
-        let keys = &self.keys;
-        let found = self.ids.find(hash, |e| e.hash == hash && e.key(keys) == k.0.as_slice());
-        let id = match found {
-            Some(e) => e.id,
+        let hash = SpanIndex::hash(&k.0);
+        let id = match self.ids.get(&self.keys, &k.0, hash) {
+            Some(id) => id as u32,
             None => {
                 let id = self.reach.len() as u32;
-                let span = KeySpan {
-                    hash,
-                    start: self.keys.len(),
-                    len: k.0.len(),
-                    id,
-                };
+                self.ids
+                    .insert_new(hash, self.keys.len(), k.0.len(), u64::from(id));
                 self.keys.extend_from_slice(&k.0);
-                self.ids.insert_unique(hash, span, |e| e.hash);
                 self.reach.push(0);
                 id
             }
@@ -211,7 +188,11 @@ impl Shapes {
     /// (Always yes past the 64th section, which the marks do not cover.)
     #[inline]
     pub fn reaches(&self, shape: u32, sec: usize) -> bool {
-        sec >= 64 || self.reach.get(shape as usize).is_none_or(|m| m & (1 << sec) != 0)
+        sec >= 64
+            || self
+                .reach
+                .get(shape as usize)
+                .is_none_or(|m| m & (1 << sec) != 0)
     }
 }
 

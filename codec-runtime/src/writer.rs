@@ -213,7 +213,7 @@ impl Writer {
         self.search.reset();
         self.exact.reset();
         self.scope.clear();
-        self.layout = Default::default();
+        self.layout.clear();
         self.tables = Default::default();
         self.shapes.clear();
         self.lane_tag = 0;
