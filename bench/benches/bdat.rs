@@ -27,6 +27,7 @@ const FILES: [&str; 3] = [
 ];
 
 struct FileSet {
+    names: Vec<&'static str>,
     inputs: Vec<Vec<u8>>,
     ours: Vec<ours::BdatFile>,
 }
@@ -49,6 +50,7 @@ fn peer_encode(tables: &[LegacyTable<'_>]) -> Vec<u8> {
 fn file_set() -> Option<FileSet> {
     let dir = bench::corpus_root().join("bdat");
     let mut set = FileSet {
+        names: Vec::new(),
         inputs: Vec::new(),
         ours: Vec::new(),
     };
@@ -76,6 +78,7 @@ fn file_set() -> Option<FileSet> {
             bytes.len(),
             mine.tables.len()
         );
+        set.names.push(name);
         set.inputs.push(bytes);
         set.ours.push(mine);
     }
@@ -130,6 +133,21 @@ fn bench_bdat(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // The same, file by file: the target is a ratio on every file, and the
+    // large merged tables weigh most in the set's total.
+    for (i, name) in set.names.iter().enumerate() {
+        let mut group = c.benchmark_group(format!("bdat_encode_file/{name}"));
+        group.throughput(Throughput::Bytes(set.inputs[i].len() as u64));
+        let (doc, peer) = (&set.ours[i], &peers[i]);
+        group.bench_function("codec", |b| {
+            b.iter(|| black_box(ours::encode(black_box(doc), Variant::Switch).unwrap()))
+        });
+        group.bench_function("bdat", |b| {
+            b.iter(|| black_box(peer_encode(black_box(peer))))
+        });
+        group.finish();
+    }
 }
 
 criterion_group!(benches, bench_bdat);
