@@ -4,14 +4,7 @@
 use std::hint::black_box;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let (Some(what), iterations) = (
-        args.get(1),
-        args.get(2).and_then(|n| n.parse().ok()).unwrap_or(20usize),
-    ) else {
-        eprintln!("usage: ainb_profile <decode|encode> [iterations]");
-        std::process::exit(2);
-    };
+    let (what, iterations) = bench::profile_args("ainb_profile <decode|encode> [iterations]");
     let files = bench::load_format("ainb", b"AIB ").expect("the ainb corpus");
     let docs: Vec<_> = files
         .iter()

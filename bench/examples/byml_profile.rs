@@ -4,14 +4,8 @@
 use std::hint::black_box;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let (Some(what), iterations) = (
-        args.get(1),
-        args.get(2).and_then(|n| n.parse().ok()).unwrap_or(20usize),
-    ) else {
-        eprintln!("usage: byml_profile <decode|encode|to-text|from-text> [iterations]");
-        std::process::exit(2);
-    };
+    let (what, iterations) =
+        bench::profile_args("byml_profile <decode|encode|to-text|from-text> [iterations]");
     let files = bench::load_byml().expect("the byml corpus");
     let docs: Vec<_> = files
         .iter()

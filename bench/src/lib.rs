@@ -72,3 +72,16 @@ pub fn load_byml() -> Option<Vec<CorpusFile>> {
     files.sort_by(|a, b| a.name.cmp(&b.name));
     Some(files)
 }
+
+/// The arguments of a profiling driver (`bench/examples/*_profile.rs`):
+/// what to run and how many times (20 when not given). Prints `usage` and
+/// exits when the first is missing.
+pub fn profile_args(usage: &str) -> (String, usize) {
+    let mut args = std::env::args().skip(1);
+    let Some(what) = args.next() else {
+        eprintln!("usage: {usage}");
+        std::process::exit(2);
+    };
+    let iterations = args.next().and_then(|n| n.parse().ok()).unwrap_or(20);
+    (what, iterations)
+}
