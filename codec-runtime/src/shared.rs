@@ -252,3 +252,37 @@ pub fn reorder<T>(v: Vec<T>, order: &[usize]) -> Vec<T> {
     let mut slots: Vec<Option<T>> = v.into_iter().map(Some).collect();
     order.iter().filter_map(|&i| slots[i].take()).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shape_reaches_the_sections_marked_anywhere_under_it() {
+        let mut s = Shapes::default();
+        // Addresses 1, 2, 3 stand for three records of type 0.
+        let leaf = s.id(1, 0, |k, s| {
+            k.int(7);
+            s.mark(2);
+        });
+        let parent = s.id(2, 0, |k, s| {
+            k.int(8);
+            // Met a second time: the leaf's shape and marks come from the cache.
+            let c = s.id(1, 0, |_, _| unreachable!("the shape of address 1 is kept"));
+            k.int(u64::from(c));
+        });
+        let other = s.id(3, 0, |k, _| k.int(9));
+        assert!(s.reaches(leaf, 2));
+        assert!(
+            s.reaches(parent, 2),
+            "a mark under a record counts for the record"
+        );
+        assert!(!s.reaches(parent, 3));
+        assert!(
+            !s.reaches(other, 2),
+            "marks do not leak into the next record"
+        );
+        // Past the 64 sections the marks cover, every walk descends.
+        assert!(s.reaches(other, 64));
+    }
+}
