@@ -213,14 +213,7 @@ impl FileFacts {
                     numbers: Vec::new(),
                     lists: Vec::new(),
                 });
-                self.starts
-                    .entry(node.offset)
-                    .or_default()
-                    .push(Thing::Record(ty));
-                self.ends
-                    .entry(node.offset + node.size)
-                    .or_default()
-                    .push(Thing::Record(ty));
+                self.note_extent(node.offset, node.size, Thing::Record(ty));
                 let mut child_key = String::new();
                 for c in &node.children {
                     child_key.clear();
@@ -327,14 +320,13 @@ impl FileFacts {
             r.lists.push((id, len, node.size));
         }
         if len > 0 {
-            self.starts
-                .entry(node.offset)
-                .or_default()
-                .push(Thing::List(id));
-            self.ends
-                .entry(node.offset + node.size)
-                .or_default()
-                .push(Thing::List(id));
+            self.note_extent(node.offset, node.size, Thing::List(id));
         }
+    }
+
+    /// Notes that `thing` starts at `offset` and ends `size` bytes later.
+    fn note_extent(&mut self, offset: u64, size: u64, thing: Thing) {
+        self.starts.entry(offset).or_default().push(thing);
+        self.ends.entry(offset + size).or_default().push(thing);
     }
 }

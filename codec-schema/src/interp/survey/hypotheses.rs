@@ -490,11 +490,7 @@ fn relations(
     }
 
     let field_files = with_field.len();
-    let mut listed: Vec<(Quantity, &Tally)> = equal
-        .iter()
-        .filter(|(_, t)| t.listed(field_files))
-        .map(|(q, t)| (*q, t))
-        .collect();
+    let mut listed: Vec<(Quantity, &Tally)> = tallies_kept(&equal, |t| t.listed(field_files));
     listed.sort_by_key(|(q, t)| (!t.against().is_empty(), *q));
     for (q, t) in listed.into_iter().take(PER_CLAIM) {
         out.push(from_tally(
@@ -506,15 +502,11 @@ fn relations(
         ));
     }
 
-    let mut listed: Vec<(Sym, &Tally)> = index
-        .iter()
-        .filter(|(_, t)| {
-            // Reaching the end of the list in a tenth of the files (two at
-            // least) tells an index from any small number.
-            t.listed(field_files) && t.reached.len() >= 2.max(t.files.len() / 10)
-        })
-        .map(|(q, t)| (*q, t))
-        .collect();
+    let mut listed: Vec<(Sym, &Tally)> = tallies_kept(&index, |t| {
+        // Reaching the end of the list in a tenth of the files (two at
+        // least) tells an index from any small number.
+        t.listed(field_files) && t.reached.len() >= 2.max(t.files.len() / 10)
+    });
     // The tightest list first: the one whose last element is reached in
     // the most files.
     listed.sort_by_key(|(k, t)| {
@@ -530,11 +522,7 @@ fn relations(
         out.push(from_tally(s, Claim::Index, text, t, &extra));
     }
 
-    let mut listed: Vec<(Landing, &Tally)> = offsets
-        .iter()
-        .filter(|(_, t)| t.listed(field_files))
-        .map(|(l, t)| (*l, t))
-        .collect();
+    let mut listed: Vec<(Landing, &Tally)> = tallies_kept(&offsets, |t| t.listed(field_files));
     // Holding first, then the best supported; among equals, the simplest
     // base and scale, a start before an end, a record before a list.
     listed.sort_by_key(|(l, t)| {
@@ -568,11 +556,7 @@ fn relations(
         out.push(from_tally(s, Claim::Offset, text, t, &extra));
     }
 
-    let mut listed: Vec<(usize, &Tally)> = hashes
-        .iter()
-        .filter(|(_, t)| t.listed(field_files))
-        .map(|(h, t)| (*h, t))
-        .collect();
+    let mut listed: Vec<(usize, &Tally)> = tallies_kept(&hashes, |t| t.listed(field_files));
     listed.sort_by_key(|(h, t)| (!t.against().is_empty(), *h));
     for (h, t) in listed.into_iter().take(PER_CLAIM) {
         let name = s.hashes[h].name;
@@ -832,4 +816,16 @@ mod tests {
     fn powers_of_two_are_flags_even_in_low_bits() {
         assert!(flags(&counts(&[1, 2, 4, 8, 1, 4]), u32_like()).is_some());
     }
+}
+
+/// The tallies of `map` that `keep` accepts, with their keys (each claim
+/// sorts them by its own order).
+fn tallies_kept<K: Copy>(
+    map: &HashMap<K, Tally>,
+    keep: impl Fn(&Tally) -> bool,
+) -> Vec<(K, &Tally)> {
+    map.iter()
+        .filter(|(_, t)| keep(t))
+        .map(|(k, t)| (*k, t))
+        .collect()
 }
