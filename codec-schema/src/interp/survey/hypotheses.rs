@@ -775,6 +775,18 @@ pub(super) fn together(s: &Survey, ty: &str) -> Option<StructReport> {
     })
 }
 
+/// The tallies of `map` that `keep` accepts, with their keys (each claim
+/// sorts them by its own order).
+fn tallies_kept<K: Copy>(
+    map: &HashMap<K, Tally>,
+    keep: impl Fn(&Tally) -> bool,
+) -> Vec<(K, &Tally)> {
+    map.iter()
+        .filter(|(_, t)| keep(t))
+        .map(|(k, t)| (*k, t))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -816,16 +828,4 @@ mod tests {
     fn powers_of_two_are_flags_even_in_low_bits() {
         assert!(flags(&counts(&[1, 2, 4, 8, 1, 4]), u32_like()).is_some());
     }
-}
-
-/// The tallies of `map` that `keep` accepts, with their keys (each claim
-/// sorts them by its own order).
-fn tallies_kept<K: Copy>(
-    map: &HashMap<K, Tally>,
-    keep: impl Fn(&Tally) -> bool,
-) -> Vec<(K, &Tally)> {
-    map.iter()
-        .filter(|(_, t)| keep(t))
-        .map(|(k, t)| (*k, t))
-        .collect()
 }
