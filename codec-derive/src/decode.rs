@@ -456,8 +456,10 @@ impl Gen<'_> {
                 } else {
                     quote!(v)
                 };
+                let note = self.note_shared(p);
                 quote! {
                     #target
+                    #note
                     r.enter(#at, t, #size)?;
                     let (v, _) = #tn::decode_at(r, t)?;
                     r.leave();
@@ -743,9 +745,11 @@ impl Gen<'_> {
                     #read.map(|word| (#bname { #(#inits,)* }, s + #w))
                 }}
             }
-            Type::Ref { .. } | Type::Hash { .. } | Type::Rows { .. } | Type::Follows { .. } => {
-                self.construct_read(t, start, owner, field)
-            }
+            Type::Ref { .. }
+            | Type::Hash { .. }
+            | Type::Rows { .. }
+            | Type::Follows { .. }
+            | Type::SharesEqual { .. } => self.construct_read(t, start, owner, field),
             Type::Index { table, width } => {
                 let id = self.table_id(table);
                 let w = codec_schema::int_width(width).unwrap_or(4);

@@ -37,6 +37,12 @@ impl Gen<'_> {
         let root = ident(&root_def.name);
         let sections: Vec<usize> = (0..self.c.schema.sections.len()).collect();
         let mut body = self.layout_body(root_def, &sections, self.c.schema.end_align)?;
+        let shares = self.c.shares_equal_fields().into_iter().map(|(f, si)| {
+            let fid = ident(f);
+            quote!(w.set_shares_equal(#si, v.#fid);)
+        });
+        // The writer's sharing kept in the document, before any record is placed.
+        body = quote!(#(#shares)* #body);
         let tables = self.interned_tables().len();
         if tables > 0 {
             // Every interned string is known before the first index is written.
@@ -742,6 +748,8 @@ impl Gen<'_> {
                 }}
             }
             Type::Table { .. } => quote!(),
+            // A writer's choice: no bytes (`__encode` applies it).
+            Type::SharesEqual { .. } => quote!(),
             Type::Ref { .. } | Type::Hash { .. } | Type::Rows { .. } | Type::Follows { .. } => {
                 self.construct_write(t, v, what)
             }

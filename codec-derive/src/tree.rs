@@ -50,19 +50,28 @@ impl Gen<'_> {
             .any(|s| s.order == Order::DepthFirst)
     }
 
-    /// Is `name` placed in a shared section (the target of such an offset)?
-    fn is_shared_type(&self, name: &str) -> bool {
-        let shared = |p: &Ptr| {
-            p.section
-                .as_deref()
-                .and_then(|s| self.c.section_id(s))
-                .is_some_and(|i| self.c.section(i).dedup == Dedup::Shared)
-        };
-        let mut found = false;
+    /// The statement noting, on decode, the target `t` of offset `p` when
+    /// it leads into a shared section whose sharing the document keeps
+    /// (`SharesEqual`).
+    pub(crate) fn note_shared(&self, p: &Ptr) -> TokenStream {
+        match self.c.kept_sharing(p) {
+            Some(si) => quote!(r.note_shared(#si, t);),
+            None => quote!(),
+        }
+    }
+
+    /// The shared section a record of type `name` is placed in (the
+    /// target of an offset into one), if any.
+    fn shared_home(&self, name: &str) -> Option<usize> {
+        let mut home = None;
         let mut look = |t: &Type| {
             if let Type::Ptr(p) = t {
-                if matches!(&p.to, Type::Named(n) if n == name) && shared(p) {
-                    found = true;
+                if matches!(&p.to, Type::Named(n) if n == name) {
+                    if let Some(si) = p.section.as_deref().and_then(|s| self.c.section_id(s)) {
+                        if self.c.section(si).dedup == Dedup::Shared {
+                            home = Some(si);
+                        }
+                    }
                 }
             }
         };
@@ -72,7 +81,7 @@ impl Gen<'_> {
                 TypeDef::Union(u) => u.variants.iter().for_each(|v| look(&v.ty)),
             }
         }
-        found
+        home
     }
 
     /// Is union `name` held as a value word (a `Switch` field or element)?
@@ -221,7 +230,7 @@ impl Gen<'_> {
             .iter()
             .position(|t| t.name() == name)
             .unwrap_or(0);
-        if self.is_shared_type(name) {
+        if self.shared_home(name).is_some() {
             // Hash-consed: the subtree stands in its holder's shape as one number.
             quote! {
                 impl #id {
@@ -374,6 +383,11 @@ impl Gen<'_> {
                     },
                 ))
             }
+            // Known once the offsets before it are followed.
+            (None, Type::SharesEqual { section }) => {
+                let si = self.c.section_id(section)?;
+                Some((quote!(), quote!(let #v: bool = r.shares_equal(#si);)))
+            }
             (None, Type::Table { count, offsets }) => {
                 let raw = local("raw", count);
                 let wt = width_tokens(offsets);
@@ -524,6 +538,7 @@ impl Gen<'_> {
         let scale = p.scale;
         let base = p.payload_base();
         let size = self.c.fixed_size(&p.to).unwrap_or(1).max(1);
+        let note = self.note_shared(p);
         let body = match &p.to {
             Type::Named(n) => {
                 let tn = self.path_as(n, "__Decode");
@@ -553,6 +568,7 @@ impl Gen<'_> {
             (|| {
                 let raw = #read?;
                 let t = r.target(s, #base, raw, #scale)?;
+                #note
                 r.enter(s, t, #size)?;
                 let v = #body;
                 r.leave();
@@ -621,6 +637,8 @@ impl Gen<'_> {
                 let wt = width_tokens(offsets);
                 Some(quote!(#rt::interned::write_table(w, start, &self.#fid, #wt, #what)?;))
             }
+            // No bytes: the encoder applies it before placing anything.
+            (None, Type::SharesEqual { .. }) => Some(quote!()),
             (None, Type::Switch { union, .. }) => {
                 let un = self.path_as(union, "__Tree");
                 Some(quote! {
@@ -791,10 +809,10 @@ impl Gen<'_> {
                 _ => {}
             }
         }
-        let prologue = if self.is_shared_type(&s.name) {
+        let prologue = if let Some(home) = self.shared_home(&s.name) {
             quote! {
                 let shape = self.shape_id(w.shapes());
-                if !w.first_visit(sec, shape) {
+                if !w.first_visit(#home, sec, shape) {
                     return Ok(());
                 }
             }

@@ -56,6 +56,7 @@ impl Gen<'_> {
                 quote!(::codec_runtime::rows::Rows<#id>)
             }
             Type::Follows { to, .. } => self.rust_ty(to, owner, field),
+            Type::SharesEqual { .. } => quote!(bool),
             Type::Named(n) | Type::Switch { union: n, .. } | Type::Select { union: n, .. } => {
                 let id = ident(n);
                 quote!(#id)

@@ -85,6 +85,8 @@ pub struct Reader<'a> {
     pub(crate) layout: crate::layout::ReadLayout,
     /// Interned string tables read so far (see `interned.rs`).
     pub(crate) tables: crate::interned::ReadTables,
+    /// Records of shared sections met so far (see `shared.rs`).
+    pub(crate) shared: crate::shared::ReadShared,
 }
 
 macro_rules! read_int {
@@ -118,6 +120,7 @@ impl<'a> Reader<'a> {
             scope: Default::default(),
             layout: Default::default(),
             tables: Default::default(),
+            shared: Default::default(),
         }
     }
 

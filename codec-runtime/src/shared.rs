@@ -105,6 +105,39 @@ impl<const N: usize> Shape for [u8; N] {
     }
 }
 
+/// What decode learns of the writer's sharing (`SharesEqual` in the
+/// schema language): the records of shared sections met so far, and the
+/// sections where one was pointed at twice.
+#[derive(Debug, Default)]
+pub struct ReadShared {
+    seen: FxHashSet<u64>,
+    twice: u64,
+}
+
+impl crate::reader::Reader<'_> {
+    /// Notes that an offset led to the record at `target` of shared section
+    /// `sec`.
+    #[inline]
+    pub fn note_shared(&mut self, sec: usize, target: u64) {
+        if !self.shared.seen.insert(target) {
+            self.shared.twice |= section_bit(sec);
+        }
+    }
+
+    /// Did the file's writer share equal records of section `sec`? Yes when
+    /// the file points twice at one of them. A file that does not may hold
+    /// no equal records at all; it is written back the same either way.
+    pub fn shares_equal(&self, sec: usize) -> bool {
+        self.shared.twice & section_bit(sec) != 0
+    }
+}
+
+/// Section `sec`'s bit in a mask of sections (none past the 64th).
+#[inline]
+fn section_bit(sec: usize) -> u64 {
+    1u64.checked_shl(sec as u32).unwrap_or(0)
+}
+
 /// The shapes of one encode: interned keys, the shape of each record met
 /// (by address and type), and where the first record of each shape went.
 #[derive(Debug, Default)]
@@ -125,6 +158,10 @@ pub struct Shapes {
     reach: Vec<u64>,
     /// The sections marked while the current shape is built.
     marked: u64,
+    /// The shared sections whose equal records are written apart, as the
+    /// document's writer did (`SharesEqual` false): each record is placed
+    /// and visited wherever it is met.
+    apart: u64,
 }
 
 impl Shapes {
@@ -139,6 +176,7 @@ impl Shapes {
         }
         self.reach.clear();
         self.marked = 0;
+        self.apart = 0;
     }
 
     /// The shape of the record at `key` (an address) of type `type_id`,
@@ -181,7 +219,7 @@ impl Shapes {
     /// whose target goes in section `sec`.
     #[inline]
     pub fn mark(&mut self, sec: usize) {
-        self.marked |= 1u64.checked_shl(sec as u32).unwrap_or(0);
+        self.marked |= section_bit(sec);
     }
 
     /// Does the subtree of shape `shape` place anything in section `sec`?
@@ -201,9 +239,23 @@ impl Writer {
         &mut self.shapes
     }
 
-    /// Where the record of shape `shape` was placed in section `sec`, if it was.
+    /// Does shared section `sec` write equal records once (the default), or
+    /// apart, as a writer that does not share them did (`SharesEqual`)?
+    pub fn set_shares_equal(&mut self, sec: usize, shares: bool) {
+        if shares {
+            self.shapes.apart &= !section_bit(sec);
+        } else {
+            self.shapes.apart |= section_bit(sec);
+        }
+    }
+
+    /// Where the record of shape `shape` was placed in section `sec`, if it
+    /// was and the section shares it.
     #[inline]
     pub fn shared_at(&self, sec: usize, shape: u32) -> Option<u64> {
+        if self.shapes.apart & section_bit(sec) != 0 {
+            return None;
+        }
         self.shapes.placed.get(&(sec, shape)).copied()
     }
 
@@ -213,11 +265,15 @@ impl Writer {
     }
 
     /// Should the walk filling section `walk` descend into a record of
-    /// shape `shape`? Once per shape, as the file holds it once, and only
-    /// when its subtree places something in that section.
+    /// shape `shape` that lives in shared section `home`? Once per shape,
+    /// as the file holds it once (every time when `home` writes equal
+    /// records apart), and only when its subtree places something in that
+    /// section.
     #[inline]
-    pub fn first_visit(&mut self, walk: usize, shape: u32) -> bool {
-        self.shapes.reaches(shape, walk) && self.shapes.visited.insert((walk, shape))
+    pub fn first_visit(&mut self, home: usize, walk: usize, shape: u32) -> bool {
+        self.shapes.reaches(shape, walk)
+            && (self.shapes.apart & section_bit(home) != 0
+                || self.shapes.visited.insert((walk, shape)))
     }
 }
 

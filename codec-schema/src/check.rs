@@ -1699,6 +1699,8 @@ fn type_size(t: &Type, named: &dyn Fn(&str) -> Option<Size>) -> Option<Size> {
         Type::Ref { width, .. } => int_width(width).map_or(Size::Variable, Size::Fixed),
         // No bytes in the record: the target starts after another one.
         Type::Follows { .. } => Size::Fixed(0),
+        // A writer's choice kept in the document: no bytes at all.
+        Type::SharesEqual { .. } => Size::Fixed(0),
         Type::Named(n) => named(n)?,
         Type::Array { of, len } => match type_size(of, named)? {
             Size::Fixed(e) => e.checked_mul(*len).map_or(Size::Overflow, Size::Fixed),

@@ -305,6 +305,29 @@ impl Checked {
             .collect()
     }
 
+    /// The root's `SharesEqual` fields, each with the id of its section.
+    pub fn shares_equal_fields(&self) -> Vec<(&str, usize)> {
+        self.root()
+            .fields
+            .iter()
+            .filter_map(|f| match &f.ty {
+                Type::SharesEqual { section } => Some((f.name.as_str(), self.section_id(section)?)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The shared section whose sharing the document keeps (`SharesEqual`)
+    /// that offset `p` leads into, if it does: decode notes each target
+    /// there (`Reader::note_shared`).
+    pub fn kept_sharing(&self, p: &crate::Ptr) -> Option<usize> {
+        let si = p.section.as_deref().and_then(|s| self.section_id(s))?;
+        self.shares_equal_fields()
+            .iter()
+            .any(|&(_, k)| k == si)
+            .then_some(si)
+    }
+
     /// The id of the interned table the root field `table` leads to.
     pub fn table_id(&self, table: &str) -> usize {
         self.interned_tables()

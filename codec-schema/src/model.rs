@@ -533,6 +533,18 @@ pub enum Type {
         #[serde(default = "u32_type")]
         width: Box<Type>,
     },
+    /// A choice of the file's writer, found on decode and kept in the
+    /// document; it takes no bytes. Held as a `bool`: does the writer write
+    /// each group of equal records of `section` (a `dedup: Shared` section)
+    /// once? Decode says yes when the file points twice at one record of the
+    /// section; encode shares equal records only when it is true. A file
+    /// without equal records comes back the same either way, so the only
+    /// files that tell are those that store equal records apart (TotK's
+    /// `.bgyml` files) or point twice at one. A field of the root struct,
+    /// after its offsets.
+    SharesEqual {
+        section: String,
+    },
     /// A sorted string table's body, a record's field: `count + 1` offsets
     /// (the sibling field `count` holds `count`) counted from the record's
     /// start, the last one where the strings end, then the strings,

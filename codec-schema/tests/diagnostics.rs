@@ -704,3 +704,32 @@ fn a_payload_offset_cannot_count_from_a_record() {
          hint: use the default `File` base or `Absolute(n)`: the word is stored apart from any record"
     );
 }
+
+#[test]
+fn shares_equal_names_a_shared_section_and_follows_the_roots_offsets() {
+    let e = errors_of(
+        "Top",
+        r#"Section(name: "boxes", dedup: Shared), Section(name: "plain")"#,
+        r#"        Struct(name: "Top", fields: [
+            (name: "early", type: SharesEqual(section: "boxes")),
+            (name: "first", type: Ptr(width: U32, to: Named("Box"), section: "boxes")),
+            (name: "unshared", type: SharesEqual(section: "plain")),
+            (name: "typo", type: SharesEqual(section: "boxs")),
+            (name: "fine", type: SharesEqual(section: "boxes")),
+        ]),
+        Struct(name: "Box", fields: [
+            (name: "x", type: U32),
+            (name: "inner", type: SharesEqual(section: "boxes")),
+        ]),"#,
+    );
+    assert_eq!(
+        e,
+        "t.ron:8:35: types/Top/fields/0: `early` comes before an offset field of `Top`\n  \
+         hint: it is found once every offset is followed: move it after them\n\
+         t.ron:10:59: types/Top/fields/2: section `plain` does not share records\n  \
+         hint: `SharesEqual` keeps the choice of a section with `dedup: Shared`\n\
+         t.ron:11:55: types/Top/fields/3: unknown section `boxs`\n  \
+         hint: sections are: boxes, plain\n\
+         t.ron:16:35: types/Box/fields/1: `SharesEqual` is a field of the root struct `Top`"
+    );
+}

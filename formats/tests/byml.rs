@@ -82,6 +82,7 @@ fn new_documents_are_laid_out_like_nintendos_writer() {
     let doc = Header {
         version: 7,
         path_table: 0,
+        shares_equal: true,
         root: Some(Container::Hash(hash(vec![
             ("b", point()),
             ("a", point()),
@@ -141,13 +142,14 @@ fn placement_order_of_a_hash_survives_a_round_trip() {
     let doc = Header {
         version: 2,
         path_table: 0,
+        shares_equal: true,
         root: Some(Container::Hash(hash(vec![("z", leaf(1)), ("a", leaf(2))]))),
     };
     let out = byml::encode(&doc, Variant::Be).unwrap();
     assert_eq!(&out[..2], b"BY");
     let (v, back) = byml::decode(&out).unwrap();
     assert_eq!(v, Variant::Be);
-    assert_eq!(back, doc, "z stays first: it was placed first");
+    assert_eq!(back.root, doc.root, "z stays first: it was placed first");
     assert_eq!(byml::encode(&back, v).unwrap(), out);
 }
 
@@ -156,6 +158,7 @@ fn bad_input_gets_a_located_error() {
     let doc = Header {
         version: 2,
         path_table: 0,
+        shares_equal: true,
         root: Some(Container::Array(Array {
             items: vec![Node::String("s".into())],
         })),
@@ -183,4 +186,93 @@ fn bad_input_gets_a_located_error() {
     assert!(e.contains("0x"), "{e}");
     // Not a BYML file.
     assert!(byml::decode(b"YB\x09\x00").is_err());
+}
+
+/// Whether the writer shares equal containers is kept in the document
+/// (`shares_equal`, from the schema's `SharesEqual`): TotK's `.bgyml`
+/// writer stores equal containers apart, its `.bcett` writer and BotW's
+/// share them, and each file comes back as its writer laid it out.
+#[test]
+fn equal_containers_are_shared_or_kept_apart_as_the_file_had_them() {
+    let xyz = || {
+        Node::Hash(hash(vec![
+            ("X", Node::Float(0.0)),
+            ("Y", Node::Float(0.0)),
+            ("Z", Node::Float(0.0)),
+        ]))
+    };
+    let doc = |shares_equal: bool| Header {
+        version: 7,
+        path_table: 0,
+        shares_equal,
+        root: Some(Container::Array(Array {
+            items: vec![xyz(), xyz(), Node::Int(1), xyz()],
+        })),
+    };
+    // Apart: three copies of the 28-byte hash, each where it is met.
+    let apart = byml::encode(&doc(false), Variant::Le).unwrap();
+    let shared = byml::encode(&doc(true), Variant::Le).unwrap();
+    assert_eq!(apart.len(), shared.len() + 2 * 28);
+    let root = le_u32(&apart, 12) as usize;
+    let words: Vec<u32> = (0..4).map(|i| le_u32(&apart, root + 8 + 4 * i)).collect();
+    let first = root + 8 + 16;
+    assert_eq!(
+        [words[0], words[1], words[3]],
+        [first as u32, first as u32 + 28, first as u32 + 56]
+    );
+    // Shared: one copy, three offsets to it.
+    let root = le_u32(&shared, 12) as usize;
+    let words: Vec<u32> = (0..4).map(|i| le_u32(&shared, root + 8 + 4 * i)).collect();
+    assert_eq!([words[0], words[1], words[3]], [words[0]; 3]);
+    // Decode finds the writer's choice, and each comes back byte for byte.
+    for (bytes, shares) in [(&apart, false), (&shared, true)] {
+        let (v, back) = byml::decode(bytes).unwrap();
+        assert_eq!(back, doc(shares));
+        assert_eq!(&byml::encode(&back, v).unwrap(), bytes);
+    }
+    // A file with no equal containers says nothing of its writer: it reads
+    // as not sharing, and is written back the same either way.
+    let plain = Header {
+        version: 7,
+        path_table: 0,
+        shares_equal: true,
+        root: Some(Container::Array(Array {
+            items: vec![xyz(), Node::Int(1)],
+        })),
+    };
+    let bytes = byml::encode(&plain, Variant::Le).unwrap();
+    let (v, back) = byml::decode(&bytes).unwrap();
+    assert!(!back.shares_equal);
+    assert_eq!(byml::encode(&back, v).unwrap(), bytes);
+}
+
+/// The run-time interpreter (`dump`, `coverage`) reads what the codec
+/// reads: a file without string values (the header's offset to them is 0)
+/// and the writer's sharing, on files that share and files that do not.
+#[test]
+fn the_interpreter_reads_the_sharing_and_an_absent_string_table() {
+    let c = codec_schema::parse_str(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron")
+        .expect("the BYML schema checks");
+    let leaf = || Node::Hash(hash(vec![("a", Node::Int(1))]));
+    for shares_equal in [false, true] {
+        let doc = Header {
+            version: 7,
+            path_table: 0,
+            shares_equal,
+            root: Some(Container::Hash(hash(vec![("p", leaf()), ("q", leaf())]))),
+        };
+        let bytes = byml::encode(&doc, Variant::Le).unwrap();
+        assert_eq!(le_u32(&bytes, 8), 0, "no string-value table");
+        let (variant, back) = byml::decode(&bytes).unwrap();
+        assert_eq!(back.shares_equal, shares_equal);
+        let d = codec_schema::interp::decode_partial_with(
+            c.variant(variant.name()).unwrap(),
+            &bytes,
+            codec_runtime::Limits::default(),
+            &formats::interp_hooks::Glue,
+        );
+        assert!(d.error.is_none(), "{:?}", d.error);
+        let compiled = codec_schema::interp::to_value(&back).unwrap();
+        assert_eq!(d.root.to_value(), compiled);
+    }
 }

@@ -43,7 +43,8 @@ fn binary_to_yaml_to_binary_is_identical_on_every_corpus_file() {
     }
 }
 
-/// A document with every hash's entries sorted by key (oead's YAML order).
+/// A document as oead's YAML holds it: every hash's entries sorted by key,
+/// and nothing said of the sharing of equal containers.
 fn sorted(doc: &Header) -> Header {
     fn node(n: &Node) -> Node {
         match n {
@@ -72,6 +73,8 @@ fn sorted(doc: &Header) -> Header {
     Header {
         version: doc.version,
         path_table: doc.path_table,
+        // oead's text does not say whether equal containers are shared.
+        shares_equal: true,
         root: doc.root.as_ref().map(|c| match c {
             Container::Array(a) => Container::Array(array(a)),
             Container::Hash(h) => Container::Hash(hash(h)),
@@ -153,13 +156,14 @@ fn oeads_binary_test_file_reads() {
     assert_eq!(blob.iter().filter(|&&b| b != 0).count(), 519);
     let bytes = byml::encode(&doc, variant).unwrap();
     let (_, again) = byml::decode(&bytes).unwrap();
-    assert!(again == doc);
+    assert!(again.root == doc.root);
 }
 
 fn doc(root: Container) -> Header {
     Header {
         version: 2,
         path_table: 0,
+        shares_equal: true,
         root: Some(root),
     }
 }

@@ -292,6 +292,61 @@ impl<'s> Checker<'s> {
                     }
                 }
             }
+            // A writer's choice kept in the document: read once the root's
+            // offsets are followed, about a section that shares records.
+            Type::SharesEqual { section } => {
+                let sat = at(&tyat, &[Step::from("section")]);
+                match self.sections.get(section.as_str()) {
+                    None => cx.error(
+                        &sat,
+                        item,
+                        format!("unknown section `{section}`"),
+                        Some(self.section_list()),
+                    ),
+                    Some(&si) if self.all[si].dedup != crate::Dedup::Shared => cx.error(
+                        &sat,
+                        item,
+                        format!("section `{section}` does not share records"),
+                        Some(
+                            "`SharesEqual` keeps the choice of a section with `dedup: Shared`"
+                                .into(),
+                        ),
+                    ),
+                    Some(_) => {}
+                }
+                if st.name != self.s.root {
+                    cx.error(
+                        &tyat,
+                        item,
+                        format!(
+                            "`SharesEqual` is a field of the root struct `{}`",
+                            self.s.root
+                        ),
+                        None,
+                    );
+                }
+                if st.fields[fi + 1..]
+                    .iter()
+                    .any(|g| matches!(g.ty, Type::Ptr(_)))
+                {
+                    cx.error(
+                        &tyat,
+                        item,
+                        format!("`{}` comes before an offset field of `{}`", f.name, st.name),
+                        Some(
+                            "it is found once every offset is followed: move it after them".into(),
+                        ),
+                    );
+                }
+                if f.derive.is_some() {
+                    cx.error(
+                        &tyat,
+                        item,
+                        "`SharesEqual` is kept in the document, not derived",
+                        None,
+                    );
+                }
+            }
             Type::Follows { after, section, .. } => match sibling(after) {
                 None => cx.error(
                     &tyat,

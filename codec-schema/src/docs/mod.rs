@@ -163,6 +163,7 @@ pub fn type_label(t: &Type) -> String {
         Type::Switch { union, .. } | Type::Select { union, .. } => union.clone(),
         Type::Str { pool, width } => format!("{} string offset in {pool}", type_label(width)),
         Type::Pool {} => "string pool".into(),
+        Type::SharesEqual { section } => format!("sharing of {section} (no bytes)"),
         Type::Groups {
             of,
             groups,

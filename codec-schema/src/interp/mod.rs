@@ -768,6 +768,21 @@ impl<'c> Run<'c, '_> {
                     }
                     p += w;
                 }
+                Type::SharesEqual { .. } => {
+                    // Known once the offsets are followed: a placeholder.
+                    let mut n = Node::new(
+                        fs.name,
+                        fs.path,
+                        p,
+                        ty,
+                        fs.unknown,
+                        Kind::Number {
+                            value: Value::Bool(true),
+                        },
+                    );
+                    n.doc = f.doc.clone();
+                    self.leaf(n);
+                }
                 Type::Follows { .. } => {
                     // Read once the target it follows is: a placeholder.
                     let mut n = Node::new(fs.name, fs.path, p, ty, fs.unknown, Kind::Seq);
@@ -905,6 +920,17 @@ impl<'c> Run<'c, '_> {
         for _ in 0..pushed {
             self.r.pop_context();
         }
+        for (i, f) in st.fields.iter().enumerate() {
+            if let Type::SharesEqual { section } = &f.ty {
+                let shares = self
+                    .c
+                    .section_id(section)
+                    .is_some_and(|si| self.r.shares_equal(si));
+                self.top().children[i].kind = Kind::Number {
+                    value: Value::Bool(shares),
+                };
+            }
+        }
         self.pool_poststep(st);
         for (i, f) in st.fields.iter().enumerate() {
             if f.derive == Some(Derive::FileSize) && f.verify {
@@ -945,6 +971,9 @@ impl<'c> Run<'c, '_> {
         let field = st.fields[fi].name.as_str();
         let base = base_of(&ptr.base, pos, self.c, &self.r);
         let t = self.r.target(at, base, raw, ptr.scale)?;
+        if let Some(si) = self.c.kept_sharing(ptr) {
+            self.r.note_shared(si, t);
+        }
         if let Kind::Offset { target, .. } = &mut self.top().kind {
             *target = Some(t);
         }

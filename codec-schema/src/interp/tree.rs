@@ -253,6 +253,9 @@ impl<'c> Run<'c, '_> {
         node.size = w;
         self.open(node);
         let t = self.r.target(at, ptr.payload_base(), raw, ptr.scale)?;
+        if let Some(si) = self.c.kept_sharing(ptr) {
+            self.r.note_shared(si, t);
+        }
         if let Kind::Offset { target, .. } = &mut self.top().kind {
             *target = Some(t);
         }

@@ -33,7 +33,9 @@
 //! - **Version and byte order** are not part of oead's dialect. The first
 //!   line records them as a comment that other readers ignore:
 //!   `# BYML version 2, little-endian`. Reading takes them from there,
-//!   unless the caller gives them.
+//!   unless the caller gives them. A document whose writer stored equal
+//!   containers apart (`Header::shares_equal` false, TotK's `.bgyml`) adds
+//!   `, equal containers apart` to that line.
 //!
 //! Reading accepts the same text, oead's and roead's (keys in any order,
 //! `!u` in decimal or hex, roead's `!!file`), the core tags `!!str`,
@@ -64,12 +66,19 @@ const FLOW_MAX_ITEMS: usize = 10;
 /// bounds the recursion).
 const MAX_DEPTH: usize = 512;
 
-/// Version and byte order, as the first line of the text records them.
+/// Version, byte order and the writer's sharing, as the first line of the
+/// text records them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
     pub version: u16,
     pub big_endian: bool,
+    /// `Header::shares_equal`: recorded only when false, as
+    /// `, equal containers apart`.
+    pub shares_equal: bool,
 }
+
+/// How the first line says that equal containers are written apart.
+const APART: &str = "equal containers apart";
 
 impl Layout {
     /// The variant that writes this layout.
@@ -82,27 +91,36 @@ impl Layout {
         }
     }
 
-    /// The first line of the text: `# BYML version 2, little-endian`.
+    /// The first line of the text: `# BYML version 2, little-endian`, and
+    /// `, equal containers apart` for a document whose writer did not share
+    /// them.
     pub fn comment(self) -> String {
         format!(
-            "# BYML version {}, {}-endian",
+            "# BYML version {}, {}-endian{}",
             self.version,
-            if self.big_endian { "big" } else { "little" }
+            if self.big_endian { "big" } else { "little" },
+            if self.shares_equal {
+                String::new()
+            } else {
+                format!(", {APART}")
+            }
         )
     }
 
     /// Reads the comment line [`Layout::comment`] writes, if the text
-    /// starts with one; each part may be missing.
-    pub fn from_comment(text: &str) -> (Option<u16>, Option<bool>) {
+    /// starts with one: the version and byte order when it gives them, and
+    /// whether equal containers are shared (yes unless it says otherwise).
+    pub fn from_comment(text: &str) -> (Option<u16>, Option<bool>, bool) {
         let first = text.trim_start_matches('\u{FEFF}').lines().next();
         let Some(rest) = first.and_then(|l| l.trim().strip_prefix('#')) else {
-            return (None, None);
+            return (None, None, true);
         };
         let Some(rest) = rest.trim_start().strip_prefix("BYML") else {
-            return (None, None);
+            return (None, None, true);
         };
         let mut version = None;
         let mut big = None;
+        let mut shares = true;
         for part in rest.split(',') {
             let part = part.trim();
             if let Some(v) = part.strip_prefix("version") {
@@ -111,9 +129,11 @@ impl Layout {
                 big = Some(false);
             } else if part == "big-endian" {
                 big = Some(true);
+            } else if part == APART {
+                shares = false;
             }
         }
-        (version, big)
+        (version, big, shares)
     }
 }
 
@@ -133,6 +153,7 @@ pub fn looks_like_byml_text(text: &str) -> bool {
 /// let doc = Header {
 ///     version: 2,
 ///     path_table: 0,
+///     shares_equal: true,
 ///     root: Some(Container::Hash(Hash {
 ///         entries: vec![
 ///             Entry { key: "Speed".into(), value: Node::Float(1.5) },
@@ -149,6 +170,7 @@ pub fn to_yaml(doc: &Header, variant: Variant) -> String {
     let layout = Layout {
         version: doc.version,
         big_endian: matches!(variant, Variant::Be | Variant::V1Be),
+        shares_equal: doc.shares_equal,
     };
     let mut e = Emitter {
         w: Writer::new(4096),
@@ -350,7 +372,7 @@ pub fn from_yaml(
     version: Option<u16>,
     big_endian: Option<bool>,
 ) -> Result<(Variant, Header), TextError> {
-    let (said_version, said_big) = Layout::from_comment(text);
+    let (said_version, said_big, shares_equal) = Layout::from_comment(text);
     let at_start = |message: String| TextError {
         line: 1,
         column: 1,
@@ -370,6 +392,7 @@ pub fn from_yaml(
     let layout = Layout {
         version,
         big_endian,
+        shares_equal,
     };
     let mut r = Reader {
         events: Events::new(text),
@@ -405,6 +428,7 @@ pub fn from_yaml(
             version,
             path_table: 0,
             root,
+            shares_equal,
         },
     ))
 }
