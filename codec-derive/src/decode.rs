@@ -158,6 +158,7 @@ impl Gen<'_> {
                 Type::List { of, count } => {
                     let (r1, f1) = self.list_field_read(s, fname, of, count);
                     reads.extend(r1);
+                    reads.extend(self.unique_keys_check(f));
                     follows.extend(f1);
                 }
                 t @ Type::Groups { .. } => {
@@ -228,6 +229,7 @@ impl Gen<'_> {
                 build.push(quote!(#fid: #v));
             }
         }
+        checks.extend(self.stored_align_checks(s));
         build.extend(self.missing_fields(s));
         let notes = self.decode_notes(s);
         let endian = self.endian_const();
@@ -279,6 +281,37 @@ impl Gen<'_> {
                 #note_targets
             },
         )
+    }
+
+    /// Checks of the alignments `s` stores for its `align_by` fields
+    /// (`Reader::stored_align`), on the values just read.
+    fn stored_align_checks(&self, s: &StructDef) -> TokenStream {
+        let offsets = self.c.field_offsets(s);
+        let mut out = TokenStream::new();
+        for f in &s.fields {
+            let Some(by) = f.align_by.as_deref() else {
+                continue;
+            };
+            let Some(j) = s.fields.iter().position(|g| g.name == by) else {
+                continue;
+            };
+            let g = &s.fields[j];
+            let v = if Checked::is_stored(g) {
+                local("f", by)
+            } else {
+                local("raw", by)
+            };
+            let at = match offsets[j] {
+                Some(o) => quote!(pos + #o),
+                None => quote!(pos),
+            };
+            out.extend(quote! {
+                if let Err(e) = r.stored_align(#at, u64::from(#v)) {
+                    return Err(e.in_field(#by));
+                }
+            });
+        }
+        out
     }
 
     /// For a fixed-size record whose fields are all plain (numbers, bools,

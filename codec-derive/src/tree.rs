@@ -471,6 +471,47 @@ impl Gen<'_> {
             .map(|g| ident(&g.name))
     }
 
+    /// For a list sorted by an `Index` key (`sort_by`), just read into
+    /// `f_<list>` from `at_<list>`: the check that no key is held twice
+    /// (`interned::unique_keys`).
+    pub(crate) fn unique_keys_check(&self, f: &Field) -> Option<TokenStream> {
+        let rt = RT();
+        let key = f.sort_by.as_deref()?;
+        let Type::List { of, .. } = &f.ty else {
+            return None;
+        };
+        let Type::Named(en) = &**of else { return None };
+        let Some(TypeDef::Struct(e)) = self.c.get(en) else {
+            return None;
+        };
+        let esize = self.c.fixed_size(of)?;
+        let offs = self.c.field_offsets(e);
+        let ki = e.fields.iter().position(|g| g.name == key)?;
+        let Type::Index { width, .. } = &e.fields[ki].ty else {
+            return None;
+        };
+        let koff = offs[ki]?;
+        let read = read_uint(width, quote!(q));
+        let v = local("f", &f.name);
+        let at = local("at", &f.name);
+        let fname = f.name.as_str();
+        Some(quote! {
+            {
+                let key_at = |i: usize| #at + i as u64 * #esize + #koff;
+                let keys: ::std::vec::Vec<u64> = match (0..#v.len())
+                    .map(|i| { let q = key_at(i); #read })
+                    .collect::<#rt::DecodeResult<_>>()
+                {
+                    Ok(k) => k,
+                    Err(e) => return Err(e.in_field(#fname)),
+                };
+                if let Err((i, e)) = #rt::interned::unique_keys(&keys, key_at) {
+                    return Err(e.in_field(#key).at_index(i).in_field(#fname));
+                }
+            }
+        })
+    }
+
     /// A list of records kept in document order (`visit: Document`): read
     /// as stored, then reordered so that the targets of each section ascend.
     fn document_order_read(&self, s: &StructDef, f: &Field) -> Option<TokenStream> {
@@ -505,10 +546,12 @@ impl Gen<'_> {
         let wread = read_uint(&word_ty, quote!(q + #voff));
         let un = ident(union);
         let (plain, _) = self.list_field_read(s, &f.name, of, count);
+        let unique = self.unique_keys_check(f);
         let v = local("f", &f.name);
         let at = local("at", &f.name);
         Some(quote! {
             #plain
+            #unique
             let #v = {
                 let places: ::std::vec::Vec<::std::option::Option<(usize, u64)>> = (0..#v.len() as u64)
                     .map(|i| {

@@ -141,6 +141,11 @@ impl DecodeError {
         self.0.offset
     }
 
+    /// The path's segments, innermost first (what `path` shows reversed).
+    pub fn segments(&self) -> &[PathSeg] {
+        &self.0.path
+    }
+
     /// Moves the error's offset by `by` bytes: an error found in a unit's own
     /// bytes (offsets from the unit's start) becomes an offset in the file.
     #[cold]

@@ -151,6 +151,37 @@ impl Reader<'_> {
     }
 }
 
+/// Checks that no two elements of a list sorted by an interned key
+/// (`sort_by` on an `Index` field, as BYML's hash entries) hold the same
+/// key: such a list is a map, which a text form or a lookup cannot hold
+/// twice. `keys[i]` is element `i`'s key index, read at `at(i)`. Sorted
+/// keys (every file a writer sorted) cost one comparison each; others are
+/// sorted in a copy to find a repeat. A repeat is the index of the element
+/// that repeats a key, with the error (the caller adds its path).
+pub fn unique_keys(keys: &[u64], at: impl Fn(usize) -> u64) -> Result<(), (usize, DecodeError)> {
+    if keys.windows(2).all(|w| w[0] < w[1]) {
+        return Ok(());
+    }
+    let mut sorted: Vec<(u64, usize)> = keys.iter().copied().zip(0..).collect();
+    sorted.sort_unstable();
+    match sorted.windows(2).find(|w| w[0].0 == w[1].0) {
+        None => Ok(()),
+        Some(w) => {
+            let (first, second) = (w[0].1.min(w[1].1), w[0].1.max(w[1].1));
+            Err((
+                second,
+                DecodeError::new(
+                    at(second),
+                    ErrorKind::Invalid(format!(
+                        "key index {} is held twice in one sorted list (elements {first} and {second}): each key may appear once",
+                        w[0].0
+                    )),
+                ),
+            ))
+        }
+    }
+}
+
 /// Reads a table body at `pos` in the record that starts at `record`:
 /// `count + 1` offsets of `width` from `record`, then the strings. Returns
 /// the strings and the position after the last one.
@@ -174,6 +205,7 @@ pub fn read_table(
         }
     };
     let mut last_end = pos + (count + 1) * w;
+    let mut sorted = true;
     for i in 0..count {
         let at = pos + i * w;
         let raw = read(r, at).map_err(|e| e.at_index(i as usize))?;
@@ -189,8 +221,26 @@ pub fn read_table(
             )
             .at_index(i as usize)
         })?;
+        sorted &= out.last().is_none_or(|p: &Str| p.as_bytes() < bytes);
         out.push(Str::from(s));
         last_end = last_end.max(start + bytes.len() as u64 + 1);
+    }
+    // Each string once: an index then names one string, and equal keys
+    // cannot hide behind two indices.
+    if !sorted {
+        let mut by_text: Vec<(&[u8], usize)> = out.iter().map(|s| s.as_bytes()).zip(0..).collect();
+        by_text.sort_unstable();
+        if let Some(w) = by_text.windows(2).find(|w| w[0].0 == w[1].0) {
+            let (first, second) = (w[0].1.min(w[1].1), w[0].1.max(w[1].1));
+            return Err(DecodeError::new(
+                pos + second as u64 * width.bytes(),
+                ErrorKind::Invalid(format!(
+                    "the string {:?} is held twice in the table (entries {first} and {second})",
+                    String::from_utf8_lossy(w[0].0)
+                )),
+            )
+            .at_index(second));
+        }
     }
     let at = pos + count * w;
     let end = r.target(at, record, read(r, at)?, 1)?;

@@ -78,6 +78,26 @@ pub fn kept_align(target: u64, section_start: u64) -> u64 {
     a.min(MAX_KEPT_ALIGN)
 }
 
+impl crate::reader::Reader<'_> {
+    /// Checks an alignment a record stores for one of its fields
+    /// (`align_by`), read at `at`. A file that holds the field at a
+    /// multiple of it cannot store one larger than itself (the field would
+    /// lie past its end); refusing those keeps encode from padding a
+    /// decoded document by gigabytes.
+    pub fn stored_align(&self, at: u64, align: u64) -> crate::DecodeResult<()> {
+        if align > self.len() {
+            return Err(crate::DecodeError::new(
+                at,
+                crate::ErrorKind::Invalid(format!(
+                    "a stored alignment of {align} bytes is larger than the file ({} bytes)",
+                    self.len()
+                )),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The alignment a value is placed with: its kept one, or glue's choice for
 /// a value without one. Anything that is not a power of two is rounded up
 /// to one (an edited document cannot break the writer).

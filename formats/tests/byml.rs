@@ -276,3 +276,90 @@ fn the_interpreter_reads_the_sharing_and_an_absent_string_table() {
         assert_eq!(d.root.to_value(), compiled);
     }
 }
+
+/// Files that decode but could not come back: a hash holding one key twice
+/// (its YAML could not hold it), a key table holding one string twice (two
+/// indices for one key), an aligned blob whose stored alignment is larger
+/// than the file (encode would pad by gigabytes). Each is a located error,
+/// from the codec and the interpreter alike; so is a file that is not BYML.
+#[test]
+fn files_that_could_not_come_back_are_refused_where_they_go_wrong() {
+    let c = codec_schema::parse_str(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron")
+        .expect("the BYML schema checks");
+    let both = |bytes: &[u8]| -> (String, String) {
+        let compiled = byml::decode(bytes).unwrap_err().to_string();
+        let d = codec_schema::interp::decode_partial_with(
+            c.variant("Le").unwrap(),
+            bytes,
+            codec_runtime::Limits::default(),
+            &formats::interp_hooks::Glue,
+        );
+        (
+            compiled,
+            d.error.expect("the interpreter refuses it too").to_string(),
+        )
+    };
+    let doc = Header {
+        version: 7,
+        path_table: 0,
+        shares_equal: true,
+        root: Some(Container::Hash(hash(vec![
+            ("a", Node::Int(1)),
+            ("b", Node::Int(2)),
+            (
+                "c",
+                Node::File(formats::byml::schema::AlignedBinary {
+                    alignment: 0x10,
+                    data: vec![1, 2, 3],
+                }),
+            ),
+        ]))),
+    };
+    let good = byml::encode(&doc, Variant::Le).unwrap();
+    let root = le_u32(&good, 12) as usize;
+    // Entry 1 names key 0 ("a") again.
+    let mut dup_key = good.clone();
+    dup_key[root + 4 + 8..root + 4 + 8 + 3].copy_from_slice(&[0, 0, 0]);
+    let (compiled, interpreted) = both(&dup_key);
+    assert_eq!(compiled, interpreted);
+    assert!(
+        compiled.contains(&format!(
+            "at offset 0x{:x}, Header.root::Hash.entries[1].key",
+            root + 12
+        )) && compiled.contains("key index 0 is held twice"),
+        "{compiled}"
+    );
+    // The key table holds "a" twice (the second string was "b").
+    let mut dup_string = good.clone();
+    let keys = le_u32(&good, 4) as usize;
+    let second = keys + le_u32(&good, keys + 8) as usize;
+    assert_eq!(dup_string[second], b'b');
+    dup_string[second] = b'a';
+    let (compiled, interpreted) = both(&dup_string);
+    assert_eq!(compiled, interpreted);
+    assert!(
+        compiled.contains("Header.hash_keys.strings[1]")
+            && compiled.contains("the string \"a\" is held twice"),
+        "{compiled}"
+    );
+    // The blob's stored alignment says 2 GiB.
+    let mut huge = good.clone();
+    let blob = le_u32(&good, root + 4 + 16 + 4) as usize;
+    assert_eq!(le_u32(&good, blob + 4), 0x10);
+    huge[blob + 4..blob + 8].copy_from_slice(&0x8000_0000u32.to_le_bytes());
+    let (compiled, interpreted) = both(&huge);
+    assert_eq!(compiled, interpreted);
+    assert!(
+        compiled.contains(&format!("at offset 0x{:x}", blob + 4))
+            && compiled.contains(
+                "File.alignment: a stored alignment of 2147483648 bytes is larger than the file"
+            ),
+        "{compiled}"
+    );
+    // Not BYML at all: the magic is named.
+    let e = byml::decode(b"YZ\x02\x00").unwrap_err().to_string();
+    assert!(
+        e.starts_with("at offset 0x0, Header.magic: expected the magic"),
+        "{e}"
+    );
+}

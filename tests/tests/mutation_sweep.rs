@@ -86,6 +86,16 @@ const FORMATS: &[Format] = &[
         corpus: "ainb",
         pick: pick_ainb,
     },
+    Format {
+        name: "byml",
+        corpus: "byml",
+        pick: pick_byml,
+    },
+    Format {
+        name: "sarc",
+        corpus: "sarc",
+        pick: pick_sarc,
+    },
 ];
 
 // ---------------------------------------------------------------------------
@@ -148,6 +158,52 @@ fn pick_ainb(dir: &Path) -> Vec<Sample> {
         ..Sample::whole(name, data, ainb)
     });
     out
+}
+
+fn byml(data: &[u8]) -> Outcome {
+    match formats::byml::decode(data) {
+        Ok((v, doc)) => {
+            let _ = formats::byml::encode(&doc, v);
+            Vec::new()
+        }
+        Err(e) => vec![(e.offset(), e.to_string())],
+    }
+}
+
+/// The two smallest files: a v4 effect file with 64-bit values and an
+/// aligned blob (9 KB) at every third offset, and a v2 map file with
+/// shared containers (28 KB) at every 23rd. The tree's nodes are small, so
+/// every few bytes hold a type, a count or an offset.
+fn pick_byml(dir: &Path) -> Vec<Sample> {
+    let files = corpus_files(dir, |n| n.ends_with(".byml"));
+    files
+        .into_iter()
+        .take(2)
+        .zip([3, 23])
+        .map(|((name, data), stride)| Sample {
+            stride,
+            ..Sample::whole(name, data, byml)
+        })
+        .collect()
+}
+
+fn sarc(data: &[u8]) -> Outcome {
+    match formats::sarc::decode(data) {
+        Ok((v, archive)) => {
+            let _ = formats::sarc::encode(&archive, v);
+            Vec::new()
+        }
+        Err(e) => vec![(e.offset(), e.to_string())],
+    }
+}
+
+/// The small archive (1.8 KB, a BotW pack of AAMP files) in full.
+fn pick_sarc(dir: &Path) -> Vec<Sample> {
+    corpus_files(dir, |n| n.ends_with(".sarc"))
+        .into_iter()
+        .take(1)
+        .map(|(name, data)| Sample::whole(name, data, sarc))
+        .collect()
 }
 
 /// Decodes as game `v`, and, when the mutation makes the file look like

@@ -347,8 +347,19 @@ impl InterpError {
 
 impl From<DecodeError> for InterpError {
     fn from(e: DecodeError) -> Self {
-        // Reader errors carry no path; the interpreter adds it on the way up.
-        InterpError::new(e.offset(), e.kind().to_string())
+        // Reader errors carry no path, the runtime's construct functions the
+        // part inside their construct (`strings[4]`); the interpreter adds
+        // the rest on the way up.
+        let mut out = InterpError::new(e.offset(), e.kind().to_string());
+        for seg in e.segments() {
+            out = out.within(match *seg {
+                codec_runtime::PathSeg::Type(t) => Seg::Type(t.to_owned()),
+                codec_runtime::PathSeg::Field(n) => Seg::Field(n.to_owned()),
+                codec_runtime::PathSeg::Index(i) => Seg::Index(i),
+                codec_runtime::PathSeg::Variant(v) => Seg::Variant(v.to_owned()),
+            });
+        }
+        out
     }
 }
 
@@ -793,6 +804,7 @@ impl<'c> Run<'c, '_> {
                     p = self
                         .list_field(st, i, of, count, p, &fs, &mut lists[i])
                         .map_err(|e| e.in_field(&f.name))?;
+                    self.unique_keys(f, of).map_err(|e| e.in_field(&f.name))?;
                     self.document_order(f.visit);
                     if let Some(n) = self.top().children.last_mut() {
                         n.doc = f.doc.clone();
@@ -842,6 +854,7 @@ impl<'c> Run<'c, '_> {
             }
         }
         self.post_notes(st, pos, &raws);
+        self.stored_aligns(st, pos)?;
         let mut pushed = 0;
         for f in st.fields.iter().filter(|f| f.context) {
             let v = self.stored_u64(&f.name).unwrap_or(0);
@@ -951,6 +964,32 @@ impl<'c> Run<'c, '_> {
         self.top().size = p - pos;
         self.close();
         Ok(p)
+    }
+
+    /// Checks the alignments record `st` (at `pos`, its fields just read
+    /// into the open node) stores for its `align_by` fields.
+    fn stored_aligns(&mut self, st: &StructDef, pos: u64) -> R<()> {
+        for f in &st.fields {
+            let Some(by) = f.align_by.as_deref() else {
+                continue;
+            };
+            let Some(j) = st.fields.iter().position(|g| g.name == by) else {
+                continue;
+            };
+            let node = &self.top().children[j];
+            let at = node.offset.max(pos);
+            let value = match &node.kind {
+                Kind::Number { value } => value_u64(value),
+                Kind::Derived { raw, .. } => Some(*raw),
+                _ => None,
+            };
+            if let Some(a) = value {
+                self.r
+                    .stored_align(at, a)
+                    .map_err(|e| InterpError::from(e).in_field(by))?;
+            }
+        }
+        Ok(())
     }
 
     /// Follows offset field `fi` of record `st` (at `pos`): the open node

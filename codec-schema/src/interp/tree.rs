@@ -11,7 +11,7 @@
 use super::{int_width, InterpError, Seg};
 use super::{variant_node, Kind, Node, Run, Site, R};
 use crate::docs::type_label;
-use crate::{Count, Ptr, StructDef, Type, TypeDef, UnionDef, Visit};
+use crate::{Count, Field, Ptr, StructDef, Type, TypeDef, UnionDef, Visit};
 
 impl<'c> Run<'c, '_> {
     /// The raw value read for sibling field `name` of `st`.
@@ -334,6 +334,36 @@ impl<'c> Run<'c, '_> {
         self.top().size = end - pos;
         self.close();
         Ok(end)
+    }
+
+    /// A list sorted by an `Index` key (`sort_by`), just read as the open
+    /// node's last child: no key may be held twice
+    /// (`interned::unique_keys`, as the generated decoder checks).
+    pub(super) fn unique_keys(&mut self, f: &Field, of: &Type) -> R<()> {
+        let Some(key) = f.sort_by.as_deref() else {
+            return Ok(());
+        };
+        let Type::Named(en) = of else { return Ok(()) };
+        let Some(TypeDef::Struct(e)) = self.c.get(en) else {
+            return Ok(());
+        };
+        let offs = self.c.field_offsets(e);
+        let Some(ki) = e.fields.iter().position(|g| g.name == key) else {
+            return Ok(());
+        };
+        let (Type::Index { width, .. }, Some(koff)) = (&e.fields[ki].ty, offs[ki]) else {
+            return Ok(());
+        };
+        let Some(list) = self.top().children.last() else {
+            return Ok(());
+        };
+        let at: Vec<u64> = list.children.iter().map(|n| n.offset + koff).collect();
+        let keys = at
+            .iter()
+            .map(|&q| self.read_uint(width, q))
+            .collect::<Result<Vec<u64>, _>>()?;
+        codec_runtime::interned::unique_keys(&keys, |i| at[i])
+            .map_err(|(i, e)| InterpError::from(e).in_field(key).at_index(i))
     }
 
     /// A list of records visited in document order (`visit: Document`),

@@ -15,7 +15,7 @@ pub mod schema {
 
 pub use schema::{Array, Container, Entry, Hash, Header, Node, Variant};
 
-use codec_runtime::{DecodeError, DecodeResult, EncodeResult, ErrorKind};
+use codec_runtime::{DecodeError, DecodeResult, EncodeResult, ErrorKind, PathSeg};
 
 /// Decodes a document; the byte order comes from the magic, the header
 /// layout from the version.
@@ -28,6 +28,8 @@ pub fn decode(data: &[u8]) -> DecodeResult<(Variant, Header)> {
                 data.get(..4).unwrap_or_default()
             )),
         )
+        .in_field("magic")
+        .within(PathSeg::Type("Header"))
     })?;
     Ok((variant, schema::decode(data, variant)?))
 }

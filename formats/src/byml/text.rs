@@ -35,7 +35,8 @@
 //!   `# BYML version 2, little-endian`. Reading takes them from there,
 //!   unless the caller gives them. A document whose writer stored equal
 //!   containers apart (`Header::shares_equal` false, TotK's `.bgyml`) adds
-//!   `, equal containers apart` to that line.
+//!   `, equal containers apart` to that line, and a version 1 header's
+//!   path table offset, when not 0, `, path table 0x…`.
 //!
 //! Reading accepts the same text, oead's and roead's (keys in any order,
 //! `!u` in decimal or hex, roead's `!!file`), the core tags `!!str`,
@@ -75,10 +76,16 @@ pub struct Layout {
     /// `Header::shares_equal`: recorded only when false, as
     /// `, equal containers apart`.
     pub shares_equal: bool,
+    /// `Header::path_table` (version 1): recorded only when not 0, as
+    /// `, path table 0x…`.
+    pub path_table: u32,
 }
 
 /// How the first line says that equal containers are written apart.
 const APART: &str = "equal containers apart";
+
+/// How the first line gives a version 1 header's path table offset.
+const PATH_TABLE: &str = "path table";
 
 impl Layout {
     /// The variant that writes this layout.
@@ -95,46 +102,67 @@ impl Layout {
     /// `, equal containers apart` for a document whose writer did not share
     /// them.
     pub fn comment(self) -> String {
-        format!(
-            "# BYML version {}, {}-endian{}",
+        let mut out = format!(
+            "# BYML version {}, {}-endian",
             self.version,
             if self.big_endian { "big" } else { "little" },
-            if self.shares_equal {
-                String::new()
-            } else {
-                format!(", {APART}")
-            }
-        )
+        );
+        if !self.shares_equal {
+            out.push_str(", ");
+            out.push_str(APART);
+        }
+        if self.path_table != 0 {
+            let _ = write!(out, ", {PATH_TABLE} 0x{:x}", self.path_table);
+        }
+        out
     }
 
     /// Reads the comment line [`Layout::comment`] writes, if the text
-    /// starts with one: the version and byte order when it gives them, and
-    /// whether equal containers are shared (yes unless it says otherwise).
-    pub fn from_comment(text: &str) -> (Option<u16>, Option<bool>, bool) {
+    /// starts with one: the version and byte order when it gives them;
+    /// whether equal containers are shared (yes unless it says otherwise)
+    /// and the path table offset (0 unless it gives one).
+    pub fn from_comment(text: &str) -> Said {
+        let mut said = Said {
+            version: None,
+            big_endian: None,
+            shares_equal: true,
+            path_table: 0,
+        };
         let first = text.trim_start_matches('\u{FEFF}').lines().next();
         let Some(rest) = first.and_then(|l| l.trim().strip_prefix('#')) else {
-            return (None, None, true);
+            return said;
         };
         let Some(rest) = rest.trim_start().strip_prefix("BYML") else {
-            return (None, None, true);
+            return said;
         };
-        let mut version = None;
-        let mut big = None;
-        let mut shares = true;
         for part in rest.split(',') {
             let part = part.trim();
             if let Some(v) = part.strip_prefix("version") {
-                version = v.trim().parse().ok();
+                said.version = v.trim().parse().ok();
             } else if part == "little-endian" {
-                big = Some(false);
+                said.big_endian = Some(false);
             } else if part == "big-endian" {
-                big = Some(true);
+                said.big_endian = Some(true);
             } else if part == APART {
-                shares = false;
+                said.shares_equal = false;
+            } else if let Some(hex) = part
+                .strip_prefix(PATH_TABLE)
+                .and_then(|v| v.trim().strip_prefix("0x"))
+            {
+                said.path_table = u32::from_str_radix(hex, 16).unwrap_or(0);
             }
         }
-        (version, big, shares)
+        said
     }
+}
+
+/// What the first line of a BYML text says (see [`Layout::from_comment`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Said {
+    pub version: Option<u16>,
+    pub big_endian: Option<bool>,
+    pub shares_equal: bool,
+    pub path_table: u32,
 }
 
 /// Whether `text` starts with the comment line that [`to_yaml`] writes.
@@ -171,6 +199,7 @@ pub fn to_yaml(doc: &Header, variant: Variant) -> String {
         version: doc.version,
         big_endian: matches!(variant, Variant::Be | Variant::V1Be),
         shares_equal: doc.shares_equal,
+        path_table: doc.path_table,
     };
     let mut e = Emitter {
         w: Writer::new(4096),
@@ -372,7 +401,9 @@ pub fn from_yaml(
     version: Option<u16>,
     big_endian: Option<bool>,
 ) -> Result<(Variant, Header), TextError> {
-    let (said_version, said_big, shares_equal) = Layout::from_comment(text);
+    let said = Layout::from_comment(text);
+    let (said_version, said_big) = (said.version, said.big_endian);
+    let (shares_equal, path_table) = (said.shares_equal, said.path_table);
     let at_start = |message: String| TextError {
         line: 1,
         column: 1,
@@ -393,6 +424,7 @@ pub fn from_yaml(
         version,
         big_endian,
         shares_equal,
+        path_table,
     };
     let mut r = Reader {
         events: Events::new(text),
@@ -426,7 +458,7 @@ pub fn from_yaml(
         layout.variant(),
         Header {
             version,
-            path_table: 0,
+            path_table,
             root,
             shares_equal,
         },

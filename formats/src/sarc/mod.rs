@@ -32,7 +32,7 @@ pub mod schema {
 
 pub use schema::{Node, Sarc, Variant};
 
-use codec_runtime::{Aligned, DecodeError, DecodeResult, EncodeResult, ErrorKind, Str};
+use codec_runtime::{Aligned, DecodeError, DecodeResult, EncodeResult, ErrorKind, PathSeg, Str};
 
 /// The file magic.
 pub const MAGIC: &[u8; 4] = b"SARC";
@@ -78,18 +78,28 @@ impl Node {
 /// Decodes an archive in the byte order its byte-order mark gives.
 pub fn decode(data: &[u8]) -> DecodeResult<(Variant, Sarc)> {
     let variant = Variant::detect(data).ok_or_else(|| {
-        let what = if data.starts_with(MAGIC) {
-            format!(
-                "a SARC byte-order mark (FE FF or FF FE) at 0x6, found {:02X?}",
-                data.get(6..8).unwrap_or_default()
+        let (at, field, what) = if data.starts_with(MAGIC) {
+            (
+                6,
+                "byte_order",
+                format!(
+                    "a SARC byte-order mark (FE FF or FF FE), found {:02X?}",
+                    data.get(6..8).unwrap_or_default()
+                ),
             )
         } else {
-            format!(
-                "the magic \"SARC\", found {:?}",
-                String::from_utf8_lossy(data.get(..4).unwrap_or_default())
+            (
+                0,
+                "magic",
+                format!(
+                    "the magic \"SARC\", found {:?}",
+                    String::from_utf8_lossy(data.get(..4).unwrap_or_default())
+                ),
             )
         };
-        DecodeError::new(0, ErrorKind::Invalid(format!("expected {what}")))
+        DecodeError::new(at, ErrorKind::Invalid(format!("expected {what}")))
+            .in_field(field)
+            .within(PathSeg::Type("Sarc"))
     })?;
     Ok((variant, schema::decode(data, variant)?))
 }
