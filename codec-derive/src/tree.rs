@@ -498,14 +498,8 @@ impl Gen<'_> {
         Some(quote! {
             {
                 let key_at = |i: usize| #at + i as u64 * #esize + #koff;
-                let keys: ::std::vec::Vec<u64> = match (0..#v.len())
-                    .map(|i| { let q = key_at(i); #read })
-                    .collect::<#rt::DecodeResult<_>>()
-                {
-                    Ok(k) => k,
-                    Err(e) => return Err(e.in_field(#fname)),
-                };
-                if let Err((i, e)) = #rt::interned::unique_keys(&keys, key_at) {
+                let key = |i: usize| { let q = key_at(i); #read };
+                if let Err((i, e)) = #rt::interned::unique_keys(#v.len(), key, key_at) {
                     return Err(e.in_field(#key).at_index(i).in_field(#fname));
                 }
             }
@@ -553,16 +547,16 @@ impl Gen<'_> {
             #plain
             #unique
             let #v = {
-                let places: ::std::vec::Vec<::std::option::Option<(usize, u64)>> = (0..#v.len() as u64)
-                    .map(|i| {
-                        let q = #at + i * #esize;
-                        let tag = #tread.ok()?;
-                        let word = #wread.ok()?;
-                        #un::placed_in(tag).map(|s| (s, word))
-                    })
-                    .collect();
-                let order = #rt::shared::document_order(&places);
-                #rt::shared::reorder(#v, &order)
+                let place = |i: usize| {
+                    let q = #at + i as u64 * #esize;
+                    let tag = #tread.ok()?;
+                    let word = #wread.ok()?;
+                    #un::placed_in(tag).map(|s| (s, word))
+                };
+                match #rt::shared::document_order_of(#v.len(), place) {
+                    None => #v,
+                    Some(order) => #rt::shared::reorder(#v, &order),
+                }
             };
         })
     }

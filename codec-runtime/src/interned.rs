@@ -154,15 +154,33 @@ impl Reader<'_> {
 /// Checks that no two elements of a list sorted by an interned key
 /// (`sort_by` on an `Index` field, as BYML's hash entries) hold the same
 /// key: such a list is a map, which a text form or a lookup cannot hold
-/// twice. `keys[i]` is element `i`'s key index, read at `at(i)`. Sorted
-/// keys (every file a writer sorted) cost one comparison each; others are
-/// sorted in a copy to find a repeat. A repeat is the index of the element
-/// that repeats a key, with the error (the caller adds its path).
-pub fn unique_keys(keys: &[u64], at: impl Fn(usize) -> u64) -> Result<(), (usize, DecodeError)> {
-    if keys.windows(2).all(|w| w[0] < w[1]) {
+/// twice. Element `i`'s key index is `key(i)`, read at `at(i)`, for the
+/// `n` elements. Sorted keys (every file a writer sorted) cost one
+/// comparison each and no allocation; others are sorted in a copy to find
+/// a repeat. A repeat is the index of the element that repeats a key, with
+/// the error (the caller adds its path).
+pub fn unique_keys(
+    n: usize,
+    key: impl Fn(usize) -> DecodeResult<u64>,
+    at: impl Fn(usize) -> u64,
+) -> Result<(), (usize, DecodeError)> {
+    let mut prev = None;
+    let mut ascending = true;
+    for i in 0..n {
+        let k = key(i).map_err(|e| (i, e))?;
+        if prev.is_some_and(|p| p >= k) {
+            ascending = false;
+            break;
+        }
+        prev = Some(k);
+    }
+    if ascending {
         return Ok(());
     }
-    let mut sorted: Vec<(u64, usize)> = keys.iter().copied().zip(0..).collect();
+    let mut sorted: Vec<(u64, usize)> = Vec::with_capacity(n);
+    for i in 0..n {
+        sorted.push((key(i).map_err(|e| (i, e))?, i));
+    }
     sorted.sort_unstable();
     match sorted.windows(2).find(|w| w[0].0 == w[1].0) {
         None => Ok(()),

@@ -300,18 +300,116 @@ pub fn document_order(places: &[Option<(usize, u64)>]) -> Vec<usize> {
     order
 }
 
+/// [`document_order`] for `n` elements whose places `place(i)` gives,
+/// or `None` when the list is in document order already: each section's
+/// targets ascend (the common case, checked without allocating).
+pub fn document_order_of(
+    n: usize,
+    place: impl Fn(usize) -> Option<(usize, u64)>,
+) -> Option<Vec<usize>> {
+    // The last target seen in each section, for the few sections a list's
+    // elements lead to (more are rare: then the general path decides).
+    let mut last: [(usize, u64); 4] = [(usize::MAX, 0); 4];
+    let mut ascending = true;
+    'scan: for i in 0..n {
+        let Some((sec, target)) = place(i) else {
+            continue;
+        };
+        for slot in last.iter_mut() {
+            if slot.0 == sec {
+                if target < slot.1 {
+                    ascending = false;
+                    break 'scan;
+                }
+                slot.1 = target;
+                continue 'scan;
+            }
+            if slot.0 == usize::MAX {
+                *slot = (sec, target);
+                continue 'scan;
+            }
+        }
+        ascending = false;
+        break;
+    }
+    if ascending {
+        return None;
+    }
+    let places: Vec<Option<(usize, u64)>> = (0..n).map(place).collect();
+    let order = document_order(&places);
+    (!order.iter().enumerate().all(|(i, &j)| i == j)).then_some(order)
+}
+
 /// Reorders `v` by `order` (from [`document_order`]).
-pub fn reorder<T>(v: Vec<T>, order: &[usize]) -> Vec<T> {
-    if order.iter().enumerate().all(|(i, &j)| i == j) {
+/// Element `k` of the result is element `order[k]` of `v`; the elements
+/// are swapped in place along the permutation's cycles.
+pub fn reorder<T>(mut v: Vec<T>, order: &[usize]) -> Vec<T> {
+    if order.len() != v.len() || order.iter().enumerate().all(|(i, &j)| i == j) {
         return v;
     }
-    let mut slots: Vec<Option<T>> = v.into_iter().map(Some).collect();
-    order.iter().filter_map(|&i| slots[i].take()).collect()
+    let mut order = order.to_vec();
+    for i in 0..v.len() {
+        let mut cur = i;
+        while order[cur] != i {
+            let next = order[cur];
+            if next >= v.len() {
+                break;
+            }
+            v.swap(cur, next);
+            order[cur] = cur;
+            cur = next;
+        }
+        order[cur] = cur;
+    }
+    v
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reorder_moves_each_element_to_its_place() {
+        let v: Vec<char> = "abcdef".chars().collect();
+        // Two cycles (0 2 4) and (1 5), and 3 in place.
+        let order = [2, 5, 4, 3, 0, 1];
+        let out = reorder(v.clone(), &order);
+        let want: Vec<char> = order.iter().map(|&i| v[i]).collect();
+        assert_eq!(out, want);
+        assert_eq!(reorder(v.clone(), &[0, 1, 2, 3, 4, 5]), v);
+    }
+
+    /// The scan without allocation agrees with the general path: `None`
+    /// exactly when the general order is the identity.
+    #[test]
+    fn document_order_of_agrees_with_document_order() {
+        let cases: Vec<Vec<Option<(usize, u64)>>> = vec![
+            vec![],
+            vec![None, Some((1, 8)), None, Some((1, 20))],
+            vec![Some((1, 20)), Some((1, 8))],
+            vec![Some((2, 5)), Some((1, 9)), Some((2, 1)), Some((1, 10))],
+            vec![Some((1, 9)), Some((2, 1)), Some((1, 10)), Some((2, 3))],
+            // Five sections: more than the scan keeps, so the general path decides.
+            (0..5).map(|s| Some((s, 10 - s as u64))).collect(),
+            vec![
+                Some((0, 1)),
+                Some((1, 1)),
+                Some((2, 1)),
+                Some((3, 1)),
+                Some((4, 0)),
+                Some((0, 0)),
+            ],
+        ];
+        for places in cases {
+            let general = document_order(&places);
+            let identity = general.iter().enumerate().all(|(i, &j)| i == j);
+            let scanned = document_order_of(places.len(), |i| places[i]);
+            assert_eq!(scanned.is_none(), identity, "{places:?}");
+            if let Some(order) = scanned {
+                assert_eq!(order, general, "{places:?}");
+            }
+        }
+    }
 
     #[test]
     fn a_shape_reaches_the_sections_marked_anywhere_under_it() {

@@ -358,11 +358,7 @@ impl<'c> Run<'c, '_> {
             return Ok(());
         };
         let at: Vec<u64> = list.children.iter().map(|n| n.offset + koff).collect();
-        let keys = at
-            .iter()
-            .map(|&q| self.read_uint(width, q))
-            .collect::<Result<Vec<u64>, _>>()?;
-        codec_runtime::interned::unique_keys(&keys, |i| at[i])
+        codec_runtime::interned::unique_keys(at.len(), |i| self.read_uint(width, at[i]), |i| at[i])
             .map_err(|(i, e)| InterpError::from(e).in_field(key).at_index(i))
     }
 
