@@ -158,7 +158,7 @@ impl Gen<'_> {
                 Type::List { of, count } => {
                     let (r1, f1) = self.list_field_read(s, fname, of, count);
                     reads.extend(r1);
-                    reads.extend(self.unique_keys_check(f));
+                    reads.extend(self.ascending_keys_check(f));
                     follows.extend(f1);
                 }
                 t @ Type::Groups { .. } => {

@@ -472,9 +472,9 @@ impl Gen<'_> {
     }
 
     /// For a list sorted by an `Index` key (`sort_by`), just read into
-    /// `f_<list>` from `at_<list>`: the check that no key is held twice
-    /// (`interned::unique_keys`).
-    pub(crate) fn unique_keys_check(&self, f: &Field) -> Option<TokenStream> {
+    /// `f_<list>` from `at_<list>`: the check that the keys ascend, each once
+    /// (`interned::ascending_keys`).
+    pub(crate) fn ascending_keys_check(&self, f: &Field) -> Option<TokenStream> {
         let rt = RT();
         let key = f.sort_by.as_deref()?;
         let Type::List { of, .. } = &f.ty else {
@@ -499,7 +499,7 @@ impl Gen<'_> {
             {
                 let key_at = |i: usize| #at + i as u64 * #esize + #koff;
                 let key = |i: usize| { let q = key_at(i); #read };
-                if let Err((i, e)) = #rt::interned::unique_keys(#v.len(), key, key_at) {
+                if let Err((i, e)) = #rt::interned::ascending_keys(#v.len(), key, key_at) {
                     return Err(e.in_field(#key).at_index(i).in_field(#fname));
                 }
             }
@@ -540,12 +540,12 @@ impl Gen<'_> {
         let wread = read_uint(&word_ty, quote!(q + #voff));
         let un = ident(union);
         let (plain, _) = self.list_field_read(s, &f.name, of, count);
-        let unique = self.unique_keys_check(f);
+        let ascending = self.ascending_keys_check(f);
         let v = local("f", &f.name);
         let at = local("at", &f.name);
         Some(quote! {
             #plain
-            #unique
+            #ascending
             let #v = {
                 let place = |i: usize| {
                     let q = #at + i as u64 * #esize;

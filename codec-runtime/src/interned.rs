@@ -151,53 +151,34 @@ impl Reader<'_> {
     }
 }
 
-/// Checks that no two elements of a list sorted by an interned key
-/// (`sort_by` on an `Index` field, as BYML's hash entries) hold the same
-/// key: such a list is a map, which a text form or a lookup cannot hold
-/// twice. Element `i`'s key index is `key(i)`, read at `at(i)`, for the
-/// `n` elements. Sorted keys (every file a writer sorted) cost one
-/// comparison each and no allocation; others are sorted in a copy to find
-/// a repeat. A repeat is the index of the element that repeats a key, with
-/// the error (the caller adds its path).
-pub fn unique_keys(
+/// Checks that the keys of a list sorted by an interned key (`sort_by` on
+/// an `Index` field, as BYML's hash entries) ascend, each once: the list
+/// is a map that readers search by halves, and only a list stored in key
+/// order keeps the slots decode recovers a document order in (a list
+/// stored otherwise would be rewritten in another order and read back
+/// differently). Element `i`'s key index is `key(i)`, read at `at(i)`,
+/// for the `n` elements; one comparison each, no allocation. The error
+/// comes with the index of the element out of order (the caller adds its
+/// path).
+pub fn ascending_keys(
     n: usize,
     key: impl Fn(usize) -> DecodeResult<u64>,
     at: impl Fn(usize) -> u64,
 ) -> Result<(), (usize, DecodeError)> {
-    let mut prev = None;
-    let mut ascending = true;
+    let mut prev: Option<u64> = None;
     for i in 0..n {
         let k = key(i).map_err(|e| (i, e))?;
-        if prev.is_some_and(|p| p >= k) {
-            ascending = false;
-            break;
+        if let Some(p) = prev.filter(|&p| p >= k) {
+            let what = if p == k {
+                format!("key index {k} is held twice in a row: each key may appear once")
+            } else {
+                format!("key index {k} follows key index {p}: the keys ascend")
+            };
+            return Err((i, DecodeError::new(at(i), ErrorKind::Invalid(what))));
         }
         prev = Some(k);
     }
-    if ascending {
-        return Ok(());
-    }
-    let mut sorted: Vec<(u64, usize)> = Vec::with_capacity(n);
-    for i in 0..n {
-        sorted.push((key(i).map_err(|e| (i, e))?, i));
-    }
-    sorted.sort_unstable();
-    match sorted.windows(2).find(|w| w[0].0 == w[1].0) {
-        None => Ok(()),
-        Some(w) => {
-            let (first, second) = (w[0].1.min(w[1].1), w[0].1.max(w[1].1));
-            Err((
-                second,
-                DecodeError::new(
-                    at(second),
-                    ErrorKind::Invalid(format!(
-                        "key index {} is held twice in one sorted list (elements {first} and {second}): each key may appear once",
-                        w[0].0
-                    )),
-                ),
-            ))
-        }
-    }
+    Ok(())
 }
 
 /// Reads a table body at `pos` in the record that starts at `record`:
@@ -223,7 +204,6 @@ pub fn read_table(
         }
     };
     let mut last_end = pos + (count + 1) * w;
-    let mut sorted = true;
     for i in 0..count {
         let at = pos + i * w;
         let raw = read(r, at).map_err(|e| e.at_index(i as usize))?;
@@ -239,26 +219,18 @@ pub fn read_table(
             )
             .at_index(i as usize)
         })?;
-        sorted &= out.last().is_none_or(|p: &Str| p.as_bytes() < bytes);
+        // Sorted by bytes, each once: an index then names one string, and
+        // the table is written back in the same order.
+        if let Some(p) = out.last().filter(|p: &&Str| p.as_bytes() >= bytes) {
+            let what = if p.as_bytes() == bytes {
+                format!("the string {s:?} is held twice in a row: each string may appear once")
+            } else {
+                format!("the string {s:?} follows {p:?}: the strings ascend by their bytes")
+            };
+            return Err(DecodeError::new(at, ErrorKind::Invalid(what)).at_index(i as usize));
+        }
         out.push(Str::from(s));
         last_end = last_end.max(start + bytes.len() as u64 + 1);
-    }
-    // Each string once: an index then names one string, and equal keys
-    // cannot hide behind two indices.
-    if !sorted {
-        let mut by_text: Vec<(&[u8], usize)> = out.iter().map(|s| s.as_bytes()).zip(0..).collect();
-        by_text.sort_unstable();
-        if let Some(w) = by_text.windows(2).find(|w| w[0].0 == w[1].0) {
-            let (first, second) = (w[0].1.min(w[1].1), w[0].1.max(w[1].1));
-            return Err(DecodeError::new(
-                pos + second as u64 * width.bytes(),
-                ErrorKind::Invalid(format!(
-                    "the string {:?} is held twice in the table (entries {first} and {second})",
-                    String::from_utf8_lossy(w[0].0)
-                )),
-            )
-            .at_index(second));
-        }
     }
     let at = pos + count * w;
     let end = r.target(at, record, read(r, at)?, 1)?;

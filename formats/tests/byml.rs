@@ -278,10 +278,12 @@ fn the_interpreter_reads_the_sharing_and_an_absent_string_table() {
 }
 
 /// Files that decode but could not come back: a hash holding one key twice
-/// (its YAML could not hold it), a key table holding one string twice (two
-/// indices for one key), an aligned blob whose stored alignment is larger
-/// than the file (encode would pad by gigabytes). Each is a located error,
-/// from the codec and the interpreter alike; so is a file that is not BYML.
+/// (its YAML could not hold it) or its keys out of order (its document
+/// order would read back differently), a key table holding one string
+/// twice (two indices for one key) or out of order, an aligned blob whose
+/// stored alignment is larger than the file (encode would pad by
+/// gigabytes). Each is a located error, from the codec and the interpreter
+/// alike; so is a file that is not BYML.
 #[test]
 fn files_that_could_not_come_back_are_refused_where_they_go_wrong() {
     let c = codec_schema::parse_str(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron")
@@ -340,6 +342,25 @@ fn files_that_could_not_come_back_are_refused_where_they_go_wrong() {
     assert!(
         compiled.contains("Header.hash_keys.strings[1]")
             && compiled.contains("the string \"a\" is held twice"),
+        "{compiled}"
+    );
+    // Keys out of order: entry 1 names "c", entry 2 "b".
+    let mut swapped = good.clone();
+    swapped[root + 4 + 8..root + 4 + 8 + 3].copy_from_slice(&[2, 0, 0]);
+    swapped[root + 4 + 16..root + 4 + 16 + 3].copy_from_slice(&[1, 0, 0]);
+    let (compiled, interpreted) = both(&swapped);
+    assert_eq!(compiled, interpreted);
+    assert!(
+        compiled.contains("Header.root::Hash.entries[2].key: key index 1 follows key index 2"),
+        "{compiled}"
+    );
+    // The key table out of order: "a", "z", "c".
+    let mut unsorted = good.clone();
+    unsorted[second] = b'z';
+    let (compiled, interpreted) = both(&unsorted);
+    assert_eq!(compiled, interpreted);
+    assert!(
+        compiled.contains("Header.hash_keys.strings[2]: the string \"c\" follows \"z\""),
         "{compiled}"
     );
     // The blob's stored alignment says 2 GiB.

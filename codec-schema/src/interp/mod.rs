@@ -804,7 +804,8 @@ impl<'c> Run<'c, '_> {
                     p = self
                         .list_field(st, i, of, count, p, &fs, &mut lists[i])
                         .map_err(|e| e.in_field(&f.name))?;
-                    self.unique_keys(f, of).map_err(|e| e.in_field(&f.name))?;
+                    self.ascending_keys(f, of)
+                        .map_err(|e| e.in_field(&f.name))?;
                     self.document_order(f.visit);
                     if let Some(n) = self.top().children.last_mut() {
                         n.doc = f.doc.clone();

@@ -337,9 +337,9 @@ impl<'c> Run<'c, '_> {
     }
 
     /// A list sorted by an `Index` key (`sort_by`), just read as the open
-    /// node's last child: no key may be held twice
-    /// (`interned::unique_keys`, as the generated decoder checks).
-    pub(super) fn unique_keys(&mut self, f: &Field, of: &Type) -> R<()> {
+    /// node's last child: its keys ascend, each once
+    /// (`interned::ascending_keys`, as the generated decoder checks).
+    pub(super) fn ascending_keys(&mut self, f: &Field, of: &Type) -> R<()> {
         let Some(key) = f.sort_by.as_deref() else {
             return Ok(());
         };
@@ -358,8 +358,12 @@ impl<'c> Run<'c, '_> {
             return Ok(());
         };
         let at: Vec<u64> = list.children.iter().map(|n| n.offset + koff).collect();
-        codec_runtime::interned::unique_keys(at.len(), |i| self.read_uint(width, at[i]), |i| at[i])
-            .map_err(|(i, e)| InterpError::from(e).in_field(key).at_index(i))
+        codec_runtime::interned::ascending_keys(
+            at.len(),
+            |i| self.read_uint(width, at[i]),
+            |i| at[i],
+        )
+        .map_err(|(i, e)| InterpError::from(e).in_field(key).at_index(i))
     }
 
     /// A list of records visited in document order (`visit: Document`),

@@ -87,10 +87,15 @@ pub fn analyze(s: &str) -> Analysis {
             single_quoted_allowed: true,
         };
     }
-    // Fast path: identifier-like ASCII needs none of the checks below.
+    // Fast path: identifier-like ASCII needs none of the checks below;
+    // so do names and paths such as `Obj_<Kind>-02/Lod`: `<` and `/`
+    // are indicators nowhere, `-` and `>` only as the first character.
     let b = s.as_bytes();
-    if b.iter()
-        .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+    let plain_char = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'/' | b'<');
+    if plain_char(b[0])
+        && b[1..]
+            .iter()
+            .all(|&c| plain_char(c) || c == b'-' || c == b'>')
         && !s.starts_with("...")
     {
         return Analysis {
