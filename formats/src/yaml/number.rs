@@ -43,15 +43,92 @@ pub fn push_f32(out: &mut String, v: f32) -> FloatText {
         let _ = write!(out, "{}.0", v.abs() as u32);
         return FloatText::Plain;
     }
-    push_g9(out, f64::from(v));
+    let (neg, digits, exp) = g9_digits(v).unwrap_or_else(|| g9_digits_by_fmt(f64::from(v)));
+    push_g9(out, neg, digits, exp);
     FloatText::Plain
 }
 
-/// printf's `%.9g` of a finite, non-integer-below-10^9 value, plus `.0`
-/// when needed.
-fn push_g9(out: &mut String, v: f64) {
-    // Exact decimal rounding (ties to even, like glibc and absl): 9
-    // significant digits as d.dddddddde±x.
+/// The 9 significant digits of `%.9g` (exact decimal rounding, ties to
+/// even, like glibc and absl) and the decimal exponent, for a finite f32,
+/// by integer arithmetic: the value is `m * 2^e` exactly, and the digits
+/// are `m * 2^e * 10^k` rounded, for the `k` that leaves 9 of them. `None`
+/// where that product does not fit in 128 bits (values below about 1e-23
+/// and zero), which [`g9_digits_by_fmt`] covers.
+fn g9_digits(v: f32) -> Option<(bool, [u8; 9], i32)> {
+    let bits = v.to_bits();
+    let neg = bits >> 31 == 1;
+    let biased = ((bits >> 23) & 0xFF) as i32;
+    let frac = u128::from(bits & 0x7F_FFFF);
+    let (m, e) = match biased {
+        0xFF => return None,
+        0 => (frac, -149),
+        b => (frac | 0x80_0000, b - 150),
+    };
+    if m == 0 {
+        return None;
+    }
+    // An estimate of floor(log10(v)), corrected below by the digit count.
+    let mut exp = f64::from(v.abs()).log10().floor() as i32;
+    for _ in 0..4 {
+        let n = scaled_round(m, e, 8 - exp)?;
+        if n >= 1_000_000_000 {
+            exp += 1;
+        } else if n < 100_000_000 {
+            exp -= 1;
+        } else {
+            let mut digits = [b'0'; 9];
+            let mut n = n;
+            for d in digits.iter_mut().rev() {
+                *d = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+            return Some((neg, digits, exp));
+        }
+    }
+    None
+}
+
+/// `m * 2^e * 10^k`, rounded to an integer (ties to even), when it fits.
+fn scaled_round(m: u128, e: i32, k: i32) -> Option<u128> {
+    let round = |q: u128, r: u128, half: u128| {
+        if r > half || (r == half && q & 1 == 1) {
+            q + 1
+        } else {
+            q
+        }
+    };
+    match (k >= 0, e >= 0) {
+        // An integer times a power of ten: exact.
+        (true, true) => {
+            let v = (m.leading_zeros() >= e as u32).then(|| m << e)?;
+            v.checked_mul(10u128.checked_pow(k as u32)?)
+        }
+        (true, false) => {
+            let num = m.checked_mul(10u128.checked_pow(k as u32)?)?;
+            let s = (-e) as u32;
+            if s >= 127 {
+                return None;
+            }
+            let q = num >> s;
+            let r = num & ((1u128 << s) - 1);
+            Some(round(q, r << 1, 1u128 << s))
+        }
+        (false, _) => {
+            // v is at least 1e9 here, so an integer: m << e.
+            if e < 0 {
+                return None;
+            }
+            let v = (m.leading_zeros() >= e as u32).then(|| m << e)?;
+            let p = 10u128.checked_pow((-k) as u32)?;
+            let (q, r) = (v / p, v % p);
+            Some(round(q, r * 2, p))
+        }
+    }
+}
+
+/// The same digits through core's exact formatting (`{:.8e}`): the path
+/// for the values [`g9_digits`] leaves.
+fn g9_digits_by_fmt(v: f64) -> (bool, [u8; 9], i32) {
     let mut buf = StackStr::<40>::new();
     let _ = write!(buf, "{v:.8e}");
     let s = buf.as_str();
@@ -61,12 +138,20 @@ fn push_g9(out: &mut String, v: f64) {
     };
     let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    let mut digits = [0u8; 9];
-    let mut n = 0;
-    for b in mantissa.bytes().filter(u8::is_ascii_digit).take(9) {
-        digits[n] = b;
-        n += 1;
+    let mut digits = [b'0'; 9];
+    for (d, b) in digits
+        .iter_mut()
+        .zip(mantissa.bytes().filter(u8::is_ascii_digit))
+    {
+        *d = b;
     }
+    (neg, digits, exp)
+}
+
+/// printf's `%.9g` of a finite, non-integer-below-10^9 value given as its
+/// sign, 9 significant digits and decimal exponent, plus `.0` when needed.
+fn push_g9(out: &mut String, neg: bool, digits: [u8; 9], exp: i32) {
+    let n = digits.len();
     // Significant digits without trailing zeros (at least one).
     let mut len = n;
     while len > 1 && digits[len - 1] == b'0' {
@@ -272,6 +357,78 @@ pub fn parse_float(s: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The integer path gives core's exact digits for `bits`, or leaves it.
+    fn same_digits(bits: u32) -> Result<bool, String> {
+        let v = f32::from_bits(bits);
+        if !v.is_finite() {
+            return Ok(false);
+        }
+        match g9_digits(v) {
+            None => Ok(false),
+            Some(fast) => {
+                let slow = g9_digits_by_fmt(f64::from(v));
+                if fast == slow {
+                    Ok(true)
+                } else {
+                    Err(format!("{v:e} ({bits:#010x}): {fast:?} != {slow:?}"))
+                }
+            }
+        }
+    }
+
+    /// The integer path agrees with core's exact formatting: on every
+    /// power of two and its neighbours, on values with many 9s (where the
+    /// rounding carries) and on a spread of 2 million bit patterns. The
+    /// exhaustive run over all 2^32 is `cargo test --release -p formats
+    /// --lib every_f32 -- --ignored`.
+    #[test]
+    fn integer_digits_equal_core_formatting() {
+        let mut covered = 0;
+        let mut check = |bits: u32| match same_digits(bits) {
+            Ok(c) => covered += usize::from(c),
+            Err(e) => panic!("{e}"),
+        };
+        for exp in 0..255u32 {
+            for frac in [0, 1, 2, 0x3F_FFFF, 0x40_0000, 0x7F_FFFE, 0x7F_FFFF] {
+                check((exp << 23) | frac);
+            }
+        }
+        for x in [
+            0.999_999_999_5f64,
+            9.999_999_995,
+            99_999_999.5,
+            1e-5,
+            0.1,
+            0.3,
+            2.5e-7,
+        ] {
+            let b = (x as f32).to_bits();
+            for d in 0..64 {
+                check(b.wrapping_add(d));
+                check(b.wrapping_sub(d));
+            }
+        }
+        let mut bits = 0x1234_5678u32;
+        for _ in 0..2_000_000 {
+            // xorshift32: a spread of bit patterns, the same every run.
+            bits ^= bits << 13;
+            bits ^= bits >> 17;
+            bits ^= bits << 5;
+            check(bits);
+        }
+        assert!(covered > 1_500_000, "the integer path took {covered}");
+    }
+
+    #[test]
+    #[ignore = "exhaustive: about ten minutes in release"]
+    fn every_f32_has_the_same_digits_both_ways() {
+        let bad: Vec<String> = (0..=u32::MAX)
+            .filter_map(|b| same_digits(b).err())
+            .take(10)
+            .collect();
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
 
     fn g9(v: f32) -> String {
         let mut s = String::new();
