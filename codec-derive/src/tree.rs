@@ -471,12 +471,9 @@ impl Gen<'_> {
             .map(|g| ident(&g.name))
     }
 
-    /// For a list sorted by an `Index` key (`sort_by`), just read into
-    /// `f_<list>` from `at_<list>`: the check that the keys ascend, each once
-    /// (`interned::ascending_keys`).
-    pub(crate) fn ascending_keys_check(&self, f: &Field) -> Option<TokenStream> {
-        let rt = RT();
-        let key = f.sort_by.as_deref()?;
+    /// For a list field of fixed-size records: the element struct, its
+    /// size and its fields' offsets.
+    fn fixed_elements(&self, f: &Field) -> Option<(&StructDef, u64, Vec<Option<u64>>)> {
         let Type::List { of, .. } = &f.ty else {
             return None;
         };
@@ -485,7 +482,16 @@ impl Gen<'_> {
             return None;
         };
         let esize = self.c.fixed_size(of)?;
-        let offs = self.c.field_offsets(e);
+        Some((e, esize, self.c.field_offsets(e)))
+    }
+
+    /// For a list sorted by an `Index` key (`sort_by`), just read into
+    /// `f_<list>` from `at_<list>`: the check that the keys ascend, each once
+    /// (`interned::ascending_keys`).
+    pub(crate) fn ascending_keys_check(&self, f: &Field) -> Option<TokenStream> {
+        let rt = RT();
+        let key = f.sort_by.as_deref()?;
+        let (e, esize, offs) = self.fixed_elements(f)?;
         let ki = e.fields.iter().position(|g| g.name == key)?;
         let Type::Index { width, .. } = &e.fields[ki].ty else {
             return None;
@@ -516,12 +522,7 @@ impl Gen<'_> {
         let Type::List { of, count } = &f.ty else {
             return None;
         };
-        let Type::Named(en) = &**of else { return None };
-        let Some(TypeDef::Struct(e)) = self.c.get(en) else {
-            return None;
-        };
-        let esize = self.c.fixed_size(of)?;
-        let offs = self.c.field_offsets(e);
+        let (e, esize, offs) = self.fixed_elements(f)?;
         let (sw, tf) = e.fields.iter().zip(&offs).find_map(|(g, o)| match &g.ty {
             Type::Switch { union, tag } => Some(((g, union, (*o)?), tag)),
             _ => None,
