@@ -138,6 +138,16 @@ fn section_bit(sec: usize) -> u64 {
     1u64.checked_shl(sec as u32).unwrap_or(0)
 }
 
+/// A record met by the shapes: its address and type, its shape, and where
+/// its subtree ends in [`Shapes::met`].
+#[derive(Debug, Clone, Copy)]
+struct Met {
+    key: usize,
+    type_id: usize,
+    id: u32,
+    end: u32,
+}
+
 /// The shapes of one encode: interned keys, the shape of each record met
 /// (by address and type), and where the first record of each shape went.
 #[derive(Debug, Default)]
@@ -149,9 +159,23 @@ pub struct Shapes {
     /// Key buffers to reuse (shapes are built recursively, one buffer per
     /// level), so that a record whose shape exists allocates nothing.
     spare: Vec<Vec<u8>>,
+    /// Every record met, in the order first asked for: the first walk asks
+    /// for the root's shape, which asks for its children's, so this is the
+    /// tree in preorder, the order every later walk goes through it too.
+    met: Vec<Met>,
+    /// The next record a walk is expected to ask for (an index into
+    /// `met`): asked in that order, a shape is found without hashing.
+    next: usize,
+    /// Where each record (address and type) is in `met`, for the walks
+    /// that leave the order (a subtree skipped, another section's walk).
     of: FxHashMap<(usize, usize), u32>,
-    placed: FxHashMap<(usize, u32), u64>,
-    visited: FxHashSet<(usize, u32)>,
+    /// By shape: the section and position its first record was placed at
+    /// (a shape is of one type, so of one section).
+    placed: Vec<Option<(usize, u64)>>,
+    /// By shape: the walks (bit `i` for section `i`) that descended into
+    /// it; past the 64th section, `visited_far`.
+    visited: Vec<u64>,
+    visited_far: FxHashSet<(usize, u32)>,
     /// By shape: the sections its subtree places something in (bit `i`
     /// for section `i`), so that a walk over a section skips the subtrees
     /// that hold nothing for it.
@@ -170,9 +194,12 @@ impl Shapes {
         self.keys.clear();
         self.ids.clear();
         crate::pool::clear_map(&mut self.of);
-        crate::pool::clear_map(&mut self.placed);
-        if !self.visited.is_empty() {
-            self.visited.clear();
+        self.met.clear();
+        self.next = 0;
+        self.placed.clear();
+        self.visited.clear();
+        if !self.visited_far.is_empty() {
+            self.visited_far.clear();
         }
         self.reach.clear();
         self.marked = 0;
@@ -187,10 +214,31 @@ impl Shapes {
         type_id: usize,
         build: impl FnOnce(&mut ShapeKey, &mut Shapes),
     ) -> u32 {
-        if let Some(&id) = self.of.get(&(key, type_id)) {
+        // The record after the last one asked for, or that one again (a
+        // walk asks for a child's shape to place it, then to descend).
+        for at in [self.next, self.next.wrapping_sub(1)] {
+            if let Some(m) = self.met.get(at) {
+                if m.key == key && m.type_id == type_id {
+                    self.next = at + 1;
+                    self.marked |= self.reach[m.id as usize];
+                    return m.id;
+                }
+            }
+        }
+        if let Some(&at) = self.of.get(&(key, type_id)) {
+            let id = self.met[at as usize].id;
+            self.next = at as usize + 1;
             self.marked |= self.reach[id as usize];
             return id;
         }
+        let at = self.met.len();
+        self.met.push(Met {
+            key,
+            type_id,
+            id: u32::MAX,
+            end: 0,
+        });
+        self.of.insert((key, type_id), at as u32);
         let outer = std::mem::take(&mut self.marked);
         let mut k = ShapeKey(self.spare.pop().unwrap_or_default());
         k.0.clear();
@@ -209,10 +257,39 @@ impl Shapes {
             }
         };
         self.spare.push(k.0);
-        self.of.insert((key, type_id), id);
+        let end = self.met.len() as u32;
+        self.met[at].id = id;
+        self.met[at].end = end;
+        self.next = at + 1;
         self.reach[id as usize] |= self.marked;
         self.marked |= outer;
         id
+    }
+
+    /// The walk skips the subtree of the record whose shape it asked for
+    /// last: the next record it asks for is the one after that subtree.
+    #[inline]
+    fn skip_subtree(&mut self) {
+        if let Some(m) = self.next.checked_sub(1).and_then(|i| self.met.get(i)) {
+            self.next = m.end as usize;
+        }
+    }
+
+    /// Marks shape `shape` visited by the walk over section `walk`; false
+    /// when it was already.
+    #[inline]
+    fn visit(&mut self, walk: usize, shape: u32) -> bool {
+        let bit = section_bit(walk);
+        if bit == 0 {
+            return self.visited_far.insert((walk, shape));
+        }
+        let i = shape as usize;
+        if self.visited.len() <= i {
+            self.visited.resize(i + 1, 0);
+        }
+        let first = self.visited[i] & bit == 0;
+        self.visited[i] |= bit;
+        first
     }
 
     /// Notes, while a shape is built, that its record holds an offset
@@ -256,12 +333,19 @@ impl Writer {
         if self.shapes.apart & section_bit(sec) != 0 {
             return None;
         }
-        self.shapes.placed.get(&(sec, shape)).copied()
+        match self.shapes.placed.get(shape as usize) {
+            Some(&Some((s, pos))) if s == sec => Some(pos),
+            _ => None,
+        }
     }
 
     /// Notes where the first record of shape `shape` was placed.
     pub fn note_shared(&mut self, sec: usize, shape: u32, pos: u64) {
-        self.shapes.placed.insert((sec, shape), pos);
+        let placed = &mut self.shapes.placed;
+        if placed.len() <= shape as usize {
+            placed.resize(shape as usize + 1, None);
+        }
+        placed[shape as usize] = Some((sec, pos));
     }
 
     /// Should the walk filling section `walk` descend into a record of
@@ -271,9 +355,12 @@ impl Writer {
     /// section.
     #[inline]
     pub fn first_visit(&mut self, home: usize, walk: usize, shape: u32) -> bool {
-        self.shapes.reaches(shape, walk)
-            && (self.shapes.apart & section_bit(home) != 0
-                || self.shapes.visited.insert((walk, shape)))
+        let descend = self.shapes.reaches(shape, walk)
+            && (self.shapes.apart & section_bit(home) != 0 || self.shapes.visit(walk, shape));
+        if !descend {
+            self.shapes.skip_subtree();
+        }
+        descend
     }
 }
 
@@ -438,5 +525,52 @@ mod tests {
         );
         // Past the 64 sections the marks cover, every walk descends.
         assert!(s.reaches(other, 64));
+    }
+
+    /// A tree of records at addresses 1..=7: 1 holds 2 and 5, 2 holds 3
+    /// and 4, 5 holds 6 and 7; leaves 3, 4, 6, 7 are equal two by two.
+    fn tree(s: &mut Shapes, addr: usize) -> u32 {
+        s.id(addr, 0, |k, s| match addr {
+            1 | 2 | 5 => {
+                let (a, b) = match addr {
+                    1 => (2, 5),
+                    2 => (3, 4),
+                    _ => (6, 7),
+                };
+                k.int(0);
+                k.int(u64::from(tree(s, a)));
+                k.int(u64::from(tree(s, b)));
+            }
+            leaf => k.int(leaf as u64 % 2),
+        })
+    }
+
+    #[test]
+    fn shapes_are_found_in_any_order_of_asking() {
+        let mut s = Shapes::default();
+        let root = tree(&mut s, 1);
+        let first: Vec<u32> = (1..=7).map(|a| tree(&mut s, a)).collect();
+        assert_eq!(first[0], root);
+        // Leaves 3 and 7 are equal (odd), and 4 and 6 (even); 2 holds
+        // (odd, even) and 5 (even, odd): different.
+        assert_eq!(first[2], first[6]);
+        assert_eq!(first[3], first[5]);
+        assert_ne!(first[1], first[4]);
+        // Asked again in preorder, each twice in a row (to place, then to
+        // descend), out of order, and after a skipped subtree: the same.
+        for order in [
+            vec![1, 2, 3, 4, 5, 6, 7],
+            vec![1, 1, 2, 2, 3, 3, 4, 5, 5, 6, 7],
+            vec![7, 3, 5, 1, 4, 2, 6],
+        ] {
+            let got: Vec<u32> = order.iter().map(|&a| tree(&mut s, a)).collect();
+            let want: Vec<u32> = order.iter().map(|&a| first[a - 1]).collect();
+            assert_eq!(got, want, "asked in the order {order:?}");
+        }
+        // Skipping 2's subtree (2, 3, 4 in preorder) leaves 5 next.
+        tree(&mut s, 2);
+        s.skip_subtree();
+        assert_eq!(s.met[s.next].key, 5);
+        assert_eq!(s.id(5, 0, |_, _| unreachable!("kept")), first[4]);
     }
 }
