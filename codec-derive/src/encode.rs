@@ -335,12 +335,16 @@ impl Gen<'_> {
                     writes.extend(self.inline_count_check(s, &f.name, count));
                     let e = self.inline_write(of, quote!(e), &what);
                     if let Some(keys) = self.index_sort_keys(f, of) {
+                        let fname = &f.name;
                         writes.extend(quote! {
                             let keys: ::std::vec::Vec<u64> = #keys;
-                            for &i in #rt::placement::sorted_order(&keys).iter() {
+                            let order = #rt::placement::sorted_order(&keys);
+                            for &i in order.iter() {
                                 let e = &self.#fid[i];
                                 #e
                             }
+                            // The visit that follows finds the slots here.
+                            w.note_sorted(#rt::key_of(self), Self::TYPE_ID, #fname, order);
                         });
                         continue;
                     }

@@ -785,6 +785,7 @@ impl Gen<'_> {
                     Type::Named(en) => {
                         let et = self.path_as(en, "__Tree");
                         let eid = ident(en);
+                        let fname = &f.name;
                         body.extend(match self.list_slots(s, f, &runtime_offsets[fi]) {
                             // Written back to back: each element's position is
                             // its slot's, computed rather than looked up.
@@ -811,6 +812,8 @@ impl Gen<'_> {
                                 let at = #at;
                                 let slots: ::std::vec::Vec<usize> = if pos == #rt::UNPLACED {
                                     ::std::vec::Vec::new()
+                                } else if let Some(slots) = w.last_sorted_slots(#rt::key_of(self), Self::TYPE_ID, #fname) {
+                                    slots
                                 } else {
                                     let keys: ::std::vec::Vec<u64> = #keys;
                                     #rt::placement::sorted_slots(&keys)

@@ -233,6 +233,57 @@ pub fn sorted_slots(keys: &[u64]) -> Vec<usize> {
     slots
 }
 
+/// The write order of the sorted list written last. In a depth-first
+/// walk the record holding the list is written and at once visited, and
+/// the visit finds each element's slot here instead of looking the keys
+/// up and sorting them again.
+#[derive(Debug, Default)]
+pub(crate) struct LastSorted {
+    /// The record (address), its type and the list field; `None` when
+    /// nothing is kept (a new encode: addresses are reused).
+    of: Option<(usize, usize, &'static str)>,
+    order: Vec<usize>,
+}
+
+impl LastSorted {
+    pub(crate) fn clear(&mut self) {
+        self.of = None;
+    }
+}
+
+impl crate::writer::Writer {
+    /// Keeps the order in which list `field` of the record at `record` (of
+    /// type `type_id`) was just written ([`sorted_order`]).
+    pub fn note_sorted(
+        &mut self,
+        record: usize,
+        type_id: usize,
+        field: &'static str,
+        order: Vec<usize>,
+    ) {
+        self.sorted.of = Some((record, type_id, field));
+        self.sorted.order = order;
+    }
+
+    /// Each element's slot ([`sorted_slots`]) of that list, when it is the
+    /// one written last.
+    pub fn last_sorted_slots(
+        &self,
+        record: usize,
+        type_id: usize,
+        field: &'static str,
+    ) -> Option<Vec<usize>> {
+        if self.sorted.of != Some((record, type_id, field)) {
+            return None;
+        }
+        let mut slots = vec![0; self.sorted.order.len()];
+        for (slot, &i) in self.sorted.order.iter().enumerate() {
+            slots[i] = slot;
+        }
+        Some(slots)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

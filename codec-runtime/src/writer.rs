@@ -89,6 +89,8 @@ pub struct Writer {
     pub(crate) tables: crate::interned::WriteTables,
     /// Shapes of shared records (see `shared.rs`).
     pub(crate) shapes: crate::shared::Shapes,
+    /// The order of the sorted list written last (`placement.rs`).
+    pub(crate) sorted: crate::placement::LastSorted,
     /// A section filled in the same walk as the current one (see `lane.rs`).
     pub(crate) lanes: crate::lane::Lanes,
     /// [`crate::lane::LANE`] while a lane is entered, else 0: the bit the
@@ -160,6 +162,7 @@ impl Writer {
             layout: Default::default(),
             tables: Default::default(),
             shapes: Default::default(),
+            sorted: Default::default(),
             lanes: Default::default(),
             lane_tag: 0,
         }
@@ -216,6 +219,7 @@ impl Writer {
         self.layout.clear();
         self.tables = Default::default();
         self.shapes.clear();
+        self.sorted.clear();
         self.lane_tag = 0;
     }
 
