@@ -336,11 +336,13 @@ impl Gen<'_> {
                     let e = self.inline_write(of, quote!(e), &what);
                     if let Some(keys) = self.index_sort_keys(f, of) {
                         let fname = &f.name;
+                        let hint = self.index_sort_hint(f, of);
                         writes.extend(quote! {
                             let keys: ::std::vec::Vec<u64> = #keys;
                             let order = #rt::placement::sorted_order(&keys);
                             for &i in order.iter() {
                                 let e = &self.#fid[i];
+                                #hint
                                 #e
                             }
                             // The visit that follows finds the slots here.

@@ -714,6 +714,24 @@ impl Gen<'_> {
 
     /// The key each element of a list sorted by an `Index` field sorts by:
     /// the string's rank in its table.
+    /// For a list sorted by an `Index` key: tells the writer the index of
+    /// element `e`'s key (`keys[i]`, just looked up) before the element's
+    /// record is written, so that writing its key does not look it up again.
+    pub(crate) fn index_sort_hint(&self, f: &Field, of: &Type) -> Option<TokenStream> {
+        let key = f.sort_by.as_deref()?;
+        let Type::Named(en) = of else { return None };
+        let Some(TypeDef::Struct(e)) = self.c.get(en) else {
+            return None;
+        };
+        let kf = e.fields.iter().find(|g| g.name == key)?;
+        let Type::Index { table, .. } = &kf.ty else {
+            return None;
+        };
+        let id = self.table_id(table);
+        let kid = ident(key);
+        Some(quote!(w.hint_index(#id, &e.#kid, keys[i]);))
+    }
+
     pub(crate) fn index_sort_keys(&self, f: &Field, of: &Type) -> Option<TokenStream> {
         let key = f.sort_by.as_deref()?;
         let Type::Named(en) = of else { return None };

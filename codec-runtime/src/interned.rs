@@ -79,7 +79,11 @@ impl<'v> Collector<'v> {
             tables.push(t.into_iter().map(Str::from).collect());
             ranks.push(rank);
         }
-        WriteTables { tables, ranks }
+        WriteTables {
+            tables,
+            ranks,
+            hint: None,
+        }
     }
 }
 
@@ -89,6 +93,10 @@ pub struct WriteTables {
     tables: Vec<Vec<Str>>,
     /// Each string's index in its table.
     ranks: Vec<FxHashMap<Str, u32>>,
+    /// The index of the string at an address, given by the caller who
+    /// looked it up just before ([`Writer::hint_index`]): (table, address,
+    /// length, index).
+    hint: Option<(usize, usize, usize, u64)>,
 }
 
 impl WriteTables {
@@ -99,6 +107,11 @@ impl WriteTables {
     /// The index of `s` in table `table`.
     #[inline]
     pub fn index(&self, table: usize, s: &str, what: &'static str) -> EncodeResult<u64> {
+        if let Some((t, at, len, i)) = self.hint {
+            if t == table && at == s.as_ptr() as usize && len == s.len() {
+                return Ok(i);
+            }
+        }
         self.ranks
             .get(table)
             .and_then(|r| r.get(s))
@@ -269,5 +282,45 @@ impl Writer {
 
     pub fn interned(&self) -> &WriteTables {
         &self.tables
+    }
+
+    /// Tells the writer that `s` (the string at this address, which the
+    /// value being encoded holds) has index `index` in table `table`: a
+    /// sorted list's loop has just looked its elements' keys up, and each
+    /// element's record asks for its key next. The value is borrowed for
+    /// the whole encode, so the address stands for the same string.
+    #[inline]
+    pub fn hint_index(&mut self, table: usize, s: &str, index: u64) {
+        self.tables.hint = Some((table, s.as_ptr() as usize, s.len(), index));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Endian;
+
+    #[test]
+    fn a_hinted_index_applies_to_that_string_only() {
+        let doc = [String::from("b"), String::from("a"), String::from("b")];
+        let mut w = Writer::new(Endian::Little, 0, 0);
+        let mut c = Collector::new(2);
+        for s in &doc {
+            c.add(0, s);
+        }
+        c.add(1, &doc[0]);
+        w.tables = c.finish();
+        let index = |w: &Writer, t, s: &str| w.interned().index(t, s, "test").unwrap();
+        assert_eq!((index(&w, 0, &doc[0]), index(&w, 0, &doc[1])), (1, 0));
+        // A hint (deliberately false here, to see where it applies) is
+        // taken for that string in that table, and nowhere else.
+        w.hint_index(0, &doc[0], 7);
+        assert_eq!(index(&w, 0, &doc[0]), 7);
+        assert_eq!(index(&w, 0, &doc[2]), 1, "an equal string elsewhere");
+        assert_eq!(index(&w, 1, &doc[0]), 0, "the same string, another table");
+        assert!(
+            w.interned().index(0, &doc[0][..0], "test").is_err(),
+            "a prefix at the same address is another string (and not in the table)"
+        );
     }
 }
