@@ -166,8 +166,8 @@ pub struct Shapes {
     /// The next record a walk is expected to ask for (an index into
     /// `met`): asked in that order, a shape is found without hashing.
     next: usize,
-    /// Where each record (address and type) is in `met`, for the walks
-    /// that leave the order (a subtree skipped, another section's walk).
+    /// Where each record (address and type) is in `met`: whether a record
+    /// is new, and where it is for a walk that leaves the order.
     of: FxHashMap<(usize, usize), u32>,
     /// By shape: the section and position its first record was placed at
     /// (a shape is of one type, so of one section).
@@ -328,13 +328,19 @@ impl Writer {
 
     /// Where the record of shape `shape` was placed in section `sec`, if it
     /// was and the section shares it.
+    ///
+    /// A record found placed is pointed at, not written or visited again:
+    /// the walk goes on after its subtree.
     #[inline]
-    pub fn shared_at(&self, sec: usize, shape: u32) -> Option<u64> {
+    pub fn shared_at(&mut self, sec: usize, shape: u32) -> Option<u64> {
         if self.shapes.apart & section_bit(sec) != 0 {
             return None;
         }
         match self.shapes.placed.get(shape as usize) {
-            Some(&Some((s, pos))) if s == sec => Some(pos),
+            Some(&Some((s, pos))) if s == sec => {
+                self.shapes.skip_subtree();
+                Some(pos)
+            }
             _ => None,
         }
     }
