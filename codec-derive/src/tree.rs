@@ -712,8 +712,6 @@ impl Gen<'_> {
         }
     }
 
-    /// The key each element of a list sorted by an `Index` field sorts by:
-    /// the string's rank in its table.
     /// For a list sorted by an `Index` key: tells the writer the index of
     /// element `e`'s key (`keys[i]`, just looked up) before the element's
     /// record is written, so that writing its key does not look it up again.
@@ -732,6 +730,8 @@ impl Gen<'_> {
         Some(quote!(w.hint_index(#id, &e.#kid, keys[i]);))
     }
 
+    /// The key each element of a list sorted by an `Index` field sorts by:
+    /// the string's rank in its table.
     pub(crate) fn index_sort_keys(&self, f: &Field, of: &Type) -> Option<TokenStream> {
         let key = f.sort_by.as_deref()?;
         let Type::Named(en) = of else { return None };

@@ -170,8 +170,10 @@ pub struct Shapes {
     /// is new, and where it is for a walk that leaves the order.
     of: FxHashMap<(usize, usize), u32>,
     /// By shape: the section and position its first record was placed at
-    /// (a shape is of one type, so of one section).
+    /// (a shape is of one type, nearly always placed in one section; a
+    /// type placed in several keeps the other sections in `placed_far`).
     placed: Vec<Option<(usize, u64)>>,
+    placed_far: FxHashMap<(usize, u32), u64>,
     /// By shape: the walks (bit `i` for section `i`) that descended into
     /// it; past the 64th section, `visited_far`.
     visited: Vec<u64>,
@@ -197,6 +199,7 @@ impl Shapes {
         self.met.clear();
         self.next = 0;
         self.placed.clear();
+        crate::pool::clear_map(&mut self.placed_far);
         self.visited.clear();
         if !self.visited_far.is_empty() {
             self.visited_far.clear();
@@ -336,13 +339,15 @@ impl Writer {
         if self.shapes.apart & section_bit(sec) != 0 {
             return None;
         }
-        match self.shapes.placed.get(shape as usize) {
-            Some(&Some((s, pos))) if s == sec => {
-                self.shapes.skip_subtree();
-                Some(pos)
-            }
+        let at = match self.shapes.placed.get(shape as usize) {
+            Some(&Some((s, pos))) if s == sec => Some(pos),
+            Some(Some(_)) => self.shapes.placed_far.get(&(sec, shape)).copied(),
             _ => None,
+        };
+        if at.is_some() {
+            self.shapes.skip_subtree();
         }
+        at
     }
 
     /// Notes where the first record of shape `shape` was placed.
@@ -351,7 +356,12 @@ impl Writer {
         if placed.len() <= shape as usize {
             placed.resize(shape as usize + 1, None);
         }
-        placed[shape as usize] = Some((sec, pos));
+        match placed[shape as usize] {
+            Some((s, _)) if s != sec => {
+                self.shapes.placed_far.insert((sec, shape), pos);
+            }
+            _ => placed[shape as usize] = Some((sec, pos)),
+        }
     }
 
     /// Should the walk filling section `walk` descend into a record of
@@ -578,5 +588,20 @@ mod tests {
         s.skip_subtree();
         assert_eq!(s.met[s.next].key, 5);
         assert_eq!(s.id(5, 0, |_, _| unreachable!("kept")), first[4]);
+    }
+
+    #[test]
+    fn a_shape_placed_in_two_sections_is_found_in_each() {
+        let mut w = Writer::new(crate::Endian::Little, 1, 3);
+        let shape = w.shapes().id(1, 0, |k, _| k.int(5));
+        assert_eq!(w.shared_at(1, shape), None);
+        w.note_shared(1, shape, 0x40);
+        w.note_shared(2, shape, 0x80);
+        assert_eq!(w.shared_at(1, shape), Some(0x40));
+        assert_eq!(w.shared_at(2, shape), Some(0x80));
+        assert_eq!(w.shared_at(0, shape), None);
+        // Written apart (`SharesEqual` false): never found.
+        w.set_shares_equal(2, false);
+        assert_eq!(w.shared_at(2, shape), None);
     }
 }
