@@ -402,3 +402,106 @@ fn deep_nesting_is_an_error() {
         "{e}"
     );
 }
+
+/// The deepest text the reader takes is one that decode reads back from
+/// its binary (the text limit counts levels as decode does: one per array,
+/// two per hash), and one level more is refused with a located error.
+#[test]
+fn the_deepest_text_read_comes_back_from_its_binary() {
+    // Debug builds recurse with large frames: a thread with room for them.
+    let run = || {
+        let arrays = |d: usize| format!("{}{}", "[".repeat(d), "]".repeat(d));
+        let hashes = |d: usize| format!("{}1{}", "{a: ".repeat(d), "}".repeat(d));
+        let mixed = |d: usize| format!("{}1{}", "{a: [".repeat(d), "]}".repeat(d));
+        for nested in [&arrays as &dyn Fn(usize) -> String, &hashes, &mixed] {
+            let mut deepest = 0;
+            for d in 1..1000 {
+                match text::from_yaml(&nested(d), Some(2), Some(false)) {
+                    Ok(_) => deepest = d,
+                    Err(e) => {
+                        // Ours, or the YAML parser's own limit, whichever first.
+                        assert!(
+                            e.message.contains("nested deeper")
+                                || e.message.contains("recursion limit"),
+                            "{e}"
+                        );
+                        break;
+                    }
+                }
+            }
+            assert!(
+                deepest >= 64,
+                "real files nest a few levels; {deepest} is too few"
+            );
+            let (variant, doc) = text::from_yaml(&nested(deepest), Some(2), Some(false)).unwrap();
+            let bytes = byml::encode(&doc, variant).unwrap();
+            let (_, back) = byml::decode(&bytes).expect("the deepest text's binary decodes");
+            assert!(back.root == doc.root);
+        }
+    };
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// Strings that begin with an indicator character and then one that
+/// could start or end a flow collection (`-,`, `?]`, `:{` ...) come back
+/// as themselves, as keys and values, in block and in flow style.
+#[test]
+fn strings_that_start_like_indicators_read_back() {
+    let firsts = [
+        "-", "?", ":", "#", "!", "&", "*", "|", ">", "%", "@", "`", "'", "\"", "~", "=", "<",
+    ];
+    let seconds = [
+        "", ",", "[", "]", "{", "}", "-", "?", ":", "#", " ", "a", " -", "x:", ", a", "] b",
+    ];
+    let mut strings = Vec::new();
+    for f in firsts {
+        for s in seconds {
+            strings.push(format!("{f}{s}"));
+        }
+    }
+    strings.extend(
+        [
+            "- ", "-,x", "a -", "a, b", "a ]", "{a}", "[a]", "a #b", "a: b", "--- x", "... x",
+            "a -b", "a - b", "a  -", "a\t-", "a -x", "a ?", "a :", "a -,", "a,-",
+        ]
+        .map(String::from),
+    );
+    let mut failures = Vec::new();
+    for s in &strings {
+        // A short leaf array is written in flow style, a hash with a nested
+        // container in block style; the string is a key and a value in both.
+        let flow = Node::Array(Array {
+            items: vec![Node::String(s.as_str().into())],
+        });
+        let d = doc(Container::Hash(Hash {
+            entries: vec![
+                entry(s, Node::String(s.as_str().into())),
+                entry("flow", flow),
+                entry(
+                    "nested",
+                    Node::Hash(Hash {
+                        entries: vec![entry(s, Node::Int(1))],
+                    }),
+                ),
+            ],
+        }));
+        let yaml = text::to_yaml(&d, Variant::Le);
+        match text::from_yaml(&yaml, None, None) {
+            Ok((_, back)) if back.root == d.root => {}
+            Ok(_) => failures.push(format!("{s:?}: reads back differently:\n{yaml}")),
+            Err(e) => failures.push(format!("{s:?}: {e}:\n{yaml}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {}:\n{}",
+        failures.len(),
+        strings.len(),
+        failures.join("\n")
+    );
+}

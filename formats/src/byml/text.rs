@@ -64,8 +64,11 @@ const FILE_ALIGNMENT: u32 = 0x1000;
 const FLOW_MAX_ITEMS: usize = 10;
 
 /// The deepest nesting read from text (real files nest a few levels; this
-/// bounds the recursion).
-const MAX_DEPTH: usize = 512;
+/// bounds the recursion): no deeper than decode reads a binary file, so
+/// that a text read in comes back from its binary. Decode counts the
+/// records it is inside: the root's offset, one per array, and two per
+/// hash (the hash and the entry whose value leads on).
+const MAX_DEPTH: usize = codec_runtime::reader::DEFAULT_MAX_DEPTH as usize - 1;
 
 /// Version, byte order and the writer's sharing, as the first line of the
 /// text records them.
@@ -471,12 +474,16 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn enter(&mut self, span: Span) -> Result<(), TextError> {
-        self.depth += 1;
+    /// Goes one container deeper; `levels` is what decode counts for it
+    /// (see [`MAX_DEPTH`]).
+    fn enter(&mut self, span: Span, levels: usize) -> Result<(), TextError> {
+        self.depth += levels;
         if self.depth > MAX_DEPTH {
             return Err(err(
                 span,
-                format!("containers nested deeper than {MAX_DEPTH} levels"),
+                format!(
+                    "containers nested deeper than a binary file may hold ({MAX_DEPTH} levels, a hash counting two)"
+                ),
             ));
         }
         Ok(())
@@ -510,7 +517,7 @@ impl<'a> Reader<'a> {
 
     fn hash(&mut self, ev: &Event<'_>, span: Span) -> Result<Hash, TextError> {
         Self::plain_container(ev, span)?;
-        self.enter(span)?;
+        self.enter(span, 2)?;
         let mut entries: Vec<Entry> = Vec::new();
         let mut seen = rustc_hash::FxHashSet::default();
         loop {
@@ -537,13 +544,13 @@ impl<'a> Reader<'a> {
                 value,
             });
         }
-        self.depth -= 1;
+        self.depth -= 2;
         Ok(Hash { entries })
     }
 
     fn array(&mut self, ev: &Event<'_>, span: Span) -> Result<Array, TextError> {
         Self::plain_container(ev, span)?;
-        self.enter(span)?;
+        self.enter(span, 1)?;
         let mut items = Vec::new();
         loop {
             let (ev, span) = self.events.next()?;

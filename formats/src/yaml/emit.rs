@@ -187,6 +187,14 @@ pub fn analyze(s: &str) -> Analysis {
         preceded_by_whitespace = is_blankz(Some(c));
         first = false;
     }
+    // libyaml writes `[a -]`, and oead reads it, but saphyr-parser (our
+    // reader) takes the `-` after a blank at the end of a plain scalar in a
+    // flow collection for the start of another scalar, and refuses it:
+    // such a string is quoted there (as libyaml would for `a -,`).
+    let b = s.as_bytes();
+    if b.len() >= 2 && b[b.len() - 1] == b'-' && matches!(b[b.len() - 2], b' ' | b'\t') {
+        flow_indicators = true;
+    }
     let no_plain = leading_space
         || leading_break
         || trailing_space
