@@ -712,20 +712,25 @@ impl Gen<'_> {
         }
     }
 
-    /// For a list sorted by an `Index` key: tells the writer the index of
-    /// element `e`'s key (`keys[i]`, just looked up) before the element's
-    /// record is written, so that writing its key does not look it up again.
-    pub(crate) fn index_sort_hint(&self, f: &Field, of: &Type) -> Option<TokenStream> {
+    /// The key of a list sorted by an `Index` field of its elements: the
+    /// key field's name, the element type's name and the table's id.
+    fn index_sort_key<'f>(&self, f: &'f Field, of: &'f Type) -> Option<(&'f str, &'f str, usize)> {
         let key = f.sort_by.as_deref()?;
         let Type::Named(en) = of else { return None };
         let Some(TypeDef::Struct(e)) = self.c.get(en) else {
             return None;
         };
-        let kf = e.fields.iter().find(|g| g.name == key)?;
-        let Type::Index { table, .. } = &kf.ty else {
-            return None;
-        };
-        let id = self.table_id(table);
+        match &e.fields.iter().find(|g| g.name == key)?.ty {
+            Type::Index { table, .. } => Some((key, en, self.table_id(table))),
+            _ => None,
+        }
+    }
+
+    /// For a list sorted by an `Index` key: tells the writer the index of
+    /// element `e`'s key (`keys[i]`, just looked up) before the element's
+    /// record is written, so that writing its key does not look it up again.
+    pub(crate) fn index_sort_hint(&self, f: &Field, of: &Type) -> Option<TokenStream> {
+        let (key, _, id) = self.index_sort_key(f, of)?;
         let kid = ident(key);
         Some(quote!(w.hint_index(#id, &e.#kid, keys[i]);))
     }
@@ -733,16 +738,7 @@ impl Gen<'_> {
     /// The key each element of a list sorted by an `Index` field sorts by:
     /// the string's rank in its table.
     pub(crate) fn index_sort_keys(&self, f: &Field, of: &Type) -> Option<TokenStream> {
-        let key = f.sort_by.as_deref()?;
-        let Type::Named(en) = of else { return None };
-        let Some(TypeDef::Struct(e)) = self.c.get(en) else {
-            return None;
-        };
-        let kf = e.fields.iter().find(|g| g.name == key)?;
-        let Type::Index { table, .. } = &kf.ty else {
-            return None;
-        };
-        let id = self.table_id(table);
+        let (key, en, id) = self.index_sort_key(f, of)?;
         let fid = ident(&f.name);
         let kid = ident(key);
         let what = format!("{}.{}", en, key);

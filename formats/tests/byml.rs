@@ -286,21 +286,6 @@ fn the_interpreter_reads_the_sharing_and_an_absent_string_table() {
 /// alike; so is a file that is not BYML.
 #[test]
 fn files_that_could_not_come_back_are_refused_where_they_go_wrong() {
-    let c = codec_schema::parse_str(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron")
-        .expect("the BYML schema checks");
-    let both = |bytes: &[u8]| -> (String, String) {
-        let compiled = byml::decode(bytes).unwrap_err().to_string();
-        let d = codec_schema::interp::decode_partial_with(
-            c.variant("Le").unwrap(),
-            bytes,
-            codec_runtime::Limits::default(),
-            &formats::interp_hooks::Glue,
-        );
-        (
-            compiled,
-            d.error.expect("the interpreter refuses it too").to_string(),
-        )
-    };
     let doc = Header {
         version: 7,
         path_table: 0,
@@ -322,7 +307,7 @@ fn files_that_could_not_come_back_are_refused_where_they_go_wrong() {
     // Entry 1 names key 0 ("a") again.
     let mut dup_key = good.clone();
     dup_key[root + 4 + 8..root + 4 + 8 + 3].copy_from_slice(&[0, 0, 0]);
-    let (compiled, interpreted) = both(&dup_key);
+    let (compiled, interpreted) = refusals(&dup_key);
     assert_eq!(compiled, interpreted);
     assert!(
         compiled.contains(&format!(
@@ -337,7 +322,7 @@ fn files_that_could_not_come_back_are_refused_where_they_go_wrong() {
     let second = keys + le_u32(&good, keys + 8) as usize;
     assert_eq!(dup_string[second], b'b');
     dup_string[second] = b'a';
-    let (compiled, interpreted) = both(&dup_string);
+    let (compiled, interpreted) = refusals(&dup_string);
     assert_eq!(compiled, interpreted);
     assert!(
         compiled.contains("Header.hash_keys.strings[1]")
@@ -348,7 +333,7 @@ fn files_that_could_not_come_back_are_refused_where_they_go_wrong() {
     let mut swapped = good.clone();
     swapped[root + 4 + 8..root + 4 + 8 + 3].copy_from_slice(&[2, 0, 0]);
     swapped[root + 4 + 16..root + 4 + 16 + 3].copy_from_slice(&[1, 0, 0]);
-    let (compiled, interpreted) = both(&swapped);
+    let (compiled, interpreted) = refusals(&swapped);
     assert_eq!(compiled, interpreted);
     assert!(
         compiled.contains("Header.root::Hash.entries[2].key: key index 1 follows key index 2"),
@@ -357,7 +342,7 @@ fn files_that_could_not_come_back_are_refused_where_they_go_wrong() {
     // The key table out of order: "a", "z", "c".
     let mut unsorted = good.clone();
     unsorted[second] = b'z';
-    let (compiled, interpreted) = both(&unsorted);
+    let (compiled, interpreted) = refusals(&unsorted);
     assert_eq!(compiled, interpreted);
     assert!(
         compiled.contains("Header.hash_keys.strings[2]: the string \"c\" follows \"z\""),
@@ -368,7 +353,7 @@ fn files_that_could_not_come_back_are_refused_where_they_go_wrong() {
     let blob = le_u32(&good, root + 4 + 16 + 4) as usize;
     assert_eq!(le_u32(&good, blob + 4), 0x10);
     huge[blob + 4..blob + 8].copy_from_slice(&0x8000_0000u32.to_le_bytes());
-    let (compiled, interpreted) = both(&huge);
+    let (compiled, interpreted) = refusals(&huge);
     assert_eq!(compiled, interpreted);
     assert!(
         compiled.contains(&format!("at offset 0x{:x}", blob + 4))
@@ -383,6 +368,24 @@ fn files_that_could_not_come_back_are_refused_where_they_go_wrong() {
         e.starts_with("at offset 0x0, Header.magic: expected the magic"),
         "{e}"
     );
+}
+
+/// The errors the codec and the interpreter (little-endian variant) give
+/// for a file both must refuse.
+fn refusals(bytes: &[u8]) -> (String, String) {
+    let c = codec_schema::parse_str(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron")
+        .expect("the BYML schema checks");
+    let compiled = byml::decode(bytes).unwrap_err().to_string();
+    let d = codec_schema::interp::decode_partial_with(
+        c.variant("Le").unwrap(),
+        bytes,
+        codec_runtime::Limits::default(),
+        &formats::interp_hooks::Glue,
+    );
+    (
+        compiled,
+        d.error.expect("the interpreter refuses it too").to_string(),
+    )
 }
 
 /// Node types this codec does not read yet (version 7's hash-keyed maps
@@ -405,17 +408,7 @@ fn a_node_type_not_read_yet_is_refused_at_its_type_byte() {
     for tag in [0x20u8, 0x21] {
         let mut bad = good.clone();
         bad[root + 5] = tag;
-        let compiled = byml::decode(&bad).unwrap_err().to_string();
-        let c = codec_schema::parse_str(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron").unwrap();
-        let interpreted = codec_schema::interp::decode_partial_with(
-            c.variant("Le").unwrap(),
-            &bad,
-            codec_runtime::Limits::default(),
-            &formats::interp_hooks::Glue,
-        )
-        .error
-        .expect("the interpreter refuses it too")
-        .to_string();
+        let (compiled, interpreted) = refusals(&bad);
         assert_eq!(compiled, interpreted);
         assert!(
             compiled.contains(&format!("at offset 0x{:x}", root + 5))
