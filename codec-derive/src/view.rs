@@ -647,7 +647,7 @@ impl Gen<'_> {
                         return Ok(None);
                     }
                     let field_pos = self.at + #off;
-                    (|| -> DecodeResult<#ty> { #body })()
+                    ::codec_runtime::run_inline(#[inline(always)] || -> DecodeResult<#ty> { #body })
                         .map(Some)
                         .map_err(|e| e.in_field(#fname).within(PathSeg::Type(#sname)))
                 }
@@ -659,7 +659,7 @@ impl Gen<'_> {
                 pub fn #fid(&self) -> DecodeResult<#ty> {
                     let raw = at::#wread(self.rec, #offu, #e) as u64;
                     let field_pos = self.at + #off;
-                    (|| -> DecodeResult<#ty> { #body })()
+                    ::codec_runtime::run_inline(#[inline(always)] || -> DecodeResult<#ty> { #body })
                         .map_err(|e| e.in_field(#fname).within(PathSeg::Type(#sname)))
                 }
             }
@@ -742,7 +742,7 @@ impl Gen<'_> {
                 #vn(#ty),
             });
             arms.extend(quote! {
-                #tag => (|| -> DecodeResult<#ty> { #read })()
+                #tag => ::codec_runtime::run_inline(#[inline(always)] || -> DecodeResult<#ty> { #read })
                     .map(#name::#vn)
                     .map_err(|e| e.within(PathSeg::Variant(#vname))),
             });
