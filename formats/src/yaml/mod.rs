@@ -9,6 +9,7 @@
 //!   name the line and column.
 
 pub(crate) mod emit;
+pub mod fast;
 pub mod number;
 pub(crate) mod read;
 

@@ -1,5 +1,6 @@
-//! Reading YAML: saphyr-parser's events (with tags and positions), and
-//! errors that say where and what was expected.
+//! Reading YAML: saphyr-parser's events (with tags and positions), from
+//! the fast reader where it can, and errors that say where and what was
+//! expected.
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, StrInput, Tag};
 use std::borrow::Cow;
@@ -113,24 +114,39 @@ impl Scalar<'_> {
     }
 }
 
-/// The events of one YAML text, each with its position.
+/// The events of one YAML text, each with its position: from the fast
+/// reader when the text is in its subset (see [`super::fast`]), else from
+/// saphyr-parser.
 pub struct Events<'a> {
-    parser: Parser<'a, StrInput<'a>>,
+    source: Source<'a>,
     /// The position of the last event, for errors at the end of the input.
     last: Span,
 }
 
+enum Source<'a> {
+    Fast(std::vec::IntoIter<(Event<'a>, Span)>),
+    Full(Box<Parser<'a, StrInput<'a>>>),
+}
+
 impl<'a> Events<'a> {
     pub fn new(text: &'a str) -> Self {
+        let source = match super::fast::scan(text) {
+            Some(events) => Source::Fast(events.into_iter()),
+            None => Source::Full(Box::new(Parser::new_from_str(text))),
+        };
         Events {
-            parser: Parser::new_from_str(text),
+            source,
             last: Span::default(),
         }
     }
 
     /// The next event; a syntax error or the end of the input is an error.
     pub fn next(&mut self) -> Result<(Event<'a>, Span), TextError> {
-        match self.parser.next_event() {
+        let next = match &mut self.source {
+            Source::Fast(events) => events.next().map(Ok),
+            Source::Full(parser) => parser.next_event(),
+        };
+        match next {
             Some(Ok((ev, span))) => {
                 self.last = span;
                 Ok((ev, span))

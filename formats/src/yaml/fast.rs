@@ -1,0 +1,966 @@
+//! A fast reader for the YAML that tools write: block mappings and
+//! sequences by indentation, one-line flow collections, plain and quoted
+//! one-line scalars, tags, comments. It gives the events saphyr-parser
+//! gives for the same text, with the same start positions, or `None` as
+//! soon as the text holds anything else (anchors, block scalars, multi-line
+//! scalars or flow collections, directives, explicit keys, tabs, CRLF, ...).
+//! Then [`super::read::Events`] reads the text with saphyr-parser from the
+//! start, so every text reads exactly as before and every error comes from
+//! the full parser.
+//!
+//! Why: saphyr-parser is a complete YAML 1.2 parser, and it costs. Reading
+//! a text oead or `codec to-text` wrote spent about 70 % of AAMP's
+//! from-text in it (a token queue, a `String` per scalar and tag, several
+//! passes over each character). The texts modders edit are in this subset;
+//! this reader takes them in one pass, borrowing every scalar that has no
+//! escape, and giving common tags from a shared table.
+//!
+//! Its one rule: for any text it accepts, the events and their start
+//! positions are saphyr-parser's (tested on every corpus text and fuzzed,
+//! `fuzz/fuzz_targets/yaml_fast.rs`).
+
+use saphyr_parser::{Event, Marker, ScalarStyle, Span, Tag};
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+/// The events of `text` with their spans, or `None` when the text leaves
+/// the subset (see the module's doc).
+pub(crate) fn scan(text: &str) -> Option<Vec<(Event<'_>, Span)>> {
+    let b = text.as_bytes();
+    if b.starts_with(b"\xEF\xBB\xBF") || memchr::memchr2(b'\t', b'\r', b).is_some() {
+        return None;
+    }
+    let mut s = Scanner {
+        text,
+        b,
+        pos: 0,
+        line: 1,
+        line_start: 0,
+        line_start_chars: 0,
+        indent: -1,
+        depth: 0,
+        out: Vec::with_capacity(b.len() / 16 + 8),
+    };
+    if s.document().is_none() {
+        if std::env::var_os("FAST_DEBUG").is_some() {
+            eprintln!("FAST left at line {} col {}", s.line, s.pos - s.line_start);
+        }
+        return None;
+    }
+    Some(s.out)
+}
+
+/// Tags the dialects use, shared, so that reading one allocates nothing.
+static COMMON_TAGS: LazyLock<Vec<Tag>> = LazyLock::new(|| {
+    let local = [
+        "io",
+        "list",
+        "obj",
+        "u",
+        "l",
+        "ul",
+        "f64",
+        "h",
+        "vh",
+        "str32",
+        "str64",
+        "str256",
+        "vec2",
+        "vec3",
+        "vec4",
+        "color",
+        "quat",
+        "curve",
+        "buffer_int",
+        "buffer_f32",
+        "buffer_u32",
+        "buffer_binary",
+    ];
+    let core = [
+        "binary", "file", "map", "seq", "str", "int", "float", "bool", "null",
+    ];
+    local
+        .iter()
+        .map(|s| Tag {
+            handle: "!".into(),
+            suffix: (*s).into(),
+        })
+        .chain(core.iter().map(|s| Tag {
+            handle: CORE.into(),
+            suffix: (*s).into(),
+        }))
+        .collect()
+});
+
+/// The handle `!!` stands for.
+const CORE: &str = "tag:yaml.org,2002:";
+
+/// Where a block node sits, which decides what may follow it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Root,
+    MapValue,
+    SeqEntry,
+}
+
+struct Scanner<'a> {
+    text: &'a str,
+    b: &'a [u8],
+    pos: usize,
+    /// The current line (from 1), where it starts (byte), and how many
+    /// characters come before it.
+    line: usize,
+    line_start: usize,
+    line_start_chars: usize,
+    /// The indentation of the content line `pos` is on, once a block node
+    /// has ended (-1 at the end of the input).
+    indent: isize,
+    /// Nodes open around `pos`: the reader recurses, so it leaves deeper
+    /// texts to saphyr-parser, which does not.
+    depth: usize,
+    out: Vec<(Event<'a>, Span)>,
+}
+
+/// The deepest nesting the fast reader takes (real texts stay far below;
+/// each level costs a few hundred bytes of stack).
+const MAX_DEPTH: usize = 100;
+
+impl<'a> Scanner<'a> {
+    fn peek(&self) -> u8 {
+        self.b.get(self.pos).copied().unwrap_or(0)
+    }
+
+    fn peek_at(&self, p: usize) -> u8 {
+        self.b.get(p).copied().unwrap_or(0)
+    }
+
+    /// The marker of byte `p` on the current line (saphyr counts in
+    /// characters).
+    fn marker(&self, p: usize) -> Marker {
+        let prefix = &self.b[self.line_start..p];
+        let col = if prefix.is_ascii() {
+            prefix.len()
+        } else {
+            prefix.iter().filter(|&&c| (c as i8) >= -0x40).count()
+        };
+        Marker::new(self.line_start_chars + col, self.line, col)
+    }
+
+    /// The marker of `pos`.
+    fn mark(&self) -> Marker {
+        self.marker(self.pos)
+    }
+
+    fn push(&mut self, ev: Event<'a>, m: Marker) {
+        self.out.push((ev, Span::new(m, m)));
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.peek() == b' ' {
+            self.pos += 1;
+        }
+    }
+
+    /// At the end of the line, or at a comment (`#` after a space or at
+    /// the line's start), spaces skipped.
+    fn at_line_end(&mut self) -> bool {
+        self.skip_spaces();
+        match self.peek() {
+            0 | b'\n' => self.pos >= self.b.len() || self.b[self.pos] == b'\n',
+            b'#' => self.pos == self.line_start || self.b[self.pos - 1] == b' ',
+            _ => false,
+        }
+    }
+
+    /// From the end of a line (or a comment), on to the next line with
+    /// content: `pos` at its first non-space byte, `indent` its column;
+    /// -1 at the end of the input.
+    fn next_content_line(&mut self) {
+        loop {
+            if !self.advance_line() {
+                self.indent = -1;
+                return;
+            }
+            self.skip_spaces();
+            match self.peek() {
+                b'\n' => continue,
+                b'#' => continue,
+                0 if self.pos >= self.b.len() => {
+                    self.indent = -1;
+                    return;
+                }
+                _ => {
+                    self.indent = (self.pos - self.line_start) as isize;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Moves `pos` to the start of the next line; at the end of the input
+    /// when there is none (and `false`).
+    fn advance_line(&mut self) -> bool {
+        match memchr::memchr(b'\n', &self.b[self.pos..]) {
+            None => {
+                self.pos = self.b.len();
+                false
+            }
+            Some(n) => {
+                let end = self.pos + n + 1;
+                let line = &self.b[self.line_start..end];
+                self.line_start_chars += if line.is_ascii() {
+                    line.len()
+                } else {
+                    line.iter().filter(|&&c| (c as i8) >= -0x40).count()
+                };
+                self.line += 1;
+                self.line_start = end;
+                self.pos = end;
+                true
+            }
+        }
+    }
+
+    /// Spaces and line breaks inside a flow collection; each new line must
+    /// be indented deeper than the block holding the collection (`parent`).
+    fn flow_space(&mut self, parent: isize) -> Option<()> {
+        loop {
+            self.skip_spaces();
+            match self.peek() {
+                b'\n' => {
+                    self.advance_line();
+                    self.skip_spaces();
+                    let col = (self.pos - self.line_start) as isize;
+                    if col <= parent || matches!(self.peek(), b'\n' | b'#' | 0) {
+                        return None;
+                    }
+                }
+                b'#' => return None,
+                _ => return Some(()),
+            }
+        }
+    }
+
+    /// Ends the line a node ended on: only spaces and a comment may
+    /// follow; then on to the next content line.
+    fn end_line(&mut self) -> Option<()> {
+        if !self.at_line_end() {
+            return None;
+        }
+        self.next_content_line();
+        Some(())
+    }
+
+    fn document(&mut self) -> Option<()> {
+        self.push(Event::StreamStart, self.mark());
+        // Leading blank and comment lines.
+        self.skip_spaces();
+        if self.at_line_end() {
+            self.next_content_line();
+        } else {
+            self.indent = (self.pos - self.line_start) as isize;
+        }
+        if self.indent < 0 {
+            return None;
+        }
+        match self.peek() {
+            b'%' => return None,
+            b'-' if self.b[self.pos..].starts_with(b"---") => {
+                let after = self.peek_at(self.pos + 3);
+                if !matches!(after, b' ' | b'\n' | 0) || self.indent != 0 {
+                    return None;
+                }
+                self.push(Event::DocumentStart(true), self.mark());
+                self.pos += 3;
+                self.end_line()?;
+                if self.indent < 0 {
+                    return None;
+                }
+            }
+            b'.' if self.b[self.pos..].starts_with(b"...") => return None,
+            _ => self.push(Event::DocumentStart(false), self.mark()),
+        }
+        self.node(-1, Ctx::Root)?;
+        if self.indent >= 0 {
+            // A second document, a `...`, or content that does not belong.
+            return None;
+        }
+        let end = self.mark();
+        self.push(Event::DocumentEnd, end);
+        self.push(Event::StreamEnd, end);
+        Some(())
+    }
+
+    /// A tag at `pos` (`!x` or `!!x`), `pos` after it.
+    fn tag(&mut self) -> Option<Cow<'a, Tag>> {
+        let b = self.b;
+        let (handle, start) = if self.peek_at(self.pos + 1) == b'!' {
+            (CORE, self.pos + 2)
+        } else {
+            ("!", self.pos + 1)
+        };
+        let mut p = start;
+        while p < b.len() && (b[p].is_ascii_alphanumeric() || matches!(b[p], b'_' | b'-' | b'.')) {
+            p += 1;
+        }
+        if p == start || !matches!(self.peek_at(p), b' ' | b'\n' | 0) {
+            return None;
+        }
+        let suffix = &self.text[start..p];
+        self.pos = p;
+        let common = COMMON_TAGS
+            .iter()
+            .find(|t| t.suffix == suffix && t.handle == handle);
+        Some(match common {
+            Some(t) => Cow::Borrowed(t),
+            None => Cow::Owned(Tag {
+                handle: handle.into(),
+                suffix: suffix.into(),
+            }),
+        })
+    }
+
+    /// The block node at `pos` (content on this line), or on the lines
+    /// below when this line ends here; `parent` is the indentation of
+    /// the collection holding it.
+    fn node(&mut self, parent: isize, ctx: Ctx) -> Option<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        let done = self.node_here(parent, ctx);
+        self.depth -= 1;
+        done
+    }
+
+    fn node_here(&mut self, parent: isize, ctx: Ctx) -> Option<()> {
+        let start = self.mark();
+        let mut tag = None;
+        if self.peek() == b'!' {
+            tag = Some(self.tag()?);
+            self.skip_spaces();
+        }
+        if self.at_line_end() {
+            // The content is on the lines below: a block collection.
+            self.next_content_line();
+            let seq = self.peek() == b'-' && matches!(self.peek_at(self.pos + 1), b' ' | b'\n' | 0);
+            let deeper = self.indent > parent
+                || (seq && ctx == Ctx::MapValue && self.indent == parent && parent >= 0);
+            if self.indent < 0 || !deeper {
+                return None;
+            }
+            let mut at = if tag.is_some() { start } else { self.mark() };
+            let indent = self.indent;
+            if seq && indent == parent {
+                // A sequence at its key's indentation starts, for
+                // saphyr-parser, where its first entry's content does.
+                let mut p = self.pos + 1;
+                while self.peek_at(p) == b' ' {
+                    p += 1;
+                }
+                if tag.is_some() || matches!(self.peek_at(p), b'\n' | b'#' | 0) {
+                    return None;
+                }
+                at = self.marker(p);
+            }
+            return if seq {
+                self.block_seq(indent, tag, at)
+            } else {
+                self.block_map(indent, tag, at)
+            };
+        }
+        let col = (self.pos - self.line_start) as isize;
+        match self.peek() {
+            b'-' if matches!(self.peek_at(self.pos + 1), b' ' | b'\n' | 0) => {
+                // `- - x`: a sequence in a sequence's entry (or at the root).
+                if ctx == Ctx::MapValue || tag.is_some() {
+                    return None;
+                }
+                let at = self.mark();
+                self.block_seq(col, None, at)
+            }
+            b'|' => {
+                let (text, first) = self.literal(parent)?;
+                // Untagged, saphyr-parser places it at its first line.
+                let at = if tag.is_some() { start } else { first };
+                self.push(Event::Scalar(text, ScalarStyle::Literal, 0, tag), at);
+                self.check_block_end(parent)
+            }
+            b'[' | b'{' => {
+                let at = if tag.is_some() { start } else { self.mark() };
+                self.flow_collection(tag, at, parent)?;
+                self.end_line()?;
+                self.check_block_end(parent)
+            }
+            _ => {
+                let at = self.mark();
+                let (text, style) = self.scalar(false)?;
+                if self.is_value_indicator() {
+                    // A key: a mapping starts here (`- a: 1`, or the root's).
+                    if ctx == Ctx::MapValue || tag.is_some() {
+                        return None;
+                    }
+                    return self.block_map_from(None, at, at, text, style);
+                }
+                let at = if tag.is_some() { start } else { at };
+                self.push(Event::Scalar(text, style, 0, tag), at);
+                self.end_line()?;
+                self.check_block_end(parent)
+            }
+        }
+    }
+
+    /// After a node that ended with its line: the next content must not
+    /// be deeper than its holder (that would continue a plain scalar, or
+    /// be an error saphyr-parser should report).
+    fn check_block_end(&self, parent: isize) -> Option<()> {
+        (self.indent <= parent || self.indent < 0).then_some(())
+    }
+
+    /// `:` followed by a space or the line's end, at `pos`; `pos` after
+    /// it when so.
+    fn is_value_indicator(&mut self) -> bool {
+        if self.peek() == b':' && matches!(self.peek_at(self.pos + 1), b' ' | b'\n' | 0) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A block mapping whose first key starts at `pos`, at column `indent`.
+    fn block_map(&mut self, indent: isize, tag: Option<Cow<'a, Tag>>, at: Marker) -> Option<()> {
+        debug_assert_eq!(indent, (self.pos - self.line_start) as isize);
+        let key_at = self.mark();
+        let (text, style) = self.scalar(false)?;
+        if !self.is_value_indicator() {
+            return None;
+        }
+        self.block_map_from(tag, at, key_at, text, style)
+    }
+
+    /// A block mapping at column `indent` whose first key was read.
+    fn block_map_from(
+        &mut self,
+        tag: Option<Cow<'a, Tag>>,
+        at: Marker,
+        key_at: Marker,
+        key: Cow<'a, str>,
+        style: ScalarStyle,
+    ) -> Option<()> {
+        // Only spaces and `- ` come before a block key: columns are bytes.
+        let indent = key_at.col() as isize;
+        self.push(Event::MappingStart(0, tag), at);
+        self.push(Event::Scalar(key, style, 0, None), key_at);
+        loop {
+            self.skip_spaces();
+            self.node(indent, Ctx::MapValue)?;
+            if self.indent != indent {
+                if self.indent > indent {
+                    return None;
+                }
+                break;
+            }
+            // The next key, on a line of this mapping.
+            if self.peek() == b'-' && matches!(self.peek_at(self.pos + 1), b' ' | b'\n' | 0) {
+                return None;
+            }
+            let key_at = self.mark();
+            let (text, style) = self.scalar(false)?;
+            if !self.is_value_indicator() {
+                return None;
+            }
+            self.push(Event::Scalar(text, style, 0, None), key_at);
+        }
+        let end = self.mark();
+        self.push(Event::MappingEnd, end);
+        Some(())
+    }
+
+    /// A block sequence whose first `-` is at `pos`, column `indent`.
+    fn block_seq(&mut self, indent: isize, tag: Option<Cow<'a, Tag>>, at: Marker) -> Option<()> {
+        self.push(Event::SequenceStart(0, tag), at);
+        loop {
+            // `pos` at a `-` followed by a space or the line's end.
+            self.pos += 1;
+            self.skip_spaces();
+            self.node(indent, Ctx::SeqEntry)?;
+            if self.indent != indent {
+                if self.indent > indent {
+                    return None;
+                }
+                break;
+            }
+            if !(self.peek() == b'-' && matches!(self.peek_at(self.pos + 1), b' ' | b'\n' | 0)) {
+                // The holder mapping's next key (a sequence at its keys'
+                // indentation).
+                break;
+            }
+        }
+        let end = self.mark();
+        self.push(Event::SequenceEnd, end);
+        Some(())
+    }
+
+    /// A literal block scalar at `pos` (`|` or `|-`, the indentation
+    /// found from its first line, which must not be blank); on to the
+    /// next content line after it. Also where its first line's content
+    /// starts.
+    fn literal(&mut self, parent: isize) -> Option<(Cow<'a, str>, Marker)> {
+        self.pos += 1;
+        let keep_last = match self.peek() {
+            b'-' => {
+                self.pos += 1;
+                false
+            }
+            _ => true,
+        };
+        if !self.at_line_end() || !self.advance_line() {
+            return None;
+        }
+        self.skip_spaces();
+        let indent = self.pos - self.line_start;
+        let first = self.mark();
+        if indent as isize <= parent || matches!(self.peek(), b'\n' | 0) {
+            return None;
+        }
+        let mut text = String::new();
+        loop {
+            // `pos` after the indentation of a content line.
+            let from = self.pos;
+            let to = memchr::memchr(b'\n', &self.b[from..]).map_or(self.b.len(), |n| from + n);
+            text.push_str(&self.text[from..to]);
+            // saphyr-parser ends the last line with a break even at the
+            // input's end without one.
+            text.push('\n');
+            if !self.advance_line() {
+                // The input ends without a line break: saphyr-parser's
+                // positions after it are its own.
+                return None;
+            }
+            self.skip_spaces();
+            let col = self.pos - self.line_start;
+            match self.peek() {
+                // A blank line: the scalar's end, or a blank line inside it
+                // (left to saphyr-parser).
+                b'\n' | 0 => {
+                    self.next_content_line();
+                    if self.indent >= indent as isize {
+                        return None;
+                    }
+                    break;
+                }
+                _ if col >= indent => self.pos = self.line_start + indent,
+                b'#' => {
+                    // A comment after the scalar, less indented.
+                    self.next_content_line();
+                    break;
+                }
+                _ => {
+                    self.indent = col as isize;
+                    break;
+                }
+            }
+        }
+        if !keep_last {
+            text.pop();
+        }
+        Some((Cow::Owned(text), first))
+    }
+
+    /// A one-line flow collection at `pos` (`[` or `{`).
+    fn flow_collection(
+        &mut self,
+        tag: Option<Cow<'a, Tag>>,
+        at: Marker,
+        parent: isize,
+    ) -> Option<()> {
+        let map = self.peek() == b'{';
+        let close = if map { b'}' } else { b']' };
+        self.push(
+            if map {
+                Event::MappingStart(0, tag)
+            } else {
+                Event::SequenceStart(0, tag)
+            },
+            at,
+        );
+        self.pos += 1;
+        self.flow_space(parent)?;
+        if self.peek() == close {
+            let end = self.mark();
+            self.pos += 1;
+            self.push(
+                if map {
+                    Event::MappingEnd
+                } else {
+                    Event::SequenceEnd
+                },
+                end,
+            );
+            return Some(());
+        }
+        loop {
+            if map {
+                let key_at = self.mark();
+                if matches!(self.peek(), b'[' | b'{' | b'!') {
+                    return None;
+                }
+                let (text, style) = self.scalar(true)?;
+                if self.peek() != b':' {
+                    return None;
+                }
+                self.pos += 1;
+                if !matches!(self.peek(), b' ') {
+                    return None;
+                }
+                self.push(Event::Scalar(text, style, 0, None), key_at);
+                self.flow_space(parent)?;
+                self.flow_node(parent)?;
+            } else {
+                self.flow_node(parent)?;
+                self.skip_spaces();
+                if self.peek() == b':' {
+                    // `[a: b]`: a one-pair mapping.
+                    return None;
+                }
+            }
+            self.flow_space(parent)?;
+            match self.peek() {
+                b',' => {
+                    self.pos += 1;
+                    self.flow_space(parent)?;
+                    if matches!(self.peek(), b']' | b'}' | b',') {
+                        return None;
+                    }
+                }
+                c if c == close => {
+                    let end = self.mark();
+                    self.pos += 1;
+                    self.push(
+                        if map {
+                            Event::MappingEnd
+                        } else {
+                            Event::SequenceEnd
+                        },
+                        end,
+                    );
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A node inside a flow collection.
+    fn flow_node(&mut self, parent: isize) -> Option<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        let done = self.flow_node_here(parent);
+        self.depth -= 1;
+        done
+    }
+
+    fn flow_node_here(&mut self, parent: isize) -> Option<()> {
+        let start = self.mark();
+        let mut tag = None;
+        if self.peek() == b'!' {
+            tag = Some(self.tag()?);
+            self.skip_spaces();
+        }
+        match self.peek() {
+            b'[' | b'{' => {
+                let at = if tag.is_some() { start } else { self.mark() };
+                self.flow_collection(tag, at, parent)
+            }
+            _ => {
+                let at = if tag.is_some() { start } else { self.mark() };
+                let (text, style) = self.scalar(true)?;
+                self.push(Event::Scalar(text, style, 0, tag), at);
+                Some(())
+            }
+        }
+    }
+
+    /// A one-line scalar at `pos`: quoted, or plain (`flow`: inside a flow
+    /// collection, where `,[]{}` end it). `pos` after it.
+    fn scalar(&mut self, flow: bool) -> Option<(Cow<'a, str>, ScalarStyle)> {
+        match self.peek() {
+            b'\'' => self.single_quoted().map(|t| (t, ScalarStyle::SingleQuoted)),
+            b'"' => self.double_quoted().map(|t| (t, ScalarStyle::DoubleQuoted)),
+            _ => self.plain(flow).map(|t| (t, ScalarStyle::Plain)),
+        }
+    }
+
+    fn plain(&mut self, flow: bool) -> Option<Cow<'a, str>> {
+        let b = self.b;
+        let start = self.pos;
+        let c = self.peek();
+        let next = self.peek_at(start + 1);
+        let flow_char = |c: u8| matches!(c, b',' | b'[' | b']' | b'{' | b'}');
+        match c {
+            0 | b'\n' | b' ' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!'
+            | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' => return None,
+            b'-' | b'?' | b':' if matches!(next, b' ' | b'\n' | 0) || (flow && flow_char(next)) => {
+                return None;
+            }
+            _ => {}
+        }
+        let mut p = start;
+        let mut end = start;
+        while p < b.len() {
+            let c = b[p];
+            match c {
+                b'\n' => break,
+                b':' => {
+                    let n = self.peek_at(p + 1);
+                    if matches!(n, b' ' | b'\n' | 0) || (flow && flow_char(n)) {
+                        break;
+                    }
+                }
+                b' ' => {
+                    if self.peek_at(p + 1) == b'#' {
+                        break;
+                    }
+                    p += 1;
+                    continue;
+                }
+                c if flow && flow_char(c) => break,
+                _ => {}
+            }
+            p += 1;
+            end = p;
+        }
+        if flow {
+            // saphyr-parser refuses `-` after a blank and before a flow
+            // indicator (`[a -]`); leave such texts to it.
+            let s = &b[start..end];
+            if s.ends_with(b" -") && flow_char(self.peek_at(p)) {
+                return None;
+            }
+        }
+        self.pos = end;
+        Some(Cow::Borrowed(&self.text[start..end]))
+    }
+
+    fn single_quoted(&mut self) -> Option<Cow<'a, str>> {
+        let b = self.b;
+        let start = self.pos + 1;
+        let mut p = start;
+        let mut owned: Option<String> = None;
+        let mut run = start;
+        loop {
+            match b.get(p)? {
+                b'\n' => return None,
+                b'\'' if self.peek_at(p + 1) == b'\'' => {
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(&self.text[run..p + 1]);
+                    p += 2;
+                    run = p;
+                }
+                b'\'' => break,
+                _ => p += 1,
+            }
+        }
+        self.pos = p + 1;
+        Some(match owned {
+            None => Cow::Borrowed(&self.text[start..p]),
+            Some(mut s) => {
+                s.push_str(&self.text[run..p]);
+                Cow::Owned(s)
+            }
+        })
+    }
+
+    fn double_quoted(&mut self) -> Option<Cow<'a, str>> {
+        let b = self.b;
+        let start = self.pos + 1;
+        let mut p = start;
+        let mut owned: Option<String> = None;
+        let mut run = start;
+        loop {
+            match *b.get(p)? {
+                b'\n' => return None,
+                b'"' => break,
+                b'\\' => {
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(&self.text[run..p]);
+                    let (ch, len) = escape(&b[p + 1..])?;
+                    s.push(ch);
+                    p += 1 + len;
+                    run = p;
+                }
+                _ => p += 1,
+            }
+        }
+        self.pos = p + 1;
+        Some(match owned {
+            None => Cow::Borrowed(&self.text[start..p]),
+            Some(mut s) => {
+                s.push_str(&self.text[run..p]);
+                Cow::Owned(s)
+            }
+        })
+    }
+}
+
+/// The character a double-quoted escape stands for (`rest` follows the
+/// backslash) and how many bytes it takes; `None` for a line break or an
+/// escape saphyr-parser would refuse.
+fn escape(rest: &[u8]) -> Option<(char, usize)> {
+    let hex = |n: usize| -> Option<(char, usize)> {
+        let digits = std::str::from_utf8(rest.get(1..1 + n)?).ok()?;
+        if !digits.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        let v = u32::from_str_radix(digits, 16).ok()?;
+        Some((char::from_u32(v)?, 1 + n))
+    };
+    let simple = |c: char| Some((c, 1));
+    match *rest.first()? {
+        b'0' => simple('\0'),
+        b'a' => simple('\x07'),
+        b'b' => simple('\x08'),
+        b't' => simple('\t'),
+        b'n' => simple('\n'),
+        b'v' => simple('\x0b'),
+        b'f' => simple('\x0c'),
+        b'r' => simple('\r'),
+        b'e' => simple('\x1b'),
+        b' ' => simple(' '),
+        b'"' => simple('"'),
+        b'/' => simple('/'),
+        b'\\' => simple('\\'),
+        b'N' => simple('\u{85}'),
+        b'_' => simple('\u{a0}'),
+        b'L' => simple('\u{2028}'),
+        b'P' => simple('\u{2029}'),
+        b'x' => hex(2),
+        b'u' => hex(4),
+        b'U' => hex(8),
+        _ => None,
+    }
+}
+
+/// saphyr-parser's events and start positions (line, column) for `text`,
+/// or `None` when it refuses the text.
+fn full_events(text: &str) -> Option<Vec<(Event<'_>, (usize, usize))>> {
+    let mut p = saphyr_parser::Parser::new_from_str(text);
+    let mut out = Vec::new();
+    loop {
+        match p.next_event()? {
+            Ok((ev, span)) => {
+                let end = ev == Event::StreamEnd;
+                out.push((ev, (span.start.line(), span.start.col())));
+                if end {
+                    return Some(out);
+                }
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+/// Where the fast reader's reading of `text` differs from saphyr-parser's:
+/// `Ok(true)` when it took the text and gave the same events at the same
+/// start positions, `Ok(false)` when it left the text to saphyr-parser,
+/// and the first difference otherwise. For tests and the fuzz target.
+pub fn compare_with_full_parser(text: &str) -> Result<bool, String> {
+    let Some(fast) = scan(text) else {
+        return Ok(false);
+    };
+    let Some(full) = full_events(text) else {
+        return Err("saphyr-parser refuses a text the fast reader took".into());
+    };
+    for (i, ((ev, span), (full_ev, at))) in fast.iter().zip(&full).enumerate() {
+        let here = (span.start.line(), span.start.col());
+        if ev != full_ev || here != *at {
+            return Err(format!(
+                "event {i}: fast {ev:?} at {here:?}, saphyr-parser {full_ev:?} at {at:?}"
+            ));
+        }
+    }
+    if fast.len() != full.len() {
+        return Err(format!(
+            "{} events, saphyr-parser {}",
+            fast.len(),
+            full.len()
+        ));
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the fast reader took `text`; a reading that differs from
+    /// saphyr-parser's fails the test.
+    fn agrees(text: &str) -> bool {
+        compare_with_full_parser(text).unwrap_or_else(|e| panic!("{e} in:\n{text}"))
+    }
+
+    #[test]
+    fn small_texts_read_as_saphyr_reads_them() {
+        let taken = [
+            "a: 1\n",
+            "!io\nversion: 0\ntype: xml\nparam_root: !list\n  objects: {}\n  lists: {}\n",
+            "a:\n- 1\n- 2\nb: x\n",
+            "a:\n  - 1\n  - 2\nb: x\n",
+            "- a: 1\n  b: [1, 2, 3]\n- c: {x: 1, y: 'q''s'}\n",
+            "- - 1\n  - 2\n- 3\n",
+            "# c\n\na: \"x\\ty\\u00e9\" # c\nb: !vec3 [1.0, 2.0, 3.0]\n",
+            "k: é ü\nl: ü\n",
+            "---\na: 1\n",
+            "a: !!binary AAEC\n",
+            "a: [!u 1, !l -2, !!binary AA==]\n",
+            "a: [[1, 2], {}, []]\n",
+            "'quoted key': 1\n\"dq\": 2\n",
+            "a: b:c\nd: -1\ne: :x\n",
+            "a: 1\n\n\n# trailing\n",
+            "a: [1, 2,\n  3, {b: 1,\n    c: 2}]\nd: 1\n",
+            "- [1,\n  2]\n- 3\n",
+            "a: !!binary |\n  AAAA\n    BBBB\n  CC\n# c\nb: 1\n",
+            "a: |-\n  x\n  y\n",
+            "a: |\n  x\n\n\nb: |\n  y\n",
+            "- |\n  x\n- 1\n",
+        ];
+        for t in taken {
+            assert!(
+                agrees(t),
+                "the fast reader leaves this to saphyr-parser:\n{t}"
+            );
+        }
+        let left = [
+            "a: &x 1\nb: *x\n",
+            "a: x\n  y\n",
+            "a:\tx\n",
+            "a: 1\r\n",
+            "%YAML 1.2\n---\na: 1\n",
+            "? a\n: b\n",
+            "a: 1\n---\nb: 2\n",
+            "a: [x -]\n",
+            "",
+            "a: 'x\n  y'\n",
+            "a: b: c\n",
+            "a: |\n\n  x\n",
+            "a: |\n  x\n\n  y\n",
+            "a: >\n  x\n",
+            "a: |2\n   x\n",
+            "a: [1,\n2]\n",
+            "a: [1, # c\n  2]\n",
+            "a: |\n  x",
+            &"[".repeat(MAX_DEPTH + 1),
+            &format!(
+                "{}1{}",
+                "[".repeat(MAX_DEPTH + 1),
+                "]".repeat(MAX_DEPTH + 1)
+            ),
+        ];
+        for t in left {
+            assert!(!agrees(t), "the fast reader took:\n{t}");
+        }
+    }
+}
