@@ -27,7 +27,13 @@ use std::sync::LazyLock;
 /// the subset (see the module's doc).
 pub(crate) fn scan(text: &str) -> Option<Vec<(Event<'_>, Span)>> {
     let b = text.as_bytes();
-    if b.starts_with(b"\xEF\xBB\xBF") || memchr::memchr2(b'\t', b'\r', b).is_some() {
+    // saphyr-parser places what follows a last line without a break on a
+    // line of its own; such texts are left to it.
+    if b.starts_with(b"\xEF\xBB\xBF")
+        || !b.ends_with(b"\n")
+        || !printable(text)
+        || later_document_marker(b)
+    {
         return None;
     }
     let mut s = Scanner {
@@ -48,6 +54,29 @@ pub(crate) fn scan(text: &str) -> Option<Vec<(Event<'_>, Span)>> {
         return None;
     }
     Some(s.out)
+}
+
+/// Whether a line after the first starts with `---` or `...` as a
+/// document marker (followed by a blank or the line's end).
+fn later_document_marker(b: &[u8]) -> bool {
+    ["\n---", "\n..."].iter().any(|m| {
+        memchr::memmem::find_iter(b, m.as_bytes())
+            .any(|at| matches!(b.get(at + 4).copied().unwrap_or(b'\n'), b' ' | b'\n'))
+    })
+}
+
+/// Whether every character is one YAML lets a text hold, and neither a
+/// tab nor a carriage return (left to saphyr-parser, with their rules).
+fn printable(text: &str) -> bool {
+    let ok_ascii = |c: u8| (0x20..0x7F).contains(&c) || c == b'\n';
+    if text.is_ascii() {
+        return text.bytes().all(ok_ascii);
+    }
+    text.chars().all(|c| match c as u32 {
+        0..=0x7F => ok_ascii(c as u8),
+        0x85 | 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x10000.. => c != '\u{FEFF}',
+        _ => false,
+    })
 }
 
 /// Tags the dialects use, shared, so that reading one allocates nothing.
@@ -124,6 +153,10 @@ struct Scanner<'a> {
 /// The deepest nesting the fast reader takes (real texts stay far below;
 /// each level costs a few hundred bytes of stack).
 const MAX_DEPTH: usize = 100;
+
+/// Keys this long or longer are left to saphyr-parser (it refuses a key
+/// of more than 1024 characters; bytes are at least as many).
+const MAX_KEY: usize = 1000;
 
 impl<'a> Scanner<'a> {
     fn peek(&self) -> u8 {
@@ -278,6 +311,9 @@ impl<'a> Scanner<'a> {
                 }
             }
             b'.' if self.b[self.pos..].starts_with(b"...") => return None,
+            // A block scalar as the whole document: saphyr-parser places
+            // the document at its content.
+            b'|' => return None,
             _ => self.push(Event::DocumentStart(false), self.mark()),
         }
         self.node(-1, Ctx::Root)?;
@@ -394,8 +430,9 @@ impl<'a> Scanner<'a> {
             }
             _ => {
                 let at = self.mark();
+                let from = self.pos;
                 let (text, style) = self.scalar(false)?;
-                if self.is_value_indicator() {
+                if self.is_value_indicator(from) {
                     // A key: a mapping starts here (`- a: 1`, or the root's).
                     if ctx == Ctx::MapValue || tag.is_some() {
                         return None;
@@ -417,10 +454,13 @@ impl<'a> Scanner<'a> {
         (self.indent <= parent || self.indent < 0).then_some(())
     }
 
-    /// `:` followed by a space or the line's end, at `pos`; `pos` after
-    /// it when so.
-    fn is_value_indicator(&mut self) -> bool {
-        if self.peek() == b':' && matches!(self.peek_at(self.pos + 1), b' ' | b'\n' | 0) {
+    /// `:` followed by a space or the line's end, at `pos`, after a key
+    /// that started at `key_from`; `pos` after it when so.
+    fn is_value_indicator(&mut self, key_from: usize) -> bool {
+        if self.peek() == b':'
+            && matches!(self.peek_at(self.pos + 1), b' ' | b'\n' | 0)
+            && self.pos - key_from < MAX_KEY
+        {
             self.pos += 1;
             true
         } else {
@@ -432,8 +472,9 @@ impl<'a> Scanner<'a> {
     fn block_map(&mut self, indent: isize, tag: Option<Cow<'a, Tag>>, at: Marker) -> Option<()> {
         debug_assert_eq!(indent, (self.pos - self.line_start) as isize);
         let key_at = self.mark();
+        let from = self.pos;
         let (text, style) = self.scalar(false)?;
-        if !self.is_value_indicator() {
+        if !self.is_value_indicator(from) {
             return None;
         }
         self.block_map_from(tag, at, key_at, text, style)
@@ -466,8 +507,9 @@ impl<'a> Scanner<'a> {
                 return None;
             }
             let key_at = self.mark();
+            let from = self.pos;
             let (text, style) = self.scalar(false)?;
-            if !self.is_value_indicator() {
+            if !self.is_value_indicator(from) {
                 return None;
             }
             self.push(Event::Scalar(text, style, 0, None), key_at);
@@ -541,13 +583,15 @@ impl<'a> Scanner<'a> {
             self.skip_spaces();
             let col = self.pos - self.line_start;
             match self.peek() {
-                // A blank line: the scalar's end, or a blank line inside it
-                // (left to saphyr-parser).
+                // Spaces beyond the indentation are content.
+                b'\n' if col > indent => self.pos = self.line_start + indent,
+                // An empty line: the scalar's end, unless more of it
+                // follows (left to saphyr-parser).
                 b'\n' | 0 => {
-                    self.next_content_line();
-                    if self.indent >= indent as isize {
+                    if self.literal_goes_on(indent) {
                         return None;
                     }
+                    self.next_content_line();
                     break;
                 }
                 _ if col >= indent => self.pos = self.line_start + indent,
@@ -566,6 +610,25 @@ impl<'a> Scanner<'a> {
             text.pop();
         }
         Some((Cow::Owned(text), first))
+    }
+
+    /// Whether a literal scalar indented by `indent` goes on after the
+    /// empty line at `pos`: a later line holds spaces beyond the
+    /// indentation, or content at least that indented.
+    fn literal_goes_on(&self, indent: usize) -> bool {
+        let mut p = self.line_start;
+        loop {
+            let mut n = 0;
+            while self.peek_at(p + n) == b' ' {
+                n += 1;
+            }
+            match self.peek_at(p + n) {
+                b'\n' if n > indent => return true,
+                b'\n' => p += n + 1,
+                0 if p + n >= self.b.len() => return false,
+                _ => return n >= indent,
+            }
+        }
     }
 
     /// A one-line flow collection at `pos` (`[` or `{`).
@@ -606,8 +669,9 @@ impl<'a> Scanner<'a> {
                 if matches!(self.peek(), b'[' | b'{' | b'!') {
                     return None;
                 }
+                let from = self.pos;
                 let (text, style) = self.scalar(true)?;
-                if self.peek() != b':' {
+                if self.peek() != b':' || self.pos - from >= MAX_KEY {
                     return None;
                 }
                 self.pos += 1;
@@ -926,6 +990,9 @@ mod tests {
             "a: |-\n  x\n  y\n",
             "a: |\n  x\n\n\nb: |\n  y\n",
             "- |\n  x\n- 1\n",
+            "a: |\n  x\n     \n  y\n\nb: 1\n",
+            "a: ---x\nb: ...\n",
+            &format!("{}: {{{}: 2}}\n", "k".repeat(999), "j".repeat(999)),
         ];
         for t in taken {
             assert!(
@@ -953,6 +1020,7 @@ mod tests {
             "a: [1, # c\n  2]\n",
             "a: |\n  x",
             &"[".repeat(MAX_DEPTH + 1),
+            "a: 1",
             &format!(
                 "{}1{}",
                 "[".repeat(MAX_DEPTH + 1),
