@@ -4,7 +4,7 @@
 //! gives for the same text, with the same start positions, or `None` as
 //! soon as the text holds anything else (anchors, block scalars, multi-line
 //! scalars or flow collections, directives, explicit keys, tabs, CRLF, ...).
-//! Then [`super::read::Events`] reads the text with saphyr-parser from the
+//! Then `read::Events` reads the text with saphyr-parser from the
 //! start, so every text reads exactly as before and every error comes from
 //! the full parser.
 //!

@@ -6,7 +6,9 @@
 //! - [`number`]: how numbers are printed and how plain scalars resolve
 //!   (oead's rules);
 //! - [`read`]: saphyr-parser's events with their positions, and errors that
-//!   name the line and column.
+//!   name the line and column;
+//! - [`fast`]: the same events from a one-pass reader for the YAML tools
+//!   write, which leaves any other text to saphyr-parser.
 
 pub(crate) mod emit;
 pub mod fast;
