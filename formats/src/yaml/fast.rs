@@ -21,6 +21,7 @@
 
 use saphyr_parser::{Event, Marker, ScalarStyle, Span, Tag};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::sync::LazyLock;
 
 /// The events of `text` with their spans, or `None` when the text leaves
@@ -45,6 +46,7 @@ pub(crate) fn scan(text: &str) -> Option<Vec<(Event<'_>, Span)>> {
         line_start_chars: 0,
         indent: -1,
         depth: 0,
+        col_at: Cell::new((0, 0)),
         out: Vec::with_capacity(b.len() / 16 + 8),
     };
     if s.document().is_none() {
@@ -54,6 +56,15 @@ pub(crate) fn scan(text: &str) -> Option<Vec<(Event<'_>, Span)>> {
         return None;
     }
     Some(s.out)
+}
+
+/// How many characters `b` holds (UTF-8: the bytes that start one).
+fn chars(b: &[u8]) -> usize {
+    if b.is_ascii() {
+        b.len()
+    } else {
+        b.iter().filter(|&&c| (c as i8) >= -0x40).count()
+    }
 }
 
 /// Whether a line after the first starts with `---` or `...` as a
@@ -144,6 +155,9 @@ struct Scanner<'a> {
     /// The indentation of the content line `pos` is on, once a block node
     /// has ended (-1 at the end of the input).
     indent: isize,
+    /// A position on the current line and how many characters lie
+    /// before it on the line (see `marker`).
+    col_at: Cell<(usize, usize)>,
     /// Nodes open around `pos`: the reader recurses, so it leaves deeper
     /// texts to saphyr-parser, which does not.
     depth: usize,
@@ -170,12 +184,14 @@ impl<'a> Scanner<'a> {
     /// The marker of byte `p` on the current line (saphyr counts in
     /// characters).
     fn marker(&self, p: usize) -> Marker {
-        let prefix = &self.b[self.line_start..p];
-        let col = if prefix.is_ascii() {
-            prefix.len()
-        } else {
-            prefix.iter().filter(|&&c| (c as i8) >= -0x40).count()
-        };
+        // Counted on from the last marker of the line, so that the many
+        // markers of a long line (a flow sequence) cost one pass over it.
+        let (mut from, mut col) = self.col_at.get();
+        if from < self.line_start || from > p {
+            (from, col) = (self.line_start, 0);
+        }
+        col += chars(&self.b[from..p]);
+        self.col_at.set((p, col));
         Marker::new(self.line_start_chars + col, self.line, col)
     }
 
@@ -240,12 +256,7 @@ impl<'a> Scanner<'a> {
             }
             Some(n) => {
                 let end = self.pos + n + 1;
-                let line = &self.b[self.line_start..end];
-                self.line_start_chars += if line.is_ascii() {
-                    line.len()
-                } else {
-                    line.iter().filter(|&&c| (c as i8) >= -0x40).count()
-                };
+                self.line_start_chars += chars(&self.b[self.line_start..end]);
                 self.line += 1;
                 self.line_start = end;
                 self.pos = end;
@@ -964,6 +975,26 @@ mod tests {
     /// saphyr-parser's fails the test.
     fn agrees(text: &str) -> bool {
         compare_with_full_parser(text).unwrap_or_else(|e| panic!("{e} in:\n{text}"))
+    }
+
+    /// A text of one long line is read in one pass: positions along the
+    /// line are counted on, not from the line's start each time (which took
+    /// minutes on this text).
+    #[test]
+    fn a_long_line_is_read_in_linear_time() {
+        let items: Vec<String> = (0..200_000).map(|i| format!("é{i}")).collect();
+        let text = format!("a: [{}]\n", items.join(", "));
+        let events = scan(&text).expect("taken");
+        assert_eq!(events.len(), 200_000 + 9);
+        let (last, span) = &events[200_000 + 4];
+        assert_eq!(
+            last,
+            &Event::Scalar("é199999".into(), ScalarStyle::Plain, 0, None)
+        );
+        assert_eq!(
+            span.start.col(),
+            text.chars().count() - "é199999]\n".chars().count()
+        );
     }
 
     #[test]
