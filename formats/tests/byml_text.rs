@@ -505,3 +505,26 @@ fn strings_that_start_like_indicators_read_back() {
         failures.join("\n")
     );
 }
+
+/// libyaml, and so oead, writes the string `a -` plain inside a flow
+/// collection (`[a -]`). saphyr-parser refuses that; the fast YAML reader
+/// reads it as YAML 1.2 and libyaml do, so oead's text reads.
+#[test]
+fn oeads_dash_ending_strings_in_flow_collections_read() {
+    let yaml = "k: [a -, b -  ]\nm: {x: c -}\n";
+    let (_, doc) = text::from_yaml(yaml, Some(2), Some(false)).expect("oead's text reads");
+    let Some(Container::Hash(h)) = &doc.root else {
+        panic!("a hash at the root");
+    };
+    let Node::Array(a) = &h.entries[0].value else {
+        panic!("k is an array");
+    };
+    assert_eq!(
+        a.items,
+        [Node::String("a -".into()), Node::String("b -".into())]
+    );
+    let Node::Hash(m) = &h.entries[1].value else {
+        panic!("m is a hash");
+    };
+    assert_eq!(m.entries[0].value, Node::String("c -".into()));
+}

@@ -188,9 +188,10 @@ pub fn analyze(s: &str) -> Analysis {
         first = false;
     }
     // libyaml writes `[a -]`, and oead reads it, but saphyr-parser (our
-    // reader) takes the `-` after a blank at the end of a plain scalar in a
-    // flow collection for the start of another scalar, and refuses it:
-    // such a string is quoted there (as libyaml would for `a -,`).
+    // reader for texts the fast reader leaves to it) takes the `-` after a
+    // blank at the end of a plain scalar in a flow collection for the start
+    // of another scalar, and refuses it: such a string is quoted there (as
+    // libyaml would for `a -,`), so that either reader reads our text.
     let b = s.as_bytes();
     if b.len() >= 2 && b[b.len() - 1] == b'-' && matches!(b[b.len() - 2], b' ' | b'\t') {
         flow_indicators = true;
