@@ -27,15 +27,21 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::LazyLock;
 
+/// Events with their spans, as the reader hands them on.
+pub(crate) type Events<'a> = Vec<(Event<'a>, Span)>;
+
+/// Events with their start positions (line, column), for comparing.
+type Positioned<'a> = Vec<(Event<'a>, (usize, usize))>;
+
 /// The events of `text` with their spans, or `None` when the text leaves
 /// the subset (see the module's doc).
-pub(crate) fn scan(text: &str) -> Option<Vec<(Event<'_>, Span)>> {
+pub(crate) fn scan(text: &str) -> Option<Events<'_>> {
     scan_keeping_dashes(text).map(|(events, _)| events)
 }
 
 /// [`scan`], and where the text holds a `-` saphyr-parser refuses (see
 /// [`DASH_REFUSAL`]).
-fn scan_keeping_dashes(text: &str) -> Option<(Vec<(Event<'_>, Span)>, Vec<usize>)> {
+fn scan_keeping_dashes(text: &str) -> Option<(Events<'_>, Vec<usize>)> {
     let b = text.as_bytes();
     // saphyr-parser places what follows a last line without a break on a
     // line of its own; such texts are left to it.
@@ -923,7 +929,7 @@ fn escape(rest: &[u8]) -> Option<(char, usize)> {
 
 /// saphyr-parser's events and start positions (line, column) for `text`,
 /// or its error message.
-fn full_events(text: &str) -> Result<Vec<(Event<'_>, (usize, usize))>, String> {
+fn full_events(text: &str) -> Result<Positioned<'_>, String> {
     let mut p = saphyr_parser::Parser::new_from_str(text);
     let mut out = Vec::new();
     loop {
