@@ -16,6 +16,7 @@ pub const INDENT: usize = 2;
 pub const MAX_SIMPLE_KEY: usize = 128;
 
 use super::number;
+use rustc_hash::FxHashMap;
 
 const SPACES: &str = "                                                                ";
 
@@ -265,6 +266,39 @@ pub struct Writer {
     pub whitespace: bool,
     /// Only indentation has been written on the current line.
     pub indention: bool,
+    /// How each key seen so far is written. A text repeats its keys (the
+    /// hashes or objects of one kind hold the same ones), and choosing a
+    /// key's style scans it character by character and tries it as a
+    /// number: a quarter of BYML's to-YAML time before this memo.
+    key_styles: FxHashMap<Box<str>, KeyStyle>,
+}
+
+/// The styles of one key, chosen as libyaml chooses them.
+#[derive(Clone, Copy)]
+struct KeyStyle {
+    /// A simple key (`key: value`): short enough and on one line.
+    simple: bool,
+    /// In a block mapping: for a simple key, or an explicit one (`? key`).
+    block: Style,
+    /// In a flow mapping.
+    flow: Style,
+}
+
+/// Keys beyond this many distinct ones are styled afresh each time (the
+/// memo's memory stays bounded on texts of unique keys).
+const MAX_MEMO_KEYS: usize = 1 << 16;
+
+impl KeyStyle {
+    fn of(key: &str) -> Self {
+        let a = analyze(key);
+        let plain_implicit = !number::needs_quotes(key);
+        let simple = key.len() <= MAX_SIMPLE_KEY && !a.multiline;
+        KeyStyle {
+            simple,
+            block: select_style(key, &a, false, simple, false, plain_implicit),
+            flow: select_style(key, &a, true, true, false, plain_implicit),
+        }
+    }
 }
 
 impl Writer {
@@ -274,7 +308,20 @@ impl Writer {
             column: 0,
             whitespace: true,
             indention: true,
+            key_styles: FxHashMap::default(),
         }
+    }
+
+    /// The styles of `key`, from the memo when it was seen before.
+    fn key_style(&mut self, key: &str) -> KeyStyle {
+        if let Some(k) = self.key_styles.get(key) {
+            return *k;
+        }
+        let k = KeyStyle::of(key);
+        if self.key_styles.len() < MAX_MEMO_KEYS {
+            self.key_styles.insert(key.into(), k);
+        }
+        k
     }
 
     /// Text that needs no quoting and holds no space (a number, `true`,
@@ -303,16 +350,13 @@ impl Writer {
     /// several lines, an explicit `? key` entry), then its `:`.
     pub fn block_key(&mut self, key: &str, indent: usize) {
         self.write_indent(indent);
-        let a = analyze(key);
-        let plain_implicit = !number::needs_quotes(key);
-        if key.len() <= MAX_SIMPLE_KEY && !a.multiline {
-            let style = select_style(key, &a, false, true, false, plain_implicit);
-            self.write_scalar(key, style, false, indent + INDENT);
+        let k = self.key_style(key);
+        if k.simple {
+            self.write_scalar(key, k.block, false, indent + INDENT);
             self.write_indicator(":", false, false, false);
         } else {
             self.write_indicator("?", true, false, true);
-            let style = select_style(key, &a, false, false, false, plain_implicit);
-            self.write_scalar(key, style, true, indent + INDENT);
+            self.write_scalar(key, k.block, true, indent + INDENT);
             self.write_indent(indent);
             self.write_indicator(":", true, false, true);
         }
@@ -355,8 +399,7 @@ impl Writer {
 
     /// A simple key inside a flow mapping, then its `:`.
     pub fn flow_key(&mut self, key: &str, indent: usize) {
-        let a = analyze(key);
-        let style = select_style(key, &a, true, true, false, !number::needs_quotes(key));
+        let style = self.key_style(key).flow;
         self.write_scalar(key, style, false, indent);
         self.write_indicator(":", false, false, false);
     }

@@ -67,8 +67,10 @@ fn g9_digits(v: f32) -> Option<(bool, [u8; 9], i32)> {
     if m == 0 {
         return None;
     }
-    // An estimate of floor(log10(v)), corrected below by the digit count.
-    let mut exp = f64::from(v.abs()).log10().floor() as i32;
+    // floor(log10(v)) is floor(log10(2) * floor(log2(v))) or one more
+    // (78913 / 2^18 is log10(2) to 6 digits); the loop below corrects it.
+    let log2 = e + (127 - m.leading_zeros() as i32);
+    let mut exp = (log2 * 78913) >> 18;
     for _ in 0..4 {
         let n = scaled_round(m, e, 8 - exp)?;
         if n >= 1_000_000_000 {
@@ -88,6 +90,17 @@ fn g9_digits(v: f32) -> Option<(bool, [u8; 9], i32)> {
     None
 }
 
+/// The powers of ten that fit in a `u128`.
+const POW10: [u128; 39] = {
+    let mut t = [1u128; 39];
+    let mut i = 1;
+    while i < 39 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
 /// `m * 2^e * 10^k`, rounded to an integer (ties to even), when it fits.
 fn scaled_round(m: u128, e: i32, k: i32) -> Option<u128> {
     let round = |q: u128, r: u128, half: u128| {
@@ -101,10 +114,10 @@ fn scaled_round(m: u128, e: i32, k: i32) -> Option<u128> {
         // An integer times a power of ten: exact.
         (true, true) => {
             let v = (m.leading_zeros() >= e as u32).then(|| m << e)?;
-            v.checked_mul(10u128.checked_pow(k as u32)?)
+            v.checked_mul(*POW10.get(k as usize)?)
         }
         (true, false) => {
-            let num = m.checked_mul(10u128.checked_pow(k as u32)?)?;
+            let num = m.checked_mul(*POW10.get(k as usize)?)?;
             let s = (-e) as u32;
             if s >= 127 {
                 return None;
@@ -119,7 +132,7 @@ fn scaled_round(m: u128, e: i32, k: i32) -> Option<u128> {
                 return None;
             }
             let v = (m.leading_zeros() >= e as u32).then(|| m << e)?;
-            let p = 10u128.checked_pow((-k) as u32)?;
+            let p = *POW10.get((-k) as usize)?;
             let (q, r) = (v / p, v % p);
             Some(round(q, r * 2, p))
         }
