@@ -1,16 +1,28 @@
 //! Profiling driver: runs one side of the AAMP benchmark in a loop.
 //!
-//! `cargo run -p bench --profile bench --example aamp_profile -- <decode|view|view-text|encode|from-text|clone|verify> <codec|roead> [iterations]`
+//! `cargo run -p bench --profile bench --example aamp_profile -- <decode|view|view-text|encode|to-text|from-text|clone|verify> <codec|roead> [iterations]`
 
 use std::hint::black_box;
 use std::process::ExitCode;
 
 mod common;
 
+/// Names as the bench has them (recovered from the corpus's dictionaries),
+/// so that the text holds names, not hashes.
+fn corpus_names() -> formats::aamp::names::NameTable {
+    let dir = bench::corpus_root().join("aamp");
+    let mut names = formats::aamp::names::NameTable::new();
+    names
+        .load_names_file(&dir.join("dict/botw_hashed_names.txt"))
+        .and_then(|_| names.load_patterns_file(&dir.join("dict/botw_numbered_names.txt")))
+        .expect("the name dictionaries");
+    names
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(op), Some(side)) = (args.first(), args.get(1)) else {
-        eprintln!("usage: aamp_profile <decode|view|view-text|encode|from-text|clone|verify> <codec|roead> [iterations]");
+        eprintln!("usage: aamp_profile <decode|view|view-text|encode|to-text|from-text|clone|verify> <codec|roead> [iterations]");
         return ExitCode::FAILURE;
     };
     let iterations: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200);
@@ -53,15 +65,14 @@ fn main() -> ExitCode {
         ("encode", "codec") => repeat(iterations, &ours(), |d| {
             black_box(formats::aamp::encode(d).expect("encode"));
         }),
+        ("to-text", "codec") => {
+            let names = corpus_names();
+            repeat(iterations, &ours(), |d| {
+                black_box(formats::aamp::text::to_yaml(d, &names));
+            })
+        }
         ("from-text", "codec") => {
-            // Names as the bench has them (recovered from the corpus's
-            // dictionaries), so that the text holds names, not hashes.
-            let dir = bench::corpus_root().join("aamp");
-            let mut names = formats::aamp::names::NameTable::new();
-            names
-                .load_names_file(&dir.join("dict/botw_hashed_names.txt"))
-                .and_then(|_| names.load_patterns_file(&dir.join("dict/botw_numbered_names.txt")))
-                .expect("the name dictionaries");
+            let names = corpus_names();
             let texts: Vec<String> = ours()
                 .iter()
                 .map(|d| formats::aamp::text::to_yaml(d, &names))
@@ -117,7 +128,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: aamp_profile <decode|view|view-text|encode|from-text|clone|verify> <codec|roead> [iterations]"
+                "usage: aamp_profile <decode|view|view-text|encode|to-text|from-text|clone|verify> <codec|roead> [iterations]"
             );
             return ExitCode::FAILURE;
         }

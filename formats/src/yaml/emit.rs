@@ -271,9 +271,6 @@ pub struct Writer {
     /// key's style scans it character by character and tries it as a
     /// number: a quarter of BYML's to-YAML time before this memo.
     key_styles: FxHashMap<Box<str>, KeyStyle>,
-    /// The same for short untagged string values (in block, in flow
-    /// style): BYML's strings come from one table and repeat as keys do.
-    value_styles: FxHashMap<Box<str>, (Style, Style)>,
 }
 
 /// The styles of one key, chosen as libyaml chooses them.
@@ -290,9 +287,6 @@ struct KeyStyle {
 /// Keys beyond this many distinct ones are styled afresh each time (the
 /// memo's memory stays bounded on texts of unique keys).
 const MAX_MEMO_KEYS: usize = 1 << 16;
-
-/// String values longer than this are styled afresh each time.
-const MAX_MEMO_VALUE: usize = 64;
 
 impl KeyStyle {
     fn of(key: &str) -> Self {
@@ -315,27 +309,6 @@ impl Writer {
             whitespace: true,
             indention: true,
             key_styles: FxHashMap::default(),
-            value_styles: FxHashMap::default(),
-        }
-    }
-
-    /// The style of the untagged string value `s`, from the memo when it
-    /// was seen before.
-    fn value_style(&mut self, s: &str, flow: bool) -> Style {
-        if let Some(&(block, in_flow)) = self.value_styles.get(s) {
-            return if flow { in_flow } else { block };
-        }
-        let a = analyze(s);
-        let plain_implicit = !number::needs_quotes(s);
-        let block = select_style(s, &a, false, false, false, plain_implicit);
-        let in_flow = select_style(s, &a, true, false, false, plain_implicit);
-        if self.value_styles.len() < MAX_MEMO_KEYS {
-            self.value_styles.insert(s.into(), (block, in_flow));
-        }
-        if flow {
-            in_flow
-        } else {
-            block
         }
     }
 
@@ -395,14 +368,9 @@ impl Writer {
         if let Some(tag) = tag {
             self.write_tag(tag);
         }
-        let style = match tag {
-            None if s.len() <= MAX_MEMO_VALUE => self.value_style(s, flow),
-            _ => {
-                let a = analyze(s);
-                let plain_implicit = tag.is_some() || !number::needs_quotes(s);
-                select_style(s, &a, flow, false, tag.is_some(), plain_implicit)
-            }
-        };
+        let a = analyze(s);
+        let plain_implicit = tag.is_some() || !number::needs_quotes(s);
+        let style = select_style(s, &a, flow, false, tag.is_some(), plain_implicit);
         self.write_scalar(s, style, true, indent);
     }
 
