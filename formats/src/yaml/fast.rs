@@ -675,16 +675,7 @@ impl<'a> Scanner<'a> {
         self.pos += 1;
         self.flow_space(parent)?;
         if self.peek() == close {
-            let end = self.mark();
-            self.pos += 1;
-            self.push(
-                if map {
-                    Event::MappingEnd
-                } else {
-                    Event::SequenceEnd
-                },
-                end,
-            );
+            self.close_flow(map);
             return Some(());
         }
         loop {
@@ -723,21 +714,24 @@ impl<'a> Scanner<'a> {
                     }
                 }
                 c if c == close => {
-                    let end = self.mark();
-                    self.pos += 1;
-                    self.push(
-                        if map {
-                            Event::MappingEnd
-                        } else {
-                            Event::SequenceEnd
-                        },
-                        end,
-                    );
+                    self.close_flow(map);
                     return Some(());
                 }
                 _ => return None,
             }
         }
+    }
+
+    /// The end of a flow collection, at its `]` or `}`.
+    fn close_flow(&mut self, map: bool) {
+        let end = self.mark();
+        self.pos += 1;
+        let ev = if map {
+            Event::MappingEnd
+        } else {
+            Event::SequenceEnd
+        };
+        self.push(ev, end);
     }
 
     /// A node inside a flow collection.
@@ -776,8 +770,8 @@ impl<'a> Scanner<'a> {
     /// collection, where `,[]{}` end it). `pos` after it.
     fn scalar(&mut self, flow: bool) -> Option<(Cow<'a, str>, ScalarStyle)> {
         match self.peek() {
-            b'\'' => self.single_quoted().map(|t| (t, ScalarStyle::SingleQuoted)),
-            b'"' => self.double_quoted().map(|t| (t, ScalarStyle::DoubleQuoted)),
+            b'\'' => self.quoted(b'\'').map(|t| (t, ScalarStyle::SingleQuoted)),
+            b'"' => self.quoted(b'"').map(|t| (t, ScalarStyle::DoubleQuoted)),
             _ => self.plain(flow).map(|t| (t, ScalarStyle::Plain)),
         }
     }
@@ -828,55 +822,35 @@ impl<'a> Scanner<'a> {
         Some(Cow::Borrowed(&self.text[start..end]))
     }
 
-    fn single_quoted(&mut self) -> Option<Cow<'a, str>> {
+    /// A one-line quoted scalar at `pos` (`quote` is `'` or `"`), its
+    /// escapes (`''`, or a backslash) resolved; borrowed when it has none.
+    fn quoted(&mut self, quote: u8) -> Option<Cow<'a, str>> {
         let b = self.b;
         let start = self.pos + 1;
         let mut p = start;
         let mut owned: Option<String> = None;
         let mut run = start;
         loop {
-            match b.get(p)? {
-                b'\n' => return None,
-                b'\'' if self.peek_at(p + 1) == b'\'' => {
-                    let s = owned.get_or_insert_with(String::new);
-                    s.push_str(&self.text[run..p + 1]);
-                    p += 2;
-                    run = p;
-                }
-                b'\'' => break,
-                _ => p += 1,
+            let c = *b.get(p)?;
+            if c == b'\n' {
+                return None;
             }
-        }
-        self.pos = p + 1;
-        Some(match owned {
-            None => Cow::Borrowed(&self.text[start..p]),
-            Some(mut s) => {
-                s.push_str(&self.text[run..p]);
-                Cow::Owned(s)
-            }
-        })
-    }
-
-    fn double_quoted(&mut self) -> Option<Cow<'a, str>> {
-        let b = self.b;
-        let start = self.pos + 1;
-        let mut p = start;
-        let mut owned: Option<String> = None;
-        let mut run = start;
-        loop {
-            match *b.get(p)? {
-                b'\n' => return None,
-                b'"' => break,
-                b'\\' => {
-                    let s = owned.get_or_insert_with(String::new);
-                    s.push_str(&self.text[run..p]);
-                    let (ch, len) = escape(&b[p + 1..])?;
-                    s.push(ch);
-                    p += 1 + len;
-                    run = p;
-                }
-                _ => p += 1,
-            }
+            let (ch, len) = if c == quote && quote == b'\'' && self.peek_at(p + 1) == b'\'' {
+                ('\'', 2)
+            } else if c == quote {
+                break;
+            } else if c == b'\\' && quote == b'"' {
+                let (ch, len) = escape(&b[p + 1..])?;
+                (ch, 1 + len)
+            } else {
+                p += 1;
+                continue;
+            };
+            let s = owned.get_or_insert_with(String::new);
+            s.push_str(&self.text[run..p]);
+            s.push(ch);
+            p += len;
+            run = p;
         }
         self.pos = p + 1;
         Some(match owned {
