@@ -384,22 +384,34 @@ impl<'a> Scanner<'a> {
     /// below when this line ends here; `parent` is the indentation of
     /// the collection holding it.
     fn node(&mut self, parent: isize, ctx: Ctx) -> Option<()> {
+        self.nested(|s| s.node_here(parent, ctx))
+    }
+
+    /// Runs `read` one level deeper, or leaves the text past `MAX_DEPTH`.
+    fn nested(&mut self, read: impl FnOnce(&mut Self) -> Option<()>) -> Option<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return None;
         }
-        let done = self.node_here(parent, ctx);
+        let done = read(self);
         self.depth -= 1;
         done
     }
 
-    fn node_here(&mut self, parent: isize, ctx: Ctx) -> Option<()> {
+    /// Where a node starts, and its tag if it has one (`pos` then after
+    /// the tag and its spaces).
+    fn properties(&mut self) -> Option<(Marker, Option<Cow<'a, Tag>>)> {
         let start = self.mark();
-        let mut tag = None;
-        if self.peek() == b'!' {
-            tag = Some(self.tag()?);
-            self.skip_spaces();
+        if self.peek() != b'!' {
+            return Some((start, None));
         }
+        let tag = self.tag()?;
+        self.skip_spaces();
+        Some((start, Some(tag)))
+    }
+
+    fn node_here(&mut self, parent: isize, ctx: Ctx) -> Option<()> {
+        let (start, tag) = self.properties()?;
         if self.at_line_end() {
             // The content is on the lines below: a block collection.
             self.next_content_line();
@@ -736,22 +748,11 @@ impl<'a> Scanner<'a> {
 
     /// A node inside a flow collection.
     fn flow_node(&mut self, parent: isize) -> Option<()> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return None;
-        }
-        let done = self.flow_node_here(parent);
-        self.depth -= 1;
-        done
+        self.nested(|s| s.flow_node_here(parent))
     }
 
     fn flow_node_here(&mut self, parent: isize) -> Option<()> {
-        let start = self.mark();
-        let mut tag = None;
-        if self.peek() == b'!' {
-            tag = Some(self.tag()?);
-            self.skip_spaces();
-        }
+        let (start, tag) = self.properties()?;
         match self.peek() {
             b'[' | b'{' => {
                 let at = if tag.is_some() { start } else { self.mark() };
