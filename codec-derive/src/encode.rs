@@ -334,7 +334,10 @@ impl Gen<'_> {
                 (None, Type::List { of, count }) => {
                     writes.extend(self.inline_count_check(s, &f.name, count));
                     let e = self.inline_write(of, quote!(e), &what);
-                    if let Some(keys) = self.index_sort_keys(f, of) {
+                    let sorted = self
+                        .index_sort_keys(f, of)
+                        .or_else(|| self.int_sort_keys(f, of));
+                    if let Some(keys) = sorted {
                         let fname = &f.name;
                         let hint = self.index_sort_hint(f, of);
                         writes.extend(quote! {

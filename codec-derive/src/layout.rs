@@ -558,7 +558,9 @@ impl Gen<'_> {
                 (Type::List { of, .. }, None) => {
                     // A list of tags is as long as the list whose tags it holds.
                     let fid = match &f.derive {
-                        Some(codec_schema::Derive::Tags(values)) => ident(values),
+                        Some(codec_schema::Derive::Tags(values)) => {
+                            ident(codec_schema::tags_source(values).0)
+                        }
                         _ => ident(&f.name),
                     };
                     self.c

@@ -405,12 +405,28 @@ impl Gen<'_> {
             }
             (None, Type::Switch { union, tag }) => {
                 let un = self.path_as(union, "__Payload");
-                let raw_tag = local("raw", tag);
-                let at_tag = local("at", tag);
                 let size = self.c.fixed_size(&f.ty).unwrap_or(4);
+                // A tag held by the list holding this record: the next one.
+                let (raw_tag, at_tag, take) = match codec_schema::held_tag_list(tag) {
+                    Some(_) => (
+                        quote!(held_tag),
+                        quote!(held_at),
+                        quote! {
+                            let (held_tag, held_at) = match r.take_held_tag(p) {
+                                Ok(v) => v,
+                                Err(e) => return Err(e.in_field(#fname)),
+                            };
+                        },
+                    ),
+                    None => {
+                        let (raw_tag, at_tag) = (local("raw", tag), local("at", tag));
+                        (quote!(#raw_tag), quote!(#at_tag), quote!())
+                    }
+                };
                 Some((
                     quote! {
                         let #at = p;
+                        #take
                         let #v = match #un::decode_payload(r, #raw_tag, p, p, #at_tag) {
                             Ok(v) => v,
                             Err(e) => return Err(e.in_field(#fname)),
@@ -421,6 +437,9 @@ impl Gen<'_> {
                 ))
             }
             (None, Type::List { of, count }) => {
+                if let Some(read) = self.held_tags_list_read(s, f) {
+                    return Some((read, TokenStream::new()));
+                }
                 let Type::Switch { union, tag } = &**of else {
                     return self
                         .document_order_read(s, f)
@@ -458,6 +477,70 @@ impl Gen<'_> {
             }
             _ => None,
         }
+    }
+
+    /// The sibling of list field `f` that holds its elements' tags
+    /// (`derive: Tags("<f>.<field>")`), when the elements take their tags
+    /// from it (`Switch(tag: "<sibling>[i]")`).
+    pub(crate) fn held_tags_field<'s>(&self, s: &'s StructDef, f: &Field) -> Option<&'s Field> {
+        s.fields.iter().find(|g| {
+            matches!(&g.derive, Some(Derive::Tags(of))
+                if matches!(codec_schema::tags_source(of), (list, Some(_)) if list == f.name))
+        })
+    }
+
+    /// A list whose elements take their tags from a sibling list stored
+    /// after it: the tags are read first, held while the elements are
+    /// decoded, then let go (`codec_runtime::held`). The checker makes the
+    /// tags follow the list directly and the elements fixed in size.
+    fn held_tags_list_read(&self, s: &StructDef, f: &Field) -> Option<TokenStream> {
+        let rt = RT();
+        let tf = self.held_tags_field(s, f)?;
+        let Type::List { of, count } = &f.ty else {
+            return None;
+        };
+        let Type::List { of: tag_ty, .. } = &tf.ty else {
+            return None;
+        };
+        let fname = f.name.as_str();
+        let tname = tf.name.as_str();
+        let v = local("f", fname);
+        let at = local("at", fname);
+        let esize = self.c.fixed_size(of)?;
+        let n = match (self.list_field_count(s, count), &**count) {
+            (Some(n), _) => n,
+            (None, codec_schema::Count::Field(c)) => {
+                let l = local("raw", c);
+                quote!(#l)
+            }
+            _ => return None,
+        };
+        let tw = width_tokens(tag_ty);
+        let tags_at = match tf.align.filter(|&a| a > 1) {
+            Some(a) => quote!(pos + (p + n * #esize - pos).next_multiple_of(#a)),
+            None => quote!(p + n * #esize),
+        };
+        let ety = self.rust_ty(of, &s.name, fname);
+        let list = self.list_read(of, quote!(n), quote!(p), &at, &s.name, fname);
+        Some(quote! {
+            let #at = p;
+            let #v: ::std::vec::Vec<#ety> = {
+                let n: u64 = #n;
+                if let Err(e) = r.check_count(p, p, n, #esize) {
+                    return Err(e.in_field(#fname));
+                }
+                if let Err(e) = r.hold_tags(#tags_at, n, #tw) {
+                    return Err(e.in_field(#tname));
+                }
+                let read = (|| -> #rt::DecodeResult<::std::vec::Vec<#ety>> { #list })();
+                r.release_tags();
+                match read {
+                    Ok(v) => v,
+                    Err(e) => return Err(e.in_field(#fname)),
+                }
+            };
+            p += #v.len() as u64 * #esize;
+        })
     }
 
     /// The field of a table struct that holds its strings.
@@ -663,12 +746,38 @@ impl Gen<'_> {
         let what = format!("{}.{}", s.name, f.name);
         match (&f.derive, &f.ty) {
             (Some(Derive::Tags(of)), Type::List { of: t, .. }) => {
-                let of = ident(of);
                 let wt = width_tokens(t);
-                Some(quote! {
-                    for e in self.#of.iter() {
-                        w.put_uint(#wt, e.tag(), #what)?;
-                    }
+                let (list, field) = codec_schema::tags_source(of);
+                let lid = ident(list);
+                let Some(field) = field else {
+                    return Some(quote! {
+                        for e in self.#lid.iter() {
+                            w.put_uint(#wt, e.tag(), #what)?;
+                        }
+                    });
+                };
+                // Tags of the elements' Switch field, in the order the
+                // elements were written.
+                let vid = ident(field);
+                let lf = s.fields.iter().find(|g| g.name == list)?;
+                let Type::List { of: et, .. } = &lf.ty else {
+                    return None;
+                };
+                let keys = self
+                    .index_sort_keys(lf, et)
+                    .or_else(|| self.int_sort_keys(lf, et));
+                Some(match keys {
+                    Some(keys) => quote! {
+                        let keys: ::std::vec::Vec<u64> = #keys;
+                        for &i in #rt::placement::sorted_order(&keys).iter() {
+                            w.put_uint(#wt, self.#lid[i].#vid.tag(), #what)?;
+                        }
+                    },
+                    None => quote! {
+                        for e in self.#lid.iter() {
+                            w.put_uint(#wt, e.#vid.tag(), #what)?;
+                        }
+                    },
                 })
             }
             (None, Type::Table { offsets, .. }) => {
@@ -724,6 +833,25 @@ impl Gen<'_> {
             Type::Index { table, .. } => Some((key, en, self.table_id(table))),
             _ => None,
         }
+    }
+
+    /// The key each element of a list sorted by a stored unsigned integer
+    /// field sorts by: the number itself.
+    pub(crate) fn int_sort_keys(&self, f: &Field, of: &Type) -> Option<TokenStream> {
+        let key = f.sort_by.as_deref()?;
+        let Type::Named(en) = of else { return None };
+        let Some(TypeDef::Struct(e)) = self.c.get(en) else {
+            return None;
+        };
+        let kf = e.fields.iter().find(|g| g.name == key)?;
+        if kf.derive.is_some() || codec_schema::int_width(&kf.ty).is_none() {
+            return None;
+        }
+        let fid = ident(&f.name);
+        let kid = ident(key);
+        Some(quote! {
+            self.#fid.iter().map(|e| e.#kid as u64).collect::<::std::vec::Vec<u64>>()
+        })
     }
 
     /// For a list sorted by an `Index` key: tells the writer the index of
@@ -911,6 +1039,7 @@ impl Gen<'_> {
             None => None,
             Some(_) => Some(
                 self.index_sort_keys(f, of)
+                    .or_else(|| self.int_sort_keys(f, of))
                     .or_else(|| self.sort_keys(s, f))?,
             ),
         };

@@ -87,6 +87,8 @@ pub struct Reader<'a> {
     pub(crate) tables: crate::interned::ReadTables,
     /// Records of shared sections met so far (see `shared.rs`).
     pub(crate) shared: crate::shared::ReadShared,
+    /// Tags that holders read for their elements (see `held.rs`).
+    pub(crate) held: crate::held::HeldTags,
 }
 
 macro_rules! read_int {
@@ -121,6 +123,7 @@ impl<'a> Reader<'a> {
             layout: Default::default(),
             tables: Default::default(),
             shared: Default::default(),
+            held: Default::default(),
         }
     }
 

@@ -11,6 +11,7 @@ use crate::overlay::all_sections;
 use std::collections::{HashMap, HashSet};
 
 mod constructs;
+mod held;
 mod layout;
 mod placement;
 
@@ -292,6 +293,11 @@ impl<'s> Checker<'s> {
             self.check_type(cx, &tyat, &item, &f.ty, Place::Field);
             self.check_field_construct(cx, &fat, &item, st, fi, offset == Size::Variable);
             self.check_placement_keys(cx, &fat, &item, st, f);
+            if let Type::Switch { tag, .. } = &f.ty {
+                if let Some(list) = held_tag_list(tag) {
+                    self.check_held_switch(cx, &tyat, &item, st, f, list);
+                }
+            }
             if let Type::Ptr(p) = &f.ty {
                 if offset == Size::Variable {
                     cx.error(&tyat, &item, format!("offset field `{}` follows a field of variable size", f.name),
@@ -799,12 +805,21 @@ impl<'s> Checker<'s> {
                     );
                 }
             }
-            Type::Switch { union, .. } => {
+            Type::Switch { union, tag } => {
                 // Inline, a Switch is a value word whose tag is stored apart:
                 // a sibling field (`derive: Tag`) or, for a list's elements,
-                // a sibling list of tags (`derive: Tags`).
+                // a sibling list of tags (`derive: Tags`), or a list of the
+                // record's holder (`tag: "types[i]"`).
                 if !matches!(place, Place::Target | Place::Field | Place::Elem) {
                     cx.error(tat, item, "a Switch stands behind an offset, as a record's field or as a list's element", None);
+                }
+                if held_tag_list(tag).is_some() && place != Place::Field {
+                    cx.error(
+                        tat,
+                        item,
+                        format!("`tag: \"{tag}\"` takes the tag from the list holding the record, so this Switch must be a field of that record"),
+                        None,
+                    );
                 }
                 if place != Place::Target && self.size(ty) == Size::Variable {
                     cx.error(
@@ -1076,6 +1091,7 @@ impl<'s> Checker<'s> {
                     None,
                 ),
             },
+            Derive::Tags(of) => self.check_tags(cx, dat, item, st, f, of),
             Derive::FileSize => root_only(cx, "the file size"),
             Derive::RecordCount(t) => {
                 root_only(cx, "a record count");

@@ -320,7 +320,8 @@ pub struct Field {
     #[serde(default)]
     pub context: bool,
     /// For a list field: on encode, the elements are written in the order
-    /// of this derived field of theirs (a `KeyHash`), smallest first; equal
+    /// of this field of theirs, smallest first: a derived `KeyHash`, an
+    /// `Index` (by its string's bytes) or a stored unsigned integer. Equal
     /// keys keep the document's order. Decode keeps the file's order.
     #[serde(default)]
     pub sort_by: Option<String>,
@@ -490,8 +491,11 @@ pub enum Type {
         of: Box<Type>,
         count: Box<Count>,
     },
-    /// One variant of a union, chosen by a sibling tag field; only behind an
-    /// offset.
+    /// One variant of a union held as a value word whose tag is stored
+    /// apart: `tag` names a sibling field (`derive: Tag`), or a sibling list
+    /// of tags for a list of Switch words (`derive: Tags`), or, written
+    /// `"types[i]"`, element *i* of the list `types` of the record holding
+    /// this one in its list (see [`held_tag_list`]).
     Switch {
         union: String,
         tag: String,
@@ -563,6 +567,21 @@ fn u32_type() -> Box<Type> {
 /// The bytes a `Magic` literal stands for: each character one byte, so that
 /// `"\u{FE}\u{FF}"` is the two bytes FE FF (a byte-order mark). Characters
 /// above U+00FF are refused by the checker.
+/// For a `Switch` tag written `"types[i]"`: the holder's list of tags
+/// (`types`). `None` for a sibling tag field.
+pub fn held_tag_list(tag: &str) -> Option<&str> {
+    tag.strip_suffix("[i]")
+}
+
+/// For `derive: Tags(...)`: the sibling list whose tags the field holds and,
+/// for `"entries.value"`, the `Switch` field of its elements.
+pub fn tags_source(of: &str) -> (&str, Option<&str>) {
+    match of.split_once('.') {
+        Some((list, field)) => (list, Some(field)),
+        None => (of, None),
+    }
+}
+
 pub fn magic_bytes(m: &str) -> Vec<u8> {
     m.chars().map(|c| c as u32 as u8).collect()
 }
@@ -703,7 +722,10 @@ pub enum Derive {
     /// The tag of the union variant held by a sibling `Switch` field.
     Tag(String),
     /// A list of tags, one per element of the sibling list of `Switch`
-    /// values: the tags stored apart from their values.
+    /// values: the tags stored apart from their values. Written
+    /// `"entries.value"`, the tags of the `Switch` field `value` of each
+    /// element of the sibling list `entries` (whose `Switch` names this list
+    /// as `tag: "types[i]"`).
     Tags(String),
     /// The offset of a sorted string table built on encode from every
     /// `Index` that names this field (0 when there is none); not kept in

@@ -53,6 +53,8 @@ impl Checker<'_> {
             match key.and_then(|k| k.derive.as_ref()) {
                 // Sorted by an interned string: by its rank in the table.
                 None if matches!(key.map(|k| &k.ty), Some(Type::Index { .. })) => {}
+                // Sorted by a stored number (a key hash the document holds).
+                None if key.is_some_and(|k| int_width(&k.ty).is_some()) => {}
                 Some(Derive::KeyHash { seed, .. }) => {
                     let stored = st
                         .fields
@@ -73,8 +75,8 @@ impl Checker<'_> {
                 _ => cx.error(
                     fat,
                     item,
-                    format!("`{}` is sorted by `{by}`, which is neither a `KeyHash` nor an `Index` field of its elements", f.name),
-                    Some("the elements are records with a field `derive: KeyHash(hook: .., key: .., seed: ..)` or of type `Index(...)`".into()),
+                    format!("`{}` is sorted by `{by}`, which is neither a `KeyHash`, an `Index` nor a stored unsigned integer field of its elements", f.name),
+                    Some("the elements are records with a field `derive: KeyHash(hook: .., key: .., seed: ..)`, of type `Index(...)` or of an unsigned integer type".into()),
                 ),
             }
         }

@@ -801,9 +801,12 @@ impl<'c> Run<'c, '_> {
                     self.leaf(n);
                 }
                 Type::List { of, count } => {
-                    p = self
-                        .list_field(st, i, of, count, p, &fs, &mut lists[i])
-                        .map_err(|e| e.in_field(&f.name))?;
+                    let held = self.hold_element_tags(st, &raws, f, pos, p)?;
+                    let read = self.list_field(st, i, of, count, p, &fs, &mut lists[i]);
+                    if held {
+                        self.r.release_tags();
+                    }
+                    p = read.map_err(|e| e.in_field(&f.name))?;
                     self.ascending_keys(f, of)
                         .map_err(|e| e.in_field(&f.name))?;
                     self.document_order(f.visit);

@@ -138,7 +138,14 @@ impl<'c> Run<'c, '_> {
         let Some(TypeDef::Union(u)) = self.c.get(union) else {
             return Err(InterpError::new(p, format!("`{union}` is not a union")));
         };
-        let (tag_pos, tag_raw) = Self::sibling_raw(st, raws, tag).unwrap_or((p, 0));
+        // A tag held by the list holding this record: the next one.
+        let (tag_pos, tag_raw) = match crate::held_tag_list(tag) {
+            Some(_) => {
+                let (raw, at) = self.r.take_held_tag(p)?;
+                (at, raw)
+            }
+            None => Self::sibling_raw(st, raws, tag).unwrap_or((p, 0)),
+        };
         let size = self
             .c
             .fixed_size(&Type::Switch {
@@ -149,6 +156,47 @@ impl<'c> Run<'c, '_> {
         self.payload(u, tag_raw, p, p, tag_pos, site)?;
         self.name_last(&site.name);
         Ok(p + size)
+    }
+
+    /// Before list field `f` of `st` at `p` (the record at `pos`): when its
+    /// elements take their tags from a sibling list stored after it
+    /// (`derive: Tags("<f>.<field>")`), reads and holds those tags, as the
+    /// generated decoder does. True when it holds them: the caller lets
+    /// them go after the list (`Reader::release_tags`).
+    pub(super) fn hold_element_tags(
+        &mut self,
+        st: &StructDef,
+        raws: &[Option<(u64, u64)>],
+        f: &Field,
+        pos: u64,
+        p: u64,
+    ) -> R<bool> {
+        let Some(tf) = st.fields.iter().find(|g| {
+            matches!(&g.derive, Some(crate::Derive::Tags(of))
+                if matches!(crate::tags_source(of), (list, Some(_)) if list == f.name))
+        }) else {
+            return Ok(false);
+        };
+        let (Type::List { of, count }, Type::List { of: tag_ty, .. }) = (&f.ty, &tf.ty) else {
+            return Ok(false);
+        };
+        let n = match &**count {
+            Count::Field(c) => Self::sibling_raw(st, raws, c).map_or(0, |(_, v)| v),
+            _ => 0,
+        };
+        let esize = self.c.fixed_size(of).unwrap_or(1);
+        self.r
+            .check_count(p, p, n, esize)
+            .map_err(|e| InterpError::from(e).in_field(&f.name))?;
+        let end = p + n * esize;
+        let at = match tf.align.filter(|&a| a > 1) {
+            Some(a) => pos + (end - pos).next_multiple_of(a),
+            None => end,
+        };
+        self.r
+            .hold_tags(at, n, super::runtime_width(tag_ty))
+            .map_err(|e| InterpError::from(e).in_field(&tf.name))?;
+        Ok(true)
     }
 
     /// A list of words at `p`, element `i`'s tag the `i`th of sibling list

@@ -45,7 +45,7 @@
 //! integer out of range for its type (with the tag that fits), an unknown
 //! tag, bad base64, a key given twice, a root that is not a container.
 
-use super::schema::AlignedBinary;
+use super::schema::{AlignedBinary, HashMap, HashMapEntry};
 use super::{Array, Container, Entry, Hash, Header, Node, Variant};
 use crate::yaml::emit::{push_int, Writer, INDENT, MAX_SIMPLE_KEY};
 use crate::yaml::number::{self, FloatText, Plain, CANONICAL_NAN};
@@ -55,6 +55,9 @@ use base64::Engine as _;
 use codec_runtime::Str;
 use saphyr_parser::{Event, Span};
 use std::fmt::Write as _;
+
+/// The tag of a map keyed by 32-bit hashes (node 0x20), roead's.
+const HASH_MAP_TAG: &str = "!h";
 
 /// The alignment `!!file` stands for (what roead writes and the known files
 /// hold).
@@ -214,6 +217,7 @@ pub fn to_yaml(doc: &Header, variant: Variant) -> String {
         None => e.w.plain("null"),
         Some(Container::Array(a)) => e.array(a, 0, Context::Root),
         Some(Container::Hash(h)) => e.hash(h, 0, Context::Root),
+        Some(Container::HashMap(m)) => e.hash_map(m, 0, Context::Root),
     }
     e.w.write_indent(0);
     e.w.out
@@ -230,7 +234,7 @@ enum Context {
 }
 
 fn is_leaf(n: &Node) -> bool {
-    !matches!(n, Node::Array(_) | Node::Hash(_))
+    !matches!(n, Node::Array(_) | Node::Hash(_) | Node::HashMap(_))
 }
 
 /// A key libyaml writes as a simple key (`key: value`).
@@ -302,11 +306,41 @@ impl Emitter {
         }
     }
 
+    /// A map keyed by hashes (version 7, node 0x20): a mapping tagged
+    /// `!h` whose keys are the hashes in decimal, as roead writes and reads
+    /// it; flow style on the rule for hashes.
+    fn hash_map(&mut self, m: &HashMap, parent: usize, ctx: Context) {
+        self.w.write_tag(HASH_MAP_TAG);
+        let mut key = String::new();
+        let mut key_of = |e: &HashMapEntry| {
+            key.clear();
+            let _ = write!(key, "{}", e.hash);
+            key.clone()
+        };
+        if m.entries.len() <= FLOW_MAX_ITEMS && m.entries.iter().all(|e| is_leaf(&e.value)) {
+            let indent = Self::flow_indent(parent, ctx);
+            self.w.flow_start("{");
+            for (i, e) in m.entries.iter().enumerate() {
+                self.w.flow_item(i == 0, indent);
+                self.w.flow_key_word(&key_of(e));
+                self.scalar(&e.value, indent, true);
+            }
+            self.w.flow_end("}");
+            return;
+        }
+        let indent = Self::block_indent(parent, ctx, false);
+        for e in &m.entries {
+            self.w.key_word(&key_of(e), indent);
+            self.node(&e.value, indent, Context::Value);
+        }
+    }
+
     /// A node inside a block collection whose entries are at `indent`.
     fn node(&mut self, n: &Node, indent: usize, ctx: Context) {
         match n {
             Node::Array(a) => self.array(a, indent, ctx),
             Node::Hash(h) => self.hash(h, indent, ctx),
+            Node::HashMap(m) => self.hash_map(m, indent, ctx),
             leaf => self.scalar(leaf, indent, false),
         }
     }
@@ -366,7 +400,9 @@ impl Emitter {
                 self.w.plain(&self.scratch);
             }
             Node::Null(()) => self.w.plain("null"),
-            Node::Array(_) | Node::Hash(_) => unreachable!("containers are not leaves"),
+            Node::Array(_) | Node::Hash(_) | Node::HashMap(_) => {
+                unreachable!("containers are not leaves")
+            }
         }
     }
 }
@@ -437,6 +473,7 @@ pub fn from_yaml(
         .document_start("empty input: expected a BYML document (a mapping, a sequence or null)")?;
     let (ev, span) = r.events.next()?;
     let root = match ev {
+        Event::MappingStart(..) if is_hash_map(&ev) => Some(Container::HashMap(r.hash_map(span)?)),
         Event::MappingStart(..) => Some(Container::Hash(r.hash(&ev, span)?)),
         Event::SequenceStart(..) => Some(Container::Array(r.array(&ev, span)?)),
         Event::Scalar(text, style, _, tag)
@@ -489,7 +526,8 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// A container's tag must be absent (roead's `!h`/`!vh` are refused).
+    /// A container's tag must be absent (`!h` is read before this, by
+    /// [`Reader::hash_map`]; roead's `!vh` is refused).
     fn plain_container(ev: &Event<'_>, span: Span) -> Result<(), TextError> {
         let tag = match ev {
             Event::MappingStart(_, tag) | Event::SequenceStart(_, tag) => tag.as_deref(),
@@ -505,8 +543,8 @@ impl<'a> Reader<'a> {
                 format!(
                     "unknown container tag {}{}",
                     tag_text(t),
-                    if matches!(t.suffix.as_str(), "h" | "vh") {
-                        " (the v7 hash-keyed maps are not supported yet)"
+                    if t.suffix == "vh" {
+                        " (node 0x21 is not supported: roead reads its entries as a value, a hash and a word, BymlLibrary as a 64-bit hash and a value, and no file is known to settle it)"
                     } else {
                         ""
                     }
@@ -548,6 +586,41 @@ impl<'a> Reader<'a> {
         Ok(Hash { entries })
     }
 
+    /// A mapping tagged `!h`: a map keyed by 32-bit hashes, its keys
+    /// integers (decimal as roead writes them, or hex).
+    fn hash_map(&mut self, span: Span) -> Result<HashMap, TextError> {
+        self.enter(span, 2)?;
+        let mut entries: Vec<HashMapEntry> = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        loop {
+            let (ev, span) = self.events.next()?;
+            let hash = match ev {
+                Event::MappingEnd => break,
+                Event::Scalar(text, style, anchor, tag) => {
+                    let key = Scalar::of(Event::Scalar(text, style, anchor, tag), span)
+                        .map_err(|_| err(span, "expected a key".to_string()))?;
+                    int_in(&key, 0, i128::from(u32::MAX), "a u32 key hash")? as u32
+                }
+                other => {
+                    return Err(err(
+                        span,
+                        format!(
+                            "expected a key (a 32-bit hash, as an integer) of the `!h` map, found {}",
+                            describe(&other)
+                        ),
+                    ))
+                }
+            };
+            if !seen.insert(hash) {
+                return Err(err(span, format!("the key hash {hash} appears twice")));
+            }
+            let value = self.node()?;
+            entries.push(HashMapEntry { hash, value });
+        }
+        self.depth -= 2;
+        Ok(HashMap { entries })
+    }
+
     fn array(&mut self, ev: &Event<'_>, span: Span) -> Result<Array, TextError> {
         Self::plain_container(ev, span)?;
         self.enter(span, 1)?;
@@ -571,6 +644,7 @@ impl<'a> Reader<'a> {
 
     fn node_from(&mut self, ev: Event<'a>, span: Span) -> Result<Node, TextError> {
         match ev {
+            Event::MappingStart(..) if is_hash_map(&ev) => Ok(Node::HashMap(self.hash_map(span)?)),
             Event::MappingStart(..) => Ok(Node::Hash(self.hash(&ev, span)?)),
             Event::SequenceStart(..) => Ok(Node::Array(self.array(&ev, span)?)),
             other => match Scalar::of(other, span) {
@@ -582,6 +656,11 @@ impl<'a> Reader<'a> {
             },
         }
     }
+}
+
+/// Is `ev` the start of a mapping tagged `!h`?
+fn is_hash_map(ev: &Event<'_>) -> bool {
+    matches!(ev, Event::MappingStart(_, Some(t)) if t.handle == "!" && t.suffix == "h")
 }
 
 const TAGS: &str =

@@ -404,6 +404,18 @@ impl Writer {
         self.write_indicator(":", false, false, false);
     }
 
+    /// A key inside a flow mapping that is a fixed ASCII word (a number),
+    /// then its `:`.
+    pub fn flow_key_word(&mut self, key: &str) {
+        if !self.whitespace {
+            self.put(' ');
+        }
+        self.write(key);
+        self.whitespace = false;
+        self.indention = false;
+        self.write_indicator(":", false, false, false);
+    }
+
     /// Closes a flow collection (`]` or `}`).
     pub fn flow_end(&mut self, close: &str) {
         self.write_indicator(close, false, false, false);
