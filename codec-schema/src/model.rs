@@ -589,12 +589,18 @@ pub fn magic_bytes(m: &str) -> Vec<u8> {
 /// A magic as text: quoted when ASCII (`"SARC"`), else its bytes in hex
 /// (`FF FE`, a byte-order mark).
 pub fn magic_label(m: &str) -> String {
-    if m.is_ascii() {
+    if is_readable_magic(m) {
         format!("{m:?}")
     } else {
         let hex: Vec<String> = magic_bytes(m).iter().map(|b| format!("{b:02X}")).collect();
         hex.join(" ")
     }
+}
+
+/// Is magic `m` best shown as text (printable ASCII, not only blanks), or
+/// else as its bytes in hex?
+pub fn is_readable_magic(m: &str) -> bool {
+    m.bytes().all(|b| b.is_ascii_graphic() || b == b' ') && m.bytes().any(|b| b.is_ascii_graphic())
 }
 
 /// A piece of a layout root, for finding where its first section starts

@@ -8,7 +8,8 @@ use formats::aamp::{
     self, Curve, ParameterIO, ParameterList, ParameterObject, ParameterValue as Parameter,
 };
 use formats::layer::yaz0;
-use formats::{bdat, sarc};
+use formats::byml::schema::{HashMap, HashMapEntry};
+use formats::{bdat, byml, sarc};
 use std::path::Path;
 
 fn object(name: &str, params: Vec<(&str, Parameter)>) -> ParameterObject {
@@ -157,6 +158,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::write(root.join("bdat/sample.bdat"), &tables)?;
     println!("wrote samples/bdat/sample.bdat");
     packed.push(sarc::Node::new("Data/sample.bdat", tables));
+    // A version 7 BYML (TotK's) with a map keyed by 32-bit hashes.
+    std::fs::create_dir_all(root.join("byml"))?;
+    std::fs::write(
+        root.join("byml/sample_v7.byml"),
+        byml::encode(&byml_v7(), byml::Variant::Le)?,
+    )?;
+    println!("wrote samples/byml/sample_v7.byml");
     // A Yaz0-compressed archive holding the others, as BotW packs actors.
     let archive = sarc::encode(&sarc::Sarc::new(packed), sarc::Variant::Little)?;
     std::fs::create_dir_all(root.join("sarc"))?;
@@ -166,6 +174,53 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     println!("wrote samples/sarc/Sample.sbactorpack");
     Ok(())
+}
+
+/// A small TotK-style document: named values, a list of records, and a
+/// map from flag-name hashes (CRC32 of the name) to values.
+fn byml_v7() -> byml::Header {
+    use byml::{Array, Container, Entry, Hash, Node};
+    let entry = |k: &str, v: Node| Entry {
+        key: k.into(),
+        value: v,
+    };
+    let flags = [("IsOpened", Node::Bool(false)), ("Count", Node::Int(3))]
+        .into_iter()
+        .map(|(name, value)| HashMapEntry {
+            hash: crc32fast::hash(name.as_bytes()),
+            value,
+        })
+        .collect();
+    let actor = |name: &str, x: f32| {
+        Node::Hash(Hash {
+            entries: vec![
+                entry("Gyaml", Node::String(name.into())),
+                entry("Hash", Node::UInt64(0x1234_5678_9ABC_DEF0)),
+                entry(
+                    "Translate",
+                    Node::Array(Array {
+                        items: vec![Node::Float(x), Node::Float(0.0), Node::Float(-x)],
+                    }),
+                ),
+            ],
+        })
+    };
+    byml::Header {
+        version: 7,
+        path_table: 0,
+        shares_equal: true,
+        root: Some(Container::Hash(Hash {
+            entries: vec![
+                entry(
+                    "Actors",
+                    Node::Array(Array {
+                        items: vec![actor("Npc_Sample", 1.5), actor("Obj_Sample", -20.25)],
+                    }),
+                ),
+                entry("Flags", Node::HashMap(HashMap { entries: flags })),
+            ],
+        })),
+    }
 }
 
 /// The samples, by file name.

@@ -6,7 +6,7 @@
 
 mod common;
 
-use formats::byml::schema::AlignedBinary;
+use formats::byml::schema::{AlignedBinary, HashMap, HashMapEntry};
 use formats::byml::{self, text, Array, Container, Entry, Hash, Header, Node, Variant};
 
 fn corpus_files(ext: &str) -> Vec<std::path::PathBuf> {
@@ -50,6 +50,7 @@ fn sorted(doc: &Header) -> Header {
         match n {
             Node::Array(a) => Node::Array(array(a)),
             Node::Hash(h) => Node::Hash(hash(h)),
+            Node::HashMap(m) => Node::HashMap(hash_map(m)),
             other => other.clone(),
         }
     }
@@ -70,6 +71,18 @@ fn sorted(doc: &Header) -> Header {
         entries.sort_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
         Hash { entries }
     }
+    fn hash_map(m: &HashMap) -> HashMap {
+        let mut entries: Vec<HashMapEntry> = m
+            .entries
+            .iter()
+            .map(|e| HashMapEntry {
+                hash: e.hash,
+                value: node(&e.value),
+            })
+            .collect();
+        entries.sort_by_key(|e| e.hash);
+        HashMap { entries }
+    }
     Header {
         version: doc.version,
         path_table: doc.path_table,
@@ -78,6 +91,7 @@ fn sorted(doc: &Header) -> Header {
         root: doc.root.as_ref().map(|c| match c {
             Container::Array(a) => Container::Array(array(a)),
             Container::Hash(h) => Container::Hash(hash(h)),
+            Container::HashMap(m) => Container::HashMap(hash_map(m)),
         }),
     }
 }

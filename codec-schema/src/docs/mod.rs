@@ -196,7 +196,10 @@ pub fn derive_label(d: &Derive) -> String {
     match d {
         Derive::Count(f) => format!("number of elements of {f}"),
         Derive::Tag(f) => format!("tag of the variant in {f}"),
-        Derive::Tags(f) => format!("tags of the variants in {f}"),
+        Derive::Tags(f) => match crate::tags_source(f) {
+            (list, None) => format!("tags of the variants in {list}"),
+            (list, Some(field)) => format!("tags of the variants in {list}[].{field}"),
+        },
         Derive::Interned => "sorted string table built on encode".into(),
         Derive::FileSize => "length of the file".into(),
         Derive::RecordCount(t) => format!("number of {t} records"),

@@ -542,7 +542,7 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
         );
     }
     match &f.ty {
-        Type::Magic(m) if m.is_ascii() => then(&mut d, vec![t("Always "), code(m), t(".")]),
+        Type::Magic(m) if crate::is_readable_magic(m) => then(&mut d, vec![t("Always "), code(m), t(".")]),
         Type::Magic(m) => then(
             &mut d,
             vec![t("Always the bytes "), code(crate::magic_label(m)), t(".")],
@@ -631,11 +631,22 @@ fn derive_sentence(c: &Checked, st: &StructDef, d: &Derive) -> Rich {
             code(seed),
             t("); the list is written sorted by it."),
         ],
-        Derive::Tags(f) => vec![
-            t("the tags of the variants held by the elements of "),
-            code(f),
-            t(", one per element."),
-        ],
+        Derive::Tags(f) => match crate::tags_source(f) {
+            (list, None) => vec![
+                t("the tags of the variants held by the elements of "),
+                code(list),
+                t(", one per element."),
+            ],
+            (list, Some(field)) => vec![
+                t("the tag of the variant each element of "),
+                code(list),
+                t(" holds in its field "),
+                code(field),
+                t(", one per element, in the order the elements are written; decode reads them before "),
+                code(list),
+                t("."),
+            ],
+        },
         Derive::Interned => vec![t(
             "the offset of the sorted table of every string stored as an index into it (0 when there is none).",
         )],
@@ -767,7 +778,7 @@ fn derived_summary(c: &Checked) -> Vec<Block> {
                     vec![code(format!("{}.{}", st.name, f.name))],
                     vec![t(derive_label(d))],
                     vec![t(match d {
-                        Derive::Count(_) | Derive::Tag(_) => "with its record",
+                        Derive::Count(_) | Derive::Tag(_) | Derive::Tags(_) => "with its record",
                         _ => "patched once the file is laid out",
                     })],
                 ]);
