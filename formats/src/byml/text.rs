@@ -24,6 +24,10 @@
 //!   node 0xA2), `!file/N BASE64` for another alignment N (decimal). A NaN
 //!   other than the canonical one is `!f32 0xXXXXXXXX` / `!f64 0x…` (its
 //!   bits).
+//! - A map keyed by 32-bit hashes (version 7, node 0x20) is a mapping
+//!   tagged `!h` whose keys are the hashes in decimal, as roead writes and
+//!   reads it (`Flags: !h {1142451046: 3, 2504544215: false}`); reading
+//!   also takes hex keys. roead's `!vh` (node 0x21) is refused.
 //! - **Key order.** oead and roead list a hash's keys sorted; this writer
 //!   lists them in the order the file placed what they lead to, which is
 //!   not key order in most BotW files. YAML mappings are unordered, so
