@@ -67,7 +67,10 @@ fn hash_map_document() -> Byml {
     inner.insert(0x8000_0000, Byml::Float(0.25));
     let mut root = roead::byml::HashMap::default();
     root.insert(0x1234_5678, Byml::HashMap(inner.clone()));
-    root.insert(0x0000_0001, Byml::Array(vec![Byml::HashMap(inner), Byml::U32(7)]));
+    root.insert(
+        0x0000_0001,
+        Byml::Array(vec![Byml::HashMap(inner), Byml::U32(7)]),
+    );
     let mut named = roead::byml::Map::default();
     named.insert("Name".into(), Byml::String("map".into()));
     named.insert("Empty".into(), Byml::HashMap(Default::default()));
@@ -96,7 +99,10 @@ fn hash_keyed_maps_pass_between_roead_and_codec() {
         assert!(yaml.contains("!h"), "{yaml}");
         let read = Byml::from_text(&yaml)
             .unwrap_or_else(|e| panic!("roead cannot read codec's text: {e}\n{yaml}"));
-        assert!(read == theirs, "roead reads codec's text as another document:\n{yaml}");
+        assert!(
+            read == theirs,
+            "roead reads codec's text as another document:\n{yaml}"
+        );
         let (v, from_theirs) = text::from_yaml(&theirs.to_text(), Some(7), Some(big))
             .unwrap_or_else(|e| panic!("codec cannot read roead's text: {e}"));
         assert_eq!(v, variant);

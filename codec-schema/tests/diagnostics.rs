@@ -733,3 +733,91 @@ fn shares_equal_names_a_shared_section_and_follows_the_roots_offsets() {
          t.ron:16:35: types/Box/fields/1: `SharesEqual` is a field of the root struct `Top`"
     );
 }
+
+/// A schema with a map whose entries take their value's tag from the map
+/// (`tag: "types[i]"`); `map` and `entry` replace the two structs' fields.
+fn held_tag_schema(map: &str, entry: &str) -> String {
+    format!(
+        r#"Schema(
+    name: "t",
+    endian: Little,
+    root: "Map",
+    types: [
+        Struct(name: "Map", fields: [
+{map}
+        ]),
+        Struct(name: "MapEntry", fields: [
+{entry}
+        ]),
+        Union(name: "Node", tag: U8, variants: [
+            (name: "Int", tag: 1, type: I32),
+            (name: "Float", tag: 2, type: F32),
+        ]),
+    ],
+)"#
+    )
+}
+
+const MAP_OK: &str = r#"            (name: "count", type: U32, derive: Count("entries")),
+            (name: "entries", type: List(of: Named("MapEntry"), count: Field("count")), sort_by: "hash"),
+            (name: "types", type: List(of: U8, count: Field("count")), derive: Tags("entries.value")),"#;
+const ENTRY_OK: &str = r#"            (name: "hash", type: U32),
+            (name: "value", type: Switch(union: "Node", tag: "types[i]")),"#;
+
+#[test]
+fn a_held_tag_checks() {
+    parse_str(&held_tag_schema(MAP_OK, ENTRY_OK), "t.ron").expect("the schema checks");
+}
+
+#[test]
+fn a_held_tag_that_no_holder_derives_names_the_field_to_add() {
+    let map = r#"            (name: "count", type: U32, derive: Count("entries")),
+            (name: "entries", type: List(of: Named("MapEntry"), count: Field("count"))),"#;
+    let e = errors(&held_tag_schema(map, ENTRY_OK));
+    assert!(
+        e.contains("`MapEntry.value` takes its tag from `types[i]`, but `Map` has no field `types` deriving it")
+            && e.contains(r#"derive: Tags("entries.value")"#),
+        "{e}"
+    );
+}
+
+#[test]
+fn held_tags_must_follow_their_list_and_name_a_switch_that_takes_them() {
+    // Something between the list and its tags.
+    let map = r#"            (name: "count", type: U32, derive: Count("entries")),
+            (name: "entries", type: List(of: Named("MapEntry"), count: Field("count"))),
+            (name: "gap", type: U32),
+            (name: "types", type: List(of: U8, count: Field("count")), derive: Tags("entries.value")),"#;
+    let e = errors(&held_tag_schema(map, ENTRY_OK));
+    assert!(e.contains("`types` must directly follow `entries`"), "{e}");
+    // Tags of a field that is no Switch taking them.
+    let entry = r#"            (name: "hash", type: U32),
+            (name: "value", type: U32),"#;
+    let e = errors(&held_tag_schema(MAP_OK, entry));
+    assert!(
+        e.contains("`MapEntry.value` must be a Switch that takes its tag from this list"),
+        "{e}"
+    );
+    // Elements of variable size: the tags' position is not known.
+    let entry = r#"            (name: "hash", type: U32),
+            (name: "value", type: Switch(union: "Node", tag: "types[i]")),
+            (name: "name", type: CString()),"#;
+    let e = errors(&held_tag_schema(MAP_OK, entry));
+    assert!(
+        e.contains("the elements of `entries` must have a fixed size"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_held_tag_outside_a_list_is_refused() {
+    let map = r#"            (name: "count", type: U32, derive: Count("entries")),
+            (name: "entries", type: List(of: Named("MapEntry"), count: Field("count"))),
+            (name: "types", type: List(of: U8, count: Field("count")), derive: Tags("entries.value")),
+            (name: "single", type: Named("MapEntry")),"#;
+    let e = errors(&held_tag_schema(map, ENTRY_OK));
+    assert!(
+        e.contains("`MapEntry` takes its tag from the list that holds it, but `Map.single` holds it outside a list"),
+        "{e}"
+    );
+}

@@ -7,8 +7,8 @@
 use formats::aamp::{
     self, Curve, ParameterIO, ParameterList, ParameterObject, ParameterValue as Parameter,
 };
-use formats::layer::yaz0;
 use formats::byml::schema::{HashMap, HashMapEntry};
+use formats::layer::yaz0;
 use formats::{bdat, byml, sarc};
 use std::path::Path;
 

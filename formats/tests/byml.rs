@@ -541,7 +541,10 @@ fn nested_hash_maps_read_their_own_types() {
         &formats::interp_hooks::Glue,
     );
     assert!(d.error.is_none(), "{:?}", d.error);
-    assert_eq!(d.root.to_value(), codec_schema::interp::to_value(&back).unwrap());
+    assert_eq!(
+        d.root.to_value(),
+        codec_schema::interp::to_value(&back).unwrap()
+    );
 }
 
 /// A map whose types run past the end of the file, or whose element is
@@ -552,7 +555,10 @@ fn a_hash_map_cut_short_is_refused_at_its_types() {
         version: 7,
         path_table: 0,
         shares_equal: true,
-        root: Some(Container::HashMap(map(vec![(1, Node::Int(1)), (2, Node::Int(2))]))),
+        root: Some(Container::HashMap(map(vec![
+            (1, Node::Int(1)),
+            (2, Node::Int(2)),
+        ]))),
     };
     let bytes = byml::encode(&doc, Variant::Le).unwrap();
     let root = le_u32(&bytes, 12) as usize;
@@ -566,5 +572,8 @@ fn a_hash_map_cut_short_is_refused_at_its_types() {
     big[root + 1..root + 4].copy_from_slice(&[0xFF, 0xFF, 0xFF]);
     let e = refused(&big);
     eprintln!("{e}");
-    assert!(e.contains("entries") && e.contains(&format!("0x{:x}", root + 4)), "{e}");
+    assert!(
+        e.contains("entries") && e.contains(&format!("0x{:x}", root + 4)),
+        "{e}"
+    );
 }

@@ -11,14 +11,32 @@ impl Checker<'_> {
     /// `derive: Tags(of)` on field `f` of `st`: `of` names a sibling list of
     /// `Switch` words, or `list.field`, a sibling list of records whose
     /// `Switch` field `field` takes its tag from `f`.
-    pub(super) fn check_tags(&self, cx: &mut Ctxt<'_>, dat: &[Step], item: &str, st: &StructDef, f: &Field, of: &str) {
+    pub(super) fn check_tags(
+        &self,
+        cx: &mut Ctxt<'_>,
+        dat: &[Step],
+        item: &str,
+        st: &StructDef,
+        f: &Field,
+        of: &str,
+    ) {
         let (list, field) = tags_source(of);
         let Some((li, g)) = st.fields.iter().enumerate().find(|(_, g)| g.name == list) else {
-            cx.error(dat, item, format!("`{list}` names no field of `{}`", st.name), Some(field_hint(list, st)));
+            cx.error(
+                dat,
+                item,
+                format!("`{list}` names no field of `{}`", st.name),
+                Some(field_hint(list, st)),
+            );
             return;
         };
         let Type::List { of: elem, count } = &g.ty else {
-            cx.error(dat, item, format!("`{list}` is not a list, so it has no elements to tag"), None);
+            cx.error(
+                dat,
+                item,
+                format!("`{list}` is not a list, so it has no elements to tag"),
+                None,
+            );
             return;
         };
         let Some(vf) = field else {
@@ -27,7 +45,9 @@ impl Checker<'_> {
                     dat,
                     item,
                     format!("`{list}` is not a list of Switch values"),
-                    Some(format!("for the Switch field of records, write `Tags(\"{list}.<field>\")`")),
+                    Some(format!(
+                        "for the Switch field of records, write `Tags(\"{list}.<field>\")`"
+                    )),
                 );
             }
             return;
@@ -40,22 +60,45 @@ impl Checker<'_> {
             _ => None,
         };
         let Some(es) = named else {
-            cx.error(dat, item, format!("`{list}` is not a list of records, so `{of}` names nothing"), None);
+            cx.error(
+                dat,
+                item,
+                format!("`{list}` is not a list of records, so `{of}` names nothing"),
+                None,
+            );
             return;
         };
         let held = format!("{}[i]", f.name);
         match es.fields.iter().find(|h| h.name == vf).map(|h| &h.ty) {
-            None => cx.error(dat, item, format!("`{vf}` names no field of `{}`", es.name), Some(field_hint(vf, es))),
+            None => cx.error(
+                dat,
+                item,
+                format!("`{vf}` names no field of `{}`", es.name),
+                Some(field_hint(vf, es)),
+            ),
             Some(Type::Switch { tag, .. }) if *tag == held => {}
             Some(_) => cx.error(
                 dat,
                 item,
-                format!("`{}.{vf}` must be a Switch that takes its tag from this list", es.name),
-                Some(format!("write `type: Switch(union: \"...\", tag: \"{held}\")` there")),
+                format!(
+                    "`{}.{vf}` must be a Switch that takes its tag from this list",
+                    es.name
+                ),
+                Some(format!(
+                    "write `type: Switch(union: \"...\", tag: \"{held}\")` there"
+                )),
             ),
         }
         if !matches!(&f.ty, Type::List { count: c, .. } if c == count) {
-            cx.error(dat, item, format!("`{}` must have the count of `{list}`, one tag per element", f.name), None);
+            cx.error(
+                dat,
+                item,
+                format!(
+                    "`{}` must have the count of `{list}`, one tag per element",
+                    f.name
+                ),
+                None,
+            );
         }
         if self.size(elem) == Size::Variable {
             cx.error(
@@ -78,7 +121,15 @@ impl Checker<'_> {
 
     /// A `Switch` field written `tag: "types[i]"`: its record is an element
     /// of lists only, and every such list's holder derives `types` from it.
-    pub(super) fn check_held_switch(&self, cx: &mut Ctxt<'_>, tyat: &[Step], item: &str, st: &StructDef, f: &Field, list: &str) {
+    pub(super) fn check_held_switch(
+        &self,
+        cx: &mut Ctxt<'_>,
+        tyat: &[Step],
+        item: &str,
+        st: &StructDef,
+        f: &Field,
+        list: &str,
+    ) {
         let want = format!("{{list}}.{}", f.name);
         let mut holders = 0;
         for t in &self.s.types {
@@ -99,7 +150,8 @@ impl Checker<'_> {
                 }
                 holders += 1;
                 let derived = h.fields.iter().any(|k| {
-                    k.name == list && k.derive == Some(Derive::Tags(format!("{}.{}", g.name, f.name)))
+                    k.name == list
+                        && k.derive == Some(Derive::Tags(format!("{}.{}", g.name, f.name)))
                 });
                 if !derived {
                     cx.error(
@@ -116,7 +168,15 @@ impl Checker<'_> {
             }
         }
         if holders == 0 {
-            cx.error(tyat, item, format!("`{}` takes its tag from the list that holds it, but no list holds `{}`", f.name, st.name), None);
+            cx.error(
+                tyat,
+                item,
+                format!(
+                    "`{}` takes its tag from the list that holds it, but no list holds `{}`",
+                    f.name, st.name
+                ),
+                None,
+            );
         }
     }
 }
@@ -126,7 +186,9 @@ fn refers_to(t: &Type, name: &str) -> bool {
     match t {
         Type::Named(n) => n == name,
         Type::Ptr(p) => refers_to(&p.to, name),
-        Type::List { of, .. } | Type::Array { of, .. } | Type::Groups { of, .. } => refers_to(of, name),
+        Type::List { of, .. } | Type::Array { of, .. } | Type::Groups { of, .. } => {
+            refers_to(of, name)
+        }
         Type::Follows { to, .. } => refers_to(to, name),
         _ => false,
     }

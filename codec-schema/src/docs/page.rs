@@ -542,7 +542,9 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
         );
     }
     match &f.ty {
-        Type::Magic(m) if crate::is_readable_magic(m) => then(&mut d, vec![t("Always "), code(m), t(".")]),
+        Type::Magic(m) if crate::is_readable_magic(m) => {
+            then(&mut d, vec![t("Always "), code(m), t(".")])
+        }
         Type::Magic(m) => then(
             &mut d,
             vec![t("Always the bytes "), code(crate::magic_label(m)), t(".")],
