@@ -605,13 +605,11 @@ impl<'a> Reader<'a> {
                         .map_err(|_| err(span, "expected a key".to_string()))?;
                     int_in(&key, 0, i128::from(u32::MAX), "a u32 key hash")? as u32
                 }
-                other => return Err(err(
-                    span,
-                    format!(
-                        "expected a key (a 32-bit hash, as an integer) of the `!h` map, found {}",
-                        describe(&other)
-                    ),
-                )),
+                other => {
+                    let found = describe(&other);
+                    let what = "expected a key (a 32-bit hash, as an integer) of the `!h` map";
+                    return Err(err(span, format!("{what}, found {found}")));
+                }
             };
             if !seen.insert(hash) {
                 return Err(err(span, format!("the key hash {hash} appears twice")));
