@@ -790,6 +790,16 @@ fn held_tags_must_follow_their_list_and_name_a_switch_that_takes_them() {
             (name: "types", type: List(of: U8, count: Field("count")), derive: Tags("entries.value")),"#;
     let e = errors(&held_tag_schema(map, ENTRY_OK));
     assert!(e.contains("`types` must directly follow `entries`"), "{e}");
+    // Document order needs the tags in the elements.
+    let map = MAP_OK.replace(
+        r#"sort_by: "hash")"#,
+        r#"sort_by: "hash", visit: Document)"#,
+    );
+    let e = errors(&held_tag_schema(&map, ENTRY_OK));
+    assert!(
+        e.contains("`entries` cannot keep its document order"),
+        "{e}"
+    );
     // Tags of a field that is no Switch taking them.
     let entry = r#"            (name: "hash", type: U32),
             (name: "value", type: U32),"#;

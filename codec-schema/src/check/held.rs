@@ -108,6 +108,14 @@ impl Checker<'_> {
                 None,
             );
         }
+        if g.visit == Visit::Document {
+            cx.error(
+                dat,
+                item,
+                format!("`{list}` cannot keep its document order (`visit: Document`) while its elements' tags are held"),
+                Some("decode recovers that order from where the targets lie, which needs each element's tag in the element; drop `visit`".into()),
+            );
+        }
         let fi = st.fields.iter().position(|h| h.name == f.name).unwrap_or(0);
         if fi != li + 1 {
             cx.error(
