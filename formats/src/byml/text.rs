@@ -51,7 +51,7 @@
 
 use super::schema::{AlignedBinary, HashMap, HashMapEntry};
 use super::{Array, Container, Entry, Hash, Header, Node, Variant};
-use crate::yaml::emit::{push_int, Writer, INDENT, MAX_SIMPLE_KEY};
+use crate::yaml::emit::{push_hex32, push_int, Writer, INDENT, MAX_SIMPLE_KEY};
 use crate::yaml::number::{self, FloatText, Plain, CANONICAL_NAN};
 use crate::yaml::read::{describe, err, tag_text, Events, Scalar};
 use crate::yaml::TextError;
@@ -379,13 +379,13 @@ impl Emitter {
                 FloatText::Bits(bits) => {
                     self.w.write_tag("!f32");
                     self.scratch.clear();
-                    let _ = write!(self.scratch, "0x{bits:08x}");
+                    push_hex32(&mut self.scratch, bits);
                     self.w.plain(&self.scratch);
                 }
             },
             Node::UInt(v) => {
                 self.w.write_tag("!u");
-                let _ = write!(self.scratch, "0x{v:08x}");
+                push_hex32(&mut self.scratch, *v);
                 self.w.plain(&self.scratch);
             }
             Node::Int64(v) => {

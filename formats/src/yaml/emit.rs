@@ -36,7 +36,18 @@ pub fn push_int(out: &mut String, v: i64) {
     if v < 0 {
         out.push('-');
     }
-    out.extend(buf[pos..].iter().map(|&d| d as char));
+    // Only ASCII digits: the conversion cannot fail.
+    out.push_str(std::str::from_utf8(&buf[pos..]).unwrap_or_default());
+}
+
+/// Appends `0x` and `v` as 8 lowercase hex digits (`printf("0x%08x")`).
+pub fn push_hex32(out: &mut String, v: u32) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut buf = *b"0x00000000";
+    for (i, d) in buf[2..].iter_mut().enumerate() {
+        *d = HEX[((v >> (28 - 4 * i)) & 0xF) as usize];
+    }
+    out.push_str(std::str::from_utf8(&buf).unwrap_or_default());
 }
 
 /// How a string scalar is written.
@@ -655,6 +666,25 @@ mod tests {
     fn styled(s: &str, flow: bool, tagged: bool) -> Style {
         let a = analyze(s);
         select_style(s, &a, flow, false, tagged, !number::needs_quotes(s))
+    }
+
+    #[test]
+    fn integers_print_as_printf_does() {
+        for (v, text) in [
+            (0u32, "0x00000000"),
+            (0x00af_0d14, "0x00af0d14"),
+            (u32::MAX, "0xffffffff"),
+        ] {
+            let mut out = String::from("!u ");
+            push_hex32(&mut out, v);
+            assert_eq!(out, format!("!u {text}"));
+            assert_eq!(format!("0x{v:08x}"), text);
+        }
+        for v in [0, 7, -7, 1_000_000_007, i64::MIN, i64::MAX] {
+            let mut out = String::new();
+            push_int(&mut out, v);
+            assert_eq!(out, v.to_string());
+        }
     }
 
     #[test]

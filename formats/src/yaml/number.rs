@@ -40,7 +40,8 @@ pub fn push_f32(out: &mut String, v: f32) -> FloatText {
         if v.is_sign_negative() {
             out.push('-');
         }
-        let _ = write!(out, "{}.0", v.abs() as u32);
+        super::emit::push_int(out, i64::from(v.abs() as u32));
+        out.push_str(".0");
         return FloatText::Plain;
     }
     let (neg, digits, exp) = g9_digits(v).unwrap_or_else(|| g9_digits_by_fmt(f64::from(v)));

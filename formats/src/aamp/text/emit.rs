@@ -6,9 +6,8 @@
 
 use crate::aamp::names::{NameTable, Namer};
 use crate::aamp::{Curve, ParameterIO, ParameterList, ParameterObject, ParameterValue, ROOT_NAME};
-use crate::yaml::emit::{push_int, Writer, INDENT};
+use crate::yaml::emit::{push_hex32, push_int, Writer, INDENT};
 use crate::yaml::number::{self, FloatText};
-use std::fmt::Write as _;
 
 /// Writes `pio` as oead's YAML.
 pub fn emit(pio: &ParameterIO, names: &NameTable) -> String {
@@ -172,7 +171,7 @@ impl Emitter<'_> {
     fn nan_bits(&mut self, bits: u32) {
         self.w.write_tag("!f32");
         self.scratch.clear();
-        let _ = write!(self.scratch, "0x{bits:08x}");
+        push_hex32(&mut self.scratch, bits);
         self.plain_scratch();
     }
 
