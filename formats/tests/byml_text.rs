@@ -396,6 +396,16 @@ fn bad_text_gets_a_located_error() {
         ("a: 1e39\n", 1, 4, "out of range for an f32"),
         ("a: [1, 2\n", 2, 1, "invalid YAML"),
         ("a: *x\n", 1, 4, "anchor"),
+        ("a: !h {1: 2, 1: 3}\n", 1, 14, "`1` appears twice"),
+        ("a: !h {x: 2}\n", 1, 8, "a u32 key hash"),
+        (
+            "a: !h {4294967296: 1}\n",
+            1,
+            8,
+            "out of range for a u32 key hash",
+        ),
+        ("a: !h {[1]: 1}\n", 1, 8, "expected a key (a 32-bit hash"),
+        ("a: !vh {1: 2}\n", 1, 4, "node 0x21 is not supported"),
     ];
     for (text, line, column, what) in cases {
         let e = text::from_yaml(text, Some(2), Some(false))
@@ -427,7 +437,8 @@ fn the_deepest_text_read_comes_back_from_its_binary() {
         let arrays = |d: usize| format!("{}{}", "[".repeat(d), "]".repeat(d));
         let hashes = |d: usize| format!("{}1{}", "{a: ".repeat(d), "}".repeat(d));
         let mixed = |d: usize| format!("{}1{}", "{a: [".repeat(d), "]}".repeat(d));
-        for nested in [&arrays as &dyn Fn(usize) -> String, &hashes, &mixed] {
+        let maps = |d: usize| format!("{}1{}", "!h {7: ".repeat(d), "}".repeat(d));
+        for nested in [&arrays as &dyn Fn(usize) -> String, &hashes, &mixed, &maps] {
             let mut deepest = 0;
             for d in 1..1000 {
                 match text::from_yaml(&nested(d), Some(2), Some(false)) {

@@ -557,68 +557,74 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn hash(&mut self, ev: &Event<'_>, span: Span) -> Result<Hash, TextError> {
-        Self::plain_container(ev, span)?;
+    /// The entries of a mapping whose start was just read: each key read by
+    /// `key` from its event, once, then its value. A hash and a hash-keyed
+    /// map both count two levels, as decode does.
+    fn entries<K>(
+        &mut self,
+        span: Span,
+        mut key: impl FnMut(Event<'a>, Span) -> Result<K, TextError>,
+    ) -> Result<Vec<(K, Node)>, TextError>
+    where
+        K: Eq + std::hash::Hash + Clone + std::fmt::Display,
+    {
         self.enter(span, 2)?;
-        let mut entries: Vec<Entry> = Vec::new();
+        let mut entries = Vec::new();
         let mut seen = rustc_hash::FxHashSet::default();
         loop {
             let (ev, span) = self.events.next()?;
-            let key = match ev {
-                Event::MappingEnd => break,
-                Event::Scalar(text, ..) => text,
-                other => {
-                    return Err(err(
-                        span,
-                        format!(
-                            "expected a key (a string), found {} (BYML keys are strings)",
-                            describe(&other)
-                        ),
-                    ))
-                }
-            };
-            if !seen.insert(key.clone()) {
-                return Err(err(span, format!("the key `{key}` appears twice")));
+            if matches!(ev, Event::MappingEnd) {
+                break;
             }
-            let value = self.node()?;
-            entries.push(Entry {
-                key: Str::from(&*key),
-                value,
-            });
+            let k = key(ev, span)?;
+            if !seen.insert(k.clone()) {
+                return Err(err(span, format!("the key `{k}` appears twice")));
+            }
+            entries.push((k, self.node()?));
         }
         self.depth -= 2;
-        Ok(Hash { entries })
+        Ok(entries)
+    }
+
+    fn hash(&mut self, ev: &Event<'_>, span: Span) -> Result<Hash, TextError> {
+        Self::plain_container(ev, span)?;
+        let entries = self.entries(span, |ev, span| match ev {
+            Event::Scalar(text, ..) => Ok(text),
+            other => Err(err(
+                span,
+                format!(
+                    "expected a key (a string), found {} (BYML keys are strings)",
+                    describe(&other)
+                ),
+            )),
+        })?;
+        Ok(Hash {
+            entries: entries
+                .into_iter()
+                .map(|(key, value)| Entry {
+                    key: Str::from(&*key),
+                    value,
+                })
+                .collect(),
+        })
     }
 
     /// A mapping tagged `!h`: a map keyed by 32-bit hashes, its keys
     /// integers (decimal as roead writes them, or hex).
     fn hash_map(&mut self, span: Span) -> Result<HashMap, TextError> {
-        self.enter(span, 2)?;
-        let mut entries: Vec<HashMapEntry> = Vec::new();
-        let mut seen = rustc_hash::FxHashSet::default();
-        loop {
-            let (ev, span) = self.events.next()?;
-            let hash = match ev {
-                Event::MappingEnd => break,
-                Event::Scalar(text, style, anchor, tag) => {
-                    let key = Scalar::of(Event::Scalar(text, style, anchor, tag), span)
-                        .map_err(|_| err(span, "expected a key".to_string()))?;
-                    int_in(&key, 0, i128::from(u32::MAX), "a u32 key hash")? as u32
-                }
-                other => {
-                    let found = describe(&other);
-                    let what = "expected a key (a 32-bit hash, as an integer) of the `!h` map";
-                    return Err(err(span, format!("{what}, found {found}")));
-                }
-            };
-            if !seen.insert(hash) {
-                return Err(err(span, format!("the key hash {hash} appears twice")));
+        let entries = self.entries(span, |ev, span| {
+            let what = "expected a key (a 32-bit hash, as an integer) of the `!h` map";
+            match Scalar::of(ev, span) {
+                Ok(key) => Ok(int_in(&key, 0, i128::from(u32::MAX), "a u32 key hash")? as u32),
+                Err(other) => Err(err(span, format!("{what}, found {}", describe(&other)))),
             }
-            let value = self.node()?;
-            entries.push(HashMapEntry { hash, value });
-        }
-        self.depth -= 2;
-        Ok(HashMap { entries })
+        })?;
+        Ok(HashMap {
+            entries: entries
+                .into_iter()
+                .map(|(hash, value)| HashMapEntry { hash, value })
+                .collect(),
+        })
     }
 
     fn array(&mut self, ev: &Event<'_>, span: Span) -> Result<Array, TextError> {
