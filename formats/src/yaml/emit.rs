@@ -350,9 +350,7 @@ impl Writer {
     /// A mapping key that is a fixed ASCII word (`version`, `objects`, ...).
     pub fn key_word(&mut self, key: &str, indent: usize) {
         self.write_indent(indent);
-        self.write(key);
-        self.whitespace = false;
-        self.indention = false;
+        self.word(key);
         self.write_indicator(":", false, false, false);
     }
 
@@ -418,12 +416,7 @@ impl Writer {
     /// A key inside a flow mapping that is a fixed ASCII word (a number),
     /// then its `:`.
     pub fn flow_key_word(&mut self, key: &str) {
-        if !self.whitespace {
-            self.put(' ');
-        }
-        self.write(key);
-        self.whitespace = false;
-        self.indention = false;
+        self.word(key);
         self.write_indicator(":", false, false, false);
     }
 
@@ -489,10 +482,16 @@ impl Writer {
     }
 
     pub fn write_tag(&mut self, tag: &str) {
+        self.word(tag);
+    }
+
+    /// Text that needs no quoting (a tag, a word key), after a space
+    /// unless one is there.
+    fn word(&mut self, s: &str) {
         if !self.whitespace {
             self.put(' ');
         }
-        self.write(tag);
+        self.write(s);
         self.whitespace = false;
         self.indention = false;
     }
