@@ -1,11 +1,12 @@
 //! Code for trees of tagged nodes (schema language v2): unions whose tag is
 //! stored apart from the value (`Switch` as a record's field or a list's
-//! element, `derive: Tags`), unions told apart by their payload's magic
-//! (`peek`), strings interned in sorted tables (`Index`, `Table`,
-//! `derive: Interned`), and the depth-first placement that writes equal
-//! subtrees once (`order: DepthFirst`, `dedup: Shared`). The behaviour
-//! lives in `codec_runtime::{interned, shared}`; this module only
-//! sequences calls to it.
+//! element, `derive: Tags`, or held by the list holding the record:
+//! `tag: "types[i]"`), lists sorted by a key, unions told apart by their
+//! payload's magic (`peek`), strings interned in sorted tables (`Index`,
+//! `Table`, `derive: Interned`), and the depth-first placement that writes
+//! equal subtrees once (`order: DepthFirst`, `dedup: Shared`). The
+//! behaviour lives in `codec_runtime::{interned, shared, held}`; this
+//! module only sequences calls to it.
 
 use crate::names::{ident, local, read_uint, width_tokens};
 use crate::Gen;

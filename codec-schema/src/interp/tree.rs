@@ -3,10 +3,11 @@
 //! generates: sorted string tables read into the reader (`Table`,
 //! `derive: Interned`) and indices looked up in them (`Index`), unions held
 //! as a value word with their tag stored apart (`Switch` as a field or as a
-//! list's elements), offsets inside union payloads, unions told apart by
-//! their payload's magic (`peek`), and lists kept in document order
-//! (`visit: Document`). The behaviour is `codec_runtime`'s
-//! (`interned::read_table`, `Reader::interned`, `shared::document_order`).
+//! list's elements, or with the tag held by the list holding the record),
+//! offsets inside union payloads, unions told apart by their payload's
+//! magic (`peek`), and lists kept in document order (`visit: Document`).
+//! The behaviour is `codec_runtime`'s (`interned::read_table`,
+//! `Reader::interned`, `shared::document_order`, `Reader::hold_tags`).
 
 use super::{int_width, InterpError, Seg};
 use super::{variant_node, Kind, Node, Run, Site, R};
