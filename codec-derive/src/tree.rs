@@ -947,6 +947,25 @@ impl Gen<'_> {
                                     #et::visit_df(e, w, sec, epos)?;
                                 }
                             },
+                            // Sorted, its targets placed in the written
+                            // (sorted) order: the k-th in key order is in slot k.
+                            Some(ListSlots {
+                                at,
+                                size,
+                                keys: Some(keys),
+                            }) if f.visit == Visit::Written => quote! {
+                                let at = #at;
+                                let keys: ::std::vec::Vec<u64> = #keys;
+                                for (k, &i) in #rt::placement::sorted_order(&keys).iter().enumerate() {
+                                    let epos = if pos == #rt::UNPLACED {
+                                        #rt::UNPLACED
+                                    } else {
+                                        pos + at + k as u64 * #size
+                                    };
+                                    #et::visit_df(&self.#fid[i], w, sec, epos)?;
+                                }
+                            },
+                            // Sorted, its targets placed in the document's order.
                             Some(ListSlots {
                                 at,
                                 size,
