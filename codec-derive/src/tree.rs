@@ -523,6 +523,7 @@ impl Gen<'_> {
         };
         let ety = self.rust_ty(of, &s.name, fname);
         let list = self.list_read(of, quote!(n), quote!(p), &at, &s.name, fname);
+        let ascending = self.ascending_keys_check(f);
         Some(quote! {
             let #at = p;
             let #v: ::std::vec::Vec<#ety> = {
@@ -540,6 +541,7 @@ impl Gen<'_> {
                     Err(e) => return Err(e.in_field(#fname)),
                 }
             };
+            #ascending
             p += #v.len() as u64 * #esize;
         })
     }
@@ -577,8 +579,13 @@ impl Gen<'_> {
         let key = f.sort_by.as_deref()?;
         let (e, esize, offs) = self.fixed_elements(f)?;
         let ki = e.fields.iter().position(|g| g.name == key)?;
-        let Type::Index { width, .. } = &e.fields[ki].ty else {
-            return None;
+        // An interned string's index, or a stored number (a hash).
+        let (width, noun) = match &e.fields[ki].ty {
+            Type::Index { width, .. } => (&**width, "key index"),
+            t if e.fields[ki].derive.is_none() && codec_schema::int_width(t).is_some() => {
+                (t, "key")
+            }
+            _ => return None,
         };
         let koff = offs[ki]?;
         let read = read_uint(width, quote!(q));
@@ -589,7 +596,7 @@ impl Gen<'_> {
             {
                 let key_at = |i: usize| #at + i as u64 * #esize + #koff;
                 let key = |i: usize| { let q = key_at(i); #read };
-                if let Err((i, e)) = #rt::interned::ascending_keys(#v.len(), key, key_at) {
+                if let Err((i, e)) = #rt::interned::ascending(#v.len(), key, key_at, #noun) {
                     return Err(e.in_field(#key).at_index(i).in_field(#fname));
                 }
             }

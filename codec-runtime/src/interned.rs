@@ -178,14 +178,25 @@ pub fn ascending_keys(
     key: impl Fn(usize) -> DecodeResult<u64>,
     at: impl Fn(usize) -> u64,
 ) -> Result<(), (usize, DecodeError)> {
+    ascending(n, key, at, "key index")
+}
+
+/// [`ascending_keys`] for keys that are numbers (a sorted list's stored
+/// unsigned key, such as a hash); `noun` names them in the error.
+pub fn ascending(
+    n: usize,
+    key: impl Fn(usize) -> DecodeResult<u64>,
+    at: impl Fn(usize) -> u64,
+    noun: &str,
+) -> Result<(), (usize, DecodeError)> {
     let mut prev: Option<u64> = None;
     for i in 0..n {
         let k = key(i).map_err(|e| (i, e))?;
         if let Some(p) = prev.filter(|&p| p >= k) {
             let what = if p == k {
-                format!("key index {k} is held twice in a row: each key may appear once")
+                format!("{noun} {k} is held twice in a row: each key may appear once")
             } else {
-                format!("key index {k} follows key index {p}: the keys ascend")
+                format!("{noun} {k} follows {noun} {p}: the keys ascend")
             };
             return Err((i, DecodeError::new(at(i), ErrorKind::Invalid(what))));
         }

@@ -610,3 +610,37 @@ fn a_hash_maps_children_are_placed_in_hash_order() {
     let (variant, back) = byml::decode(&bytes).unwrap();
     assert_eq!(byml::encode(&back, variant).unwrap(), bytes);
 }
+
+/// A map whose hashes do not ascend, or repeat, is refused where the
+/// offending hash lies, by the codec and the interpreter alike: the game
+/// looks hashes up by halves, and encode would write them in another order
+/// (its YAML could not hold a repeated key at all). Found by the
+/// `byml_round_trip` fuzz target.
+#[test]
+fn a_hash_map_whose_hashes_do_not_ascend_is_refused() {
+    let doc = Header {
+        version: 7,
+        path_table: 0,
+        shares_equal: true,
+        root: Some(Container::HashMap(map(vec![
+            (5, Node::Int(1)),
+            (9, Node::Int(2)),
+        ]))),
+    };
+    let good = byml::encode(&doc, Variant::Le).unwrap();
+    let root = le_u32(&good, 12) as usize;
+    for (second, what) in [
+        (5u32, "key 5 is held twice in a row"),
+        (3, "key 3 follows key 5"),
+    ] {
+        let mut bad = good.clone();
+        bad[root + 12..root + 16].copy_from_slice(&second.to_le_bytes());
+        let e = refused(&bad);
+        assert!(
+            e.contains(what)
+                && e.contains(&format!("at offset 0x{:x}", root + 12))
+                && e.contains("entries[1].hash"),
+            "{e}"
+        );
+    }
+}

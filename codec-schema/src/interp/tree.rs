@@ -400,17 +400,25 @@ impl<'c> Run<'c, '_> {
         let Some(ki) = e.fields.iter().position(|g| g.name == key) else {
             return Ok(());
         };
-        let (Type::Index { width, .. }, Some(koff)) = (&e.fields[ki].ty, offs[ki]) else {
+        // An interned string's index, or a stored number (a hash).
+        let kf = &e.fields[ki];
+        let (width, noun) = match &kf.ty {
+            Type::Index { width, .. } => (&**width, "key index"),
+            t if kf.derive.is_none() && int_width(t).is_some() => (t, "key"),
+            _ => return Ok(()),
+        };
+        let Some(koff) = offs[ki] else {
             return Ok(());
         };
         let Some(list) = self.top().children.last() else {
             return Ok(());
         };
         let at: Vec<u64> = list.children.iter().map(|n| n.offset + koff).collect();
-        codec_runtime::interned::ascending_keys(
+        codec_runtime::interned::ascending(
             at.len(),
             |i| self.read_uint(width, at[i]),
             |i| at[i],
+            noun,
         )
         .map_err(|(i, e)| InterpError::from(e).in_field(key).at_index(i))
     }
