@@ -343,6 +343,7 @@ impl Gen<'_> {
                         writes.extend(quote! {
                             let keys: ::std::vec::Vec<u64> = #keys;
                             let order = #rt::placement::sorted_order(&keys);
+                            #rt::placement::unique_keys(&keys, &order, #what)?;
                             for &i in order.iter() {
                                 let e = &self.#fid[i];
                                 #hint

@@ -223,6 +223,26 @@ pub fn sorted_order(keys: &[u64]) -> Vec<usize> {
     order
 }
 
+/// Refuses a list written in key `order` (from [`sorted_order`]) that holds
+/// one key twice: a map read by halves holds each key once (decode refuses
+/// such a file). `what` names the list.
+pub fn unique_keys(keys: &[u64], order: &[usize], what: &str) -> crate::EncodeResult<()> {
+    for pair in order.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if keys[a] == keys[b] {
+            return Err(crate::EncodeError::new(
+                what,
+                format!(
+                    "elements {} and {} have the same key: each key may appear once",
+                    a.min(b),
+                    a.max(b)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Each element's slot when a list is written by [`sorted_order`]: the
 /// inverse of that order (element `i` is written `slots[i]`-th).
 pub fn sorted_slots(keys: &[u64]) -> Vec<usize> {

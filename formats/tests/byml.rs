@@ -644,3 +644,43 @@ fn a_hash_map_whose_hashes_do_not_ascend_is_refused() {
         );
     }
 }
+
+/// A document holding one key twice in a hash, or one hash twice in a map,
+/// is refused on encode, naming the list and the elements: the file would
+/// be one that decode refuses.
+#[test]
+fn a_key_held_twice_is_refused_on_encode() {
+    let twice_in_map = Header {
+        version: 7,
+        path_table: 0,
+        shares_equal: true,
+        root: Some(Container::HashMap(map(vec![
+            (9, Node::Int(1)),
+            (4, Node::Int(2)),
+            (9, Node::Int(3)),
+        ]))),
+    };
+    let e = byml::encode(&twice_in_map, Variant::Le)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("HashMap.entries") && e.contains("elements 0 and 2 have the same key"),
+        "{e}"
+    );
+    let twice_in_hash = Header {
+        version: 2,
+        path_table: 0,
+        shares_equal: true,
+        root: Some(Container::Hash(hash(vec![
+            ("a", Node::Int(1)),
+            ("a", Node::Int(2)),
+        ]))),
+    };
+    let e = byml::encode(&twice_in_hash, Variant::Le)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("Hash.entries") && e.contains("elements 0 and 1 have the same key"),
+        "{e}"
+    );
+}
