@@ -528,12 +528,7 @@ impl Gen<'_> {
                         let ae = local("at", e);
                         let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
                         (
-                            quote! {{
-                                let end = r.target(#ae, #base, #re, #scale)?;
-                                let bytes = end.checked_sub(t).ok_or_else(|| #rt::DecodeError::new(#ae,
-                                    #rt::ErrorKind::Invalid(format!("the end 0x{end:x} lies before the start 0x{t:x}"))))?;
-                                bytes / #esize
-                            }},
+                            quote!(r.count_to_end(#ae, #base, #re, #scale, t, #esize)?),
                             quote!(t),
                         )
                     }

@@ -170,29 +170,44 @@ impl Reader<'_> {
     /// start (SARC's names follow the file table). A count that cannot be
     /// read counts 0: the field's own read reports it.
     pub fn note_first_section(&mut self, id: usize, pos: u64, parts: &[RootPart], align: u64) {
-        let mut end = pos;
-        for part in parts {
-            end = end.saturating_add(match *part {
-                RootPart::Fixed(n) => n,
-                RootPart::Counted {
-                    count_at,
-                    width,
-                    elem,
-                } => {
-                    let at = pos.saturating_add(count_at);
-                    let n = match width {
-                        crate::Width::U8 => self.u8(at).map(u64::from),
-                        crate::Width::U16 => self.u16(at).map(u64::from),
-                        crate::Width::U24 => self.u24(at).map(u64::from),
-                        crate::Width::U32 => self.u32(at).map(u64::from),
-                        crate::Width::U64 => self.u64(at),
-                    };
-                    n.unwrap_or(0).saturating_mul(elem)
-                }
-            });
-        }
-        self.set_section_start(id, crate::align_up(end, align.max(1)));
+        let start = first_section_start(pos, parts, align, |at, width| {
+            match width {
+                crate::Width::U8 => self.u8(at).map(u64::from),
+                crate::Width::U16 => self.u16(at).map(u64::from),
+                crate::Width::U24 => self.u24(at).map(u64::from),
+                crate::Width::U32 => self.u32(at).map(u64::from),
+                crate::Width::U64 => self.u64(at),
+            }
+            .ok()
+        });
+        self.set_section_start(id, start);
     }
+}
+
+/// Where the first section starts after the root record at `pos` whose
+/// size is the sum of `parts` (rounded up to `align`); `count(at, width)`
+/// reads a count, and one that cannot be read counts 0 (the field's own
+/// read reports it). Decode and the views both place it so.
+pub fn first_section_start(
+    pos: u64,
+    parts: &[RootPart],
+    align: u64,
+    count: impl Fn(u64, crate::Width) -> Option<u64>,
+) -> u64 {
+    let mut end = pos;
+    for part in parts {
+        end = end.saturating_add(match *part {
+            RootPart::Fixed(n) => n,
+            RootPart::Counted {
+                count_at,
+                width,
+                elem,
+            } => count(pos.saturating_add(count_at), width)
+                .unwrap_or(0)
+                .saturating_mul(elem),
+        });
+    }
+    crate::align_up(end, align.max(1))
 }
 
 impl Writer {

@@ -286,6 +286,20 @@ impl<'a> Reader<'a> {
         checked::target(self.data, field_pos, base, raw, scale)
     }
 
+    /// See [`checked::count_to_end`].
+    #[inline]
+    pub fn count_to_end(
+        &self,
+        end_pos: u64,
+        base: u64,
+        raw: u64,
+        scale: u64,
+        t: u64,
+        elem: u64,
+    ) -> DecodeResult<u64> {
+        checked::count_to_end(self.data, end_pos, base, raw, scale, t, elem)
+    }
+
     /// Checks that `count` elements of `elem_size` bytes fit between `pos` and
     /// the end of the file, before anything is allocated for them.
     #[inline]
@@ -376,6 +390,28 @@ pub mod checked {
     /// Resolves a scaled offset relative to `base` and checks that the
     /// target lies inside the data. `field_pos` is where the offset was read.
     #[inline]
+    /// The number of `elem`-byte elements from `t` up to an end stored as
+    /// an offset (`raw`, read at `end_pos`, counted from `base` by
+    /// `scale`, like the start's): a list counted by `End`.
+    pub fn count_to_end(
+        data: &[u8],
+        end_pos: u64,
+        base: u64,
+        raw: u64,
+        scale: u64,
+        t: u64,
+        elem: u64,
+    ) -> DecodeResult<u64> {
+        let end = target(data, end_pos, base, raw, scale)?;
+        let bytes = end.checked_sub(t).ok_or_else(|| {
+            DecodeError::new(
+                end_pos,
+                ErrorKind::Invalid(format!("the end 0x{end:x} lies before the start 0x{t:x}")),
+            )
+        })?;
+        Ok(bytes / elem.max(1))
+    }
+
     pub fn target(
         data: &[u8],
         field_pos: u64,

@@ -27,7 +27,13 @@ pub struct ViewSource<'a> {
     limits: Limits,
     budget: Cell<u64>,
     budget_limit: u64,
+    /// Where each section starts, for offsets counted from one
+    /// (`base: Section`): set when the file is opened.
+    sections: [Cell<u64>; MAX_VIEW_SECTIONS],
 }
+
+/// The most sections a schema with views may count offsets from.
+pub const MAX_VIEW_SECTIONS: usize = 16;
 
 impl<'a> ViewSource<'a> {
     pub fn new(data: &'a [u8], endian: Endian, limits: Limits) -> Self {
@@ -38,6 +44,7 @@ impl<'a> ViewSource<'a> {
             limits,
             budget: Cell::new(budget_limit),
             budget_limit,
+            sections: Default::default(),
         }
     }
 
@@ -243,6 +250,49 @@ impl<'s> ViewCx<'s> {
     #[inline]
     pub fn bool_from(&self, pos: u64, v: u64) -> DecodeResult<bool> {
         checked::bool(pos, v)
+    }
+
+    /// Where section `id` starts (0 until the file's opening sets it).
+    #[inline]
+    pub fn section_start(&self, id: usize) -> u64 {
+        self.src.sections.get(id).map_or(0, Cell::get)
+    }
+
+    /// Sets where section `id` starts: the root's view does, when the file
+    /// is opened (a stored section start, or the end of the root record).
+    pub fn set_section_start(&self, id: usize, start: u64) {
+        if let Some(c) = self.src.sections.get(id) {
+            c.set(start);
+        }
+    }
+
+    /// Where the first section starts after the root record at `pos` (see
+    /// [`crate::placement::first_section_start`]).
+    pub fn first_section_start(
+        &self,
+        pos: u64,
+        parts: &[crate::placement::RootPart],
+        align: u64,
+    ) -> u64 {
+        crate::placement::first_section_start(pos, parts, align, |at, w| {
+            self.uint(at, w.bytes()).ok()
+        })
+    }
+
+    /// The number of `elem`-byte elements from `t` up to an end stored as
+    /// an offset (`raw`, read at `end_pos`, counted like the start's): what
+    /// decode reads for a list counted by `End`.
+    #[inline]
+    pub fn count_to_end(
+        &self,
+        end_pos: u64,
+        base: u64,
+        raw: u64,
+        scale: u64,
+        t: u64,
+        elem: u64,
+    ) -> DecodeResult<u64> {
+        checked::count_to_end(self.src.data, end_pos, base, raw, scale, t, elem)
     }
 }
 

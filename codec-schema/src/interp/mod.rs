@@ -1074,15 +1074,11 @@ impl<'c> Run<'c, '_> {
                     Count::Field(c) => (sibling(c).map_or(0, |(_, v)| v), t),
                     Count::End(e) => {
                         let (eat, eraw) = sibling(e).unwrap_or((at, 0));
-                        let end = self.r.target(eat, base, eraw, ptr.scale)?;
                         let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
-                        let bytes = end.checked_sub(t).ok_or_else(|| {
-                            InterpError::new(
-                                eat,
-                                format!("the end 0x{end:x} lies before the start 0x{t:x}"),
-                            )
-                        })?;
-                        (bytes / esize, t)
+                        (
+                            self.r.count_to_end(eat, base, eraw, ptr.scale, t, esize)?,
+                            t,
+                        )
                     }
                     Count::Before(ct) => {
                         let w = int_width(ct).unwrap_or(4);
