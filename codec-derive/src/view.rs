@@ -134,17 +134,28 @@ impl<'a> Viewable<'a> {
         }
         let offsets = self.g.c.field_offsets(s);
         let last = s.fields.len().saturating_sub(1);
+        let tail = tail_list(self.g, s);
         s.fields.iter().enumerate().all(|(i, f)| {
-            let Some(_) = offsets[i] else { return false };
             if f.when.is_some()
                 || f.external.is_some()
                 || f.align_by.is_some()
+                || f.align.is_some_and(|a| a > 1)
                 || self.g.tree_field_read(s, f).is_some()
             {
                 return false;
             }
+            // After an inline list: numbers and magics, found from its end.
+            if let Some(li) = tail.filter(|&li| i > li) {
+                let _ = li;
+                return Self::scalar(&f.ty) || matches!(f.ty, Type::Magic(_));
+            }
+            let Some(_) = offsets[i] else { return false };
             let fixed = self.g.c.fixed_size(&f.ty).is_some();
             match &f.ty {
+                Type::List { of, count } if tail == Some(i) => {
+                    self.elem(of)
+                        && matches!(&**count, Count::Field(c) if self.sibling(s, &offsets, c))
+                }
                 Type::CString {
                     lossless: false, ..
                 } => i == last,
@@ -178,9 +189,15 @@ impl<'a> Viewable<'a> {
                 .types
                 .iter()
                 .any(|t| matches!(t, TypeDef::Struct(s) if s.layout.is_some())),
-            Base::Section(_) => false,
+            // Set when the file is opened: a stored start, or the first
+            // section after the root record.
+            Base::Section(name) => self.g.c.section_id(name).is_some_and(|id| {
+                id < codec_runtime_max_sections() && section_start_known(self.g, name)
+            }),
         };
-        if !base || p.align.is_some() || codec_schema::int_width(&p.width).is_none() {
+        // A kept alignment matters to the writer only.
+        let align_ok = matches!(p.align, None | Some(codec_schema::KeptAlign::Kept { .. }));
+        if !base || !align_ok || codec_schema::int_width(&p.width).is_none() {
             return false;
         }
         match &p.to {
@@ -188,7 +205,7 @@ impl<'a> Viewable<'a> {
             Type::List { of, count } => {
                 self.elem(of)
                     && match &**count {
-                        Count::Field(c) => self.sibling(s, offsets, c),
+                        Count::Field(c) | Count::End(c) => self.sibling(s, offsets, c),
                         Count::Before(w) | Count::Prefix(w) => codec_schema::int_width(w).is_some(),
                         _ => false,
                     }
@@ -232,6 +249,67 @@ impl<'a> Viewable<'a> {
 
 fn view_name(name: &str) -> proc_macro2::Ident {
     format_ident!("{}View", name)
+}
+
+/// A variant's module name: `Little` → `little`, `V1Le` → `v1_le`.
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            if prev_lower {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+            prev_lower = false;
+        } else {
+            out.push(c);
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        }
+    }
+    out
+}
+
+/// `codec_runtime::view::MAX_VIEW_SECTIONS`, which a section id must stay under.
+fn codec_runtime_max_sections() -> usize {
+    16
+}
+
+/// The index of a struct's inline list field whose length varies (counted
+/// by a sibling), when there is exactly one and it is not the last field's
+/// string: the fields after it are found from its end.
+fn tail_list(g: &Gen<'_>, s: &StructDef) -> Option<usize> {
+    let offsets = g.c.field_offsets(s);
+    let lists: Vec<usize> = s
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(i, f)| {
+            offsets[*i].is_some()
+                && g.c.fixed_size(&f.ty).is_none()
+                && matches!(f.ty, Type::List { .. })
+        })
+        .map(|(i, _)| i)
+        .collect();
+    match lists.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// Is where section `name` starts known when the file is opened: a root
+/// field stores it (`derive: SectionStart`), or it is the first section,
+/// right after the root record?
+fn section_start_known(g: &Gen<'_>, name: &str) -> bool {
+    let root = g.c.root();
+    let stored = root
+        .fields
+        .iter()
+        .any(|f| matches!(&f.derive, Some(codec_schema::Derive::SectionStart(sn)) if sn == name));
+    let first =
+        g.c.first_section_parts(root)
+            .is_some_and(|(id, _, _)| g.c.section_id(name) == Some(id));
+    stored || first
 }
 
 /// The Rust type an element of type `t` is viewed as.
@@ -287,19 +365,90 @@ impl Gen<'_> {
         }
     }
 
-    /// The `view` module, or nothing when the root cannot be viewed.
+    /// The `view` module, or nothing when the root cannot be viewed. A
+    /// schema with variants gets one module per variant inside it
+    /// (`view::little`, `view::big`), each reading its variant's layout
+    /// and byte order.
     pub(crate) fn views(&self) -> TokenStream {
+        let none = quote! {
+            /// Zero-copy views: this schema uses constructs that views
+            /// do not read yet (see `codec_runtime::view`).
+            pub mod view {
+                /// The types that have a view: none for this schema.
+                pub const VIEWABLE: &[&str] = &[];
+            }
+        };
+        if self.c.variants().is_empty() {
+            return match self.view_items() {
+                Some((names, items)) => quote! {
+                    /// Zero-copy views over a file's bytes: one `FooView<'s>` per
+                    /// struct and union of the schema. See `codec_runtime::view`.
+                    #[allow(clippy::needless_lifetimes, clippy::identity_op, clippy::erasing_op)]
+                    pub mod view {
+                        /// The types that have a view.
+                        pub const VIEWABLE: &[&str] = &[#(#names),*];
+                        #items
+                    }
+                },
+                None => none,
+            };
+        }
+        let mut modules = TokenStream::new();
+        let mut common: Option<Vec<String>> = None;
+        for (k, vc) in self.c.variants().iter().enumerate() {
+            let g = Gen {
+                c: vc,
+                family: self.family,
+                variant: Some(k),
+                hooks: self.hooks,
+                serde: self.serde,
+            };
+            let Some((names, items)) = g.view_items() else {
+                return none;
+            };
+            common = Some(match common {
+                None => names,
+                Some(c) => c.into_iter().filter(|n| names.contains(n)).collect(),
+            });
+            let vname = vc.variant_name().unwrap_or_default();
+            let module = format_ident!("{}", snake(vname));
+            let doc = format!("Views of the `{vname}` variant's files.");
+            modules.extend(quote! {
+                #[doc = #doc]
+                pub mod #module {
+                    #items
+                }
+            });
+        }
+        let names = common.unwrap_or_default();
+        quote! {
+            /// Zero-copy views over a file's bytes, one module per variant
+            /// of the schema (its layout and byte order). See
+            /// `codec_runtime::view`.
+            #[allow(clippy::needless_lifetimes, clippy::identity_op, clippy::erasing_op)]
+            pub mod view {
+                /// The types that have a view in every variant.
+                pub const VIEWABLE: &[&str] = &[#(#names),*];
+                #modules
+            }
+        }
+    }
+
+    /// The path from a view module to the generated module's item `name`.
+    fn up(&self, name: TokenStream) -> TokenStream {
+        match self.variant {
+            None => quote!(super::#name),
+            Some(_) => quote!(super::super::#name),
+        }
+    }
+
+    /// The viewable types' names and their views, or `None` when the root
+    /// cannot be viewed.
+    fn view_items(&self) -> Option<(Vec<String>, TokenStream)> {
         let rt = RT();
         let v = Viewable::find(self);
         if !v.has(&self.c.schema.root) {
-            return quote! {
-                /// Zero-copy views: this schema uses constructs that views
-                /// do not read yet (see `codec_runtime::view`).
-                pub mod view {
-                    /// The types that have a view: none for this schema.
-                    pub const VIEWABLE: &[&str] = &[];
-                }
-            };
+            return None;
         }
         let mut items = TokenStream::new();
         let mut names = Vec::new();
@@ -315,30 +464,69 @@ impl Gen<'_> {
         }
         let root = view_name(&self.c.schema.root);
         let root_name = &self.c.schema.root;
-        quote! {
-            /// Zero-copy views over a file's bytes: one `FooView<'s>` per
-            /// struct and union of the schema. See `codec_runtime::view`.
-            #[allow(clippy::needless_lifetimes, clippy::identity_op, clippy::erasing_op)]
-            pub mod view {
+        let endian = self.view_endian();
+        let sections = self.open_sections();
+        Some((
+            names,
+            quote! {
+                #[allow(unused_imports)]
                 use #rt::view::{at, ListView, ViewCx, ViewElem, ViewSource, ViewStr};
+                #[allow(unused_imports)]
                 use #rt::{DecodeError, DecodeResult, ErrorKind, PathSeg};
-
-                /// The types that have a view.
-                pub const VIEWABLE: &[&str] = &[#(#names),*];
 
                 /// The source the views of `data` read, with the default limits.
                 pub fn source(data: &[u8]) -> ViewSource<'_> {
-                    ViewSource::new(data, super::ENDIAN, #rt::Limits::default())
+                    ViewSource::new(data, #endian, #rt::Limits::default())
                 }
 
-                /// Opens a file: checks the root record only.
+                /// Opens a file: checks the root record only (and notes
+                /// where the sections that offsets count from start).
                 pub fn open<'s>(source: &'s ViewSource<'s>) -> DecodeResult<#root<'s>> {
-                    #root::view_at(source.cx(), 0).map_err(|e| e.within(PathSeg::Type(#root_name)))
+                    let root = #root::view_at(source.cx(), 0).map_err(|e| e.within(PathSeg::Type(#root_name)))?;
+                    let cx = source.cx();
+                    let _ = &cx;
+                    #sections
+                    Ok(root)
                 }
 
                 #items
+            },
+        ))
+    }
+
+    /// Statements in `open` noting where the sections that offsets count
+    /// from start: a root field storing it (`derive: SectionStart`), or the
+    /// first section, after the root record (what decode notes).
+    fn open_sections(&self) -> TokenStream {
+        let rt = RT();
+        let root = self.c.root();
+        let mut out = TokenStream::new();
+        let mut stored = Vec::new();
+        for f in &root.fields {
+            if let Some(codec_schema::Derive::SectionStart(sn)) = &f.derive {
+                let Some(id) = self.c.section_id(sn) else {
+                    continue;
+                };
+                let fid = ident(&f.name);
+                stored.push(id);
+                out.extend(quote!(cx.set_section_start(#id, root.#fid() as u64);));
             }
         }
+        if let Some((id, parts, align)) = self.c.first_section_parts(root) {
+            if !stored.contains(&id) {
+                let parts = parts.iter().map(|p| match *p {
+                    codec_schema::RootPart::Fixed(n) => quote!(#rt::placement::RootPart::Fixed(#n)),
+                    codec_schema::RootPart::Counted { count_at, ref width, elem } => {
+                        let wt = crate::names::width_tokens(width);
+                        quote!(#rt::placement::RootPart::Counted { count_at: #count_at, width: #wt, elem: #elem })
+                    }
+                });
+                out.extend(quote! {
+                    cx.set_section_start(#id, cx.first_section_start(0, &[#(#parts),*], #align));
+                });
+            }
+        }
+        out
     }
 
     fn struct_view(&self, v: &Viewable<'_>, s: &StructDef) -> TokenStream {
@@ -355,10 +543,14 @@ impl Gen<'_> {
             .max()
             .unwrap_or(0);
         let mut accessors = TokenStream::new();
+        let mut list_end = TokenStream::new();
         let mut checks = TokenStream::new();
         let mut debug = TokenStream::new();
         let e = self.view_endian();
-        for (f, off) in s.fields.iter().zip(&offsets) {
+        let tail = tail_list(self, s);
+        // Past an inline list: each field's distance from the list's end.
+        let mut after_list: u64 = 0;
+        for (i, (f, off)) in s.fields.iter().zip(&offsets).enumerate() {
             let off = off.unwrap_or(0);
             let offu = off as usize;
             let fname = &f.name;
@@ -369,6 +561,79 @@ impl Gen<'_> {
                 f.doc.clone()
             };
             let located = quote!(|e: DecodeError| e.in_field(#fname).within(PathSeg::Type(#sname)));
+            if let Some(li) = tail.filter(|&li| i > li) {
+                let _ = li;
+                let rel = after_list;
+                let n = self.c.fixed_size(&f.ty).unwrap_or(0);
+                after_list += n;
+                match &f.ty {
+                    Type::Magic(m) => {
+                        let bytes = codec_schema::magic_bytes(m);
+                        let n = bytes.len();
+                        let lit = proc_macro2::Literal::byte_string(&bytes);
+                        checks.extend(quote! {
+                            {
+                                let pos = Self::list_end(cx, at, rec)? + #rel;
+                                let found = cx.record(pos, #n as u64).map_err(|e| e.in_field(#fname))?;
+                                if found != #lit {
+                                    return Err(DecodeError::new(pos, ErrorKind::BadMagic {
+                                        expected: #lit, found: found.to_vec() }).in_field(#fname));
+                                }
+                            }
+                        });
+                    }
+                    t => {
+                        let (read, ty) = scalar_at(t);
+                        accessors.extend(quote! {
+                            #[doc = #doc]
+                            #[doc = ""]
+                            #[doc = "It lies after a list, so reading it can fail."]
+                            #[inline]
+                            pub fn #fid(&self) -> DecodeResult<#ty> {
+                                let pos = Self::list_end(self.cx, self.at, self.rec)? + #rel;
+                                let b = self.cx.record(pos, #n).map_err(#located)?;
+                                Ok(at::#read(b, 0, #e))
+                            }
+                        });
+                    }
+                }
+                continue;
+            }
+            match &f.ty {
+                Type::List { of, count } if tail == Some(i) => {
+                    let ety = elem_ty(of);
+                    let esize = self.c.fixed_size(of).unwrap_or(1);
+                    let Count::Field(c) = &**count else { continue };
+                    let (ci, cf) = s
+                        .fields
+                        .iter()
+                        .enumerate()
+                        .find(|(_, g)| &g.name == c)
+                        .expect("checked by Viewable::sibling");
+                    let co = offsets[ci].unwrap_or(0) as usize;
+                    let (cread, _) = scalar_at(&cf.ty);
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[inline]
+                        pub fn #fid(&self) -> DecodeResult<ListView<'s, #ety>> {
+                            let n = at::#cread(self.rec, #co, #e) as u64;
+                            self.cx.list(self.at + #off, self.at + #off, n).map_err(#located)
+                        }
+                    });
+                    list_end.extend(quote! {
+                        /// Where the inline list ends (the fields after it start there).
+                        #[inline]
+                        fn list_end(cx: ViewCx<'s>, at: u64, rec: &'s [u8]) -> DecodeResult<u64> {
+                            let n = at::#cread(rec, #co, #e) as u64;
+                            cx.list::<#ety>(at + #off, at + #off, n)
+                                .map(|_| at + #off + n * #esize)
+                                .map_err(|e| e.in_field(#fname))
+                        }
+                    });
+                    continue;
+                }
+                _ => {}
+            }
             match &f.ty {
                 Type::Magic(m) => {
                     let bytes = codec_schema::magic_bytes(m);
@@ -470,6 +735,11 @@ impl Gen<'_> {
         } else {
             quote!()
         };
+        let owned_ty = self.up(quote!(#owned));
+        let decode_at = match self.variant {
+            None => quote!(super::#owned::decode_at),
+            Some(k) => quote!(<super::super::#owned as super::super::__Decode<#k>>::decode_at),
+        };
         let sdoc = format!("A view of a `{sname}` record in place.");
         quote! {
             #[doc = #sdoc]
@@ -494,6 +764,8 @@ impl Gen<'_> {
                     Ok(#name { cx, at, rec })
                 }
 
+                #list_end
+
                 /// Where the record starts in the file.
                 #[inline]
                 pub fn at(&self) -> u64 { self.at }
@@ -504,9 +776,9 @@ impl Gen<'_> {
 
                 /// The owned value: decodes the record and what it leads
                 /// to, as `decode` does.
-                pub fn to_owned(&self) -> DecodeResult<super::#owned> {
+                pub fn to_owned(&self) -> DecodeResult<#owned_ty> {
                     let mut r = self.cx.reader();
-                    super::#owned::decode_at(&mut r, self.at)
+                    #decode_at(&mut r, self.at)
                         .map(|(v, _)| v)
                         .map_err(|e| e.within(PathSeg::Type(#sname)))
                 }
@@ -548,6 +820,10 @@ impl Gen<'_> {
         let base = match &p.base {
             Base::Absolute(n) => quote!(#n),
             Base::Record => quote!(self.at),
+            Base::Section(name) => {
+                let id = self.c.section_id(name).unwrap_or(0);
+                quote!(self.cx.section_start(#id))
+            }
             _ => quote!(0u64),
         };
         let sibling = |name: &str| -> TokenStream {
@@ -576,6 +852,22 @@ impl Gen<'_> {
                 let ety = elem_ty(of);
                 let (count, start) = match &**count {
                     Count::Field(c) => (sibling(c), quote!(t)),
+                    // Up to an end stored in a sibling, counted like the start.
+                    Count::End(c) => {
+                        let eoff = s
+                            .fields
+                            .iter()
+                            .zip(offsets)
+                            .find(|(g, _)| &g.name == c)
+                            .and_then(|(_, o)| *o)
+                            .unwrap_or(0);
+                        let raw_end = sibling(c);
+                        let esize = self.c.fixed_size(of).unwrap_or(1);
+                        (
+                            quote!(cx.count_to_end(self.at + #eoff, #base, #raw_end, #scale, t, #esize)?),
+                            quote!(t),
+                        )
+                    }
                     Count::Before(w) => {
                         let w = width_of(w);
                         (quote!(cx.count_before(field_pos, t, #w)?), quote!(t))

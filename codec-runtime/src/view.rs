@@ -35,6 +35,10 @@ pub struct ViewSource<'a> {
 /// The most sections a schema with views may count offsets from.
 pub const MAX_VIEW_SECTIONS: usize = 16;
 
+/// A section start not known yet: outside every file, so an offset
+/// counted from it is refused (as decode refuses it).
+const UNKNOWN: u64 = u64::MAX;
+
 impl<'a> ViewSource<'a> {
     pub fn new(data: &'a [u8], endian: Endian, limits: Limits) -> Self {
         let budget_limit = limits.budget(data.len());
@@ -44,7 +48,7 @@ impl<'a> ViewSource<'a> {
             limits,
             budget: Cell::new(budget_limit),
             budget_limit,
-            sections: Default::default(),
+            sections: std::array::from_fn(|_| Cell::new(UNKNOWN)),
         }
     }
 
@@ -110,7 +114,15 @@ impl<'s> ViewCx<'s> {
     /// A decoder over the same bytes and limits, for turning a view into
     /// the owned value (the generated `to_owned` calls `decode_at`).
     pub fn reader(&self) -> Reader<'s> {
-        Reader::with_limits(self.src.data, self.src.endian, self.src.limits)
+        let mut r = Reader::with_limits(self.src.data, self.src.endian, self.src.limits);
+        // A record decoded on its own needs the section starts its offsets
+        // count from, which the file's opening found.
+        for (id, start) in self.src.sections.iter().enumerate() {
+            if start.get() != UNKNOWN {
+                r.set_section_start(id, start.get());
+            }
+        }
+        r
     }
 
     /// The `len` bytes of a record at `at`, checked to lie in the file.
@@ -252,10 +264,12 @@ impl<'s> ViewCx<'s> {
         checked::bool(pos, v)
     }
 
-    /// Where section `id` starts (0 until the file's opening sets it).
+    /// Where section `id` starts: set when the file is opened; until then
+    /// u64::MAX, outside every file, so an offset counted from it is
+    /// refused.
     #[inline]
     pub fn section_start(&self, id: usize) -> u64 {
-        self.src.sections.get(id).map_or(0, Cell::get)
+        self.src.sections.get(id).map_or(UNKNOWN, Cell::get)
     }
 
     /// Sets where section `id` starts: the root's view does, when the file

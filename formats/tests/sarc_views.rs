@@ -1,0 +1,129 @@
+//! SARC through zero-copy views (`formats::sarc::schema::view`, one module
+//! per byte order): on every corpus archive and the sample, the view and
+//! the decoded archive agree field for field, each file's bytes are the
+//! input's own (no copy), and a view turns into the decoded value.
+
+mod common;
+
+use formats::layer::{Dictionaries, Layer};
+use formats::sarc::schema::view;
+use formats::sarc::{self, Variant};
+
+fn archives() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut folders: Vec<std::path::PathBuf> = ["sarc", "yaz0"]
+        .into_iter()
+        .filter_map(common::corpus)
+        .collect();
+    folders.push(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/sarc"));
+    for folder in folders {
+        let mut paths: Vec<_> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        paths.sort();
+        for path in paths {
+            let mut data = std::fs::read(&path).unwrap();
+            if let Some(layer) = Layer::detect(&data) {
+                data = layer.decompress(&data, &Dictionaries::default()).unwrap();
+            }
+            if sarc::looks_like(&data) {
+                out.push((path.display().to_string(), data));
+            }
+        }
+    }
+    out
+}
+
+/// Compares one variant's view with the decoded archive.
+macro_rules! agree {
+    ($module:ident, $data:expr, $doc:expr, $name:expr) => {{
+        let source = view::$module::source($data);
+        let file = view::$module::open(&source).unwrap();
+        assert_eq!(file.hash_multiplier(), $doc.hash_multiplier, "{}", $name);
+        assert_eq!(file.version(), $doc.version, "{}", $name);
+        assert_eq!(
+            file.sfnt_header_size().unwrap(),
+            $doc.sfnt_header_size,
+            "{}",
+            $name
+        );
+        let nodes = file.nodes().unwrap();
+        assert_eq!(nodes.len(), $doc.nodes.len(), "{}", $name);
+        for (i, (v, n)) in nodes.iter().zip(&$doc.nodes).enumerate() {
+            assert_eq!(
+                v.name().unwrap().to_str().unwrap(),
+                n.name.as_str(),
+                "{} node {i}",
+                $name
+            );
+            assert_eq!(v.name_flag(), n.name_flag, "{} node {i}", $name);
+            let bytes = v.data().unwrap().bytes();
+            assert_eq!(bytes, &n.data.value[..], "{} node {i}", $name);
+            // In place: the view's bytes are the input's.
+            let start = bytes.as_ptr() as usize - $data.as_ptr() as usize;
+            assert!(start + bytes.len() <= $data.len(), "{} node {i}", $name);
+            assert_eq!(v.to_owned().unwrap(), *n, "{} node {i}", $name);
+        }
+        assert_eq!(file.to_owned().unwrap(), $doc, "{}", $name);
+        nodes.len()
+    }};
+}
+
+#[test]
+fn views_agree_with_decode_on_every_archive() {
+    let files = archives();
+    assert!(!files.is_empty(), "the sample archive at least");
+    let mut counts = (0, 0);
+    for (name, data) in &files {
+        let (variant, doc) = sarc::decode(data).unwrap();
+        match variant {
+            Variant::Little => counts.0 += agree!(little, data, doc, name),
+            Variant::Big => counts.1 += agree!(big, data, doc, name),
+        }
+    }
+    eprintln!(
+        "views = decode on {} archives ({} files little-endian, {} big-endian)",
+        files.len(),
+        counts.0,
+        counts.1
+    );
+}
+
+/// A damaged file gets decode's error through the view, at the same offset:
+/// a node whose data end lies before its start, a name beyond the file, a
+/// file table longer than the file.
+#[test]
+fn a_damaged_archive_gets_a_located_error_through_the_view() {
+    let doc = sarc::Sarc::new(vec![
+        sarc::Node::new("a.txt", b"hello".to_vec()),
+        sarc::Node::new("b.bin", vec![1, 2, 3, 4]),
+    ]);
+    let good = sarc::encode(&doc, Variant::Little).unwrap();
+    let node = |i: usize| 0x20 + 0x10 * i;
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    // The second node's end before its start.
+    let mut bad = good.clone();
+    let start = u32_at(&bad, node(1) + 8);
+    bad[node(1) + 12..node(1) + 16].copy_from_slice(&(start - 1).to_le_bytes());
+    let source = view::little::source(&bad);
+    let file = view::little::open(&source).unwrap();
+    let e = file.nodes().unwrap().get(1).unwrap().data().unwrap_err();
+    let decoded = sarc::decode(&bad).unwrap_err();
+    assert_eq!(e.offset(), decoded.offset(), "{e} / {decoded}");
+    assert!(e.to_string().contains("lies before the start"), "{e}");
+    // A name offset far beyond the file.
+    let mut bad = good.clone();
+    bad[node(0) + 4..node(0) + 7].copy_from_slice(&[0xFF, 0xFF, 0xFF]);
+    let source = view::little::source(&bad);
+    let file = view::little::open(&source).unwrap();
+    let e = file.nodes().unwrap().get(0).unwrap().name().unwrap_err();
+    assert_eq!(e.offset(), sarc::decode(&bad).unwrap_err().offset(), "{e}");
+    // More nodes than the file holds: refused when the file is opened (the
+    // name table's magic lies after them), before anything is read.
+    let mut bad = good;
+    bad[0x1A..0x1C].copy_from_slice(&0xFFFFu16.to_le_bytes());
+    let source = view::little::source(&bad);
+    let e = view::little::open(&source).unwrap_err();
+    assert!(e.to_string().contains("nodes"), "{e}");
+}
