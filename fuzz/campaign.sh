@@ -69,6 +69,9 @@ for t in "${targets[@]}"; do
     ainb_*) seed "$t" "$corpus"/ainb/*.ainb ;;
     bdat_json) seed "$t" $(find "$corpus/bdat/golden" "$text/bdat" -name '*.json' -o -name '*.bschema') ;;
     bdat_*) seed "$t" "$corpus"/bdat/*.bdat ;;
+    byml_yaml) seed "$t" $(find "$corpus/byml" -name '*.yml') ;;
+    byml_*) seed "$t" "$corpus"/byml/*.byml ../samples/byml/*.byml ;;
+    sarc_*) seed "$t" "$corpus"/sarc/*.sarc ;;
   esac
 done
 

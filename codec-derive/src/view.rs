@@ -4,14 +4,16 @@
 //! `view::open`. The reading itself (bounds, offsets, budget, depth, lists)
 //! is `codec_runtime::view`'s; this file only sequences its calls.
 //!
-//! What can be viewed (version 1): records of numbers, bools, magics,
-//! bytes, fixed-point numbers, arrays and inline records at fixed offsets,
-//! with at most one string at their end; offsets counted from the file, a
-//! fixed position or the record, to records, lists (counted by a sibling,
-//! or by a count stored before or at the target), strings, arrays and
-//! unions whose tag is a sibling field. Anything else (pools, interned
-//! strings, rows, hash indices, layouts, variants) leaves the schema
-//! without views, and `view::VIEWABLE` lists nothing.
+//! What can be viewed: records of numbers, bools, magics, bytes,
+//! fixed-point numbers, arrays and inline records at fixed offsets, with at
+//! most one string at their end, or one inline counted list followed by
+//! numbers and magics; offsets counted from the file, a fixed position, the
+//! record or a section, to records, lists (counted by a sibling, by a count
+//! stored before or at the target, or to a stored end), strings, arrays
+//! and unions whose tag is a sibling field. A schema with variants gets one
+//! module per variant. Anything else (pools, interned strings, rows, hash
+//! indices, layouts, tags stored apart) leaves the schema without views,
+//! and `view::VIEWABLE` lists nothing.
 
 use crate::decode::opt;
 use crate::names::ident;

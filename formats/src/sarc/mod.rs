@@ -24,6 +24,7 @@
 //! ```
 
 pub mod glue;
+pub mod views;
 
 /// The codec generated from `schemas/sarc.ron`.
 pub mod schema {
