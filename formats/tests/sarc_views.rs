@@ -60,7 +60,13 @@ fn views_agree_with_decode_on_every_archive() {
         }
         let (n, bytes) = sarc::views::visit(data, variant).unwrap();
         assert_eq!(n, doc.nodes.len());
-        assert_eq!(bytes, doc.nodes.iter().map(|n| n.data.value.len() as u64).sum::<u64>());
+        assert_eq!(
+            bytes,
+            doc.nodes
+                .iter()
+                .map(|n| n.data.value.len() as u64)
+                .sum::<u64>()
+        );
         match variant {
             Variant::Little => {
                 owned_agree!(little, data, doc, name);

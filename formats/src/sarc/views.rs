@@ -1,6 +1,17 @@
 //! Walks and checks over SARC's zero-copy views (`schema::view::little`,
 //! `schema::view::big`), for the tests, the fuzz target and as an example
-//! of reading an archive without copying its files.
+//! of reading an archive without copying its files:
+//!
+//! ```
+//! use formats::sarc::{self, schema::view, Node, Sarc, Variant};
+//! let data = sarc::encode(&Sarc::new(vec![Node::new("Actor/a.bxml", b"AAMP".to_vec())]), Variant::Little)?;
+//! let source = view::little::source(&data);
+//! let archive = view::little::open(&source)?; // checks the header only
+//! let node = archive.nodes()?.get(0).unwrap();
+//! assert_eq!(node.name()?, "Actor/a.bxml");
+//! assert_eq!(node.data()?.bytes(), b"AAMP"); // a slice of `data`, not a copy
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use super::schema::view;
 use super::{Sarc, Variant};
