@@ -839,6 +839,15 @@ impl Gen<'_> {
             let (read, _) = scalar_at(&g.ty);
             quote!((at::#read(self.rec, #o, #e) as u64))
         };
+        // Where a sibling lies in the record.
+        let sibling_at = |name: &str| -> u64 {
+            s.fields
+                .iter()
+                .zip(offsets)
+                .find(|(g, _)| g.name == name)
+                .and_then(|(_, o)| *o)
+                .unwrap_or(0)
+        };
         let (ty, body) = match &p.to {
             Type::Named(n) => {
                 let nv = view_name(n);
@@ -856,13 +865,7 @@ impl Gen<'_> {
                     Count::Field(c) => (sibling(c), quote!(t)),
                     // Up to an end stored in a sibling, counted like the start.
                     Count::End(c) => {
-                        let eoff = s
-                            .fields
-                            .iter()
-                            .zip(offsets)
-                            .find(|(g, _)| &g.name == c)
-                            .and_then(|(_, o)| *o)
-                            .unwrap_or(0);
+                        let eoff = sibling_at(c);
                         let raw_end = sibling(c);
                         let esize = self.c.fixed_size(of).unwrap_or(1);
                         (
@@ -902,13 +905,7 @@ impl Gen<'_> {
             Type::Switch { union, tag } => {
                 let uv = view_name(union);
                 let tag_read = sibling(tag);
-                let tag_off = s
-                    .fields
-                    .iter()
-                    .zip(offsets)
-                    .find(|(g, _)| &g.name == tag)
-                    .and_then(|(_, o)| *o)
-                    .unwrap_or(0);
+                let tag_off = sibling_at(tag);
                 (
                     quote!(#uv<'s>),
                     quote! {

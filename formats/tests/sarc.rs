@@ -5,31 +5,15 @@
 mod common;
 
 use codec_runtime::Aligned;
-use formats::layer::{yaz0, Dictionaries, Layer};
+use formats::layer::yaz0;
 use formats::sarc::{self, Node, Sarc, Variant};
 
 fn corpus_archives() -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for dir in ["sarc", "yaz0"] {
-        let Some(folder) = common::corpus(dir) else {
-            continue;
-        };
-        let mut paths: Vec<_> = std::fs::read_dir(folder)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        paths.sort();
-        for path in paths {
-            let mut data = std::fs::read(&path).unwrap();
-            if let Some(layer) = Layer::detect(&data) {
-                data = layer.decompress(&data, &Dictionaries::default()).unwrap();
-            }
-            if sarc::looks_like(&data) {
-                out.push((path.display().to_string(), data));
-            }
-        }
-    }
-    out
+    let folders: Vec<_> = ["sarc", "yaz0"]
+        .into_iter()
+        .filter_map(common::corpus)
+        .collect();
+    common::sarc_archives(&folders)
 }
 
 #[test]

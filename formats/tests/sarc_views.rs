@@ -5,34 +5,16 @@
 
 mod common;
 
-use formats::layer::{Dictionaries, Layer};
 use formats::sarc::schema::view;
 use formats::sarc::{self, Variant};
 
 fn archives() -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut folders: Vec<std::path::PathBuf> = ["sarc", "yaz0"]
+    let mut folders: Vec<_> = ["sarc", "yaz0"]
         .into_iter()
         .filter_map(common::corpus)
         .collect();
     folders.push(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/sarc"));
-    for folder in folders {
-        let mut paths: Vec<_> = std::fs::read_dir(folder)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        paths.sort();
-        for path in paths {
-            let mut data = std::fs::read(&path).unwrap();
-            if let Some(layer) = Layer::detect(&data) {
-                data = layer.decompress(&data, &Dictionaries::default()).unwrap();
-            }
-            if sarc::looks_like(&data) {
-                out.push((path.display().to_string(), data));
-            }
-        }
-    }
-    out
+    common::sarc_archives(&folders)
 }
 
 /// Each node's view turns into the decoded node, and the root's into the

@@ -70,6 +70,30 @@ pub fn corpus(format: &str) -> Option<PathBuf> {
     }
 }
 
+/// The SARC archives in `folders` (each a corpus folder name, or a path
+/// of its own), Yaz0 layers taken off, by path: `(path, bytes)`.
+pub fn sarc_archives(folders: &[PathBuf]) -> Vec<(String, Vec<u8>)> {
+    use formats::layer::{Dictionaries, Layer};
+    let mut out = Vec::new();
+    for folder in folders {
+        let mut paths: Vec<_> = fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        paths.sort();
+        for path in paths {
+            let mut data = fs::read(&path).unwrap();
+            if let Some(layer) = Layer::detect(&data) {
+                data = layer.decompress(&data, &Dictionaries::default()).unwrap();
+            }
+            if formats::sarc::looks_like(&data) {
+                out.push((path.display().to_string(), data));
+            }
+        }
+    }
+    out
+}
+
 /// The files directly in `dir` (no subfolders) that start with `magic`, sorted.
 pub fn files_with_magic(dir: &Path, magic: &[u8]) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
