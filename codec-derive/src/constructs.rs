@@ -938,7 +938,7 @@ impl Gen<'_> {
     pub(crate) fn decode_tagged_union(&self, u: &codec_schema::UnionDef) -> TokenStream {
         let rt = RT();
         let vis = self.vis();
-        let uname = &u.name;
+        let unknown = crate::names::unknown_tag(u, quote!(pos));
         let w = codec_schema::int_width(&u.tag).unwrap_or(1);
         let read_tag = crate::names::read_uint(&u.tag, quote!(pos));
         let arms = u.variants.iter().map(|v| {
@@ -969,7 +969,7 @@ impl Gen<'_> {
                     let tag = #read_tag?;
                     match tag {
                         #(#arms,)*
-                        _ => Err(#rt::DecodeError::new(pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),
+                        _ => Err(#unknown),
                     }
                 }
             },
@@ -981,6 +981,7 @@ impl Gen<'_> {
         let rt = RT();
         let name = ident(&u.name);
         let uname = &u.name;
+        let unknown = crate::names::unknown_tag(u, quote!(pos));
         let v = self.v();
         let mut sizes = TokenStream::new();
         let mut reads = TokenStream::new();
@@ -1179,7 +1180,7 @@ impl Gen<'_> {
                 fn decode_cell<'a>(r: &mut #rt::Reader<'a>, tag: u64, pos: u64, strings: &mut #rt::rows::StringReader<'a>) -> #rt::DecodeResult<Self> {
                     match tag {
                         #reads
-                        _ => Err(#rt::DecodeError::new(pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),
+                        _ => Err(#unknown),
                     }
                 }
 

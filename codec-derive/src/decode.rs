@@ -815,7 +815,7 @@ impl Gen<'_> {
     fn decode_union(&self, u: &UnionDef) -> TokenStream {
         let rt = RT();
         let name = ident(&u.name);
-        let uname = &u.name;
+        let unknown = crate::names::unknown_tag(u, quote!(tag_pos));
         let arms = u.variants.iter().map(|v| {
             let vn = ident(&v.name);
             let vname = &v.name;
@@ -881,7 +881,7 @@ impl Gen<'_> {
                 #vis fn decode_payload(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> #rt::DecodeResult<Self> {
                     match tag {
                         #(#arms,)*
-                        _ => Err(#rt::DecodeError::new(tag_pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),
+                        _ => Err(#unknown),
                     }
                 }
             },

@@ -13,6 +13,18 @@ const KEYWORDS: &[&str] = &[
 ];
 
 /// A field or type name as a Rust identifier (raw when it is a keyword).
+/// The error for a tag naming no variant of `u`, at `pos` (the local
+/// `tag` holds it): `codec_runtime::error::unknown_tag`, told the union's
+/// reserved tags.
+pub fn unknown_tag(u: &codec_schema::UnionDef, pos: TokenStream) -> TokenStream {
+    let uname = &u.name;
+    let reserved = u.reserved.iter().map(|r| {
+        let (t, n, w) = (r.tag, &r.name, &r.doc);
+        quote::quote!((#t, #n, #w))
+    });
+    quote::quote!(::codec_runtime::error::unknown_tag(#pos, #uname, tag, &[#(#reserved),*]))
+}
+
 pub fn ident(name: &str) -> Ident {
     if KEYWORDS.contains(&name) {
         Ident::new_raw(name, Span::call_site())

@@ -709,7 +709,7 @@ impl Gen<'_> {
     /// `decode_at` for a union told apart by its payload's first bytes.
     pub(crate) fn decode_peek_union(&self, u: &UnionDef) -> TokenStream {
         let rt = RT();
-        let uname = &u.name;
+        let unknown = crate::names::unknown_tag(u, quote!(pos));
         let read = read_uint(&u.tag, quote!(pos));
         let arms = u.variants.iter().map(|v| {
             let vn = ident(&v.name);
@@ -737,7 +737,7 @@ impl Gen<'_> {
                     let tag = #read?;
                     match tag {
                         #(#arms)*
-                        _ => Err(#rt::DecodeError::new(pos, #rt::ErrorKind::UnknownTag { union: #uname, tag })),
+                        _ => Err(#unknown),
                     }
                 }
             },

@@ -960,6 +960,7 @@ impl Gen<'_> {
     fn union_view(&self, _v: &Viewable<'_>, u: &UnionDef) -> TokenStream {
         let name = view_name(&u.name);
         let uname = &u.name;
+        let unknown = crate::names::unknown_tag(u, quote!(tag_pos));
         let mut variants = TokenStream::new();
         let mut arms = TokenStream::new();
         for var in &u.variants {
@@ -1055,7 +1056,7 @@ impl Gen<'_> {
                     let _ = field_pos;
                     match tag {
                         #arms
-                        _ => Err(DecodeError::new(tag_pos, ErrorKind::UnknownTag { union: #uname, tag })),
+                        _ => Err(#unknown),
                     }
                 }
             }

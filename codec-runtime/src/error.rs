@@ -43,6 +43,14 @@ pub enum ErrorKind {
     BudgetExhausted { limit: u64 },
     /// A tag byte names no variant of the union.
     UnknownTag { union: &'static str, tag: u64 },
+    /// A tag the schema knows of but does not read (`reserved` in the
+    /// schema), with the reason.
+    ReservedTag {
+        union: &'static str,
+        tag: u64,
+        name: &'static str,
+        why: &'static str,
+    },
     /// A string has no NUL terminator within its capacity or the file.
     UnterminatedString { capacity: Option<u64> },
     /// A string's bytes are not UTF-8.
@@ -86,6 +94,18 @@ impl fmt::Display for ErrorKind {
             ),
             ErrorKind::UnknownTag { union, tag } => {
                 write!(f, "tag {tag} (0x{tag:x}) names no variant of {union}")
+            }
+            ErrorKind::ReservedTag {
+                union,
+                tag,
+                name,
+                why,
+            } => {
+                write!(f, "tag {tag} (0x{tag:x}) is {union}'s {name}, which is not read")?;
+                if !why.is_empty() {
+                    write!(f, ": {why}")?;
+                }
+                Ok(())
             }
             ErrorKind::UnterminatedString { capacity: Some(c) } => {
                 write!(f, "expected a NUL-terminated string within {c} bytes")
@@ -241,3 +261,25 @@ impl std::error::Error for EncodeError {}
 
 pub type DecodeResult<T> = Result<T, DecodeError>;
 pub type EncodeResult<T> = Result<T, EncodeError>;
+
+/// The error for tag `tag` of union `union` that names none of its
+/// variants, read at `pos`: `ReservedTag` when the schema lists it among the
+/// union's `reserved` tags (`(tag, name, why)`), else `UnknownTag`. The
+/// generated decoders, the views and the interpreter all report it so.
+pub fn unknown_tag(
+    pos: u64,
+    union: &'static str,
+    tag: u64,
+    reserved: &[(u64, &'static str, &'static str)],
+) -> DecodeError {
+    let kind = match reserved.iter().find(|r| r.0 == tag) {
+        Some(&(_, name, why)) => ErrorKind::ReservedTag {
+            union,
+            tag,
+            name,
+            why,
+        },
+        None => ErrorKind::UnknownTag { union, tag },
+    };
+    DecodeError::new(pos, kind)
+}

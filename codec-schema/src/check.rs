@@ -401,6 +401,41 @@ impl<'s> Checker<'s> {
         }
         let mut names = HashSet::new();
         let mut tags = HashMap::new();
+        // Tags known but not read: none may be a variant's, or too wide.
+        for v in &u.variants {
+            tags.insert(v.tag, &v.name);
+        }
+        for (ri, r) in u.reserved.iter().enumerate() {
+            let rat = at(
+                tat,
+                &[Step::from("reserved"), Step::Index(ri), Step::from("tag")],
+            );
+            let ritem = format!("{item}/reserved/{ri}");
+            if let Some(prev) = tags.get(&r.tag) {
+                cx.error(
+                    &rat,
+                    &ritem,
+                    format!("tag {} is already used by `{prev}`", r.tag),
+                    None,
+                );
+            } else if u.reserved[..ri].iter().any(|q| q.tag == r.tag) {
+                cx.error(
+                    &rat,
+                    &ritem,
+                    format!("tag {} is reserved twice", r.tag),
+                    None,
+                );
+            }
+            if r.tag > tag_max {
+                cx.error(
+                    &rat,
+                    &ritem,
+                    format!("tag {} does not fit the union's tag type", r.tag),
+                    None,
+                );
+            }
+        }
+        tags.clear();
         for (vi, v) in u.variants.iter().enumerate() {
             let vat = at(tat, &[Step::from("variants"), Step::Index(vi)]);
             let vitem = format!("{item}/variants/{vi}");

@@ -789,6 +789,22 @@ pub struct UnionDef {
     /// field of every `Switch` on this union has the same type width.
     pub tag: Type,
     pub variants: Vec<Variant>,
+    /// Tags known to exist whose payload this schema does not read: decode
+    /// refuses them by name, with the reason, rather than as unknown tags
+    /// (`codec_runtime::error::unknown_tag`), and the docs list them.
+    #[serde(default)]
+    pub reserved: Vec<Reserved>,
+}
+
+/// A union tag that is known but not read (see [`UnionDef::reserved`]).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Reserved {
+    pub tag: u64,
+    pub name: String,
+    /// Why it is not read (what is unknown or unsettled about it).
+    #[serde(default)]
+    pub doc: String,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]

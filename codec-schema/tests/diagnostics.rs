@@ -831,3 +831,31 @@ fn a_held_tag_outside_a_list_is_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn reserved_tags_may_not_be_a_variants_or_too_wide() {
+    let src = r#"Schema(
+    name: "t",
+    endian: Little,
+    root: "Header",
+    types: [
+        Struct(name: "Header", fields: [
+            (name: "kind", type: U8, derive: Tag("value")),
+            (name: "value", type: Ptr(width: U32, to: Switch(union: "Node", tag: "kind"), section: "s")),
+        ]),
+        Union(name: "Node", tag: U8, variants: [
+            (name: "Int", tag: 1, type: I32),
+        ], reserved: [
+            (tag: 1, name: "Other", doc: "clashes"),
+            (tag: 300, name: "Wide"),
+        ]),
+    ],
+    sections: [Section(name: "s")],
+)"#;
+    let e = errors(src);
+    assert!(e.contains("tag 1 is already used by `Int`"), "{e}");
+    assert!(
+        e.contains("tag 300 does not fit the union's tag type"),
+        "{e}"
+    );
+}

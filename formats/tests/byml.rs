@@ -388,7 +388,8 @@ fn refused(bytes: &[u8]) -> String {
 
 /// Node 0x21 (the peers disagree on its entries: roead reads a value, a
 /// 32-bit hash and a word, BymlLibrary a 64-bit hash and a value; no file
-/// settles it) is refused where its type byte lies, by the codec and the
+/// settles it) is refused where its type byte lies, by name and with the
+/// reason (a `reserved` tag of the schema), by the codec and the
 /// interpreter alike, rather than read as something else.
 #[test]
 fn a_node_type_not_read_yet_is_refused_at_its_type_byte() {
@@ -410,7 +411,15 @@ fn a_node_type_not_read_yet_is_refused_at_its_type_byte() {
     assert!(
         compiled.contains(&format!("at offset 0x{:x}", root + 5))
             && compiled.contains("items[1]")
-            && compiled.contains(&format!("tag {tag} (0x{tag:x}) names no variant of Node")),
+            && compiled.contains("tag 33 (0x21) is Node's ValueHashMap, which is not read")
+            && compiled.contains("no known file settles it"),
+        "{compiled}"
+    );
+    // A tag no source names stays an unknown tag.
+    bad[root + 5] = 0x42;
+    let compiled = refused(&bad);
+    assert!(
+        compiled.contains("tag 66 (0x42) names no variant of Node"),
         "{compiled}"
     );
 }

@@ -742,7 +742,7 @@ fn union_blocks(c: &Checked, u: &UnionDef) -> Vec<Block> {
     }
     then(&mut intro, reached);
     out.push(Block::Para(intro));
-    let rows = u
+    let mut rows: Vec<Vec<Rich>> = u
         .variants
         .iter()
         .map(|v| {
@@ -763,6 +763,19 @@ fn union_blocks(c: &Checked, u: &UnionDef) -> Vec<Block> {
             ]
         })
         .collect();
+    // Known tags this schema does not read: decode refuses them by name.
+    rows.extend(u.reserved.iter().map(|r| {
+        let mut d = vec![t("Not read; decode refuses it by name.")];
+        then(&mut d, rich(&r.doc));
+        vec![
+            vec![t(r.tag.to_string())],
+            vec![code(&r.name)],
+            vec![t("—")],
+            vec![t("—")],
+            Vec::new(),
+            d,
+        ]
+    }));
     out.push(Block::Table {
         header: vec!["Tag", "Name", "Type", "Size", "Section", "Description"],
         rows,

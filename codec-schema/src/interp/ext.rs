@@ -222,13 +222,17 @@ pub(super) fn leak(name: &str) -> &'static str {
 /// in front, a row cell's type) picks its variant, as the generated code does.
 pub(super) fn variant_by_tag(u: &crate::UnionDef, tag: u64, pos: u64) -> R<&crate::Variant> {
     u.variants.iter().find(|v| v.tag == tag).ok_or_else(|| {
-        InterpError::kind(
+        let reserved: Vec<(u64, &'static str, &'static str)> = u
+            .reserved
+            .iter()
+            .map(|r| (r.tag, leak(&r.name), leak(&r.doc)))
+            .collect();
+        InterpError::from(codec_runtime::error::unknown_tag(
             pos,
-            ErrorKind::UnknownTag {
-                union: leak(&u.name),
-                tag,
-            },
-        )
+            leak(&u.name),
+            tag,
+            &reserved,
+        ))
     })
 }
 

@@ -1236,12 +1236,7 @@ impl<'c> Run<'c, '_> {
         tag_pos: u64,
         site: &Site,
     ) -> R<()> {
-        let Some(v) = u.variants.iter().find(|v| v.tag == tag) else {
-            return Err(InterpError::new(
-                tag_pos,
-                format!("tag {tag} (0x{tag:x}) names no variant of {}", u.name),
-            ));
-        };
+        let v = ext::variant_by_tag(u, tag, tag_pos)?;
         let (vs, mut node) = variant_node(u, v, v.name.clone(), site, pos);
         node.size = self.c.fixed_size(&v.ty).unwrap_or(0);
         self.open(node);
