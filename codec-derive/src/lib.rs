@@ -190,17 +190,22 @@ impl Gen<'_> {
         let mut out = types;
         out.extend(self.variant_api());
         for (k, vc) in self.c.variants().iter().enumerate() {
-            let g = Gen {
-                c: vc,
-                family: self.family,
-                variant: Some(k),
-                hooks: self.hooks,
-                serde: self.serde,
-            };
+            let g = self.for_variant(k, vc);
             out.extend(g.decode());
             out.extend(g.encode()?);
         }
         Ok(out)
+    }
+
+    /// The generator of variant `k`, whose concrete schema is `vc`.
+    pub(crate) fn for_variant<'v>(&'v self, k: usize, vc: &'v codec_schema::Checked) -> Gen<'v> {
+        Gen {
+            c: vc,
+            family: self.family,
+            variant: Some(k),
+            hooks: self.hooks,
+            serde: self.serde,
+        }
     }
 
     pub(crate) fn err(msg: impl std::fmt::Display) -> syn::Error {

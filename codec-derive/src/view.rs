@@ -253,6 +253,18 @@ fn view_name(name: &str) -> proc_macro2::Ident {
     format_ident!("{}View", name)
 }
 
+/// In a view's `view_at`: refuses the bytes `found` (read at `pos`) unless
+/// they are magic `m` of field `fname`, with decode's error.
+fn magic_check(m: &str, fname: &str, pos: TokenStream) -> TokenStream {
+    let lit = proc_macro2::Literal::byte_string(&codec_schema::magic_bytes(m));
+    quote! {
+        if found != #lit {
+            return Err(DecodeError::new(#pos, ErrorKind::BadMagic {
+                expected: #lit, found: found.to_vec() }).in_field(#fname));
+        }
+    }
+}
+
 /// A variant's module name: `Little` → `little`, `V1Le` → `v1_le`.
 fn snake(name: &str) -> String {
     let mut out = String::new();
@@ -398,13 +410,7 @@ impl Gen<'_> {
         let mut modules = TokenStream::new();
         let mut common: Option<Vec<String>> = None;
         for (k, vc) in self.c.variants().iter().enumerate() {
-            let g = Gen {
-                c: vc,
-                family: self.family,
-                variant: Some(k),
-                hooks: self.hooks,
-                serde: self.serde,
-            };
+            let g = self.for_variant(k, vc);
             let Some((names, items)) = g.view_items() else {
                 return none;
             };
@@ -570,17 +576,13 @@ impl Gen<'_> {
                 after_list += n;
                 match &f.ty {
                     Type::Magic(m) => {
-                        let bytes = codec_schema::magic_bytes(m);
-                        let n = bytes.len();
-                        let lit = proc_macro2::Literal::byte_string(&bytes);
+                        let n = codec_schema::magic_bytes(m).len();
+                        let check = magic_check(m, fname, quote!(pos));
                         checks.extend(quote! {
                             {
                                 let pos = Self::list_end(cx, at, rec)? + #rel;
                                 let found = cx.record(pos, #n as u64).map_err(|e| e.in_field(#fname))?;
-                                if found != #lit {
-                                    return Err(DecodeError::new(pos, ErrorKind::BadMagic {
-                                        expected: #lit, found: found.to_vec() }).in_field(#fname));
-                                }
+                                #check
                             }
                         });
                     }
@@ -638,15 +640,11 @@ impl Gen<'_> {
             }
             match &f.ty {
                 Type::Magic(m) => {
-                    let bytes = codec_schema::magic_bytes(m);
-                    let n = bytes.len();
-                    let lit = proc_macro2::Literal::byte_string(&bytes);
+                    let n = codec_schema::magic_bytes(m).len();
+                    let check = magic_check(m, fname, quote!(at + #off));
                     checks.extend(quote! {
                         let found = at::bytes(rec, #offu, #n);
-                        if found != #lit {
-                            return Err(DecodeError::new(at + #off, ErrorKind::BadMagic {
-                                expected: #lit, found: found.to_vec() }).in_field(#fname));
-                        }
+                        #check
                     });
                 }
                 t @ (Type::Bool8 | Type::Bool32) => {
