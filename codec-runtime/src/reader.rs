@@ -286,20 +286,6 @@ impl<'a> Reader<'a> {
         checked::target(self.data, field_pos, base, raw, scale)
     }
 
-    /// See [`checked::count_to_end`].
-    #[inline]
-    pub fn count_to_end(
-        &self,
-        end_pos: u64,
-        base: u64,
-        raw: u64,
-        scale: u64,
-        t: u64,
-        elem: u64,
-    ) -> DecodeResult<u64> {
-        checked::count_to_end(self.data, end_pos, base, raw, scale, t, elem)
-    }
-
     /// Checks that `count` elements of `elem_size` bytes fit between `pos` and
     /// the end of the file, before anything is allocated for them.
     #[inline]

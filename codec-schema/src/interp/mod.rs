@@ -1076,7 +1076,15 @@ impl<'c> Run<'c, '_> {
                         let (eat, eraw) = sibling(e).unwrap_or((at, 0));
                         let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
                         (
-                            self.r.count_to_end(eat, base, eraw, ptr.scale, t, esize)?,
+                            codec_runtime::reader::checked::count_to_end(
+                                self.r.data(),
+                                eat,
+                                base,
+                                eraw,
+                                ptr.scale,
+                                t,
+                                esize,
+                            )?,
                             t,
                         )
                     }
