@@ -547,7 +547,7 @@ impl Gen<'_> {
     }
 
     /// The field of a table struct that holds its strings.
-    fn table_field(&self, name: &str) -> Option<proc_macro2::Ident> {
+    pub(crate) fn table_field(&self, name: &str) -> Option<proc_macro2::Ident> {
         let Some(TypeDef::Struct(t)) = self.c.get(name) else {
             return None;
         };

@@ -138,18 +138,40 @@ impl<'a> Viewable<'a> {
         let last = s.fields.len().saturating_sub(1);
         let tail = tail_list(self.g, s);
         s.fields.iter().enumerate().all(|(i, f)| {
-            if f.when.is_some()
-                || f.external.is_some()
-                || f.align_by.is_some()
-                || f.align.is_some_and(|a| a > 1)
-                || self.g.tree_field_read(s, f).is_some()
-            {
+            if f.when.is_some() || f.external.is_some() {
                 return false;
             }
-            // After an inline list: numbers and magics, found from its end.
+            // A stored alignment places the record; the view reads the
+            // list where it lies (checking the alignment on opening).
+            if f.align_by.is_some() && tail != Some(i) {
+                return false;
+            }
+            // Zeros before a field: only for the variable field after an
+            // inline list, whose start is found from the list's end.
+            if f.align.is_some_and(|a| a > 1) && !(tail.is_some_and(|li| i > li) && i == last) {
+                return false;
+            }
+            if matches!(f.ty, Type::SharesEqual { .. }) {
+                return true;
+            }
+            // After an inline list: numbers and magics, found from its end,
+            // and last, one list counted by a sibling.
             if let Some(li) = tail.filter(|&li| i > li) {
-                let _ = li;
-                return Self::scalar(&f.ty) || matches!(f.ty, Type::Magic(_));
+                return match &f.ty {
+                    t if Self::scalar(t) || matches!(t, Type::Magic(_)) => true,
+                    Type::List { of, count } if i == last => {
+                        let counted =
+                            matches!(&**count, Count::Field(c) if self.sibling(s, &offsets, c));
+                        counted
+                            && match &**of {
+                                Type::Switch { union, tag } => {
+                                    self.union(union).is_some() && s.fields[li].name == *tag
+                                }
+                                of => self.elem(of),
+                            }
+                    }
+                    _ => false,
+                };
             }
             let Some(_) = offsets[i] else { return false };
             let fixed = self.g.c.fixed_size(&f.ty).is_some();
@@ -161,6 +183,20 @@ impl<'a> Viewable<'a> {
                 Type::CString {
                     lossless: false, ..
                 } => i == last,
+                Type::Table { count, offsets: w } => {
+                    i == last
+                        && self.sibling(s, &offsets, count)
+                        && codec_schema::int_width(w).is_some()
+                }
+                Type::Index { table, width } => {
+                    self.g.c.interned_tables().contains(&table.as_str())
+                        && codec_schema::int_width(width).is_some()
+                }
+                Type::Switch { union, tag } => {
+                    self.union(union).is_some()
+                        && (codec_schema::held_tag_list(tag).is_some()
+                            || self.sibling(s, &offsets, tag))
+                }
                 _ if !fixed => false,
                 t if Self::scalar(t) => true,
                 Type::Magic(_) | Type::Bytes(_) => true,
@@ -182,28 +218,11 @@ impl<'a> Viewable<'a> {
     }
 
     fn ptr_ok(&self, s: &StructDef, offsets: &[Option<u64>], p: &codec_schema::Ptr) -> bool {
-        let base = match &p.base {
-            Base::File | Base::Absolute(_) | Base::Record => true,
-            Base::Unit => !self
-                .g
-                .c
-                .schema
-                .types
-                .iter()
-                .any(|t| matches!(t, TypeDef::Struct(s) if s.layout.is_some())),
-            // Set when the file is opened: a stored start, or the first
-            // section after the root record.
-            Base::Section(name) => self.g.c.section_id(name).is_some_and(|id| {
-                id < codec_runtime_max_sections() && section_start_known(self.g, name)
-            }),
-        };
-        // A kept alignment matters to the writer only.
-        let align_ok = matches!(p.align, None | Some(codec_schema::KeptAlign::Kept { .. }));
-        if !base || !align_ok || codec_schema::int_width(&p.width).is_none() {
+        if !self.followable(p) {
             return false;
         }
         match &p.to {
-            Type::Named(n) => self.get_struct(n).is_some(),
+            Type::Named(n) => self.get_struct(n).is_some() || self.peek_union(n),
             Type::List { of, count } => {
                 self.elem(of)
                     && match &**count {
@@ -223,9 +242,45 @@ impl<'a> Viewable<'a> {
         }
     }
 
+    /// Can an offset like `p` be followed by a view: an integer counted
+    /// from the file, a fixed position, the record, or a section whose
+    /// start opening finds; no alignment but a kept one (the writer's).
+    fn followable(&self, p: &codec_schema::Ptr) -> bool {
+        let base = match &p.base {
+            Base::File | Base::Absolute(_) | Base::Record => true,
+            Base::Unit => !self
+                .g
+                .c
+                .schema
+                .types
+                .iter()
+                .any(|t| matches!(t, TypeDef::Struct(s) if s.layout.is_some())),
+            // Set when the file is opened: a stored start, or the first
+            // section after the root record.
+            Base::Section(name) => self.g.c.section_id(name).is_some_and(|id| {
+                id < codec_runtime_max_sections() && section_start_known(self.g, name)
+            }),
+        };
+        // A kept alignment matters to the writer only.
+        let align_ok = matches!(p.align, None | Some(codec_schema::KeptAlign::Kept { .. }));
+        base && align_ok && codec_schema::int_width(&p.width).is_some()
+    }
+
+    /// A union told apart by a tag at its payload's start (`peek`), whose
+    /// variants are all viewable records.
+    fn peek_union(&self, name: &str) -> bool {
+        self.union(name).is_some_and(|u| u.peek)
+    }
+
     fn union_ok(&self, u: &UnionDef) -> bool {
-        if u.inline_tag || u.peek || self.g.is_cell_union(&u.name) {
+        if u.inline_tag || self.g.is_cell_union(&u.name) {
             return false;
+        }
+        if u.peek {
+            return codec_schema::int_width(&u.tag).is_some()
+                && u.variants
+                    .iter()
+                    .all(|v| matches!(&v.ty, Type::Named(n) if self.get_struct(n).is_some()));
         }
         u.variants.iter().all(|v| self.payload_ok(&v.ty))
     }
@@ -244,6 +299,23 @@ impl<'a> Viewable<'a> {
                         if codec_schema::int_width(w).is_some())
             }
             Type::Named(n) => self.get_struct(n).is_some(),
+            Type::Magic(_) => true,
+            Type::Index { table, width } => {
+                self.g.c.interned_tables().contains(&table.as_str())
+                    && codec_schema::int_width(width).is_some()
+            }
+            // A word that is an offset: counted from the file, a fixed
+            // position or a section (a union has no record of its own).
+            Type::Ptr(p) => {
+                !p.optional
+                    && matches!(p.base, Base::File | Base::Absolute(_) | Base::Section(_))
+                    && self.followable(p)
+                    && match &p.to {
+                        Type::Named(n) => self.get_struct(n).is_some() || self.peek_union(n),
+                        t if Self::scalar(t) => self.g.c.fixed_size(t).is_some(),
+                        to => !matches!(to, Type::Ptr(_)) && self.payload_ok(to),
+                    }
+            }
             _ => false,
         }
     }
@@ -520,6 +592,27 @@ impl Gen<'_> {
                 out.extend(quote!(cx.set_section_start(#id, root.#fid() as u64);));
             }
         }
+        // The interned string tables, for the indices into them.
+        for f in &root.fields {
+            let (Some(codec_schema::Derive::Interned), Type::Ptr(p)) = (&f.derive, &f.ty) else {
+                continue;
+            };
+            let Type::Named(tn) = &p.to else { continue };
+            let Some(body) = self.table_field(tn) else {
+                continue;
+            };
+            let fid = ident(&f.name);
+            let id = self.c.table_id(&f.name);
+            out.extend(if p.optional {
+                quote! {
+                    if let Some(t) = root.#fid()? {
+                        cx.set_table(#id, &t.#body()?);
+                    }
+                }
+            } else {
+                quote!(cx.set_table(#id, &root.#fid()?.#body()?);)
+            });
+        }
         if let Some((id, parts, align)) = self.c.first_section_parts(root) {
             if !stored.contains(&id) {
                 let parts = parts.iter().map(|p| match *p {
@@ -538,6 +631,7 @@ impl Gen<'_> {
     }
 
     fn struct_view(&self, v: &Viewable<'_>, s: &StructDef) -> TokenStream {
+        let rt = RT();
         let name = view_name(&s.name);
         let owned = ident(&s.name);
         let sname = &s.name;
@@ -574,6 +668,10 @@ impl Gen<'_> {
                 let rel = after_list;
                 let n = self.c.fixed_size(&f.ty).unwrap_or(0);
                 after_list += n;
+                if let Type::List { of, count } = &f.ty {
+                    accessors.extend(self.list_after_list(s, &offsets, f, of, count, rel, &doc));
+                    continue;
+                }
                 match &f.ty {
                     Type::Magic(m) => {
                         let n = codec_schema::magic_bytes(m).len();
@@ -616,14 +714,44 @@ impl Gen<'_> {
                         .expect("checked by Viewable::sibling");
                     let co = offsets[ci].unwrap_or(0) as usize;
                     let (cread, _) = scalar_at(&cf.ty);
-                    accessors.extend(quote! {
-                        #[doc = #doc]
-                        #[inline]
-                        pub fn #fid(&self) -> DecodeResult<ListView<'s, #ety>> {
-                            let n = at::#cread(self.rec, #co, #e) as u64;
-                            self.cx.list(self.at + #off, self.at + #off, n).map_err(#located)
+                    match self.held_tags_field(s, f) {
+                        // Elements whose tags are stored after them: each
+                        // is given its tag as it is read.
+                        Some(tf) => {
+                            let Type::List { of: tag_ty, .. } = &tf.ty else {
+                                continue;
+                            };
+                            let tw = width_of(tag_ty);
+                            let tname = &tf.name;
+                            let tags_at = match tf.align.filter(|&a| a > 1) {
+                                Some(a) => {
+                                    quote!(self.at + (#off + n * #esize).next_multiple_of(#a))
+                                }
+                                None => quote!(self.at + #off + n * #esize),
+                            };
+                            accessors.extend(quote! {
+                                #[doc = #doc]
+                                #[doc = ""]
+                                #[doc = "Each element is given its tag, stored after the list."]
+                                #[inline]
+                                pub fn #fid(&self) -> DecodeResult<#rt::view::HeldListView<'s, #ety>> {
+                                    let n = at::#cread(self.rec, #co, #e) as u64;
+                                    let list = self.cx.list(self.at + #off, self.at + #off, n).map_err(#located)?;
+                                    self.cx
+                                        .held_list(self.at + #off, list, #tags_at, #tw)
+                                        .map_err(|e| e.in_field(#tname).within(PathSeg::Type(#sname)))
+                                }
+                            });
                         }
-                    });
+                        None => accessors.extend(quote! {
+                            #[doc = #doc]
+                            #[inline]
+                            pub fn #fid(&self) -> DecodeResult<ListView<'s, #ety>> {
+                                let n = at::#cread(self.rec, #co, #e) as u64;
+                                self.cx.list(self.at + #off, self.at + #off, n).map_err(#located)
+                            }
+                        }),
+                    }
                     list_end.extend(quote! {
                         /// Where the inline list ends (the fields after it start there).
                         #[inline]
@@ -719,21 +847,139 @@ impl Gen<'_> {
                 Type::Ptr(p) => {
                     accessors.extend(self.ptr_accessor(v, s, &offsets, f, off, p, &doc));
                 }
+                Type::Index { table, width } => {
+                    let (read, _) = scalar_at(width);
+                    let id = self.c.table_id(table);
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[doc = ""]
+                        #[doc = "Looked up in the table the file's opening noted."]
+                        #[inline]
+                        pub fn #fid(&self) -> DecodeResult<ViewStr<'s>> {
+                            let i = at::#read(self.rec, #offu, #e) as u64;
+                            self.cx.interned(#id, i, self.at + #off, #table).map_err(#located)
+                        }
+                    });
+                }
+                Type::Table { count, offsets: w } => {
+                    let (ci, cf) = s
+                        .fields
+                        .iter()
+                        .enumerate()
+                        .find(|(_, g)| &g.name == count)
+                        .expect("checked by Viewable::sibling");
+                    let co = offsets[ci].unwrap_or(0) as usize;
+                    let (cread, _) = scalar_at(&cf.ty);
+                    let wt = crate::names::width_tokens(w);
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[inline]
+                        pub fn #fid(&self) -> DecodeResult<#rt::view::TableView<'s>> {
+                            let n = at::#cread(self.rec, #co, #e) as u64;
+                            self.cx.table(self.at, self.at + #off, n, #wt).map_err(#located)
+                        }
+                    });
+                }
+                Type::Switch { union, tag } => {
+                    let uv = view_name(union);
+                    let (tag, tag_pos) = match codec_schema::held_tag_list(tag) {
+                        Some(_) => (quote!(self.held.0), quote!(self.held.1)),
+                        None => {
+                            let (ti, tf) = s
+                                .fields
+                                .iter()
+                                .enumerate()
+                                .find(|(_, g)| &g.name == tag)
+                                .expect("checked by Viewable::sibling");
+                            let to = offsets[ti].unwrap_or(0);
+                            let (tread, _) = scalar_at(&tf.ty);
+                            let tou = to as usize;
+                            (
+                                quote!((at::#tread(self.rec, #tou, #e) as u64)),
+                                quote!(self.at + #to),
+                            )
+                        }
+                    };
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[inline(always)]
+                        pub fn #fid(&self) -> DecodeResult<#uv<'s>> {
+                            let pos = self.at + #off;
+                            #uv::view_payload(self.cx, #tag, pos, pos, #tag_pos).map_err(#located)
+                        }
+                    });
+                }
                 _ => {}
             }
         }
+        // A record whose union field takes its tag from the list holding
+        // it carries that tag, given by the holder's list.
+        let held = s.fields.iter().any(
+            |f| matches!(&f.ty, Type::Switch { tag, .. } if codec_schema::held_tag_list(tag).is_some()),
+        );
+        let (held_field, held_init, held_impl) = if held {
+            (
+                quote! {
+                    /// The tag the holding list stores for this record, and
+                    /// where (no tag, `u64::MAX`, until the list gives it).
+                    held: (u64, u64),
+                },
+                quote!(held: (u64::MAX, at),),
+                quote! {
+                    impl<'s> #rt::view::HeldTag for #name<'s> {
+                        #[inline(always)]
+                        fn with_held_tag(self, tag: u64, tag_pos: u64) -> Self {
+                            #name { held: (tag, tag_pos), ..self }
+                        }
+                    }
+                },
+            )
+        } else {
+            (quote!(), quote!(), quote!())
+        };
         let elem = if v.inline_record(&s.name) {
             quote! {
                 impl<'s> ViewElem<'s> for #name<'s> {
                     const SIZE: u64 = #prefix;
                     #[inline(always)]
                     fn from_bytes(cx: ViewCx<'s>, at: u64, bytes: &'s [u8]) -> Option<Self> {
-                        Some(#name { cx, at, rec: bytes.get(..#prefix as usize)? })
+                        Some(#name { cx, at, rec: bytes.get(..#prefix as usize)?, #held_init })
                     }
                 }
+                #held_impl
             }
         } else {
             quote!()
+        };
+        // Stored alignments no file can honour are refused, as decode does.
+        for f in &s.fields {
+            let Some(by) = f.align_by.as_deref() else {
+                continue;
+            };
+            let Some((j, g)) = s.fields.iter().enumerate().find(|(_, g)| g.name == by) else {
+                continue;
+            };
+            let o = offsets[j].unwrap_or(0);
+            let ou = o as usize;
+            let (read, _) = scalar_at(&g.ty);
+            checks.extend(quote! {
+                let align = at::#read(rec, #ou, #e) as u64;
+                #rt::reader::checked::stored_align(cx.data().len() as u64, at + #o, align)
+                    .map_err(|e| e.in_field(#by))?;
+            });
+        }
+        // A record with a held tag decodes with its one tag held, as its
+        // list would hold it.
+        let (hold, release) = match self.held_tag_width(s).filter(|_| held) {
+            Some(wt) => (
+                quote! {
+                    if self.held.0 != u64::MAX {
+                        r.hold_tags(self.held.1, 1, #wt).map_err(|e| e.within(PathSeg::Type(#sname)))?;
+                    }
+                },
+                quote!(r.release_tags();),
+            ),
+            None => (quote!(), quote!()),
         };
         let owned_ty = self.up(quote!(#owned));
         let decode_at = match self.variant {
@@ -749,6 +995,7 @@ impl Gen<'_> {
                 at: u64,
                 /// The record's fixed part, checked to lie in the file.
                 rec: &'s [u8],
+                #held_field
             }
 
             impl<'s> #name<'s> {
@@ -761,7 +1008,7 @@ impl Gen<'_> {
                 pub fn view_at(cx: ViewCx<'s>, at: u64) -> DecodeResult<Self> {
                     let rec = cx.record(at, #prefix)?;
                     #checks
-                    Ok(#name { cx, at, rec })
+                    Ok(#name { cx, at, rec, #held_init })
                 }
 
                 #list_end
@@ -777,10 +1024,11 @@ impl Gen<'_> {
                 /// The owned value: decodes the record and what it leads
                 /// to, as `decode` does.
                 pub fn to_owned(&self) -> DecodeResult<#owned_ty> {
-                    let mut r = self.cx.reader();
-                    #decode_at(&mut r, self.at)
-                        .map(|(v, _)| v)
-                        .map_err(|e| e.within(PathSeg::Type(#sname)))
+                    let mut r = self.cx.reader().map_err(|e| e.within(PathSeg::Type(#sname)))?;
+                    #hold
+                    let v = #decode_at(&mut r, self.at);
+                    #release
+                    v.map(|(v, _)| v).map_err(|e| e.within(PathSeg::Type(#sname)))
                 }
 
                 #accessors
@@ -796,6 +1044,98 @@ impl Gen<'_> {
             }
 
             #elem
+        }
+    }
+
+    /// The width of the tags that the list holding records of `s` stores
+    /// for them (`derive: Tags("list.field")` in the holder).
+    fn held_tag_width(&self, s: &StructDef) -> Option<TokenStream> {
+        self.c.schema.types.iter().find_map(|t| {
+            let TypeDef::Struct(h) = t else { return None };
+            h.fields.iter().find_map(|g| {
+                let Some(codec_schema::Derive::Tags(of)) = &g.derive else { return None };
+                let (list, Some(_)) = codec_schema::tags_source(of) else { return None };
+                let holds = h.fields.iter().any(|l| {
+                    l.name == list
+                        && matches!(&l.ty, Type::List { of, .. } if matches!(&**of, Type::Named(n) if *n == s.name))
+                });
+                let Type::List { of: tag_ty, .. } = &g.ty else { return None };
+                holds.then(|| crate::names::width_tokens(tag_ty))
+            })
+        })
+    }
+
+    /// The variable last field after an inline list: a list counted by a
+    /// sibling, or a list of union payloads whose tags are the inline list
+    /// (BYML's array: its type bytes, then its words). It starts where the
+    /// inline list ends, `rel` bytes on, aligned as the field says.
+    #[allow(clippy::too_many_arguments)]
+    fn list_after_list(
+        &self,
+        s: &StructDef,
+        offsets: &[Option<u64>],
+        f: &codec_schema::Field,
+        of: &Type,
+        count: &Count,
+        rel: u64,
+        doc: &str,
+    ) -> TokenStream {
+        let rt = RT();
+        let e = self.view_endian();
+        let (fname, sname, fid) = (&f.name, &s.name, ident(&f.name));
+        let Count::Field(c) = count else {
+            return quote!();
+        };
+        let find = |name: &str| {
+            s.fields
+                .iter()
+                .enumerate()
+                .find(|(_, g)| g.name == name)
+                .map(|(i, g)| (offsets[i].unwrap_or(0), g))
+                .expect("checked by Viewable")
+        };
+        let (co, cf) = find(c);
+        let co = co as usize;
+        let (cread, _) = scalar_at(&cf.ty);
+        let start = match f.align.filter(|&a| a > 1) {
+            Some(a) => quote!(self.at + (end + #rel - self.at).next_multiple_of(#a)),
+            None => quote!(end + #rel),
+        };
+        let located = quote!(|e: DecodeError| e.in_field(#fname).within(PathSeg::Type(#sname)));
+        let (ty, make) = match of {
+            Type::Switch { union, tag } => {
+                let uv = view_name(union);
+                let (to, tf) = find(tag);
+                let Type::List { of: tag_ty, .. } = &tf.ty else {
+                    return quote!();
+                };
+                let tw = width_of(tag_ty);
+                let stride = self.c.fixed_size(of).unwrap_or(4);
+                (
+                    quote!(#rt::view::SwitchListView<'s, #uv<'s>>),
+                    quote!(self.cx.switch_list(pos, pos, #stride, n, self.at + #to, #tw)),
+                )
+            }
+            of => {
+                let ety = elem_ty(of);
+                (
+                    quote!(ListView<'s, #ety>),
+                    quote!(self.cx.list(pos, pos, n)),
+                )
+            }
+        };
+        quote! {
+            #[doc = #doc]
+            #[doc = ""]
+            #[doc = "It lies after a list, so reading it can fail."]
+            #[inline]
+            pub fn #fid(&self) -> DecodeResult<#ty> {
+                let end = Self::list_end(self.cx, self.at, self.rec)
+                    .map_err(|e| e.within(PathSeg::Type(#sname)))?;
+                let n = at::#cread(self.rec, #co, #e) as u64;
+                let pos = #start;
+                #make.map_err(#located)
+            }
         }
     }
 
@@ -955,7 +1295,132 @@ impl Gen<'_> {
         }
     }
 
+    /// A union variant that is an offset (at `pos`): the type its target
+    /// is viewed as, and the expression that follows it.
+    fn payload_ptr(&self, p: &codec_schema::Ptr) -> Option<(TokenStream, TokenStream)> {
+        let w = width_of(&p.width);
+        let scale = p.scale;
+        let base = match &p.base {
+            Base::Absolute(n) => quote!(#n),
+            Base::Section(name) => {
+                let id = self.c.section_id(name).unwrap_or(0);
+                quote!(cx.section_start(#id))
+            }
+            _ => quote!(0u64),
+        };
+        let follow = |size: TokenStream| {
+            quote! {
+                let raw = cx.uint(pos, #w)?;
+                let (cx, t) = cx.follow(pos, #base, raw, #scale, #size)?;
+            }
+        };
+        Some(match &p.to {
+            Type::Named(n) => {
+                let nv = view_name(n);
+                let f = follow(quote!(#nv::SIZE));
+                (quote!(#nv<'s>), quote!({ #f #nv::view_at(cx, t) }))
+            }
+            t if Viewable::scalar(t) => {
+                let (read, ty) = scalar_at(t);
+                let n = self.c.fixed_size(t)?;
+                let e = self.view_endian();
+                let f = follow(quote!(#n));
+                (
+                    ty,
+                    quote!({ #f cx.record(t, #n).map(|b| at::#read(b, 0, #e)) }),
+                )
+            }
+            Type::List { of, count } => {
+                let ety = elem_ty(of);
+                let f = follow(quote!(0));
+                let read = match &**count {
+                    Count::Before(cw) => {
+                        let cw = width_of(cw);
+                        quote!({ #f let n = cx.count_before(pos, t, #cw)?; cx.list(pos, t, n) })
+                    }
+                    Count::Prefix(cw) => {
+                        let cw = width_of(cw);
+                        quote!({ #f let n = cx.uint(t, #cw)?; cx.list(pos, t + #cw, n) })
+                    }
+                    _ => return None,
+                };
+                (quote!(ListView<'s, #ety>), read)
+            }
+            Type::Array { of, len } => {
+                let ety = elem_ty(of);
+                let f = follow(quote!(0));
+                (
+                    quote!(ListView<'s, #ety>),
+                    quote!({ #f cx.list(pos, t, #len) }),
+                )
+            }
+            Type::CString { max, .. } => {
+                let max = opt(*max);
+                let f = follow(quote!(0));
+                (quote!(ViewStr<'s>), quote!({ #f cx.str(t, #max) }))
+            }
+            _ => return None,
+        })
+    }
+
+    /// A union told apart by the tag at its payload's start: each
+    /// variant's record is viewed where the tag lies.
+    fn peek_union_view(&self, u: &UnionDef) -> TokenStream {
+        let name = view_name(&u.name);
+        let uname = &u.name;
+        let unknown = crate::names::unknown_tag(u, quote!(pos));
+        let tw = width_of(&u.tag);
+        let mut variants = TokenStream::new();
+        let mut arms = TokenStream::new();
+        for var in &u.variants {
+            let Type::Named(n) = &var.ty else { continue };
+            let (vn, vname, tag, nv) = (ident(&var.name), &var.name, var.tag, view_name(n));
+            let doc = if var.doc.is_empty() {
+                format!("`{vname}`")
+            } else {
+                var.doc.clone()
+            };
+            variants.extend(quote! {
+                #[doc = #doc]
+                #vn(#nv<'s>),
+            });
+            arms.extend(quote! {
+                #tag => #nv::view_at(cx, pos)
+                    .map(#name::#vn)
+                    .map_err(|e| e.within(PathSeg::Variant(#vname))),
+            });
+        }
+        let udoc =
+            format!("A view of a `{uname}` in place: the variant its first {tw} byte(s) name.");
+        quote! {
+            #[doc = #udoc]
+            #[derive(Clone, Copy, Debug)]
+            pub enum #name<'s> {
+                #variants
+            }
+
+            impl<'s> #name<'s> {
+                /// Bytes a view of it needs at least: its tag.
+                pub const SIZE: u64 = #tw;
+
+                /// The variant whose tag is at `pos`, viewed there.
+                #[inline]
+                pub fn view_at(cx: ViewCx<'s>, pos: u64) -> DecodeResult<Self> {
+                    let tag = cx.uint(pos, #tw)?;
+                    match tag {
+                        #arms
+                        _ => Err(#unknown),
+                    }
+                }
+            }
+        }
+    }
+
     fn union_view(&self, _v: &Viewable<'_>, u: &UnionDef) -> TokenStream {
+        if u.peek {
+            return self.peek_union_view(u);
+        }
+        let rt = RT();
         let name = view_name(&u.name);
         let uname = &u.name;
         let unknown = crate::names::unknown_tag(u, quote!(tag_pos));
@@ -1025,6 +1490,42 @@ impl Gen<'_> {
                     let nv = view_name(n);
                     (quote!(#nv<'s>), quote!(#nv::view_at(cx, pos)))
                 }
+                // Bytes that must be there: a variant without a payload.
+                Type::Magic(m) => {
+                    let n = codec_schema::magic_bytes(m).len() as u64;
+                    let check = magic_check(m, vname, quote!(pos));
+                    variants.extend(quote! {
+                        #[doc = #doc]
+                        #vn,
+                    });
+                    arms.extend(quote! {
+                        #tag => ::codec_runtime::run_inline(#[inline(always)] || -> DecodeResult<()> {
+                            let found = cx.record(pos, #n)?;
+                            #check
+                            Ok(())
+                        })
+                        .map(|()| #name::#vn)
+                        .map_err(|e| e.within(PathSeg::Variant(#vname))),
+                    });
+                    continue;
+                }
+                Type::Index { table, width } => {
+                    let w = width_of(width);
+                    let id = self.c.table_id(table);
+                    (
+                        quote!(ViewStr<'s>),
+                        quote!({
+                            let i = cx.uint(pos, #w)?;
+                            cx.interned(#id, i, pos, #table)
+                        }),
+                    )
+                }
+                Type::Ptr(p) => {
+                    let Some((ty, read)) = self.payload_ptr(p) else {
+                        continue;
+                    };
+                    (ty, read)
+                }
                 _ => continue,
             };
             variants.extend(quote! {
@@ -1043,6 +1544,13 @@ impl Gen<'_> {
             #[derive(Clone, Copy, Debug)]
             pub enum #name<'s> {
                 #variants
+            }
+
+            impl<'s> #rt::view::ViewUnion<'s> for #name<'s> {
+                #[inline(always)]
+                fn view_payload(cx: ViewCx<'s>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> DecodeResult<Self> {
+                    #name::view_payload(cx, tag, pos, field_pos, tag_pos)
+                }
             }
 
             impl<'s> #name<'s> {

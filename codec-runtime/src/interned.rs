@@ -152,15 +152,9 @@ impl Reader<'_> {
             .tables
             .get(table)
             .map_or(&[][..], |t| t.as_slice());
-        t.get(index as usize).cloned().ok_or_else(|| {
-            DecodeError::new(
-                pos,
-                ErrorKind::Invalid(format!(
-                    "string index {index} is past the end of the {name} table ({} strings)",
-                    t.len()
-                )),
-            )
-        })
+        t.get(index as usize)
+            .cloned()
+            .ok_or_else(|| index_past_end(pos, index, name, t.len() as u64))
     }
 }
 
@@ -218,23 +212,11 @@ pub fn read_table(
     let w = width.bytes();
     r.check_count(pos, pos, count.saturating_add(1), w)?;
     let mut out = Vec::with_capacity(count as usize);
-    let read = |r: &Reader<'_>, at: u64| -> DecodeResult<u64> {
-        match width {
-            Width::U8 => r.u8(at).map(u64::from),
-            Width::U16 => r.u16(at).map(u64::from),
-            Width::U24 => r.u24(at).map(u64::from),
-            Width::U32 => r.u32(at).map(u64::from),
-            Width::U64 => r.u64(at),
-        }
-    };
     let mut last_end = pos + (count + 1) * w;
     for i in 0..count {
         let at = pos + i * w;
-        let raw = read(r, at).map_err(|e| e.at_index(i as usize))?;
-        let start = r
-            .target(at, record, raw, 1)
+        let (start, bytes) = table_entry(r.data(), r.endian(), record, pos, i, width)
             .map_err(|e| e.at_index(i as usize))?;
-        let bytes = r.cstr(start, None).map_err(|e| e.at_index(i as usize))?;
         r.charge(at, bytes.len() as u64 + 1)?;
         let s = std::str::from_utf8(bytes).map_err(|_| {
             DecodeError::new(
@@ -257,8 +239,40 @@ pub fn read_table(
         last_end = last_end.max(start + bytes.len() as u64 + 1);
     }
     let at = pos + count * w;
-    let end = r.target(at, record, read(r, at)?, 1)?;
+    let raw = crate::reader::checked::uint(r.data(), at, w, r.endian())?;
+    let end = r.target(at, record, raw, 1)?;
     Ok((out, end.max(last_end)))
+}
+
+/// String `i` of a table body at `pos` whose offsets (of `width`) count
+/// from `record`: where it starts and its bytes before the NUL. Decode
+/// ([`read_table`]) and the views' [`TableView`](crate::view::TableView)
+/// both read a table's strings through this.
+#[inline]
+pub fn table_entry(
+    data: &[u8],
+    endian: crate::Endian,
+    record: u64,
+    pos: u64,
+    i: u64,
+    width: Width,
+) -> DecodeResult<(u64, &[u8])> {
+    let at = pos + i * width.bytes();
+    let raw = crate::reader::checked::uint(data, at, width.bytes(), endian)?;
+    let start = crate::reader::checked::target(data, at, record, raw, 1)?;
+    let bytes = crate::reader::checked::cstr(data, start, None)?;
+    Ok((start, bytes))
+}
+
+/// The error for an index (read at `pos`) past the end of table `name`,
+/// which holds `len` strings.
+pub fn index_past_end(pos: u64, index: u64, name: &str, len: u64) -> DecodeError {
+    DecodeError::new(
+        pos,
+        ErrorKind::Invalid(format!(
+            "string index {index} is past the end of the {name} table ({len} strings)"
+        )),
+    )
 }
 
 /// Writes a table body: offsets from `record` (where the holding record

@@ -85,16 +85,7 @@ impl crate::reader::Reader<'_> {
     /// lie past its end); refusing those keeps encode from padding a
     /// decoded document by gigabytes.
     pub fn stored_align(&self, at: u64, align: u64) -> crate::DecodeResult<()> {
-        if align > self.len() {
-            return Err(crate::DecodeError::new(
-                at,
-                crate::ErrorKind::Invalid(format!(
-                    "a stored alignment of {align} bytes is larger than the file ({} bytes)",
-                    self.len()
-                )),
-            ));
-        }
-        Ok(())
+        crate::reader::checked::stored_align(self.len(), at, align)
     }
 }
 

@@ -439,6 +439,33 @@ pub mod checked {
         Ok(())
     }
 
+    /// An unsigned integer of `width` (1, 2, 3, 4 or 8) bytes at `pos`.
+    #[inline]
+    pub fn uint(data: &[u8], pos: u64, width: u64, e: crate::Endian) -> DecodeResult<u64> {
+        let b = bytes(data, pos, width)?;
+        Ok(match width {
+            1 => b[0] as u64,
+            2 => super::field::u16(b, e) as u64,
+            3 => super::field::u24(b, e) as u64,
+            4 => super::field::u32(b, e) as u64,
+            _ => super::field::u64(b, e),
+        })
+    }
+
+    /// A stored alignment (read at `at`) that no file of `len` bytes can
+    /// honour is refused: it would make the writer pad past any sane size.
+    pub fn stored_align(len: u64, at: u64, align: u64) -> DecodeResult<()> {
+        if align > len {
+            return Err(DecodeError::new(
+                at,
+                ErrorKind::Invalid(format!(
+                    "a stored alignment of {align} bytes is larger than the file ({len} bytes)"
+                )),
+            ));
+        }
+        Ok(())
+    }
+
     /// A bool stored as an integer: 0 or 1, anything else is an error.
     #[inline]
     pub fn bool(pos: u64, v: u64) -> DecodeResult<bool> {

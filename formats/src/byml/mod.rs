@@ -7,13 +7,14 @@
 //! their sorted tables are built on encode.
 
 pub mod text;
+pub mod views;
 
 /// The codec generated from `schemas/byml.ron`.
 pub mod schema {
     codec_derive::schema!("../schemas/byml.ron", serde);
 }
 
-pub use schema::{Array, Container, Entry, Hash, Header, Node, Variant};
+pub use schema::{Array, Container, Entry, Hash, HashMap, HashMapEntry, Header, Node, Variant};
 
 use codec_runtime::{DecodeError, DecodeResult, EncodeResult, ErrorKind, PathSeg};
 

@@ -20,6 +20,12 @@ use crate::{DecodeError, DecodeResult, Endian, ErrorKind, Limits, Reader};
 use std::cell::Cell;
 use std::marker::PhantomData;
 
+mod table;
+mod tagged;
+
+pub use table::{TableIter, TableView};
+pub use tagged::{HeldListIter, HeldListView, HeldTag, SwitchListIter, SwitchListView, ViewUnion};
+
 /// The bytes the views of one file read, and the budget they share.
 pub struct ViewSource<'a> {
     data: &'a [u8],
@@ -30,7 +36,13 @@ pub struct ViewSource<'a> {
     /// Where each section starts, for offsets counted from one
     /// (`base: Section`): set when the file is opened.
     sections: [Cell<u64>; MAX_VIEW_SECTIONS],
+    /// Where each interned string table lies (`derive: Interned`), for
+    /// the indices into it: set when the file is opened.
+    tables: [Cell<Option<table::TableAt>>; MAX_VIEW_TABLES],
 }
+
+/// The most interned string tables a schema with views may have.
+pub const MAX_VIEW_TABLES: usize = 8;
 
 /// The most sections a schema with views may count offsets from.
 pub const MAX_VIEW_SECTIONS: usize = 16;
@@ -49,6 +61,7 @@ impl<'a> ViewSource<'a> {
             budget: Cell::new(budget_limit),
             budget_limit,
             sections: std::array::from_fn(|_| Cell::new(UNKNOWN)),
+            tables: std::array::from_fn(|_| Cell::new(None)),
         }
     }
 
@@ -113,16 +126,26 @@ impl<'s> ViewCx<'s> {
 
     /// A decoder over the same bytes and limits, for turning a view into
     /// the owned value (the generated `to_owned` calls `decode_at`).
-    pub fn reader(&self) -> Reader<'s> {
+    ///
+    /// A record decoded on its own needs what the file's opening found:
+    /// the section starts its offsets count from, and the interned string
+    /// tables its indices name (read here as decode reads them, so a bad
+    /// table gives decode's error).
+    pub fn reader(&self) -> DecodeResult<Reader<'s>> {
         let mut r = Reader::with_limits(self.src.data, self.src.endian, self.src.limits);
-        // A record decoded on its own needs the section starts its offsets
-        // count from, which the file's opening found.
         for (id, start) in self.src.sections.iter().enumerate() {
             if start.get() != UNKNOWN {
                 r.set_section_start(id, start.get());
             }
         }
-        r
+        for (id, t) in self.src.tables.iter().enumerate() {
+            if let Some(t) = t.get() {
+                let (strings, _) =
+                    crate::interned::read_table(&mut r, t.record, t.at, t.count, t.width)?;
+                r.set_table(id, strings);
+            }
+        }
+        Ok(r)
     }
 
     /// The `len` bytes of a record at `at`, checked to lie in the file.
@@ -204,15 +227,7 @@ impl<'s> ViewCx<'s> {
     /// An unsigned integer of `width` (1, 2, 3, 4 or 8) bytes at `pos`.
     #[inline]
     pub fn uint(&self, pos: u64, width: u64) -> DecodeResult<u64> {
-        let b = checked::bytes(self.src.data, pos, width)?;
-        let e = self.src.endian;
-        Ok(match width {
-            1 => b[0] as u64,
-            2 => field::u16(b, e) as u64,
-            3 => field::u24(b, e) as u64,
-            4 => field::u32(b, e) as u64,
-            _ => field::u64(b, e),
-        })
+        checked::uint(self.src.data, pos, width, self.src.endian)
     }
 
     /// A NUL-terminated string at `pos`; `max` bounds it, NUL included.
@@ -435,13 +450,20 @@ number_elem!(f32, 4, f32);
 number_elem!(f64, 8, f64);
 
 /// Elements of fixed size back to back, read as they are asked for.
-#[derive(Clone, Copy)]
 pub struct ListView<'s, T> {
     cx: ViewCx<'s>,
     at: u64,
     bytes: &'s [u8],
     _elem: PhantomData<fn() -> T>,
 }
+
+impl<T> Clone for ListView<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ListView<'_, T> {}
 
 impl<'s, T: ViewElem<'s>> ListView<'s, T> {
     /// The elements in `bytes`, which start at `at` in the file (bytes
