@@ -4,6 +4,9 @@
 //!
 //! `byml_decode/codec_model_floor_clone` is not a decoder: it clones the
 //! decoded documents, the least work any decoder into the owned model does.
+//! `byml_decode/codec_view_visit` builds no document: it opens each file's
+//! zero-copy views and visits every node, key and string in place
+//! (`formats::byml::views::visit`), what a tool that only reads needs.
 //!
 //! Each iteration converts every file. Throughput is the binary size for
 //! decode and encode (the same input for both sides) and the size of each
@@ -100,6 +103,13 @@ fn bench(c: &mut Criterion) {
     // Cloning builds the same owned tree (the same allocations, the same
     // element writes) and drops it, with no parsing at all; no decoder that
     // returns these types can be faster than this.
+    g.bench_function(BenchmarkId::from_parameter("codec_view_visit"), |b| {
+        b.iter(|| {
+            for f in &set {
+                black_box(byml::views::visit(black_box(&f.bytes), f.variant).unwrap());
+            }
+        })
+    });
     g.bench_function(
         BenchmarkId::from_parameter("codec_model_floor_clone"),
         |b| {

@@ -1,11 +1,11 @@
 //! Drives one side of the BYML bench in a loop, for a profiler:
-//! `cargo run -p bench --profile bench --example byml_profile -- <decode|encode|to-text|from-text> [iterations]`
+//! `cargo run -p bench --profile bench --example byml_profile -- <decode|view|encode|to-text|from-text> [iterations]`
 
 use std::hint::black_box;
 
 fn main() {
     let (what, iterations) =
-        bench::profile_args("byml_profile <decode|encode|to-text|from-text> [iterations]");
+        bench::profile_args("byml_profile <decode|view|encode|to-text|from-text> [iterations]");
     let files = bench::load_byml().expect("the byml corpus");
     let docs: Vec<_> = files
         .iter()
@@ -19,6 +19,9 @@ fn main() {
         match what.as_str() {
             "decode" => files.iter().for_each(|f| {
                 black_box(formats::byml::decode(&f.bytes).unwrap());
+            }),
+            "view" => files.iter().zip(&docs).for_each(|(f, (v, _))| {
+                black_box(formats::byml::views::visit(&f.bytes, *v).unwrap());
             }),
             "encode" => docs.iter().for_each(|(v, d)| {
                 black_box(formats::byml::encode(d, *v).unwrap());

@@ -6,14 +6,19 @@
 //!
 //! What can be viewed: records of numbers, bools, magics, bytes,
 //! fixed-point numbers, arrays and inline records at fixed offsets, with at
-//! most one string at their end, or one inline counted list followed by
-//! numbers and magics; offsets counted from the file, a fixed position, the
-//! record or a section, to records, lists (counted by a sibling, by a count
-//! stored before or at the target, or to a stored end), strings, arrays
-//! and unions whose tag is a sibling field. A schema with variants gets one
-//! module per variant. Anything else (pools, interned strings, rows, hash
-//! indices, layouts, tags stored apart) leaves the schema without views,
-//! and `view::VIEWABLE` lists nothing.
+//! most one string or string table at their end, or one inline counted
+//! list followed by numbers, magics and one last counted list (of numbers,
+//! records, or union payloads whose tags are the inline list); offsets
+//! counted from the file, a fixed position, the record or a section, to
+//! records, lists (counted by a sibling, by a count stored before or at
+//! the target, or to a stored end), strings, arrays, unions whose tag is a
+//! sibling field, and unions told apart by their payload's first bytes
+//! (`peek`); indices into interned string tables, noted when the file is
+//! opened; unions whose tag is a sibling or held by the list holding the
+//! record, with payloads that are numbers, magics, indices or offsets. A
+//! schema with variants gets one module per variant. Anything else (pools,
+//! rows, hash indices, layouts, `Select` unions, bitfields) leaves the
+//! schema without views, and `view::VIEWABLE` lists nothing.
 
 use crate::decode::opt;
 use crate::names::ident;

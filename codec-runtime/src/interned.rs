@@ -215,8 +215,9 @@ pub fn read_table(
     let mut last_end = pos + (count + 1) * w;
     for i in 0..count {
         let at = pos + i * w;
-        let (start, bytes) = table_entry(r.data(), r.endian(), record, pos, i, width)
-            .map_err(|e| e.at_index(i as usize))?;
+        let bytes = table_entry(r.data(), r.endian(), record, pos, i, width)
+            .and_then(|start| Ok((start, r.cstr(start, None)?)));
+        let (start, bytes) = bytes.map_err(|e| e.at_index(i as usize))?;
         r.charge(at, bytes.len() as u64 + 1)?;
         let s = std::str::from_utf8(bytes).map_err(|_| {
             DecodeError::new(
@@ -244,10 +245,10 @@ pub fn read_table(
     Ok((out, end.max(last_end)))
 }
 
-/// String `i` of a table body at `pos` whose offsets (of `width`) count
-/// from `record`: where it starts and its bytes before the NUL. Decode
+/// Where string `i` of a table body at `pos` starts: its offset (of
+/// `width`) counted from `record`, checked to lie in the file. Decode
 /// ([`read_table`]) and the views' [`TableView`](crate::view::TableView)
-/// both read a table's strings through this.
+/// both find a table's strings through this, then read up to the NUL.
 #[inline]
 pub fn table_entry(
     data: &[u8],
@@ -256,12 +257,10 @@ pub fn table_entry(
     pos: u64,
     i: u64,
     width: Width,
-) -> DecodeResult<(u64, &[u8])> {
+) -> DecodeResult<u64> {
     let at = pos + i * width.bytes();
     let raw = crate::reader::checked::uint(data, at, width.bytes(), endian)?;
-    let start = crate::reader::checked::target(data, at, record, raw, 1)?;
-    let bytes = crate::reader::checked::cstr(data, start, None)?;
-    Ok((start, bytes))
+    crate::reader::checked::target(data, at, record, raw, 1)
 }
 
 /// The error for an index (read at `pos`) past the end of table `name`,

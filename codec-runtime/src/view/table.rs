@@ -56,8 +56,8 @@ impl<'s> TableView<'s> {
     #[inline]
     fn string(&self, i: u64) -> DecodeResult<ViewStr<'s>> {
         let t = &self.t;
-        let (start, bytes) =
-            table_entry(self.cx.data(), self.cx.endian(), t.record, t.at, i, t.width)?;
+        let start = table_entry(self.cx.data(), self.cx.endian(), t.record, t.at, i, t.width)?;
+        let bytes = self.cx.cstr(start, None)?;
         self.cx
             .charge(t.at + i * t.width.bytes(), bytes.len() as u64 + 1)?;
         Ok(ViewStr { bytes, at: start })
