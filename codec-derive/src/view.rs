@@ -987,10 +987,7 @@ impl Gen<'_> {
             None => (quote!(), quote!()),
         };
         let owned_ty = self.up(quote!(#owned));
-        let decode_at = match self.variant {
-            None => quote!(super::#owned::decode_at),
-            Some(k) => quote!(<super::super::#owned as super::super::__Decode<#k>>::decode_at),
-        };
+        let decode_at = self.decode_at_path(&owned);
         let sdoc = format!("A view of a `{sname}` record in place.");
         quote! {
             #[doc = #sdoc]
@@ -1368,11 +1365,26 @@ impl Gen<'_> {
         })
     }
 
+    /// The generated decoder of the owned type `owned`, from a view module.
+    fn decode_at_path(&self, owned: &proc_macro2::Ident) -> TokenStream {
+        match self.variant {
+            None => quote!(super::#owned::decode_at),
+            Some(k) => quote!(<super::super::#owned as super::super::__Decode<#k>>::decode_at),
+        }
+    }
+
     /// A union told apart by the tag at its payload's start: each
     /// variant's record is viewed where the tag lies.
     fn peek_union_view(&self, u: &UnionDef) -> TokenStream {
         let name = view_name(&u.name);
         let uname = &u.name;
+        let owned = ident(&u.name);
+        let owned_ty = self.up(quote!(#owned));
+        let decode_at = self.decode_at_path(&owned);
+        let arms_cx = u.variants.iter().map(|var| {
+            let vn = ident(&var.name);
+            quote!(#name::#vn(v) => (v.cx, v.at))
+        });
         let unknown = crate::names::unknown_tag(u, quote!(pos));
         let tw = width_of(&u.tag);
         let mut variants = TokenStream::new();
@@ -1416,6 +1428,27 @@ impl Gen<'_> {
                         #arms
                         _ => Err(#unknown),
                     }
+                }
+
+                /// Where the value starts in the file (at its tag).
+                pub fn at(&self) -> u64 {
+                    self.cx_at().1
+                }
+
+                fn cx_at(&self) -> (ViewCx<'s>, u64) {
+                    match self {
+                        #(#arms_cx,)*
+                    }
+                }
+
+                /// The owned value: decodes the variant and what it leads
+                /// to, as `decode` does.
+                pub fn to_owned(&self) -> DecodeResult<#owned_ty> {
+                    let (cx, at) = self.cx_at();
+                    let mut r = cx.reader().map_err(|e| e.within(PathSeg::Type(#uname)))?;
+                    #decode_at(&mut r, at)
+                        .map(|(v, _)| v)
+                        .map_err(|e| e.within(PathSeg::Type(#uname)))
                 }
             }
         }

@@ -178,6 +178,11 @@ fn a_view_turns_into_the_decoded_value() {
         unreachable!()
     };
     assert_eq!(root.to_owned().unwrap(), *owned_root);
+    // The root as the union it is (a peek union: told apart by its first
+    // byte) turns into the owned container too.
+    let container = file.root().unwrap().unwrap();
+    assert_eq!(container.at(), root.at());
+    assert_eq!(container.to_owned().unwrap(), *doc.root.as_ref().unwrap());
     // An entry deep inside: its key and value come from the tables the
     // opening noted.
     let list = root.entries().unwrap().get(0).unwrap();
