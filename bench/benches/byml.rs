@@ -66,6 +66,33 @@ fn files() -> Option<Vec<File>> {
     Some(set)
 }
 
+/// Opens a file's views and reads one field: the length of the root
+/// hash's first key (or the root container's length).
+fn first_key_len(data: &[u8], variant: Variant) -> usize {
+    macro_rules! one {
+        ($m:ident) => {{
+            use formats::byml::schema::view::$m as v;
+            let source = v::source(data);
+            let file = v::open(&source).expect("view open");
+            match file.root().expect("root") {
+                Some(v::ContainerView::Hash(h)) => {
+                    let first = h.entries().expect("entries").get(0);
+                    first.map_or(0, |e| e.key().expect("key").len())
+                }
+                Some(v::ContainerView::Array(a)) => a.items().expect("items").len(),
+                Some(v::ContainerView::HashMap(m)) => m.entries().expect("entries").len(),
+                None => 0,
+            }
+        }};
+    }
+    match variant {
+        Variant::Le => one!(le),
+        Variant::Be => one!(be),
+        Variant::V1Le => one!(v1_le),
+        Variant::V1Be => one!(v1_be),
+    }
+}
+
 fn endian(v: Variant) -> Endian {
     match v {
         Variant::Be | Variant::V1Be => Endian::Big,
@@ -120,6 +147,24 @@ fn bench(c: &mut Criterion) {
             })
         },
     );
+    g.finish();
+
+    // Opening a file and reading one field (the root's first key) must not
+    // depend on the file's size: opening reads the header and the two
+    // string tables' headers only.
+    let smallest = set.iter().min_by_key(|f| f.bytes.len()).expect("a file");
+    let largest = set.iter().max_by_key(|f| f.bytes.len()).expect("a file");
+    println!(
+        "byml bench: view open: smallest file {} bytes, largest {} bytes",
+        smallest.bytes.len(),
+        largest.bytes.len()
+    );
+    let mut g = c.benchmark_group("byml_view_open_one_field");
+    for (name, f) in [("smallest_file", smallest), ("largest_file", largest)] {
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(first_key_len(black_box(&f.bytes), f.variant)))
+        });
+    }
     g.finish();
 
     let mut g = c.benchmark_group("byml_encode");
