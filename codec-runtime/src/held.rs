@@ -46,13 +46,7 @@ impl Reader<'_> {
         let mut tags = Vec::with_capacity(count as usize);
         for i in 0..count {
             let p = at + i * w;
-            let tag = match width {
-                Width::U8 => self.u8(p).map(u64::from),
-                Width::U16 => self.u16(p).map(u64::from),
-                Width::U24 => self.u24(p).map(u64::from),
-                Width::U32 => self.u32(p).map(u64::from),
-                Width::U64 => self.u64(p),
-            };
+            let tag = crate::reader::checked::uint(self.data(), p, w, self.endian());
             tags.push(tag.map_err(|e| e.at_index(i as usize))?);
         }
         self.held.frames.push(Frame {

@@ -162,14 +162,7 @@ impl Reader<'_> {
     /// read counts 0: the field's own read reports it.
     pub fn note_first_section(&mut self, id: usize, pos: u64, parts: &[RootPart], align: u64) {
         let start = first_section_start(pos, parts, align, |at, width| {
-            match width {
-                crate::Width::U8 => self.u8(at).map(u64::from),
-                crate::Width::U16 => self.u16(at).map(u64::from),
-                crate::Width::U24 => self.u24(at).map(u64::from),
-                crate::Width::U32 => self.u32(at).map(u64::from),
-                crate::Width::U64 => self.u64(at),
-            }
-            .ok()
+            crate::reader::checked::uint(self.data(), at, width.bytes(), self.endian()).ok()
         });
         self.set_section_start(id, start);
     }

@@ -442,14 +442,7 @@ pub mod checked {
     /// An unsigned integer of `width` (1, 2, 3, 4 or 8) bytes at `pos`.
     #[inline]
     pub fn uint(data: &[u8], pos: u64, width: u64, e: crate::Endian) -> DecodeResult<u64> {
-        let b = bytes(data, pos, width)?;
-        Ok(match width {
-            1 => b[0] as u64,
-            2 => super::field::u16(b, e) as u64,
-            3 => super::field::u24(b, e) as u64,
-            4 => super::field::u32(b, e) as u64,
-            _ => super::field::u64(b, e),
-        })
+        Ok(super::field::uint(bytes(data, pos, width)?, width, e))
     }
 
     /// A stored alignment (read at `at`) that no file of `len` bytes can
@@ -545,6 +538,18 @@ pub mod field {
         match e {
             Endian::Little => u32::from_le_bytes([b[0], b[1], b[2], 0]),
             Endian::Big => u32::from_be_bytes([0, b[0], b[1], b[2]]),
+        }
+    }
+
+    /// An unsigned integer of `width` (1, 2, 3, 4 or 8) bytes.
+    #[inline(always)]
+    pub fn uint(b: &[u8], width: u64, e: Endian) -> u64 {
+        match width {
+            1 => b[0] as u64,
+            2 => u16(b, e) as u64,
+            3 => u24(b, e) as u64,
+            4 => u32(b, e) as u64,
+            _ => u64(b, e),
         }
     }
 

@@ -27,14 +27,7 @@ pub trait ViewUnion<'s>: Sized {
 #[inline(always)]
 fn tag_at(cx: &ViewCx<'_>, tags: &[u8], width: u64, i: usize) -> u64 {
     let w = width as usize;
-    let b = &tags[i * w..i * w + w];
-    match w {
-        1 => b[0] as u64,
-        2 => crate::reader::field::u16(b, cx.endian()) as u64,
-        3 => crate::reader::field::u24(b, cx.endian()) as u64,
-        4 => crate::reader::field::u32(b, cx.endian()) as u64,
-        _ => crate::reader::field::u64(b, cx.endian()),
-    }
+    crate::reader::field::uint(&tags[i * w..i * w + w], width, cx.endian())
 }
 
 /// `count` payloads of `stride` bytes, element `i`'s union tag the `i`th
