@@ -332,6 +332,7 @@ pub mod checked {
     use crate::{DecodeError, DecodeResult, ErrorKind};
 
     #[cold]
+    #[inline(never)]
     fn eof(data: &[u8], pos: u64, needed: u64) -> DecodeError {
         let available = (data.len() as u64).saturating_sub(pos);
         DecodeError::new(pos, ErrorKind::UnexpectedEof { needed, available })
@@ -408,13 +409,7 @@ pub mod checked {
         let t = raw.checked_mul(scale).and_then(|d| d.checked_add(base));
         match t {
             Some(t) if t <= data.len() as u64 => Ok(t),
-            _ => Err(DecodeError::new(
-                field_pos,
-                ErrorKind::OffsetOutOfRange {
-                    target: base.saturating_add(raw.saturating_mul(scale)),
-                    len: data.len() as u64,
-                },
-            )),
+            _ => Err(out_of_range(data, field_pos, base, raw, scale)),
         }
     }
 
@@ -422,8 +417,36 @@ pub mod checked {
     /// spending `n` more bytes; an error at `field_pos` when it runs out.
     #[inline]
     pub fn spend(left: u64, n: u64, limit: u64, field_pos: u64) -> DecodeResult<u64> {
-        left.checked_sub(n)
-            .ok_or_else(|| DecodeError::new(field_pos, ErrorKind::BudgetExhausted { limit }))
+        match left.checked_sub(n) {
+            Some(left) => Ok(left),
+            None => Err(exhausted(field_pos, limit)),
+        }
+    }
+
+    // The errors of the checks above, built apart from them: the checks run
+    // on every offset a decoder or a view follows, and stay small.
+    #[cold]
+    #[inline(never)]
+    fn out_of_range(data: &[u8], field_pos: u64, base: u64, raw: u64, scale: u64) -> DecodeError {
+        DecodeError::new(
+            field_pos,
+            ErrorKind::OffsetOutOfRange {
+                target: base.saturating_add(raw.saturating_mul(scale)),
+                len: data.len() as u64,
+            },
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn exhausted(field_pos: u64, limit: u64) -> DecodeError {
+        DecodeError::new(field_pos, ErrorKind::BudgetExhausted { limit })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(field_pos: u64, max: u32) -> DecodeError {
+        DecodeError::new(field_pos, ErrorKind::TooDeep { limit: max })
     }
 
     /// Refuses to follow an offset read at `field_pos` from `depth`
@@ -431,10 +454,7 @@ pub mod checked {
     #[inline]
     pub fn depth(depth: u32, max: u32, field_pos: u64) -> DecodeResult<()> {
         if depth >= max {
-            return Err(DecodeError::new(
-                field_pos,
-                ErrorKind::TooDeep { limit: max },
-            ));
+            return Err(too_deep(field_pos, max));
         }
         Ok(())
     }
@@ -485,15 +505,21 @@ pub mod checked {
         let available = (data.len() as u64).saturating_sub(pos);
         match count.checked_mul(elem_size) {
             Some(n) if n <= available => Ok(()),
-            _ => Err(DecodeError::new(
-                field_pos,
-                ErrorKind::CountTooLarge {
-                    count,
-                    elem_size,
-                    available,
-                },
-            )),
+            _ => Err(too_many(field_pos, count, elem_size, available)),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many(field_pos: u64, count: u64, elem_size: u64, available: u64) -> DecodeError {
+        DecodeError::new(
+            field_pos,
+            ErrorKind::CountTooLarge {
+                count,
+                elem_size,
+                available,
+            },
+        )
     }
 }
 
