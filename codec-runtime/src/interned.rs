@@ -265,6 +265,8 @@ pub fn table_entry(
 
 /// The error for an index (read at `pos`) past the end of table `name`,
 /// which holds `len` strings.
+#[cold]
+#[inline(never)]
 pub fn index_past_end(pos: u64, index: u64, name: &str, len: u64) -> DecodeError {
     DecodeError::new(
         pos,

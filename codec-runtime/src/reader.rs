@@ -309,10 +309,7 @@ impl<'a> Reader<'a> {
             .iter()
             .any(|&(s, e)| target >= s && target < e.max(s + 1))
         {
-            return Err(DecodeError::new(
-                field_pos,
-                ErrorKind::CyclicOffset { target },
-            ));
+            return Err(cyclic(field_pos, target));
         }
         self.budget = checked::spend(self.budget, bytes, self.budget_limit, field_pos)?;
         self.active.push((target, target.saturating_add(bytes)));
@@ -323,6 +320,12 @@ impl<'a> Reader<'a> {
     pub fn leave(&mut self) {
         self.active.pop();
     }
+}
+
+#[cold]
+#[inline(never)]
+fn cyclic(field_pos: u64, target: u64) -> DecodeError {
+    DecodeError::new(field_pos, ErrorKind::CyclicOffset { target })
 }
 
 /// The bounds checks of reading, on the bytes alone: the decoder's
