@@ -377,12 +377,10 @@ pub mod checked {
             .map_err(|e| DecodeError::new(pos + e.valid_up_to() as u64, ErrorKind::InvalidUtf8))
     }
 
-    /// Resolves a scaled offset relative to `base` and checks that the
-    /// target lies inside the data. `field_pos` is where the offset was read.
-    #[inline]
     /// The number of `elem`-byte elements from `t` up to an end stored as
     /// an offset (`raw`, read at `end_pos`, counted from `base` by
     /// `scale`, like the start's): a list counted by `End`.
+    #[inline]
     pub fn count_to_end(
         data: &[u8],
         end_pos: u64,
@@ -402,6 +400,9 @@ pub mod checked {
         Ok(bytes / elem.max(1))
     }
 
+    /// Resolves a scaled offset relative to `base` and checks that the
+    /// target lies inside the data. `field_pos` is where the offset was read.
+    #[inline]
     pub fn target(
         data: &[u8],
         field_pos: u64,
