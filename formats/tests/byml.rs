@@ -12,16 +12,7 @@ fn corpus_documents() -> Vec<(String, Vec<u8>)> {
     let Some(folder) = common::corpus("byml") else {
         return Vec::new();
     };
-    let mut paths: Vec<_> = std::fs::read_dir(folder)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "byml"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
-        .collect()
+    common::files_with_ext(&folder, "byml")
 }
 
 #[test]

@@ -18,21 +18,10 @@ fn documents() -> Vec<(String, Vec<u8>)> {
     let mut folders =
         vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/byml")];
     folders.extend(common::corpus("byml"));
-    let mut out = Vec::new();
-    for folder in folders {
-        let mut paths: Vec<_> = std::fs::read_dir(folder)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "byml"))
-            .collect();
-        paths.sort();
-        out.extend(
-            paths
-                .into_iter()
-                .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap())),
-        );
-    }
-    out
+    folders
+        .iter()
+        .flat_map(|f| common::files_with_ext(f, "byml"))
+        .collect()
 }
 
 fn hash(entries: Vec<(&str, Node)>) -> Node {

@@ -70,6 +70,21 @@ pub fn corpus(format: &str) -> Option<PathBuf> {
     }
 }
 
+/// The files of `dir` whose extension is `ext`, sorted by path:
+/// `(path, bytes)`.
+pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
+    let mut paths: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| (p.display().to_string(), fs::read(&p).unwrap()))
+        .collect()
+}
+
 /// The SARC archives in `folders` (each a corpus folder name, or a path
 /// of its own), Yaz0 layers taken off, by path: `(path, bytes)`.
 pub fn sarc_archives(folders: &[PathBuf]) -> Vec<(String, Vec<u8>)> {
