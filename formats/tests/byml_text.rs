@@ -13,13 +13,7 @@ fn corpus_files(ext: &str) -> Vec<std::path::PathBuf> {
     let Some(folder) = common::corpus("byml") else {
         return Vec::new();
     };
-    let mut paths: Vec<_> = std::fs::read_dir(folder)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == ext))
-        .collect();
-    paths.sort();
-    paths
+    common::paths_with_ext(&folder, ext)
 }
 
 #[test]

@@ -12,15 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 fn files_in(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut paths: Vec<_> = entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == ext))
-        .collect();
-    paths.sort();
-    paths
+    common::paths_with_ext(dir, ext)
 }
 
 /// Checks each text; returns how many the fast reader took.

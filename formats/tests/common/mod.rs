@@ -70,16 +70,24 @@ pub fn corpus(format: &str) -> Option<PathBuf> {
     }
 }
 
-/// The files of `dir` whose extension is `ext`, sorted by path:
-/// `(path, bytes)`.
-pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
-    let mut paths: Vec<_> = fs::read_dir(dir)
-        .unwrap()
+/// The paths of the files of `dir` whose extension is `ext`, sorted;
+/// none when `dir` cannot be read.
+pub fn paths_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<_> = entries
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == ext))
         .collect();
     paths.sort();
     paths
+}
+
+/// The files of `dir` whose extension is `ext`, sorted by path:
+/// `(path, bytes)`.
+pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
+    paths_with_ext(dir, ext)
         .into_iter()
         .map(|p| (p.display().to_string(), fs::read(&p).unwrap()))
         .collect()
