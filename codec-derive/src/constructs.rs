@@ -483,6 +483,7 @@ impl Gen<'_> {
             #[doc(hidden)]
             pub trait __DecodeUnit<const V: usize>: Sized {
                 fn decode_unit(r: &mut #rt::Reader<'_>, pos: u64, field_pos: u64) -> #rt::DecodeResult<Self>;
+                fn unit_bytes(tail: &[u8], endian: #rt::Endian) -> #rt::DecodeResult<::std::borrow::Cow<'_, [u8]>>;
             }
             #[doc(hidden)]
             pub trait __EncodeUnit<const V: usize> {
@@ -894,24 +895,18 @@ impl Gen<'_> {
         let rt = RT();
         let vis = self.vis();
         let me = self.self_as("__Decode");
-        let bytes = match (
+        let unit = self.self_as("__DecodeUnit");
+        // A transformed unit is charged its bytes; one read in place, the
+        // follow.
+        let (bytes, charged) = match (
             s.layout.as_ref().and_then(|l| l.transform.as_ref()),
             self.hooks,
         ) {
             (Some(tr), Some(h)) => {
                 let f = ident(&tr.decode);
-                quote! {
-                    let bytes: ::std::borrow::Cow<'_, [u8]> = match #h::#f(tail, r.endian()) {
-                        Ok(b) => b,
-                        Err(e) => return Err(e.shifted(pos)),
-                    };
-                    r.charge(field_pos, bytes.len() as u64)?;
-                }
+                (quote!(#h::#f(tail, endian)), quote!(bytes.len() as u64))
             }
-            _ => quote! {
-                let bytes: ::std::borrow::Cow<'_, [u8]> = ::std::borrow::Cow::Borrowed(tail);
-                r.charge(field_pos, 1)?;
-            },
+            _ => (quote!(Ok(::std::borrow::Cow::Borrowed(tail))), quote!(1)),
         };
         self.impl_block(
             &s.name,
@@ -923,12 +918,20 @@ impl Gen<'_> {
                 #vis fn decode_unit(r: &mut #rt::Reader<'_>, pos: u64, field_pos: u64) -> #rt::DecodeResult<Self> {
                     let data = r.data();
                     let tail: &[u8] = data.get(pos as usize..).unwrap_or(&[]);
-                    #bytes
+                    let bytes = #unit::unit_bytes(tail, r.endian()).map_err(|e| e.shifted(pos))?;
+                    r.charge(field_pos, #charged)?;
                     let mut sub = r.sub(&bytes);
                     match #me::decode_at(&mut sub, 0) {
                         Ok((v, _)) => Ok(v),
                         Err(e) => Err(e.shifted(pos)),
                     }
+                }
+
+                /// The unit's bytes from `tail` (the file from the unit's
+                /// start) after its transform; errors count from the unit's
+                /// start.
+                #vis fn unit_bytes(tail: &[u8], endian: #rt::Endian) -> #rt::DecodeResult<::std::borrow::Cow<'_, [u8]>> {
+                    #bytes
                 }
             },
         )

@@ -747,30 +747,13 @@ impl Gen<'_> {
             Type::Bits { word, fields } if fields.iter().any(|b| b.str.is_some()) => {
                 self.str_bits_read(owner, field, word, fields, start)
             }
-            Type::Bits { word, fields } => {
+            Type::Bits { word, .. } => {
                 let bname = bits_struct(owner, field);
                 let w = codec_schema::int_width(word).unwrap_or(4);
                 let read = read_uint(word, quote!(s));
-                let mut shift = 0u32;
-                let inits = fields.iter().map(|b| {
-                    let n = ident(&b.name);
-                    let mask: u64 = if b.bits >= 64 {
-                        u64::MAX
-                    } else {
-                        (1u64 << b.bits) - 1
-                    };
-                    let sh = shift;
-                    shift += b.bits;
-                    if b.bits == 1 {
-                        quote!(#n: (word >> #sh) & 1 == 1)
-                    } else {
-                        let ty = crate::names::bits_ty(b.bits);
-                        quote!(#n: ((word >> #sh) & #mask) as #ty)
-                    }
-                });
                 quote! {{
                     let s: u64 = #start;
-                    #read.map(|word| (#bname { #(#inits,)* }, s + #w))
+                    #read.map(|word| (#bname::from_word(word), s + #w))
                 }}
             }
             Type::Ref { .. }

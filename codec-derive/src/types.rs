@@ -156,11 +156,45 @@ impl Gen<'_> {
                 let ser = self.serde_derive();
                 // A range held as a string makes the struct own text.
                 let copy = if has_str { quote!() } else { quote!(Copy,) };
+                // The ranges from the word, low bits first: decode and the
+                // views read them through this (ranges held as strings are
+                // looked up by decode, so they have none).
+                let from_word = if has_str {
+                    quote!()
+                } else {
+                    let mut shift = 0u32;
+                    let inits = bits.iter().map(|b| {
+                        let n = ident(&b.name);
+                        let mask: u64 = if b.bits >= 64 {
+                            u64::MAX
+                        } else {
+                            (1u64 << b.bits) - 1
+                        };
+                        let sh = shift;
+                        shift += b.bits;
+                        if b.bits == 1 {
+                            quote!(#n: (word >> #sh) & 1 == 1)
+                        } else {
+                            let ty = bits_ty(b.bits);
+                            quote!(#n: ((word >> #sh) & #mask) as #ty)
+                        }
+                    });
+                    quote! {
+                        impl #bname {
+                            /// The bit ranges of `word`.
+                            #[inline]
+                            pub fn from_word(word: u64) -> Self {
+                                #bname { #(#inits,)* }
+                            }
+                        }
+                    }
+                };
                 extra.extend(quote! {
                     #[doc = #d]
                     #[derive(Debug, Clone, #copy PartialEq, Eq, Default)]
                     #ser
                     pub struct #bname { #(#bfields,)* }
+                    #from_word
                 });
             }
         }

@@ -103,8 +103,24 @@ impl<'a> Viewable<'a> {
             | Type::F32
             | Type::F64 => true,
             Type::Named(n) => self.inline_record(n),
+            Type::Ptr(p) => self.unit_link(p),
             _ => false,
         }
+    }
+
+    /// A unit: a record laid out on its own (`layout`), whose views read
+    /// its bytes after its transform, in a source of their own.
+    fn unit(&self, name: &str) -> bool {
+        self.get_struct(name).is_some_and(|s| s.layout.is_some())
+    }
+
+    /// An offset to a unit, as every offset to it is stored (the unit's
+    /// handle follows it): counted from the file or a fixed position.
+    fn unit_link(&self, p: &codec_schema::Ptr) -> bool {
+        matches!(&p.to, Type::Named(n) if self.unit(n) && same_link(unit_ptr(self.g, n), p))
+            && !p.optional
+            && matches!(p.base, Base::File | Base::Absolute(_))
+            && self.followable(p)
     }
 
     /// A record that can stand inline (in a record or a list): fixed size
@@ -136,7 +152,7 @@ impl<'a> Viewable<'a> {
     }
 
     fn struct_ok(&self, s: &StructDef) -> bool {
-        if s.layout.is_some() || !self.g.c.variants().is_empty() {
+        if !self.g.c.variants().is_empty() {
             return false;
         }
         let offsets = self.g.c.field_offsets(s);
@@ -185,9 +201,7 @@ impl<'a> Viewable<'a> {
                     self.elem(of)
                         && matches!(&**count, Count::Field(c) if self.sibling(s, &offsets, c))
                 }
-                Type::CString {
-                    lossless: false, ..
-                } => i == last,
+                Type::CString { .. } => i == last,
                 Type::Table { count, offsets: w } => {
                     i == last
                         && self.sibling(s, &offsets, count)
@@ -209,6 +223,18 @@ impl<'a> Viewable<'a> {
                 Type::Array { of, .. } => self.elem(of),
                 Type::Named(n) => self.inline_record(n),
                 Type::Ptr(p) => self.ptr_ok(s, &offsets, p),
+                // Bit ranges held as strings are looked up by decode.
+                Type::Bits { fields, .. } => fields.iter().all(|b| b.str.is_none()),
+                Type::Ref {
+                    width, base, to, ..
+                } => {
+                    self.get_struct(to).is_some()
+                        && codec_schema::int_width(width).is_some()
+                        && matches!(
+                            base,
+                            Base::File | Base::Absolute(_) | Base::Record | Base::Unit
+                        )
+                }
                 _ => false,
             }
         })
@@ -227,7 +253,20 @@ impl<'a> Viewable<'a> {
             return false;
         }
         match &p.to {
+            Type::Named(n) if self.unit(n) => same_link(unit_ptr(self.g, n), p),
             Type::Named(n) => self.get_struct(n).is_some() || self.peek_union(n),
+            // The heads of a hash index: offsets, as many as a sibling says.
+            Type::Hash { slots, width, .. } => {
+                self.sibling(s, offsets, slots) && codec_schema::int_width(width).is_some()
+            }
+            // Rows as long as the sibling storing their stride, as many as
+            // a sibling says, their cells a viewable union.
+            Type::Rows { cells, count, .. } => {
+                self.union(cells).is_some()
+                    && matches!(&**count, Count::Field(c) if self.sibling(s, offsets, c))
+                    && stride_field(s, &p_field_name(s, p))
+                        .is_some_and(|g| self.sibling(s, offsets, &g.name))
+            }
             Type::List { of, count } => {
                 self.elem(of)
                     && match &**count {
@@ -240,9 +279,7 @@ impl<'a> Viewable<'a> {
             Type::Switch { union, tag } => {
                 self.union(union).is_some() && self.sibling(s, offsets, tag)
             }
-            Type::CString {
-                lossless: false, ..
-            } => true,
+            Type::CString { .. } => true,
             _ => false,
         }
     }
@@ -252,14 +289,9 @@ impl<'a> Viewable<'a> {
     /// start opening finds; no alignment but a kept one (the writer's).
     fn followable(&self, p: &codec_schema::Ptr) -> bool {
         let base = match &p.base {
-            Base::File | Base::Absolute(_) | Base::Record => true,
-            Base::Unit => !self
-                .g
-                .c
-                .schema
-                .types
-                .iter()
-                .any(|t| matches!(t, TypeDef::Struct(s) if s.layout.is_some())),
+            // A unit's views read it in a source of its own, which starts
+            // at the unit (and outside a unit, the unit is the file).
+            Base::File | Base::Absolute(_) | Base::Record | Base::Unit => true,
             // Set when the file is opened: a stored start, or the first
             // section after the root record.
             Base::Section(name) => self.g.c.section_id(name).is_some_and(|id| {
@@ -274,14 +306,11 @@ impl<'a> Viewable<'a> {
     /// A union told apart by a tag at its payload's start (`peek`), whose
     /// variants are all viewable records.
     fn peek_union(&self, name: &str) -> bool {
-        self.union(name).is_some_and(|u| u.peek)
+        self.union(name).is_some_and(|u| u.peek || u.inline_tag)
     }
 
     fn union_ok(&self, u: &UnionDef) -> bool {
-        if u.inline_tag || self.g.is_cell_union(&u.name) {
-            return false;
-        }
-        if u.peek {
+        if u.peek || u.inline_tag {
             return codec_schema::int_width(&u.tag).is_some()
                 && u.variants
                     .iter()
@@ -295,9 +324,8 @@ impl<'a> Viewable<'a> {
             t if Self::scalar(t) => true,
             Type::Bytes(_) => true,
             Type::Array { of, .. } => self.elem(of),
-            Type::CString {
-                lossless: false, ..
-            } => true,
+            Type::Fixed { raw, .. } => Self::scalar(raw),
+            Type::CString { .. } => true,
             Type::List { of, count } => {
                 self.elem(of)
                     && matches!(&**count, Count::Before(w) | Count::Prefix(w)
@@ -309,11 +337,15 @@ impl<'a> Viewable<'a> {
                 self.g.c.interned_tables().contains(&table.as_str())
                     && codec_schema::int_width(width).is_some()
             }
-            // A word that is an offset: counted from the file, a fixed
-            // position or a section (a union has no record of its own).
+            // A word that is an offset: counted from the file (or the
+            // unit), a fixed position or a section (a union has no record
+            // of its own).
             Type::Ptr(p) => {
                 !p.optional
-                    && matches!(p.base, Base::File | Base::Absolute(_) | Base::Section(_))
+                    && matches!(
+                        p.base,
+                        Base::File | Base::Absolute(_) | Base::Section(_) | Base::Unit
+                    )
                     && self.followable(p)
                     && match &p.to {
                         Type::Named(n) => self.get_struct(n).is_some() || self.peek_union(n),
@@ -326,6 +358,11 @@ impl<'a> Viewable<'a> {
     }
 }
 
+/// The handle of unit `name`: the offset to it, followed when asked for.
+fn unit_name(name: &str) -> proc_macro2::Ident {
+    format_ident!("{}Unit", name)
+}
+
 fn view_name(name: &str) -> proc_macro2::Ident {
     format_ident!("{}View", name)
 }
@@ -336,8 +373,8 @@ fn magic_check(m: &str, fname: &str, pos: TokenStream) -> TokenStream {
     let lit = proc_macro2::Literal::byte_string(&codec_schema::magic_bytes(m));
     quote! {
         if found != #lit {
-            return Err(DecodeError::new(#pos, ErrorKind::BadMagic {
-                expected: #lit, found: found.to_vec() }).in_field(#fname));
+            return Err(cx.locate(DecodeError::new(#pos, ErrorKind::BadMagic {
+                expected: #lit, found: found.to_vec() }).in_field(#fname)));
         }
     }
 }
@@ -410,6 +447,13 @@ fn elem_ty(t: &Type) -> TokenStream {
             let v = view_name(n);
             quote!(#v<'s>)
         }
+        Type::Ptr(p) => match &p.to {
+            Type::Named(n) => {
+                let u = unit_name(n);
+                quote!(#u<'s>)
+            }
+            _ => quote!(u64),
+        },
         Type::U8 => quote!(u8),
         Type::I8 => quote!(i8),
         Type::U16 => quote!(u16),
@@ -443,6 +487,57 @@ fn scalar_at(t: &Type) -> (proc_macro2::Ident, TokenStream) {
 
 fn width_of(t: &Type) -> u64 {
     codec_schema::int_width(t).unwrap_or(4)
+}
+
+/// The one way offsets to unit `name` are stored, when every offset to it
+/// is stored alike: its handle (`{name}Unit`) follows them all the same.
+fn unit_ptr<'g>(g: &'g Gen<'_>, name: &str) -> Option<&'g codec_schema::Ptr> {
+    fn ptrs<'a>(t: &'a Type, name: &str, out: &mut Vec<&'a codec_schema::Ptr>) {
+        match t {
+            Type::Ptr(p) => {
+                if matches!(&p.to, Type::Named(n) if n == name) {
+                    out.push(p);
+                }
+                ptrs(&p.to, name, out);
+            }
+            Type::Array { of, .. } | Type::List { of, .. } => ptrs(of, name, out),
+            Type::Follows { to, .. } => ptrs(to, name, out),
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    for t in &g.c.schema.types {
+        match t {
+            TypeDef::Struct(s) => s.fields.iter().for_each(|f| ptrs(&f.ty, name, &mut all)),
+            TypeDef::Union(u) => u.variants.iter().for_each(|v| ptrs(&v.ty, name, &mut all)),
+        }
+    }
+    let first = *all.first()?;
+    all.iter()
+        .all(|p| p.width == first.width && p.base == first.base && p.scale == first.scale)
+        .then_some(first)
+}
+
+/// Is `p` stored as `link` is (width, base and scale)?
+fn same_link(link: Option<&codec_schema::Ptr>, p: &codec_schema::Ptr) -> bool {
+    link.is_some_and(|u| u.width == p.width && u.base == p.base && u.scale == p.scale)
+}
+
+/// The name of the field of `s` holding offset `p`.
+fn p_field_name(s: &StructDef, p: &codec_schema::Ptr) -> String {
+    s.fields
+        .iter()
+        .find(|f| matches!(&f.ty, Type::Ptr(q) if std::ptr::eq(&**q, p)))
+        .map(|f| f.name.clone())
+        .unwrap_or_default()
+}
+
+/// The sibling storing the stride of the rows field `rows` (`derive:
+/// Stride("rows")`).
+fn stride_field<'s>(s: &'s StructDef, rows: &str) -> Option<&'s codec_schema::Field> {
+    s.fields
+        .iter()
+        .find(|g| g.derive == Some(codec_schema::Derive::Stride(rows.to_owned())))
 }
 
 impl Gen<'_> {
@@ -486,24 +581,33 @@ impl Gen<'_> {
         }
         let mut modules = TokenStream::new();
         let mut common: Option<Vec<String>> = None;
+        let mut with_views = Vec::new();
         for (k, vc) in self.c.variants().iter().enumerate() {
             let g = self.for_variant(k, vc);
+            // A variant whose root cannot be viewed gets no module; the
+            // others still do.
             let Some((names, items)) = g.view_items() else {
-                return none;
+                continue;
             };
             common = Some(match common {
-                None => names,
+                None => names.clone(),
                 Some(c) => c.into_iter().filter(|n| names.contains(n)).collect(),
             });
             let vname = vc.variant_name().unwrap_or_default();
             let module = format_ident!("{}", snake(vname));
+            with_views.push(vname.to_owned());
             let doc = format!("Views of the `{vname}` variant's files.");
             modules.extend(quote! {
                 #[doc = #doc]
                 pub mod #module {
+                    /// The types that have a view in this variant.
+                    pub const VIEWABLE: &[&str] = &[#(#names),*];
                     #items
                 }
             });
+        }
+        if with_views.is_empty() {
+            return none;
         }
         let names = common.unwrap_or_default();
         quote! {
@@ -512,8 +616,10 @@ impl Gen<'_> {
             /// `codec_runtime::view`.
             #[allow(clippy::needless_lifetimes, clippy::identity_op, clippy::erasing_op)]
             pub mod view {
-                /// The types that have a view in every variant.
+                /// The types that have a view in every variant that has views.
                 pub const VIEWABLE: &[&str] = &[#(#names),*];
+                /// The variants that have views (a module each).
+                pub const VARIANTS: &[&str] = &[#(#with_views),*];
                 #modules
             }
         }
@@ -852,6 +958,47 @@ impl Gen<'_> {
                 Type::Ptr(p) => {
                     accessors.extend(self.ptr_accessor(v, s, &offsets, f, off, p, &doc));
                 }
+                Type::Bits { word, .. } => {
+                    let (read, _) = scalar_at(word);
+                    let bname = crate::names::bits_struct(&s.name, fname);
+                    let bty = self.up(quote!(#bname));
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[inline]
+                        pub fn #fid(&self) -> #bty {
+                            #bty::from_word(at::#read(self.rec, #offu, #e) as u64)
+                        }
+                    });
+                }
+                Type::Ref {
+                    width,
+                    base,
+                    scale,
+                    to,
+                } => {
+                    let (read, _) = scalar_at(width);
+                    let nv = view_name(to);
+                    let base = match base {
+                        Base::Absolute(n) => quote!(#n),
+                        Base::Record => quote!(self.at),
+                        _ => quote!(0u64),
+                    };
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[doc = ""]
+                        #[doc = "The record it refers to, viewed where it lies."]
+                        #[inline]
+                        pub fn #fid(&self) -> DecodeResult<#nv<'s>> {
+                            let raw = at::#read(self.rec, #offu, #e) as u64;
+                            let field_pos = self.at + #off;
+                            ::codec_runtime::run_inline(#[inline(always)] || -> DecodeResult<#nv<'s>> {
+                                let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, #nv::SIZE)?;
+                                #nv::view_at(cx, t)
+                            })
+                            .map_err(#located)
+                        }
+                    });
+                }
                 Type::Index { table, width } => {
                     let (read, _) = scalar_at(width);
                     let id = self.c.table_id(table);
@@ -988,6 +1135,11 @@ impl Gen<'_> {
         };
         let owned_ty = self.up(quote!(#owned));
         let decode_at = self.decode_at_path(&owned);
+        let unit = if s.layout.is_some() {
+            self.unit_handle(s)
+        } else {
+            quote!()
+        };
         let sdoc = format!("A view of a `{sname}` record in place.");
         quote! {
             #[doc = #sdoc]
@@ -1030,7 +1182,7 @@ impl Gen<'_> {
                     #hold
                     let v = #decode_at(&mut r, self.at);
                     #release
-                    v.map(|(v, _)| v).map_err(|e| e.within(PathSeg::Type(#sname)))
+                    self.cx.loc(v.map(|(v, _)| v)).map_err(|e| e.within(PathSeg::Type(#sname)))
                 }
 
                 #accessors
@@ -1046,6 +1198,115 @@ impl Gen<'_> {
             }
 
             #elem
+            #unit
+        }
+    }
+
+    /// The generated unit function `f` of `owned` (`decode_unit`,
+    /// `unit_bytes`), from a view module.
+    fn unit_fn_path(&self, owned: &proc_macro2::Ident, f: &str) -> TokenStream {
+        let f = format_ident!("{}", f);
+        match self.variant {
+            None => quote!(super::#owned::#f),
+            Some(k) => quote!(<super::super::#owned as super::super::__DecodeUnit<#k>>::#f),
+        }
+    }
+
+    /// A unit's handle (`{Unit}Unit`): the offset to the unit, followed
+    /// when asked for; the unit's bytes after its transform, and the source
+    /// its views read them from. Also the unit view's `open`.
+    fn unit_handle(&self, s: &StructDef) -> TokenStream {
+        let Some(link) = unit_ptr(self, &s.name) else {
+            return quote!();
+        };
+        let sname = &s.name;
+        let owned = ident(&s.name);
+        let owned_ty = self.up(quote!(#owned));
+        let un = unit_name(&s.name);
+        let nv = view_name(&s.name);
+        let w = width_of(&link.width);
+        let scale = link.scale;
+        let base = match &link.base {
+            Base::Absolute(n) => quote!(#n),
+            _ => quote!(0u64),
+        };
+        let unit_bytes = self.unit_fn_path(&owned, "unit_bytes");
+        let decode_unit = self.unit_fn_path(&owned, "decode_unit");
+        let transformed = s.layout.as_ref().is_some_and(|l| l.transform.is_some());
+        let charge = if transformed {
+            quote!(cx.charge(self.field_pos, bytes.len() as u64)?;)
+        } else {
+            quote!()
+        };
+        let hdoc = format!(
+            "A `{sname}` unit, laid out on its own: the offset to it, followed when asked for. \
+             Its views read the unit's bytes (`bytes`, after the unit's transform) from a source of \
+             their own (`source`), where offsets count from the unit's start and errors name \
+             offsets in the file: `{nv}::open(&unit.source(&bytes)?)`."
+        );
+        quote! {
+            #[doc = #hdoc]
+            #[derive(Clone, Copy, Debug)]
+            pub struct #un<'s> {
+                cx: ViewCx<'s>,
+                /// Where the offset lies.
+                field_pos: u64,
+                /// The stored offset.
+                raw: u64,
+            }
+
+            impl<'s> ViewElem<'s> for #un<'s> {
+                const SIZE: u64 = #w;
+                #[inline(always)]
+                fn from_bytes(cx: ViewCx<'s>, at: u64, bytes: &'s [u8]) -> Option<Self> {
+                    let raw = ::codec_runtime::reader::field::uint(bytes.get(..#w as usize)?, #w, cx.endian());
+                    Some(#un { cx, field_pos: at, raw })
+                }
+            }
+
+            impl<'s> #un<'s> {
+                /// Where the unit starts (checked to lie in the file).
+                pub fn at(&self) -> DecodeResult<u64> {
+                    self.cx
+                        .follow(self.field_pos, #base, self.raw, #scale, 1)
+                        .map(|(_, t)| t)
+                        .map_err(|e| e.within(PathSeg::Type(#sname)))
+                }
+
+                /// The unit's bytes after its transform: borrowed from the
+                /// file when the transform leaves them as they are.
+                pub fn bytes(&self) -> DecodeResult<::std::borrow::Cow<'s, [u8]>> {
+                    ::codec_runtime::run_inline(|| -> DecodeResult<::std::borrow::Cow<'s, [u8]>> {
+                        let (cx, t) = self.cx.follow(self.field_pos, #base, self.raw, #scale, 1)?;
+                        let tail: &'s [u8] = cx.data().get(t as usize..).unwrap_or_default();
+                        let bytes = cx.loc(#unit_bytes(tail, cx.endian()).map_err(|e| e.shifted(t)))?;
+                        #charge
+                        Ok(bytes)
+                    })
+                    .map_err(|e| e.within(PathSeg::Type(#sname)))
+                }
+
+                /// The source the unit's views read: `bytes`, from
+                /// [`Self::bytes`].
+                pub fn source<'b>(&self, bytes: &'b [u8]) -> DecodeResult<ViewSource<'b>> {
+                    Ok(self.cx.unit_source(bytes, self.at()?))
+                }
+
+                /// The owned unit, as decode reads it.
+                pub fn to_owned(&self) -> DecodeResult<#owned_ty> {
+                    let mut r = self.cx.reader()?;
+                    let t = self.at()?;
+                    let v = #decode_unit(&mut r, t, self.field_pos);
+                    self.cx.loc(v)
+                }
+            }
+
+            impl<'s> #nv<'s> {
+                /// Opens a unit's view: checks its fixed part only.
+                pub fn open(source: &'s ViewSource<'s>) -> DecodeResult<Self> {
+                    #nv::view_at(source.cx(), 0).map_err(|e| e.within(PathSeg::Type(#sname)))
+                }
+            }
         }
     }
 
@@ -1188,7 +1449,16 @@ impl Gen<'_> {
                 .and_then(|(_, o)| *o)
                 .unwrap_or(0)
         };
+        let rt = RT();
         let (ty, body) = match &p.to {
+            // A unit: its handle, which follows the offset when asked.
+            Type::Named(n) if _v.unit(n) => {
+                let un = unit_name(n);
+                (
+                    quote!(#un<'s>),
+                    quote!(Ok(#un { cx: self.cx, field_pos, raw })),
+                )
+            }
             Type::Named(n) => {
                 let nv = view_name(n);
                 (
@@ -1196,6 +1466,35 @@ impl Gen<'_> {
                     quote! {
                         let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, #nv::SIZE)?;
                         #nv::view_at(cx, t)
+                    },
+                )
+            }
+            Type::Hash { slots, width, .. } => {
+                let ety = elem_ty(width);
+                let n = sibling(slots);
+                (
+                    quote!(ListView<'s, #ety>),
+                    quote! {
+                        let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, 0)?;
+                        cx.list(field_pos, t, #n)
+                    },
+                )
+            }
+            Type::Rows { cells, count, .. } => {
+                let cv = view_name(cells);
+                let Count::Field(c) = &**count else {
+                    return quote!();
+                };
+                let n = sibling(c);
+                let Some(sf) = stride_field(s, fname) else {
+                    return quote!();
+                };
+                let stride = sibling(&sf.name);
+                (
+                    quote!(#rt::view::RowsView<'s, #cv<'s>>),
+                    quote! {
+                        let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, 0)?;
+                        cx.rows(field_pos, t, #n, #stride)
                     },
                 )
             }
@@ -1387,6 +1686,9 @@ impl Gen<'_> {
         });
         let unknown = crate::names::unknown_tag(u, quote!(pos));
         let tw = width_of(&u.tag);
+        // A tag stored before the payload (`inline_tag`): the payload
+        // follows it. Else the payload's own first bytes are the tag.
+        let skip: u64 = if u.inline_tag { tw } else { 0 };
         let mut variants = TokenStream::new();
         let mut arms = TokenStream::new();
         for var in &u.variants {
@@ -1402,7 +1704,7 @@ impl Gen<'_> {
                 #vn(#nv<'s>),
             });
             arms.extend(quote! {
-                #tag => #nv::view_at(cx, pos)
+                #tag => #nv::view_at(cx, pos + #skip)
                     .map(#name::#vn)
                     .map_err(|e| e.within(PathSeg::Variant(#vname))),
             });
@@ -1426,13 +1728,13 @@ impl Gen<'_> {
                     let tag = cx.uint(pos, #tw)?;
                     match tag {
                         #arms
-                        _ => Err(#unknown),
+                        _ => Err(cx.locate(#unknown)),
                     }
                 }
 
-                /// Where the value starts in the file (at its tag).
+                /// Where the value starts (at its tag).
                 pub fn at(&self) -> u64 {
-                    self.cx_at().1
+                    self.cx_at().1 - #skip
                 }
 
                 fn cx_at(&self) -> (ViewCx<'s>, u64) {
@@ -1446,8 +1748,7 @@ impl Gen<'_> {
                 pub fn to_owned(&self) -> DecodeResult<#owned_ty> {
                     let (cx, at) = self.cx_at();
                     let mut r = cx.reader().map_err(|e| e.within(PathSeg::Type(#uname)))?;
-                    #decode_at(&mut r, at)
-                        .map(|(v, _)| v)
+                    cx.loc(#decode_at(&mut r, at - #skip).map(|(v, _)| v))
                         .map_err(|e| e.within(PathSeg::Type(#uname)))
                 }
             }
@@ -1455,7 +1756,7 @@ impl Gen<'_> {
     }
 
     fn union_view(&self, _v: &Viewable<'_>, u: &UnionDef) -> TokenStream {
-        if u.peek {
+        if u.peek || u.inline_tag {
             return self.peek_union_view(u);
         }
         let rt = RT();
@@ -1482,6 +1783,13 @@ impl Gen<'_> {
                     )
                 }
                 Type::U24 => (quote!(u32), quote!(cx.uint(pos, 3).map(|v| v as u32))),
+                // A fixed-point number: its raw integer.
+                Type::Fixed { raw, .. } => {
+                    let (read, ty) = scalar_at(raw);
+                    let n = self.c.fixed_size(raw).unwrap_or(4);
+                    let e = self.view_endian();
+                    (ty, quote!(cx.record(pos, #n).map(|b| at::#read(b, 0, #e))))
+                }
                 t if Viewable::scalar(t) => {
                     let (read, ty) = scalar_at(t);
                     let n = self.c.fixed_size(t).unwrap_or(4);
@@ -1577,7 +1885,25 @@ impl Gen<'_> {
             });
         }
         let udoc = format!("A view of a `{uname}` value in place: its variant's payload.");
+        // The cells of rows: their sizes are the owned cells'.
+        let cell = if self.is_cell_union(&u.name) {
+            let owned = ident(&u.name);
+            let owned_ty = self.up(quote!(#owned));
+            let v = self.v();
+            quote! {
+                impl<'s> #rt::view::ViewCell<'s> for #name<'s> {
+                    #[inline(always)]
+                    fn cell_size(tag: u64) -> Option<u64> {
+                        <#owned_ty as #rt::rows::Cells<#v>>::cell_size(tag)
+                    }
+                }
+            }
+        } else {
+            quote!()
+        };
         quote! {
+            #cell
+
             #[doc = #udoc]
             #[derive(Clone, Copy, Debug)]
             pub enum #name<'s> {
@@ -1600,7 +1926,7 @@ impl Gen<'_> {
                     let _ = field_pos;
                     match tag {
                         #arms
-                        _ => Err(#unknown),
+                        _ => Err(cx.locate(#unknown)),
                     }
                 }
             }

@@ -20,9 +20,11 @@ use crate::{DecodeError, DecodeResult, Endian, ErrorKind, Limits, Reader};
 use std::cell::Cell;
 use std::marker::PhantomData;
 
+mod rows;
 mod table;
 mod tagged;
 
+pub use rows::{RowView, RowsIter, RowsView, ViewCell};
 pub use table::{TableIter, TableView};
 pub use tagged::{HeldListIter, HeldListView, HeldTag, SwitchListIter, SwitchListView, ViewUnion};
 
@@ -39,6 +41,10 @@ pub struct ViewSource<'a> {
     /// Where each interned string table lies (`derive: Interned`), for
     /// the indices into it: set when the file is opened.
     tables: [Cell<Option<table::TableAt>>; MAX_VIEW_TABLES],
+    /// Where `data` starts in the file: 0 for a file's own bytes; a
+    /// unit's start for the bytes of a unit read on their own (after its
+    /// transform), so that errors name offsets in the file.
+    origin: u64,
 }
 
 /// The most interned string tables a schema with views may have.
@@ -62,7 +68,31 @@ impl<'a> ViewSource<'a> {
             budget_limit,
             sections: std::array::from_fn(|_| Cell::new(UNKNOWN)),
             tables: std::array::from_fn(|_| Cell::new(None)),
+            origin: 0,
         }
+    }
+
+    /// The source of a unit's bytes (`data`, after the unit's transform),
+    /// which start at `origin` in the file: offsets inside read from
+    /// `data`, errors name offsets in the file. The endian and limits are
+    /// the file's.
+    pub fn unit(data: &'a [u8], endian: Endian, limits: Limits, origin: u64) -> Self {
+        ViewSource {
+            origin,
+            ..ViewSource::new(data, endian, limits)
+        }
+    }
+
+    /// Where the source's bytes start in the file (0 but for a unit's).
+    pub fn origin(&self) -> u64 {
+        self.origin
+    }
+
+    /// `e`, its offset moved from the source's bytes into the file.
+    #[cold]
+    #[inline(never)]
+    fn locate(&self, e: DecodeError) -> DecodeError {
+        e.shifted(self.origin)
     }
 
     /// The context of the root record's view.
@@ -124,6 +154,18 @@ impl<'s> ViewCx<'s> {
         self.depth
     }
 
+    /// The source of a unit's bytes (`bytes`, after its transform), the
+    /// unit lying at `at` in this source: the same byte order and limits,
+    /// and errors that name offsets in the file.
+    pub fn unit_source<'b>(&self, bytes: &'b [u8], at: u64) -> ViewSource<'b> {
+        ViewSource::unit(
+            bytes,
+            self.src.endian,
+            self.src.limits,
+            self.src.origin + at,
+        )
+    }
+
     /// A decoder over the same bytes and limits, for turning a view into
     /// the owned value (the generated `to_owned` calls `decode_at`).
     ///
@@ -132,6 +174,10 @@ impl<'s> ViewCx<'s> {
     /// tables its indices name (read here as decode reads them, so a bad
     /// table gives decode's error).
     pub fn reader(&self) -> DecodeResult<Reader<'s>> {
+        self.loc(self.reader_here())
+    }
+
+    fn reader_here(&self) -> DecodeResult<Reader<'s>> {
         let mut r = Reader::with_limits(self.src.data, self.src.endian, self.src.limits);
         for (id, start) in self.src.sections.iter().enumerate() {
             if start.get() != UNKNOWN {
@@ -151,7 +197,35 @@ impl<'s> ViewCx<'s> {
     /// The `len` bytes of a record at `at`, checked to lie in the file.
     #[inline]
     pub fn record(&self, at: u64, len: u64) -> DecodeResult<&'s [u8]> {
-        checked::bytes(self.src.data, at, len)
+        self.loc(checked::bytes(self.src.data, at, len))
+    }
+
+    /// `r`, its error's offset moved into the file: the generated views
+    /// and the runtime's pass every error they make through this, so a
+    /// unit's views (see [`ViewSource::unit`]) name offsets in the file.
+    #[inline(always)]
+    pub fn loc<T>(&self, r: DecodeResult<T>) -> DecodeResult<T> {
+        match r {
+            Ok(v) => Ok(v),
+            Err(e) => Err(self.locate(e)),
+        }
+    }
+
+    /// `e`, its offset moved into the file (see [`ViewCx::loc`]).
+    #[inline]
+    pub fn locate(&self, e: DecodeError) -> DecodeError {
+        self.src.locate(e)
+    }
+
+    /// Where the source's bytes start in the file (see [`ViewSource::unit`]).
+    #[inline]
+    pub fn origin(&self) -> u64 {
+        self.src.origin
+    }
+
+    /// The source this view reads.
+    pub fn source(&self) -> &'s ViewSource<'s> {
+        self.src
     }
 
     /// Follows an offset read at `field_pos`: resolves the target, checks
@@ -166,9 +240,21 @@ impl<'s> ViewCx<'s> {
         scale: u64,
         bytes: u64,
     ) -> DecodeResult<(ViewCx<'s>, u64)> {
+        self.loc(self.follow_here(field_pos, base, raw, scale, bytes))
+    }
+
+    #[inline(always)]
+    fn follow_here(
+        &self,
+        field_pos: u64,
+        base: u64,
+        raw: u64,
+        scale: u64,
+        bytes: u64,
+    ) -> DecodeResult<(ViewCx<'s>, u64)> {
         let t = checked::target(self.src.data, field_pos, base, raw, scale)?;
         checked::depth(self.depth, self.src.limits.max_depth, field_pos)?;
-        self.charge(field_pos, bytes.max(1))?;
+        self.charge_here(field_pos, bytes.max(1))?;
         Ok((
             ViewCx {
                 src: self.src,
@@ -181,6 +267,11 @@ impl<'s> ViewCx<'s> {
     /// Charges `n` bytes to the budget (values read through offsets).
     #[inline]
     pub fn charge(&self, field_pos: u64, n: u64) -> DecodeResult<()> {
+        self.loc(self.charge_here(field_pos, n))
+    }
+
+    #[inline(always)]
+    pub(crate) fn charge_here(&self, field_pos: u64, n: u64) -> DecodeResult<()> {
         let left = self.src.budget.get();
         let left = checked::spend(left, n, self.src.budget_limit, field_pos)?;
         self.src.budget.set(left);
@@ -196,9 +287,19 @@ impl<'s> ViewCx<'s> {
         at: u64,
         count: u64,
     ) -> DecodeResult<ListView<'s, T>> {
+        self.loc(self.list_here(field_pos, at, count))
+    }
+
+    #[inline(always)]
+    fn list_here<T: ViewElem<'s>>(
+        &self,
+        field_pos: u64,
+        at: u64,
+        count: u64,
+    ) -> DecodeResult<ListView<'s, T>> {
         checked::count(self.src.data, field_pos, at, count, T::SIZE)?;
         let len = count * T::SIZE;
-        self.charge(field_pos, len)?;
+        self.charge_here(field_pos, len)?;
         let bytes = checked::bytes(self.src.data, at, len)?;
         Ok(ListView {
             cx: *self,
@@ -213,13 +314,13 @@ impl<'s> ViewCx<'s> {
     #[inline]
     pub fn count_before(&self, field_pos: u64, t: u64, width: u64) -> DecodeResult<u64> {
         let pos = t.checked_sub(width).ok_or_else(|| {
-            DecodeError::new(
+            self.locate(DecodeError::new(
                 field_pos,
                 ErrorKind::OffsetOutOfRange {
                     target: t,
                     len: self.src.data.len() as u64,
                 },
-            )
+            ))
         })?;
         self.uint(pos, width)
     }
@@ -227,7 +328,7 @@ impl<'s> ViewCx<'s> {
     /// An unsigned integer of `width` (1, 2, 3, 4 or 8) bytes at `pos`.
     #[inline]
     pub fn uint(&self, pos: u64, width: u64) -> DecodeResult<u64> {
-        checked::uint(self.src.data, pos, width, self.src.endian)
+        self.loc(checked::uint(self.src.data, pos, width, self.src.endian))
     }
 
     /// A NUL-terminated string at `pos`; `max` bounds it, NUL included.
@@ -236,7 +337,10 @@ impl<'s> ViewCx<'s> {
     #[inline]
     pub fn str(&self, pos: u64, max: Option<u64>) -> DecodeResult<ViewStr<'s>> {
         let bytes = self.cstr(pos, max)?;
-        Ok(ViewStr { bytes, at: pos })
+        Ok(ViewStr {
+            bytes,
+            at: self.src.origin + pos,
+        })
     }
 
     /// The bytes of a NUL-terminated string at `pos` (without the NUL);
@@ -249,7 +353,7 @@ impl<'s> ViewCx<'s> {
             .get(pos as usize..)
             .filter(|_| pos <= data.len() as u64);
         let Some(rest) = rest else {
-            return checked::cstr(data, pos, max);
+            return self.loc(checked::cstr(data, pos, max));
         };
         let window = match max {
             Some(c) => rest.get(..c as usize).unwrap_or(rest),
@@ -257,26 +361,26 @@ impl<'s> ViewCx<'s> {
         };
         match find_nul(window) {
             Some(n) => Ok(&window[..n]),
-            None => checked::cstr(data, pos, max),
+            None => self.loc(checked::cstr(data, pos, max)),
         }
     }
 
     /// A value of `T` at `pos`, checked to lie in the file.
     #[inline]
     pub fn read<T: ViewElem<'s>>(&self, pos: u64) -> DecodeResult<T> {
-        let bytes = checked::bytes(self.src.data, pos, T::SIZE)?;
+        let bytes = self.record(pos, T::SIZE)?;
         T::from_bytes(*self, pos, bytes).ok_or_else(|| {
-            DecodeError::new(
+            self.locate(DecodeError::new(
                 pos,
                 ErrorKind::Invalid("the record cannot be viewed".into()),
-            )
+            ))
         })
     }
 
     /// A bool stored as an integer: 0 or 1, anything else is an error.
     #[inline]
     pub fn bool_from(&self, pos: u64, v: u64) -> DecodeResult<bool> {
-        checked::bool(pos, v)
+        self.loc(checked::bool(pos, v))
     }
 
     /// Where section `id` starts: set when the file is opened; until then
@@ -321,7 +425,15 @@ impl<'s> ViewCx<'s> {
         t: u64,
         elem: u64,
     ) -> DecodeResult<u64> {
-        checked::count_to_end(self.src.data, end_pos, base, raw, scale, t, elem)
+        self.loc(checked::count_to_end(
+            self.src.data,
+            end_pos,
+            base,
+            raw,
+            scale,
+            t,
+            elem,
+        ))
     }
 }
 

@@ -56,11 +56,15 @@ impl<'s> TableView<'s> {
     #[inline]
     fn string(&self, i: u64) -> DecodeResult<ViewStr<'s>> {
         let t = &self.t;
-        let start = table_entry(self.cx.data(), self.cx.endian(), t.record, t.at, i, t.width)?;
+        let start = table_entry(self.cx.data(), self.cx.endian(), t.record, t.at, i, t.width);
+        let start = self.cx.loc(start)?;
         let bytes = self.cx.cstr(start, None)?;
         self.cx
             .charge(t.at + i * t.width.bytes(), bytes.len() as u64 + 1)?;
-        Ok(ViewStr { bytes, at: start })
+        Ok(ViewStr {
+            bytes,
+            at: self.cx.origin() + start,
+        })
     }
 
     pub fn iter(&self) -> TableIter<'s> {
@@ -113,7 +117,13 @@ impl<'s> ViewCx<'s> {
         count: u64,
         width: Width,
     ) -> DecodeResult<TableView<'s>> {
-        checked::count(self.data(), at, at, count.saturating_add(1), width.bytes())?;
+        self.loc(checked::count(
+            self.data(),
+            at,
+            at,
+            count.saturating_add(1),
+            width.bytes(),
+        ))?;
         Ok(TableView {
             cx: *self,
             t: TableAt {
@@ -148,7 +158,7 @@ impl<'s> ViewCx<'s> {
         let t = self.src.tables.get(id).and_then(|c| c.get());
         match t {
             Some(t) if index < t.count => TableView { cx: *self, t }.string(index),
-            _ => Err(index_past_end(pos, index, name, t.map_or(0, |t| t.count))),
+            _ => Err(self.locate(index_past_end(pos, index, name, t.map_or(0, |t| t.count)))),
         }
     }
 }

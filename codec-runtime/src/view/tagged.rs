@@ -75,10 +75,16 @@ impl<'s> ViewCx<'s> {
         tags_at: u64,
         tag_width: u64,
     ) -> DecodeResult<SwitchListView<'s, U>> {
-        checked::count(self.data(), field_pos, tags_at, count, tag_width)?;
-        checked::count(self.data(), field_pos, at, count, stride)?;
+        self.loc(checked::count(
+            self.data(),
+            field_pos,
+            tags_at,
+            count,
+            tag_width,
+        ))?;
+        self.loc(checked::count(self.data(), field_pos, at, count, stride))?;
         self.charge(field_pos, count * stride)?;
-        let tags = checked::bytes(self.data(), tags_at, count * tag_width)?;
+        let tags = self.record(tags_at, count * tag_width)?;
         Ok(SwitchListView {
             cx: *self,
             at,
@@ -102,8 +108,14 @@ impl<'s> ViewCx<'s> {
         tag_width: u64,
     ) -> DecodeResult<HeldListView<'s, T>> {
         let count = list.len() as u64;
-        checked::count(self.data(), field_pos, tags_at, count, tag_width)?;
-        let tags = checked::bytes(self.data(), tags_at, count * tag_width)?;
+        self.loc(checked::count(
+            self.data(),
+            field_pos,
+            tags_at,
+            count,
+            tag_width,
+        ))?;
+        let tags = self.record(tags_at, count * tag_width)?;
         Ok(HeldListView {
             list,
             tags,

@@ -28,6 +28,7 @@
 
 pub mod glue;
 pub mod text;
+pub mod views;
 
 /// The codec generated from `schemas/bdat_legacy.ron`.
 pub mod schema {

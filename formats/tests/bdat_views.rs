@@ -1,0 +1,246 @@
+//! Legacy BDAT through zero-copy views (`formats::bdat::schema::view`, one
+//! module per game variant that has views): on every corpus file of those
+//! variants and on tables built in code (scrambled or not, with every kind
+//! of column), the views and the decoded file agree value for value; a
+//! table's unit turns into the decoded table; a scrambled table is read
+//! through its unscrambled copy and an unscrambled one in place; damage
+//! inside a table gets decode's error at the same file offset.
+
+mod common;
+
+use formats::bdat::schema::view::{self, switch as v};
+use formats::bdat::{
+    self, BdatFile, Cell, CellType, Column, ColumnInfo, FlagInfo, ListInfo, Table, Variant,
+};
+use std::borrow::Cow;
+
+/// A table with every kind of column: values, an array, strings shared by
+/// rows, floats, and flags.
+fn sample_table(variant: Variant) -> Table {
+    let mut t = Table::new("SYS_Sample");
+    t.base_id = 5;
+    t.add_value_column("id", CellType::U16);
+    t.add_value_column("name", CellType::String);
+    t.columns.push(Column {
+        info: ColumnInfo::List(ListInfo {
+            cell_type: CellType::I8 as u8,
+            count: 3,
+        }),
+        name: "deltas".into(),
+    });
+    t.add_value_column("flags", CellType::U8);
+    t.add_value_column("rate", CellType::Float);
+    t.add_value_column("big", CellType::I32);
+    for (label, shift, mask) in [("on", 0u8, 1u32), ("level", 1, 0b110)] {
+        t.columns.push(Column {
+            info: ColumnInfo::Flag(FlagInfo {
+                shift,
+                mask,
+                parent: 3,
+            }),
+            name: label.into(),
+        });
+    }
+    for i in 0..5u16 {
+        let name = t.string_cell(if i % 2 == 0 {
+            "same".to_owned()
+        } else {
+            format!("row {i}")
+        });
+        let rate = match variant {
+            Variant::X => Cell::Fixed(u32::from(i) << 10),
+            _ => Cell::Float(f32::from(i) * 0.25),
+        };
+        t.rows.push(vec![
+            Cell::U16(100 + i),
+            name,
+            Cell::I8(-1),
+            Cell::I8(i as i8),
+            Cell::I8(7),
+            Cell::U8((i as u8) & 7),
+            rate,
+            Cell::I32(-70_000 * i32::from(i)),
+        ]);
+    }
+    t
+}
+
+fn built(variant: Variant) -> (BdatFile, Vec<u8>) {
+    let mut scrambled = sample_table(variant);
+    scrambled.flags.scrambled = true;
+    scrambled.name = "SYS_Scrambled".into();
+    let file = BdatFile {
+        tables: vec![sample_table(variant), scrambled, Table::new("EMPTY")],
+    };
+    let bytes = bdat::encode(&file, variant).unwrap();
+    (file, bytes)
+}
+
+fn cells(file: &BdatFile) -> u64 {
+    file.tables
+        .iter()
+        .map(|t| t.rows.cells().len() as u64)
+        .sum()
+}
+
+fn agree(name: &str, data: &[u8]) -> Option<Variant> {
+    let (variant, file) = bdat::decode(data).unwrap();
+    let tally = bdat::views::visit(data, variant)?.unwrap();
+    if let Err(at) = bdat::views::compare(data, &file, variant) {
+        panic!("{name} ({variant:?}): the views and decode disagree at {at}");
+    }
+    assert_eq!(tally.tables, file.tables.len() as u64, "{name}");
+    let rows: usize = file.tables.iter().map(|t| t.rows.len()).sum();
+    assert_eq!(tally.rows, rows as u64, "{name}");
+    assert_eq!(tally.cells, cells(&file), "{name}");
+    Some(variant)
+}
+
+#[test]
+fn views_agree_with_decode_on_built_files() {
+    assert_eq!(view::VARIANTS, ["Switch", "X"]);
+    for variant in [Variant::Switch, Variant::X] {
+        let (_, data) = built(variant);
+        assert_eq!(agree(&format!("{variant:?}"), &data), Some(variant));
+    }
+    // A file that differs by one cell, one column name or one string is
+    // told apart.
+    let (file, data) = built(Variant::Switch);
+    let mut other = file.clone();
+    other.tables[1].rows[3][7] = Cell::I32(1);
+    let at = bdat::views::compare(&data, &other, Variant::Switch).unwrap_err();
+    assert!(at.starts_with("File.tables[1].rows[3]"), "{at}");
+    let mut other = file.clone();
+    other.tables[0].columns[2].name = "delta".into();
+    let at = bdat::views::compare(&data, &other, Variant::Switch).unwrap_err();
+    assert!(at.starts_with("File.tables[0].columns[2].name"), "{at}");
+    let mut other = file;
+    let s = other.tables[1].string_cell("other");
+    other.tables[1].rows[0][1] = s;
+    assert!(bdat::views::compare(&data, &other, Variant::Switch).is_err());
+    // The games whose column nodes stand inline have no views (yet).
+    let (_, data) = built(Variant::Wii);
+    assert!(bdat::views::visit(&data, Variant::Wii).is_none());
+}
+
+#[test]
+fn views_agree_with_decode_on_every_corpus_file() {
+    let Some(dir) = common::corpus("bdat") else {
+        return;
+    };
+    let mut seen = Vec::new();
+    for (name, data) in common::files_with_ext(&dir, "bdat") {
+        if bdat::detect(&data).is_none() {
+            continue; // the modern (XC3) sample
+        }
+        if let Some(v) = agree(&name, &data) {
+            seen.push((name, v));
+        }
+    }
+    eprintln!("views = decode on {} corpus files", seen.len());
+    // The three XC2 files (two scrambled), and bdat-rs's Switch and XCX samples.
+    assert_eq!(seen.len(), 5, "{seen:?}");
+}
+
+#[test]
+fn a_unit_turns_into_the_decoded_table_and_reads_in_place_when_not_scrambled() {
+    let (file, data) = built(Variant::Switch);
+    let source = v::source(&data);
+    let root = v::open(&source).unwrap();
+    assert_eq!(root.to_owned().unwrap(), file);
+    let units = root.tables().unwrap();
+    assert_eq!(units.len(), 3);
+    for (unit, owned) in units.iter().zip(&file.tables) {
+        assert_eq!(unit.to_owned().unwrap(), *owned);
+        let bytes = unit.bytes().unwrap();
+        // A scrambled table is read from its unscrambled copy; the others
+        // where they lie in the file.
+        match (&bytes, owned.flags.scrambled) {
+            (Cow::Owned(_), true) => {}
+            (Cow::Borrowed(b), false) => {
+                let at = unit.at().unwrap() as usize;
+                assert_eq!(b.as_ptr(), data[at..].as_ptr());
+            }
+            _ => panic!("{}: read the wrong way", owned.name),
+        }
+        let source = unit.source(&bytes).unwrap();
+        assert_eq!(source.origin(), unit.at().unwrap());
+        let table = v::TableView::open(&source).unwrap();
+        assert_eq!(table.name().unwrap().as_bytes(), owned.name.as_bytes());
+        assert_eq!(table.flags(), owned.flags);
+        assert_eq!(table.to_owned().unwrap(), *owned);
+    }
+
+    // Cells read through the columns, the hash index's heads, and a flag's
+    // parent column.
+    let unit = units.get(1).unwrap();
+    let bytes = unit.bytes().unwrap();
+    let source = unit.source(&bytes).unwrap();
+    let table = v::TableView::open(&source).unwrap();
+    let columns = table.columns().unwrap();
+    let name = columns.get(1).unwrap();
+    assert_eq!(name.name().unwrap(), "name");
+    let v::ColumnInfoView::Value(info) = name.info().unwrap() else {
+        panic!("a value column");
+    };
+    assert_eq!(info.cell_type(), CellType::String as u8);
+    let row = table.rows().unwrap().get(1).unwrap();
+    let cell = row
+        .cell(
+            u64::from(info.cell_type()),
+            u64::from(info.offset()),
+            0,
+            info.at(),
+        )
+        .unwrap();
+    assert!(matches!(cell, v::CellView::String(s) if s == "row 1"));
+    let heads = table.hash().unwrap();
+    assert_eq!(heads.len(), usize::from(table.hash_slots()));
+    assert!(heads.iter().any(|h| h != 0), "some slot heads a chain");
+    let v::ColumnInfoView::Flag(flag) = columns.get(7).unwrap().info().unwrap() else {
+        panic!("a flag column");
+    };
+    assert_eq!(flag.parent().unwrap().name().unwrap(), "flags");
+}
+
+/// The position of the string cell of row 1 in the second (scrambled)
+/// table, in the file.
+fn string_cell_pos(data: &[u8]) -> u64 {
+    let source = v::source(data);
+    let unit = v::open(&source).unwrap().tables().unwrap().get(1).unwrap();
+    let bytes = unit.bytes().unwrap();
+    let source = unit.source(&bytes).unwrap();
+    let table = v::TableView::open(&source).unwrap();
+    let name = table.columns().unwrap().get(1).unwrap();
+    let v::ColumnInfoView::Value(info) = name.info().unwrap() else {
+        panic!("a value column");
+    };
+    let row = table.rows().unwrap().get(1).unwrap();
+    source.origin() + row.at() + u64::from(info.offset())
+}
+
+#[test]
+fn damage_inside_a_scrambled_table_is_decodes_error_at_the_same_offset() {
+    let (_, mut data) = built(Variant::Switch);
+    let at = string_cell_pos(&data) as usize;
+    // The string offset of one cell now points far past the table.
+    data[at..at + 4].copy_from_slice(&0x00FF_FFF0u32.to_le_bytes());
+    let decoded = bdat::decode_as(&data, Variant::Switch).unwrap_err();
+    let viewed = bdat::views::visit(&data, Variant::Switch)
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(viewed.kind(), decoded.kind(), "{viewed} / {decoded}");
+    assert_eq!(viewed.offset(), decoded.offset(), "{viewed} / {decoded}");
+    assert_eq!(viewed.offset(), at as u64, "the cell, in the file");
+}
+
+#[test]
+fn a_table_offset_past_the_end_is_an_error_not_a_panic() {
+    let (_, mut data) = built(Variant::Switch);
+    data[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
+    let source = v::source(&data);
+    let unit = v::open(&source).unwrap().tables().unwrap().get(0).unwrap();
+    let e = unit.bytes().unwrap_err();
+    assert_eq!(e.offset(), 8, "{e}");
+    assert!(bdat::views::visit(&data, Variant::Switch).unwrap().is_err());
+}
