@@ -3,7 +3,8 @@
 //! corpus.
 //!
 //! Each iteration processes the whole file set. Decoding: ours from the
-//! bytes to the document model (descrambling copies); the peer's
+//! bytes to the document model (descrambling copies), and ours through the
+//! zero-copy views, reading every cell (`codec_view_visit`); the peer's
 //! `from_bytes_copy` + `get_tables` (the same contract: the input stays
 //! untouched). Encoding: from documents decoded once outside the timed loop;
 //! both scramble the tables (the peer with its `scramble` option), as the
@@ -109,6 +110,19 @@ fn bench_bdat(c: &mut Criterion) {
         b.iter(|| {
             for f in &set.inputs {
                 black_box(peer_decode(black_box(f)).unwrap());
+            }
+        })
+    });
+    // Every cell of every table read in place through the views (each
+    // scrambled table unscrambled into a copy first, as decode does).
+    group.bench_function("codec_view_visit", |b| {
+        b.iter(|| {
+            for f in &set.inputs {
+                black_box(
+                    ours::views::visit(black_box(f), Variant::Switch)
+                        .unwrap()
+                        .unwrap(),
+                );
             }
         })
     });

@@ -15,10 +15,14 @@
 //! sibling field, and unions told apart by their payload's first bytes
 //! (`peek`); indices into interned string tables, noted when the file is
 //! opened; unions whose tag is a sibling or held by the list holding the
-//! record, with payloads that are numbers, magics, indices or offsets. A
-//! schema with variants gets one module per variant. Anything else (pools,
-//! rows, hash indices, layouts, `Select` unions, bitfields) leaves the
-//! schema without views, and `view::VIEWABLE` lists nothing.
+//! record, with payloads that are numbers, magics, indices or offsets;
+//! bitfields; references; hash indices' heads; rows whose cells a union
+//! reads; units laid out on their own (`{Unit}Unit` handles: the unit's
+//! bytes after its transform, read in a source of their own). A schema
+//! with variants gets one module per variant whose root can be viewed.
+//! Anything else (pools, `Follows`, lists counted to the next target,
+//! `Groups`, `Select` unions) leaves the schema (or the variant) without
+//! views, and `view::VIEWABLE` lists nothing.
 
 use crate::decode::opt;
 use crate::names::ident;
@@ -64,6 +68,9 @@ impl<'a> Viewable<'a> {
                     .collect();
             if drop.is_empty() {
                 return v;
+            }
+            if std::env::var_os("CODEC_VIEW_DEBUG").is_some() {
+                eprintln!("views of {}: dropping {drop:?}", g.c.schema.name);
             }
             for n in drop {
                 v.set.remove(&n);
@@ -155,10 +162,30 @@ impl<'a> Viewable<'a> {
         if !self.g.c.variants().is_empty() {
             return false;
         }
+        (0..s.fields.len()).all(|i| self.field_ok(s, i) || self.skipped(s, i))
+    }
+
+    /// A field no accessor reads, which leaves the record viewable: at a
+    /// fixed offset, of a fixed size in the record (an offset to what views
+    /// cannot read, say), before any inline list. Its value is read by the
+    /// record's `to_owned`; `view::SKIPPED` names it.
+    fn skipped(&self, s: &StructDef, i: usize) -> bool {
+        let f = &s.fields[i];
+        let offsets = self.g.c.field_offsets(s);
+        f.when.is_none()
+            && f.align.is_none_or(|a| a <= 1)
+            && offsets[i].is_some()
+            && self.g.c.fixed_size(&f.ty).is_some()
+            && tail_list(self.g, s).is_none_or(|li| i < li)
+    }
+
+    /// Can a view read field `i` of `s`?
+    fn field_ok(&self, s: &StructDef, i: usize) -> bool {
         let offsets = self.g.c.field_offsets(s);
         let last = s.fields.len().saturating_sub(1);
         let tail = tail_list(self.g, s);
-        s.fields.iter().enumerate().all(|(i, f)| {
+        let f = &s.fields[i];
+        {
             if f.when.is_some() || f.external.is_some() {
                 return false;
             }
@@ -211,6 +238,9 @@ impl<'a> Viewable<'a> {
                     self.g.c.interned_tables().contains(&table.as_str())
                         && codec_schema::int_width(width).is_some()
                 }
+                Type::Str { pool, width } => {
+                    pool_field(self.g, pool).is_some() && codec_schema::int_width(width).is_some()
+                }
                 Type::Switch { union, tag } => {
                     self.union(union).is_some()
                         && (codec_schema::held_tag_list(tag).is_some()
@@ -237,7 +267,7 @@ impl<'a> Viewable<'a> {
                 }
                 _ => false,
             }
-        })
+        }
     }
 
     /// A sibling integer field at a fixed offset (a count or a tag).
@@ -358,6 +388,21 @@ impl<'a> Viewable<'a> {
     }
 }
 
+/// The methods every record view has: a field of one of these names gets
+/// its accessor as `{name}_field`.
+const VIEW_METHODS: [&str; 9] = [
+    "at", "bytes", "to_owned", "view_at", "open", "list_end", "cx_at", "from_bytes", "with_held_tag",
+];
+
+/// The accessor of field `name`.
+fn accessor(name: &str) -> proc_macro2::Ident {
+    if VIEW_METHODS.contains(&name) {
+        format_ident!("{}_field", name)
+    } else {
+        ident(name)
+    }
+}
+
 /// The handle of unit `name`: the offset to it, followed when asked for.
 fn unit_name(name: &str) -> proc_macro2::Ident {
     format_ident!("{}Unit", name)
@@ -400,7 +445,7 @@ fn snake(name: &str) -> String {
 
 /// `codec_runtime::view::MAX_VIEW_SECTIONS`, which a section id must stay under.
 fn codec_runtime_max_sections() -> usize {
-    16
+    32
 }
 
 /// The index of a struct's inline list field whose length varies (counted
@@ -523,6 +568,31 @@ fn same_link(link: Option<&codec_schema::Ptr>, p: &codec_schema::Ptr) -> bool {
     link.is_some_and(|u| u.width == p.width && u.base == p.base && u.scale == p.scale)
 }
 
+/// The root's field that locates string pool `pool` (an offset to a
+/// `Pool` placed in it, at a fixed position, counted from the file or a
+/// fixed position), and the field's offset: opening a file notes where the
+/// pool starts, as decode does before reading the root.
+fn pool_field<'g>(g: &'g Gen<'_>, pool: &str) -> Option<(&'g codec_schema::Ptr, u64)> {
+    let root = g.c.root();
+    let offsets = g.c.field_offsets(root);
+    root.fields
+        .iter()
+        .zip(offsets)
+        .find_map(|(f, o)| match &f.ty {
+            Type::Ptr(p)
+                if matches!(p.to, Type::Pool {})
+                    && p.section.as_deref() == Some(pool)
+                    && matches!(p.base, Base::File | Base::Absolute(_))
+                    && g.c
+                        .section_id(pool)
+                        .is_some_and(|id| id < codec_runtime_max_sections()) =>
+            {
+                Some((&**p, o?))
+            }
+            _ => None,
+        })
+}
+
 /// The name of the field of `s` holding offset `p`.
 fn p_field_name(s: &StructDef, p: &codec_schema::Ptr) -> String {
     s.fields
@@ -643,11 +713,19 @@ impl Gen<'_> {
         }
         let mut items = TokenStream::new();
         let mut names = Vec::new();
+        let mut skipped = Vec::new();
         for t in &self.c.schema.types {
             if !v.has(t.name()) {
                 continue;
             }
             names.push(t.name().to_owned());
+            if let TypeDef::Struct(s) = t {
+                for (i, f) in s.fields.iter().enumerate() {
+                    if !v.field_ok(s, i) {
+                        skipped.push(format!("{}.{}", s.name, f.name));
+                    }
+                }
+            }
             items.extend(match t {
                 TypeDef::Struct(s) => self.struct_view(&v, s),
                 TypeDef::Union(u) => self.union_view(&v, u),
@@ -660,6 +738,10 @@ impl Gen<'_> {
         Some((
             names,
             quote! {
+                /// The fields of viewable records that no accessor reads (their
+                /// constructs have no view yet): `to_owned` reads them.
+                pub const SKIPPED: &[&str] = &[#(#skipped),*];
+
                 #[allow(unused_imports)]
                 use #rt::view::{at, ListView, ViewCx, ViewElem, ViewSource, ViewStr};
                 #[allow(unused_imports)]
@@ -698,10 +780,41 @@ impl Gen<'_> {
                 let Some(id) = self.c.section_id(sn) else {
                     continue;
                 };
-                let fid = ident(&f.name);
+                let fid = accessor(&f.name);
                 stored.push(id);
                 out.extend(quote!(cx.set_section_start(#id, root.#fid() as u64);));
             }
+        }
+        // The string pools the root locates, for the strings in them.
+        let mut pools: Vec<&str> = Vec::new();
+        for f in &root.fields {
+            if let Type::Ptr(p) = &f.ty {
+                if let (Type::Pool {}, Some(sec)) = (&p.to, p.section.as_deref()) {
+                    pools.push(sec);
+                }
+            }
+        }
+        for pool in pools {
+            let Some((p, off)) = pool_field(self, pool) else {
+                continue;
+            };
+            let id = self.c.section_id(pool).unwrap_or(0);
+            let (read, _) = scalar_at(&p.width);
+            let e = self.view_endian();
+            let base = match &p.base {
+                Base::Absolute(n) => quote!(#n),
+                _ => quote!(0u64),
+            };
+            let scale = p.scale;
+            let offu = off as usize;
+            // Decode reports a pool it cannot locate at each string read
+            // from it; so does a view.
+            out.extend(quote! {
+                let raw = at::#read(root.bytes(), #offu, #e) as u64;
+                if let Ok(t) = cx.target(#off, #base, raw, #scale) {
+                    cx.set_section_start(#id, t);
+                }
+            });
         }
         // The interned string tables, for the indices into them.
         for f in &root.fields {
@@ -712,7 +825,8 @@ impl Gen<'_> {
             let Some(body) = self.table_field(tn) else {
                 continue;
             };
-            let fid = ident(&f.name);
+            let body = accessor(&body.to_string());
+            let fid = accessor(&f.name);
             let id = self.c.table_id(&f.name);
             out.extend(if p.optional {
                 quote! {
@@ -767,7 +881,7 @@ impl Gen<'_> {
             let off = off.unwrap_or(0);
             let offu = off as usize;
             let fname = &f.name;
-            let fid = ident(fname);
+            let fid = accessor(fname);
             let doc = if f.doc.is_empty() {
                 format!("`{fname}`")
             } else {
@@ -810,6 +924,10 @@ impl Gen<'_> {
                         });
                     }
                 }
+                continue;
+            }
+            // A field views cannot read: no accessor (see `view::SKIPPED`).
+            if !v.field_ok(s, i) {
                 continue;
             }
             match &f.ty {
@@ -1010,6 +1128,20 @@ impl Gen<'_> {
                         pub fn #fid(&self) -> DecodeResult<ViewStr<'s>> {
                             let i = at::#read(self.rec, #offu, #e) as u64;
                             self.cx.interned(#id, i, self.at + #off, #table).map_err(#located)
+                        }
+                    });
+                }
+                Type::Str { pool, width } => {
+                    let (read, _) = scalar_at(width);
+                    let id = self.c.section_id(pool).unwrap_or(0);
+                    accessors.extend(quote! {
+                        #[doc = #doc]
+                        #[doc = ""]
+                        #[doc = "Read in the string pool the file's opening noted."]
+                        #[inline]
+                        pub fn #fid(&self) -> DecodeResult<ViewStr<'s>> {
+                            let raw = at::#read(self.rec, #offu, #e) as u64;
+                            self.cx.pool_str(#id, self.at + #off, raw).map_err(#located)
                         }
                     });
                 }
@@ -1345,7 +1477,7 @@ impl Gen<'_> {
     ) -> TokenStream {
         let rt = RT();
         let e = self.view_endian();
-        let (fname, sname, fid) = (&f.name, &s.name, ident(&f.name));
+        let (fname, sname, fid) = (&f.name, &s.name, accessor(&f.name));
         let Count::Field(c) = count else {
             return quote!();
         };
@@ -1415,7 +1547,7 @@ impl Gen<'_> {
     ) -> TokenStream {
         let fname = &f.name;
         let sname = &s.name;
-        let fid = ident(fname);
+        let fid = accessor(fname);
         let offu = off as usize;
         let e = self.view_endian();
         let (wread, _) = scalar_at(&p.width);

@@ -159,30 +159,12 @@ impl Reader<'_> {
     /// The string at offset `raw` of pool `id`; `field_pos` is where the
     /// offset was read.
     pub fn pool_str(&mut self, id: usize, field_pos: u64, raw: u64) -> DecodeResult<Str> {
-        let Some(base) = self.layout.pools.get(id).copied().flatten() else {
-            return Err(DecodeError::new(
-                field_pos,
-                ErrorKind::Invalid(
-                    "no string pool is known for this string offset (the pool's own offset is past the end of the file or out of range)".into(),
-                ),
-            ));
-        };
+        let base = self.layout.pools.get(id).copied().flatten();
+        let target = crate::reader::checked::pool_target(base, raw, self.len(), field_pos)?;
         slot(&mut self.layout.refs, id).insert(raw);
-        let pos = base.saturating_add(raw);
-        if pos == self.len() {
-            // Past the last string: other editors' offsets to an empty
-            // string they did not write.
+        let Some(pos) = target else {
             return Ok(Str::default());
-        }
-        if pos > self.len() {
-            return Err(DecodeError::new(
-                field_pos,
-                ErrorKind::Invalid(format!(
-                    "string offset 0x{raw:x} points to 0x{pos:x}, outside the file (length 0x{:x})",
-                    self.len()
-                )),
-            ));
-        }
+        };
         let (s, _) = self
             .cstring_at(pos, None, None)
             .map_err(|e| DecodeError::new(field_pos, e.kind().clone()))?;

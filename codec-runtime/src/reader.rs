@@ -350,6 +350,40 @@ pub mod checked {
         }
     }
 
+    /// Where the string at offset `raw` of a string pool starting at `base`
+    /// (`None`: no pool is known) lies, in a file of `len` bytes; `field_pos`
+    /// is where the offset was read. `Ok(None)`: the offset points just past
+    /// the file, where other editors point at an empty string they did not
+    /// write.
+    pub fn pool_target(
+        base: Option<u64>,
+        raw: u64,
+        len: u64,
+        field_pos: u64,
+    ) -> DecodeResult<Option<u64>> {
+        let Some(base) = base else {
+            return Err(DecodeError::new(
+                field_pos,
+                ErrorKind::Invalid(
+                    "no string pool is known for this string offset (the pool's own offset is past the end of the file or out of range)".into(),
+                ),
+            ));
+        };
+        let pos = base.saturating_add(raw);
+        if pos == len {
+            return Ok(None);
+        }
+        if pos > len {
+            return Err(DecodeError::new(
+                field_pos,
+                ErrorKind::Invalid(format!(
+                    "string offset 0x{raw:x} points to 0x{pos:x}, outside the file (length 0x{len:x})"
+                )),
+            ));
+        }
+        Ok(Some(pos))
+    }
+
     /// The bytes of a NUL-terminated string at `pos` (without the NUL). With a
     /// capacity, the NUL must lie within `capacity` bytes.
     pub fn cstr(data: &[u8], pos: u64, capacity: Option<u64>) -> DecodeResult<&[u8]> {

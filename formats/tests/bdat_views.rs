@@ -98,7 +98,10 @@ fn agree(name: &str, data: &[u8]) -> Option<Variant> {
 
 #[test]
 fn views_agree_with_decode_on_built_files() {
-    assert_eq!(view::VARIANTS, ["Switch", "X"]);
+    assert_eq!(view::VARIANTS, ["Switch", "X", "Wii", "New3ds"]);
+    assert!(view::switch::SKIPPED.is_empty());
+    // Where the column nodes stand inline, no view reads them yet.
+    assert_eq!(view::wii::SKIPPED, ["Table.columns"]);
     for variant in [Variant::Switch, Variant::X] {
         let (_, data) = built(variant);
         assert_eq!(agree(&format!("{variant:?}"), &data), Some(variant));
@@ -118,7 +121,8 @@ fn views_agree_with_decode_on_built_files() {
     let s = other.tables[1].string_cell("other");
     other.tables[1].rows[0][1] = s;
     assert!(bdat::views::compare(&data, &other, Variant::Switch).is_err());
-    // The games whose column nodes stand inline have no views (yet).
+    // The games whose column nodes stand inline have no walk: their
+    // tables' views cannot read the columns that lay the rows out.
     let (_, data) = built(Variant::Wii);
     assert!(bdat::views::visit(&data, Variant::Wii).is_none());
 }

@@ -51,7 +51,7 @@ pub struct ViewSource<'a> {
 pub const MAX_VIEW_TABLES: usize = 8;
 
 /// The most sections a schema with views may count offsets from.
-pub const MAX_VIEW_SECTIONS: usize = 16;
+pub const MAX_VIEW_SECTIONS: usize = 32;
 
 /// A section start not known yet: outside every file, so an offset
 /// counted from it is refused (as decode refuses it).
@@ -365,6 +365,36 @@ impl<'s> ViewCx<'s> {
         }
     }
 
+    /// The string at offset `raw` (read at `field_pos`) of the string pool
+    /// whose start the file's opening noted as section `id` (`Str`), as
+    /// decode reads it: an offset just past the file is an empty string;
+    /// a missing NUL is reported at `field_pos`.
+    #[inline]
+    pub fn pool_str(&self, id: usize, field_pos: u64, raw: u64) -> DecodeResult<ViewStr<'s>> {
+        let base = Some(self.section_start(id)).filter(|&b| b != UNKNOWN);
+        let data = self.src.data;
+        let target = checked::pool_target(base, raw, data.len() as u64, field_pos);
+        match self.loc(target)? {
+            None => Ok(ViewStr {
+                bytes: &[],
+                at: self.src.origin + data.len() as u64,
+            }),
+            Some(pos) => {
+                let bytes = match checked::cstr(data, pos, None) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        return Err(self.locate(DecodeError::new(field_pos, e.kind().clone())))
+                    }
+                };
+                self.charge(pos, bytes.len() as u64 + 1)?;
+                Ok(ViewStr {
+                    bytes,
+                    at: self.src.origin + pos,
+                })
+            }
+        }
+    }
+
     /// A value of `T` at `pos`, checked to lie in the file.
     #[inline]
     pub fn read<T: ViewElem<'s>>(&self, pos: u64) -> DecodeResult<T> {
@@ -397,6 +427,13 @@ impl<'s> ViewCx<'s> {
         if let Some(c) = self.src.sections.get(id) {
             c.set(start);
         }
+    }
+
+    /// Where an offset read at `field_pos` leads (`checked::target`), without
+    /// following it: what opening a file notes of a pool's offset.
+    #[inline]
+    pub fn target(&self, field_pos: u64, base: u64, raw: u64, scale: u64) -> DecodeResult<u64> {
+        self.loc(checked::target(self.src.data, field_pos, base, raw, scale))
     }
 
     /// Where the first section starts after the root record at `pos` (see

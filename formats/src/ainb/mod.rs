@@ -10,6 +10,7 @@
 pub mod glue;
 pub mod text;
 pub mod validate;
+pub mod views;
 
 /// The codec generated from `schemas/ainb.ron`.
 pub mod schema {

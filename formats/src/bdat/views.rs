@@ -30,10 +30,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The XC1 (Wii) and XC1 3D variants have no views yet: their column nodes
-//! stand inline in the name table, each as long as its name, up to the
-//! hash table (`Follows` with a list counted `ToNext`), which views do not
-//! read.
+//! The XC1 (Wii) and XC1 3D variants' views read the tables' headers, names
+//! and rows, but not their columns (`view::wii::SKIPPED`): the column nodes
+//! stand inline in the name table, each as long as its name, up to the hash
+//! table (`Follows` with a list counted `ToNext`), which views do not read.
+//! Without the columns a row's cells cannot be told apart, so [`visit`] and
+//! [`compare`] walk the Switch and XCX files only.
 
 use super::{BdatFile, Variant};
 use codec_runtime::DecodeResult;
