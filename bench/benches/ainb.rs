@@ -108,6 +108,19 @@ fn ainb(c: &mut Criterion) {
             }
         })
     });
+    // The header, commands, nodes and the records at fixed places read in
+    // place through the views (what they do not skip: `docs/views.md`).
+    let variants: Vec<_> = docs
+        .iter()
+        .map(|d| ainb::variant_of(d.version).expect("a known version"))
+        .collect();
+    group.bench_function("codec_view_visit", |b| {
+        b.iter(|| {
+            for (f, &v) in inputs.iter().zip(&variants) {
+                black_box(ainb::views::visit(black_box(f), v).ok());
+            }
+        })
+    });
     group.finish();
 
     let mut group = c.benchmark_group("ainb_encode");

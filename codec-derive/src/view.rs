@@ -171,12 +171,36 @@ impl<'a> Viewable<'a> {
     /// record's `to_owned`; `view::SKIPPED` names it.
     fn skipped(&self, s: &StructDef, i: usize) -> bool {
         let f = &s.fields[i];
+        if f.when.is_some() {
+            return false;
+        }
+        // The record's last fields, from a fixed offset on, none of which
+        // a view reads: the view's record ends before them.
+        if self.trailing_skip(s).is_some_and(|t| i >= t) {
+            return true;
+        }
         let offsets = self.g.c.field_offsets(s);
-        f.when.is_none()
-            && f.align.is_none_or(|a| a <= 1)
+        f.align.is_none_or(|a| a <= 1)
             && offsets[i].is_some()
             && self.g.c.fixed_size(&f.ty).is_some()
             && tail_list(self.g, s).is_none_or(|li| i < li)
+    }
+
+    /// Where the record's last run of fields no view reads starts, when it
+    /// starts at a fixed offset.
+    fn trailing_skip(&self, s: &StructDef) -> Option<usize> {
+        let offsets = self.g.c.field_offsets(s);
+        let n = s.fields.len();
+        let mut start = None;
+        for i in (0..n).rev() {
+            if self.field_ok(s, i) {
+                break;
+            }
+            if offsets[i].is_some() {
+                start = Some(i);
+            }
+        }
+        start
     }
 
     /// Can a view read field `i` of `s`?
@@ -205,6 +229,10 @@ impl<'a> Viewable<'a> {
             // After an inline list: numbers and magics, found from its end,
             // and last, one list counted by a sibling.
             if let Some(li) = tail.filter(|&li| i > li) {
+                // Found from the list's end, which a view must read.
+                if !self.field_ok(s, li) {
+                    return false;
+                }
                 return match &f.ty {
                     t if Self::scalar(t) || matches!(t, Type::Magic(_)) => true,
                     Type::List { of, count } if i == last => {
@@ -391,7 +419,15 @@ impl<'a> Viewable<'a> {
 /// The methods every record view has: a field of one of these names gets
 /// its accessor as `{name}_field`.
 const VIEW_METHODS: [&str; 9] = [
-    "at", "bytes", "to_owned", "view_at", "open", "list_end", "cx_at", "from_bytes", "with_held_tag",
+    "at",
+    "bytes",
+    "to_owned",
+    "view_at",
+    "open",
+    "list_end",
+    "cx_at",
+    "from_bytes",
+    "with_held_tag",
 ];
 
 /// The accessor of field `name`.
@@ -874,7 +910,8 @@ impl Gen<'_> {
         let mut checks = TokenStream::new();
         let mut debug = TokenStream::new();
         let e = self.view_endian();
-        let tail = tail_list(self, s);
+        // An inline list a view cannot read is skipped with what follows.
+        let tail = tail_list(self, s).filter(|&li| v.field_ok(s, li));
         // Past an inline list: each field's distance from the list's end.
         let mut after_list: u64 = 0;
         for (i, (f, off)) in s.fields.iter().zip(&offsets).enumerate() {

@@ -8,8 +8,9 @@
 //! constructs that still lack a view (`view::v407::SKIPPED` names the
 //! fields): the string pool as a whole, lists counted up to the next
 //! section (transitions, multi-input sources, attachment ids, queries),
-//! the parameter blocks (`Groups`), the blackboard, and the unions that
-//! glue chooses from what decode has read. `to_owned` reads those.
+//! the plugs of the parameter blocks (`Groups`), the blackboard's entries
+//! and values, and the unions that glue chooses from what decode has read.
+//! `to_owned` reads those.
 //!
 //! ```no_run
 //! use formats::ainb::schema::view::v407 as v;
@@ -88,6 +89,17 @@ macro_rules! walkers {
                     t.string_bytes += n.name()?.len() as u64;
                     t.number(u64::from(n.r#type()) << 16 | n.index() as u16 as u64);
                     t.number(u64::from(n.attachment_base()));
+                    let params = n.params()?;
+                    for w in params.properties() {
+                        t.number(u64::from(w.base()) << 32 | u64::from(w.count()));
+                    }
+                    for w in params.io() {
+                        t.number(u64::from(w.input_base()) << 32 | u64::from(w.output_count()));
+                    }
+                }
+                let bb = file.blackboard()?;
+                for h in [bb.string_header(), bb.s32_header(), bb.f32_header(), bb.bool_header(), bb.vec3_header(), bb.pointer_header()] {
+                    t.number(u64::from(h.count()) << 16 | u64::from(h.first()));
                 }
                 for a in file.attachments()? {
                     t.records += 1;
@@ -110,6 +122,15 @@ macro_rules! walkers {
 
             fn err(e: DecodeError) -> String {
                 e.to_string()
+            }
+
+            /// A node's property and input/output windows.
+            fn same_params(p: v::ParamBlockView<'_>, x: &super::super::schema::ParamBlock) -> bool {
+                p.properties().iter().zip(&x.properties).all(|(w, x)| (w.base(), w.count()) == (x.base, x.count))
+                    && p.io().iter().zip(&x.io).all(|(w, x)| {
+                        (w.input_base(), w.input_count(), w.output_base(), w.output_count())
+                            == (x.input_base, x.input_count, x.output_base, x.output_count)
+                    })
             }
 
             /// Compares the `len` records of a list, each by `same`.
@@ -161,8 +182,24 @@ macro_rules! walkers {
                             == (x.expression_count, x.expression_io_size, x.multi_count)
                         && (n.attachment_base(), n.query_base(), n.query_count())
                             == (x.attachment_base, x.query_base, x.query_count)
-                        && n.guid() == &x.guid[..])
+                        && n.guid() == &x.guid[..]
+                        && same_params(n.params().map_err(err)?, &x.params))
                 })?;
+                let bb = f.blackboard().map_err(err)?;
+                let ob = &o.blackboard;
+                let headers = [
+                    (bb.string_header(), &ob.string_header),
+                    (bb.s32_header(), &ob.s32_header),
+                    (bb.f32_header(), &ob.f32_header),
+                    (bb.bool_header(), &ob.bool_header),
+                    (bb.vec3_header(), &ob.vec3_header),
+                    (bb.pointer_header(), &ob.pointer_header),
+                ];
+                for (i, (h, x)) in headers.iter().enumerate() {
+                    if (h.count(), h.first(), h.value_offset()) != (x.count, x.first, x.value_offset) {
+                        return Err(format!("File.blackboard: header {i} differs"));
+                    }
+                }
                 each("attachments", f.attachments().map_err(err)?.iter(), &o.attachments, |a, x| {
                     Ok(text(a.name(), &x.name)?
                         && (a.expression_count(), a.expression_io_size())
