@@ -14,6 +14,14 @@
 //! size), and every view knows how many offsets lie between it and the root
 //! ([`Limits::max_depth`]). A cyclic file or a hostile fan-out runs out of
 //! budget with an error; it cannot make a visitor hang.
+//!
+//! Units. A record laid out on its own (a unit), whose bytes may need a
+//! transform before they can be read (legacy BDAT's scrambled tables), is
+//! read from a source of its own ([`ViewSource::unit`]): its bytes after
+//! the transform, borrowed from the file when the transform leaves them as
+//! they are. Offsets inside count from the unit's start; every error a view
+//! makes passes through [`ViewCx::loc`], which moves its offset into the
+//! file, so a unit's errors name the same bytes as decode's.
 
 use crate::reader::{checked, field};
 use crate::{DecodeError, DecodeResult, Endian, ErrorKind, Limits, Reader};
