@@ -334,25 +334,9 @@ impl Gen<'_> {
         let bname = bits_struct(owner, field);
         let w = codec_schema::int_width(word).unwrap_or(4);
         let read = read_uint(word, quote!(s));
-        let mut shift = 0u32;
-        let inits = fields.iter().map(|b| {
-            let n = ident(&b.name);
-            let mask: u64 = if b.bits >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << b.bits) - 1
-            };
-            let sh = shift;
-            shift += b.bits;
-            if let Some(pool) = &b.str {
-                let id = self.pool_id(pool);
-                quote!(#n: r.pool_str(#id, s, (word >> #sh) & #mask)?)
-            } else if b.bits == 1 {
-                quote!(#n: (word >> #sh) & 1 == 1)
-            } else {
-                let ty = crate::names::bits_ty(b.bits);
-                quote!(#n: ((word >> #sh) & #mask) as #ty)
-            }
+        let inits = crate::names::bit_range_inits(fields, |pool, sh, mask| {
+            let id = self.pool_id(pool);
+            quote!(r.pool_str(#id, s, (word >> #sh) & #mask)?)
         });
         quote! {
             (|| -> #rt::DecodeResult<(#bname, u64)> {

@@ -76,6 +76,38 @@ pub fn bits_ty(bits: u32) -> TokenStream {
     }
 }
 
+/// The initialisers of a bits struct's ranges from `word` (low bits
+/// first): a flag for one bit, the masked integer otherwise; a range held
+/// as a string gets `str_range(pool, shift, mask)` instead.
+pub fn bit_range_inits(
+    fields: &[codec_schema::BitField],
+    mut str_range: impl FnMut(&str, u32, u64) -> TokenStream,
+) -> Vec<TokenStream> {
+    let mut shift = 0u32;
+    fields
+        .iter()
+        .map(|b| {
+            let n = ident(&b.name);
+            let mask: u64 = if b.bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << b.bits) - 1
+            };
+            let sh = shift;
+            shift += b.bits;
+            if let Some(pool) = &b.str {
+                let v = str_range(pool, sh, mask);
+                quote!(#n: #v)
+            } else if b.bits == 1 {
+                quote!(#n: (word >> #sh) & 1 == 1)
+            } else {
+                let ty = bits_ty(b.bits);
+                quote!(#n: ((word >> #sh) & #mask) as #ty)
+            }
+        })
+        .collect()
+}
+
 pub fn is_prim(t: &Type) -> bool {
     matches!(
         t,

@@ -162,23 +162,8 @@ impl Gen<'_> {
                 let from_word = if has_str {
                     quote!()
                 } else {
-                    let mut shift = 0u32;
-                    let inits = bits.iter().map(|b| {
-                        let n = ident(&b.name);
-                        let mask: u64 = if b.bits >= 64 {
-                            u64::MAX
-                        } else {
-                            (1u64 << b.bits) - 1
-                        };
-                        let sh = shift;
-                        shift += b.bits;
-                        if b.bits == 1 {
-                            quote!(#n: (word >> #sh) & 1 == 1)
-                        } else {
-                            let ty = bits_ty(b.bits);
-                            quote!(#n: ((word >> #sh) & #mask) as #ty)
-                        }
-                    });
+                    // No range is a string here.
+                    let inits = crate::names::bit_range_inits(bits, |_, _, _| quote!());
                     quote! {
                         impl #bname {
                             /// The bit ranges of `word`.

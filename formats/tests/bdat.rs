@@ -5,8 +5,7 @@
 use codec_runtime::Text;
 use formats::bdat::text::{self, FileSchema, TextError};
 use formats::bdat::{
-    self, BdatFile, Cell, CellType, Column, ColumnInfo, FlagInfo, ListInfo, Table, ValueInfo,
-    Variant,
+    self, BdatFile, Cell, CellType, Column, ColumnInfo, FlagInfo, Table, ValueInfo, Variant,
 };
 use std::collections::HashMap;
 use std::path::Path;
@@ -410,60 +409,17 @@ fn duplicate_columns_stay_distinct() {
 // ---------------------------------------------------------------------------
 // Files the tests build.
 
-fn sample_table() -> Table {
-    let mut t = Table::new("SYS_Sample");
-    t.base_id = 5;
-    t.add_value_column("id", CellType::U16);
-    t.add_value_column("name", CellType::String);
-    t.columns.push(Column {
-        info: ColumnInfo::List(ListInfo {
-            cell_type: CellType::I8 as u8,
-            count: 3,
-        }),
-        name: "deltas".into(),
-    });
-    t.add_value_column("flags", CellType::U8);
-    t.add_value_column("rate", CellType::Float);
-    for (label, shift, mask) in [("on", 0u8, 1u32), ("level", 1, 0b110)] {
-        t.columns.push(Column {
-            info: ColumnInfo::Flag(FlagInfo {
-                shift,
-                mask,
-                parent: 3,
-            }),
-            name: label.into(),
-        });
-    }
-    for i in 0..4u16 {
-        let name = t.string_cell(if i % 2 == 0 {
-            "same".to_owned()
-        } else {
-            format!("row {i}")
-        });
-        t.rows.push(vec![
-            Cell::U16(100 + i),
-            name,
-            Cell::I8(-1),
-            Cell::I8(i as i8),
-            Cell::I8(7),
-            Cell::U8((i as u8) & 7),
-            Cell::Float(i as f32 * 0.25),
-        ]);
-    }
-    t
-}
-
 #[test]
 fn built_tables_round_trip_in_every_game() {
-    let mut scrambled = sample_table();
+    let mut scrambled = common::bdat_sample_table();
     scrambled.flags.scrambled = true;
     scrambled.name = "SYS_Scrambled".into();
     for v in Variant::ALL {
-        let mut second = sample_for(v);
+        let mut second = common::bdat_sample_for(v);
         second.flags.scrambled = true;
         second.name = scrambled.name.clone();
         let file = BdatFile {
-            tables: vec![sample_for(v), second],
+            tables: vec![common::bdat_sample_for(v), second],
         };
         let bytes = bdat::encode(&file, v).unwrap();
         assert_eq!(bdat::detect(&bytes), Some(v));
@@ -474,7 +430,7 @@ fn built_tables_round_trip_in_every_game() {
 
 #[test]
 fn strings_that_are_not_utf8_are_kept_as_bytes() {
-    let mut t = sample_table();
+    let mut t = common::bdat_sample_table();
     let sjis = Text::from_bytes(&[0x83, 0x65, 0x83, 0x58, 0x83, 0x67]);
     assert!(sjis.as_str().is_none());
     let cell = t.string_cell(sjis.clone());
@@ -496,7 +452,7 @@ fn strings_that_are_not_utf8_are_kept_as_bytes() {
 
 #[test]
 fn flag_parents_keep_bits_no_flag_covers() {
-    let mut t = sample_table();
+    let mut t = common::bdat_sample_table();
     t.rows[0][5] = Cell::U8(0b1000_0111);
     let json = text::table_to_json(&t, "SYS_Sample");
     assert!(json.contains("\"raw\""));
@@ -557,7 +513,7 @@ fn fixed_point_values_read_back_despite_the_json_parsers_rounding() {
 
 #[test]
 fn row_id_gaps_unknown_columns_and_missing_tables_are_errors() {
-    let t = sample_table();
+    let t = common::bdat_sample_table();
     let json = text::table_to_json(&t, "SYS_Sample");
     let gap = json.replacen("\"$id\": 7", "\"$id\": 9", 1);
     let e = text::table_from_json(&gap, "SYS_Sample", Variant::Switch).unwrap_err();
@@ -668,7 +624,7 @@ fn flag_shifts_of_any_byte_survive_binary_json_binary_in_every_game() {
 
 #[test]
 fn a_flag_index_is_read_as_the_byte_it_is_in_the_file() {
-    let mut t = sample_table();
+    let mut t = common::bdat_sample_table();
     if let ColumnInfo::Flag(f) = &mut t.columns[5].info {
         f.shift = 255;
     }
@@ -728,7 +684,7 @@ fn flags_of_one_parent_sharing_a_label_keep_their_bits_in_every_game() {
 /// dropped. Each is refused where it is given.
 #[test]
 fn json_values_the_binary_cannot_hold_are_refused() {
-    let mut t = sample_table();
+    let mut t = common::bdat_sample_table();
     if let ColumnInfo::Flag(f) = &mut t.columns[6].info {
         f.mask = 0x1_0006;
     }
@@ -760,22 +716,10 @@ fn json_values_the_binary_cannot_hold_are_refused() {
 // Bad binary input: located errors, never a panic.
 
 /// The sample table as game `v` holds it (XCX: fixed-point floats).
-fn sample_for(v: Variant) -> Table {
-    let mut t = sample_table();
-    if v == Variant::X {
-        for r in &mut t.rows {
-            if let Cell::Float(f) = r[6] {
-                r[6] = Cell::Fixed((f * 4096.0) as u32);
-            }
-        }
-    }
-    t
-}
-
 fn sample_bytes(v: Variant) -> Vec<u8> {
     bdat::encode(
         &BdatFile {
-            tables: vec![sample_for(v)],
+            tables: vec![common::bdat_sample_for(v)],
         },
         v,
     )
@@ -784,7 +728,7 @@ fn sample_bytes(v: Variant) -> Vec<u8> {
 
 #[test]
 fn an_unknown_cell_type_is_named_where_it_is_read() {
-    let mut t = sample_table();
+    let mut t = common::bdat_sample_table();
     t.columns[4].info = ColumnInfo::Value(ValueInfo { cell_type: 9 });
     assert!(bdat::encode(&BdatFile { tables: vec![t] }, Variant::Switch).is_err());
     let mut b = sample_bytes(Variant::Switch);
@@ -861,12 +805,12 @@ fn every_cut_and_flip_of_a_built_file_decodes_or_fails_located() {
             }
         };
     for v in Variant::ALL {
-        let mut second = sample_for(v);
+        let mut second = common::bdat_sample_for(v);
         second.flags.scrambled = true;
         second.name = "SYS_Scrambled".into();
         let b = bdat::encode(
             &BdatFile {
-                tables: vec![sample_for(v), second],
+                tables: vec![common::bdat_sample_for(v), second],
             },
             v,
         )

@@ -75,16 +75,9 @@ impl<'s> ViewCx<'s> {
         tags_at: u64,
         tag_width: u64,
     ) -> DecodeResult<SwitchListView<'s, U>> {
-        self.loc(checked::count(
-            self.data(),
-            field_pos,
-            tags_at,
-            count,
-            tag_width,
-        ))?;
+        let tags = self.tags(field_pos, tags_at, count, tag_width)?;
         self.loc(checked::count(self.data(), field_pos, at, count, stride))?;
         self.charge(field_pos, count * stride)?;
-        let tags = self.record(tags_at, count * tag_width)?;
         Ok(SwitchListView {
             cx: *self,
             at,
@@ -97,6 +90,26 @@ impl<'s> ViewCx<'s> {
         })
     }
 
+    /// The bytes of `count` tags of `tag_width` bytes at `tags_at`, checked
+    /// to lie in the file (`field_pos`: where the count was read).
+    #[inline]
+    fn tags(
+        &self,
+        field_pos: u64,
+        tags_at: u64,
+        count: u64,
+        tag_width: u64,
+    ) -> DecodeResult<&'s [u8]> {
+        self.loc(checked::count(
+            self.data(),
+            field_pos,
+            tags_at,
+            count,
+            tag_width,
+        ))?;
+        self.record(tags_at, count * tag_width)
+    }
+
     /// The records of `list`, each given its tag from the `tag_width`-byte
     /// tags at `tags_at`, stored after them.
     #[inline]
@@ -107,15 +120,7 @@ impl<'s> ViewCx<'s> {
         tags_at: u64,
         tag_width: u64,
     ) -> DecodeResult<HeldListView<'s, T>> {
-        let count = list.len() as u64;
-        self.loc(checked::count(
-            self.data(),
-            field_pos,
-            tags_at,
-            count,
-            tag_width,
-        ))?;
-        let tags = self.record(tags_at, count * tag_width)?;
+        let tags = self.tags(field_pos, tags_at, list.len() as u64, tag_width)?;
         Ok(HeldListView {
             list,
             tags,

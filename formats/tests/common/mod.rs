@@ -3,6 +3,7 @@
 //! running the `codec` command.
 #![allow(dead_code)]
 
+use formats::bdat::{Cell, CellType, Column, ColumnInfo, FlagInfo, ListInfo, Table, Variant};
 use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -126,4 +127,62 @@ pub fn files_with_magic(dir: &Path, magic: &[u8]) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// A legacy BDAT table with every kind of column: values, an array, strings
+/// shared by rows, a float, and two flags of one parent.
+pub fn bdat_sample_table() -> Table {
+    let mut t = Table::new("SYS_Sample");
+    t.base_id = 5;
+    t.add_value_column("id", CellType::U16);
+    t.add_value_column("name", CellType::String);
+    t.columns.push(Column {
+        info: ColumnInfo::List(ListInfo {
+            cell_type: CellType::I8 as u8,
+            count: 3,
+        }),
+        name: "deltas".into(),
+    });
+    t.add_value_column("flags", CellType::U8);
+    t.add_value_column("rate", CellType::Float);
+    for (label, shift, mask) in [("on", 0u8, 1u32), ("level", 1, 0b110)] {
+        t.columns.push(Column {
+            info: ColumnInfo::Flag(FlagInfo {
+                shift,
+                mask,
+                parent: 3,
+            }),
+            name: label.into(),
+        });
+    }
+    for i in 0..4u16 {
+        let name = t.string_cell(if i % 2 == 0 {
+            "same".to_owned()
+        } else {
+            format!("row {i}")
+        });
+        t.rows.push(vec![
+            Cell::U16(100 + i),
+            name,
+            Cell::I8(-1),
+            Cell::I8(i as i8),
+            Cell::I8(7),
+            Cell::U8((i as u8) & 7),
+            Cell::Float(i as f32 * 0.25),
+        ]);
+    }
+    t
+}
+
+/// [`bdat_sample_table`] for game `v` (fixed-point floats in XCX).
+pub fn bdat_sample_for(v: Variant) -> Table {
+    let mut t = bdat_sample_table();
+    if v == Variant::X {
+        for r in &mut t.rows {
+            if let Cell::Float(f) = r[6] {
+                r[6] = Cell::Fixed((f * 4096.0) as u32);
+            }
+        }
+    }
+    t
 }
