@@ -446,6 +446,16 @@ fn formats_and_completions() {
     for name in ["aamp", "ainb", "bdat", "Yaz0", "zstd"] {
         assert!(out.contains(name), "{out}");
     }
+    // The library's views, and how much of each format they read.
+    let views = out
+        .lines()
+        .find(|l| l.starts_with("views"))
+        .expect("a views line");
+    assert!(views.contains("aamp every field"), "{views}");
+    assert!(
+        views.contains("(XC1)") && views.contains("1 field skipped"),
+        "{views}"
+    );
     let o = codec(&["completions", "bash"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("to-text"), "{}", stdout(&o));

@@ -204,7 +204,25 @@ sarc    SARC          .sarc .pack .bactorpack …                   yes    a fol
 layers: Yaz0 (.szs, .sbactorpack, any .s* file) and zstd (.zs, --zstd-dict) are peeled by check
 variants (--variant): bdat: switch (xc2, xc1de), x (xcx), wii (xc1), new3ds (3ds); ainb: 0x404, 0x407, 0x408
 ";
-    if inputs::print(text) {
+    // What the library's zero-copy views read (docs/views.md).
+    use formats::{aamp, ainb, bdat, byml, sarc};
+    let skipped = |n: usize| {
+        if n == 0 {
+            "every field".to_owned()
+        } else {
+            format!("{n} field{} skipped", if n == 1 { "" } else { "s" })
+        }
+    };
+    let text = format!(
+        "{text}views (Rust, formats::<format>::schema::view): aamp {}; ainb {} (0x407); bdat {} (XC2), {} (XC1); byml {}; sarc {}\n",
+        skipped(aamp::schema::view::SKIPPED.len()),
+        skipped(ainb::schema::view::v407::SKIPPED.len()),
+        skipped(bdat::schema::view::switch::SKIPPED.len()),
+        skipped(bdat::schema::view::wii::SKIPPED.len()),
+        skipped(byml::schema::view::le::SKIPPED.len()),
+        skipped(sarc::schema::view::little::SKIPPED.len()),
+    );
+    if inputs::print(&text) {
         ExitCode::SUCCESS
     } else {
         inputs::failure()
