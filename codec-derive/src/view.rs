@@ -1663,7 +1663,7 @@ impl Gen<'_> {
                     quote!(#rt::view::RowsView<'s, #cv<'s>>),
                     quote! {
                         let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, 0)?;
-                        cx.rows(field_pos, t, #n, #stride)
+                        cx.rows(field_pos, t, #n, #stride, (#sname, #fname))
                     },
                 )
             }

@@ -1,7 +1,8 @@
 //! Mutation sweep over real files: every truncation length, every single-bit
 //! flip and every byte inverted, on a sample of each format's corpus. Each
 //! outcome must be `Ok` (and then encode must not panic) or an error that
-//! names a byte offset inside the file and a field path. A panic fails the
+//! names a byte offset inside the file and a field path; so must a walk
+//! through the format's zero-copy views. A panic fails the
 //! test with the mutation that caused it; so does a hang (one input that
 //! runs longer than [`HANG`]), reported while it still runs.
 //!
@@ -101,15 +102,29 @@ const FORMATS: &[Format] = &[
 // ---------------------------------------------------------------------------
 // The formats.
 
+/// The errors of a walk through a format's zero-copy views, which must be
+/// located as decode's are.
+fn walked<T>(walk: codec_runtime::DecodeResult<T>) -> Outcome {
+    match walk {
+        Ok(_) => Vec::new(),
+        Err(e) => vec![(e.offset(), e.to_string())],
+    }
+}
+
 fn aamp(data: &[u8]) -> Outcome {
-    match formats::aamp::decode(data) {
+    let mut out = match formats::aamp::decode(data) {
         Ok(doc) => {
             // Encoding a decoded value may refuse (an error), never panic.
             let _ = formats::aamp::encode(&doc);
             Vec::new()
         }
         Err(e) => vec![(e.offset(), e.to_string())],
-    }
+    };
+    let source = formats::aamp::schema::view::source(data);
+    out.extend(walked(
+        formats::aamp::schema::view::open(&source).and_then(formats::aamp::views::visit),
+    ));
+    out
 }
 
 /// Ten files of at most 4 KiB, spread over the sizes.
@@ -122,13 +137,20 @@ fn pick_aamp(dir: &Path) -> Vec<Sample> {
 }
 
 fn ainb(data: &[u8]) -> Outcome {
-    match formats::ainb::decode(data) {
+    let mut out = match formats::ainb::decode(data) {
         Ok(doc) => {
             let _ = formats::ainb::encode(&doc);
             Vec::new()
         }
         Err(e) => vec![(e.offset(), e.to_string())],
+    };
+    let version = data
+        .get(4..8)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    if let Some(v) = version.and_then(formats::ainb::variant_of) {
+        out.extend(walked(formats::ainb::views::visit(data, v)));
     }
+    out
 }
 
 /// Four small files (at most 4 KiB, spread over the sizes) and the
@@ -161,13 +183,17 @@ fn pick_ainb(dir: &Path) -> Vec<Sample> {
 }
 
 fn byml(data: &[u8]) -> Outcome {
-    match formats::byml::decode(data) {
+    let mut out = match formats::byml::decode(data) {
         Ok((v, doc)) => {
             let _ = formats::byml::encode(&doc, v);
             Vec::new()
         }
         Err(e) => vec![(e.offset(), e.to_string())],
+    };
+    if let Some(v) = formats::byml::detect(data) {
+        out.extend(walked(formats::byml::views::visit(data, v)));
     }
+    out
 }
 
 /// The two smallest files: a v4 effect file with 64-bit values and an
@@ -188,13 +214,17 @@ fn pick_byml(dir: &Path) -> Vec<Sample> {
 }
 
 fn sarc(data: &[u8]) -> Outcome {
-    match formats::sarc::decode(data) {
+    let mut out = match formats::sarc::decode(data) {
         Ok((v, archive)) => {
             let _ = formats::sarc::encode(&archive, v);
             Vec::new()
         }
         Err(e) => vec![(e.offset(), e.to_string())],
+    };
+    if let Some(v) = formats::sarc::schema::Variant::detect(data) {
+        out.extend(walked(formats::sarc::views::visit(data, v)));
     }
+    out
 }
 
 /// The small archive (1.8 KB, a BotW pack of AAMP files) in full.
@@ -215,6 +245,9 @@ fn bdat_as(data: &[u8], v: Variant) -> Outcome {
             let _ = bdat::encode(&file, v);
         }
         Err(e) => errors.push((e.offset(), e.to_string())),
+    }
+    if let Some(walk) = bdat::views::visit(data, v) {
+        errors.extend(walked(walk));
     }
     if bdat::detect(data) != Some(v) {
         match bdat::decode(data) {

@@ -5,7 +5,7 @@
 
 use super::{ViewCx, ViewUnion};
 use crate::reader::checked;
-use crate::{DecodeError, DecodeResult, ErrorKind};
+use crate::{DecodeError, DecodeResult, ErrorKind, PathSeg};
 use std::marker::PhantomData;
 
 /// A generated view of a cell union (the cells of a `Rows` region): the
@@ -22,6 +22,9 @@ pub struct RowsView<'s, C> {
     at: u64,
     stride: u64,
     count: u64,
+    /// The record and field holding the rows, for the path of a cell's
+    /// error (`Table.rows[3]`).
+    path: (&'static str, &'static str),
     _cell: PhantomData<fn() -> C>,
 }
 
@@ -36,7 +39,7 @@ impl<C> Copy for RowsView<'_, C> {}
 impl<'s> ViewCx<'s> {
     /// `count` rows of `stride` bytes from `at` (`field_pos` is where the
     /// offset to them was read), checked to lie in the file as decode
-    /// checks them.
+    /// checks them; `path` is the record and the field holding them.
     #[inline]
     pub fn rows<C: ViewCell<'s>>(
         &self,
@@ -44,6 +47,7 @@ impl<'s> ViewCx<'s> {
         at: u64,
         count: u64,
         stride: u64,
+        path: (&'static str, &'static str),
     ) -> DecodeResult<RowsView<'s, C>> {
         self.loc(checked::count(self.data(), field_pos, at, count, stride))?;
         self.charge(field_pos, count.saturating_mul(stride.max(1)))?;
@@ -52,6 +56,7 @@ impl<'s> ViewCx<'s> {
             at,
             stride,
             count,
+            path,
             _cell: PhantomData,
         })
     }
@@ -93,6 +98,8 @@ impl<'s, C: ViewCell<'s>> RowsView<'s, C> {
                 cx: self.cx,
                 at,
                 bytes,
+                index: i as usize,
+                path: self.path,
                 _cell: PhantomData,
             }
         })
@@ -152,6 +159,9 @@ pub struct RowView<'s, C> {
     cx: ViewCx<'s>,
     at: u64,
     bytes: &'s [u8],
+    /// The row's index, and where the rows are held, for errors.
+    index: usize,
+    path: (&'static str, &'static str),
     _cell: PhantomData<fn() -> C>,
 }
 
@@ -180,6 +190,20 @@ impl<'s, C: ViewCell<'s>> RowView<'s, C> {
     /// cell that does not fit in the row, is decode's refusal.
     #[inline]
     pub fn cell(&self, tag: u64, offset: u64, k: u64, tag_pos: u64) -> DecodeResult<C> {
+        self.cell_here(tag, offset, k, tag_pos).map_err(|e| {
+            e.at_index(self.index)
+                .in_field(self.path.1)
+                .within(PathSeg::Type(self.path.0))
+        })
+    }
+
+    /// Where the row lies among the rows.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    #[inline(always)]
+    fn cell_here(&self, tag: u64, offset: u64, k: u64, tag_pos: u64) -> DecodeResult<C> {
         let Some(size) = C::cell_size(tag) else {
             return C::view_payload(self.cx, tag, self.at, self.at, tag_pos);
         };
