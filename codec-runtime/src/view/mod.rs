@@ -248,21 +248,16 @@ impl<'s> ViewCx<'s> {
         scale: u64,
         bytes: u64,
     ) -> DecodeResult<(ViewCx<'s>, u64)> {
-        self.loc(self.follow_here(field_pos, base, raw, scale, bytes))
-    }
-
-    #[inline(always)]
-    fn follow_here(
-        &self,
-        field_pos: u64,
-        base: u64,
-        raw: u64,
-        scale: u64,
-        bytes: u64,
-    ) -> DecodeResult<(ViewCx<'s>, u64)> {
-        let t = checked::target(self.src.data, field_pos, base, raw, scale)?;
-        checked::depth(self.depth, self.src.limits.max_depth, field_pos)?;
-        self.charge_here(field_pos, bytes.max(1))?;
+        let followed = crate::run_inline(
+            #[inline(always)]
+            || {
+                let t = checked::target(self.src.data, field_pos, base, raw, scale)?;
+                checked::depth(self.depth, self.src.limits.max_depth, field_pos)?;
+                self.charge_here(field_pos, bytes.max(1))?;
+                Ok(t)
+            },
+        );
+        let t = self.loc(followed)?;
         Ok((
             ViewCx {
                 src: self.src,
@@ -295,20 +290,16 @@ impl<'s> ViewCx<'s> {
         at: u64,
         count: u64,
     ) -> DecodeResult<ListView<'s, T>> {
-        self.loc(self.list_here(field_pos, at, count))
-    }
-
-    #[inline(always)]
-    fn list_here<T: ViewElem<'s>>(
-        &self,
-        field_pos: u64,
-        at: u64,
-        count: u64,
-    ) -> DecodeResult<ListView<'s, T>> {
-        checked::count(self.src.data, field_pos, at, count, T::SIZE)?;
-        let len = count * T::SIZE;
-        self.charge_here(field_pos, len)?;
-        let bytes = checked::bytes(self.src.data, at, len)?;
+        let bytes = crate::run_inline(
+            #[inline(always)]
+            || {
+                checked::count(self.src.data, field_pos, at, count, T::SIZE)?;
+                let len = count * T::SIZE;
+                self.charge_here(field_pos, len)?;
+                checked::bytes(self.src.data, at, len)
+            },
+        );
+        let bytes = self.loc(bytes)?;
         Ok(ListView {
             cx: *self,
             at,
