@@ -439,6 +439,11 @@ fn accessor(name: &str) -> proc_macro2::Ident {
     }
 }
 
+/// The schema-module function through which views call hash glue `hook`.
+fn hash_hook_name(hook: &str) -> proc_macro2::Ident {
+    format_ident!("__view_hash_{}", hook)
+}
+
 /// The handle of unit `name`: the offset to it, followed when asked for.
 fn unit_name(name: &str) -> proc_macro2::Ident {
     format_ident!("{}Unit", name)
@@ -670,9 +675,11 @@ impl Gen<'_> {
                 pub const VIEWABLE: &[&str] = &[];
             }
         };
+        let hash_hooks = self.hash_hooks();
         if self.c.variants().is_empty() {
             return match self.view_items() {
                 Some((names, items)) => quote! {
+                    #hash_hooks
                     /// Zero-copy views over a file's bytes: one `FooView<'s>` per
                     /// struct and union of the schema. See `codec_runtime::view`.
                     #[allow(clippy::needless_lifetimes, clippy::identity_op, clippy::erasing_op)]
@@ -720,6 +727,7 @@ impl Gen<'_> {
             /// Zero-copy views over a file's bytes, one module per variant
             /// of the schema (its layout and byte order). See
             /// `codec_runtime::view`.
+            #hash_hooks
             #[allow(clippy::needless_lifetimes, clippy::identity_op, clippy::erasing_op)]
             pub mod view {
                 /// The types that have a view in every variant that has views.
@@ -1112,6 +1120,9 @@ impl Gen<'_> {
                 }
                 Type::Ptr(p) => {
                     accessors.extend(self.ptr_accessor(v, s, &offsets, f, off, p, &doc));
+                    if matches!(p.to, Type::Hash { .. }) {
+                        accessors.extend(self.hash_find_accessor(v, s, &offsets, f, off, p));
+                    }
                 }
                 Type::Bits { word, .. } => {
                     let (read, _) = scalar_at(word);
@@ -1763,6 +1774,135 @@ impl Gen<'_> {
                 }
             }
         }
+    }
+
+    /// `{field}_find(key)` for an offset to a hash index: the record whose
+    /// key is `key`, looked up as the file's reader does (the glue's hash,
+    /// the slot's chain); nothing when the records' keys or next offsets
+    /// cannot be read by views, or the schema has no glue.
+    fn hash_find_accessor(
+        &self,
+        v: &Viewable<'_>,
+        s: &StructDef,
+        offsets: &[Option<u64>],
+        f: &codec_schema::Field,
+        off: u64,
+        p: &codec_schema::Ptr,
+    ) -> TokenStream {
+        let Type::Hash {
+            of,
+            key,
+            next,
+            slots,
+            hook,
+            width,
+            base: hbase,
+            ..
+        } = &p.to
+        else {
+            return quote!();
+        };
+        let (Some(_), Some(rec)) = (self.hooks, v.get_struct(of)) else {
+            return quote!();
+        };
+        let rec_offsets = self.c.field_offsets(rec);
+        let field = |name: &str| rec.fields.iter().position(|g| g.name == name);
+        let (Some(ki), Some(ni)) = (field(key), field(next)) else {
+            return quote!();
+        };
+        let key_is_text = matches!(&rec.fields[ki].ty, Type::CString { .. } | Type::Str { .. })
+            || matches!(&rec.fields[ki].ty, Type::Ptr(kp) if matches!(kp.to, Type::CString { .. }));
+        let (Some(next_off), Some(next_w)) =
+            (rec_offsets[ni], codec_schema::int_width(&rec.fields[ni].ty))
+        else {
+            return quote!();
+        };
+        if !key_is_text
+            || !v.field_ok(rec, ki)
+            || !matches!(hbase, Base::File | Base::Unit | Base::Absolute(_))
+        {
+            return quote!();
+        }
+        let _ = next_w;
+        let hbase = match hbase {
+            Base::Absolute(n) => quote!(#n),
+            _ => quote!(0u64),
+        };
+        let Some((si, sf)) = s.fields.iter().enumerate().find(|(_, g)| &g.name == slots) else {
+            return quote!();
+        };
+        let e = self.view_endian();
+        let (sread, _) = scalar_at(&sf.ty);
+        let so = offsets[si].unwrap_or(0) as usize;
+        let (wread, _) = scalar_at(&p.width);
+        let offu = off as usize;
+        let scale = p.scale;
+        let base = match &p.base {
+            Base::Absolute(n) => quote!(#n),
+            Base::Record => quote!(self.at),
+            _ => quote!(0u64),
+        };
+        let hw = width_of(width);
+        let nv = view_name(of);
+        let kid = accessor(key);
+        let nid = accessor(next);
+        let fname = &f.name;
+        let sname = &s.name;
+        let find = format_ident!("{}_find", f.name);
+        let hash_fn = hash_hook_name(hook);
+        let hash_fn = self.up(quote!(#hash_fn));
+        let doc = format!(
+            "The `{of}` whose `{key}` is `key`, found through the hash index `{fname}` as the file's reader finds it (glue `{hook}`, then the slot's chain); `None` when no record in the chain has it."
+        );
+        quote! {
+            #[doc = #doc]
+            pub fn #find(&self, key: &[u8]) -> DecodeResult<Option<#nv<'s>>> {
+                let raw = at::#wread(self.rec, #offu, #e) as u64;
+                let field_pos = self.at + #off;
+                ::codec_runtime::run_inline(|| -> DecodeResult<Option<#nv<'s>>> {
+                    let (cx, heads) = self.cx.follow(field_pos, #base, raw, #scale, 0)?;
+                    let slots = at::#sread(self.rec, #so, #e) as u64;
+                    cx.hash_find(heads, slots, #hw, #hash_fn(key), #hbase, #scale, #nv::SIZE, |cx, at| {
+                        let rec = #nv::view_at(cx, at)?;
+                        let hit = rec.#kid()?.as_bytes() == key;
+                        Ok((hit.then_some(rec), at + #next_off, rec.#nid() as u64))
+                    })
+                })
+                .map_err(|e| e.in_field(#fname).within(PathSeg::Type(#sname)))
+            }
+        }
+    }
+
+    /// Glue hash functions the views call (`{field}_find`), beside the
+    /// view module: its own paths to the glue would depend on its depth.
+    fn hash_hooks(&self) -> TokenStream {
+        let Some(hooks) = self.hooks else {
+            return quote!();
+        };
+        let mut seen = BTreeSet::new();
+        let mut out = TokenStream::new();
+        for t in &self.c.schema.types {
+            let TypeDef::Struct(s) = t else { continue };
+            for f in &s.fields {
+                let Type::Ptr(p) = &f.ty else { continue };
+                let Type::Hash { hook, .. } = &p.to else {
+                    continue;
+                };
+                if !seen.insert(hook.clone()) {
+                    continue;
+                }
+                let name = hash_hook_name(hook);
+                let hn = ident(hook);
+                out.extend(quote! {
+                    #[doc(hidden)]
+                    #[inline]
+                    pub fn #name(key: &[u8]) -> u64 {
+                        #hooks::#hn(key)
+                    }
+                });
+            }
+        }
+        out
     }
 
     /// A union variant that is an offset (at `pos`): the type its target

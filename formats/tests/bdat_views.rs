@@ -199,3 +199,111 @@ fn a_table_offset_past_the_end_is_an_error_not_a_panic() {
     assert_eq!(e.offset(), 8, "{e}");
     assert!(bdat::views::visit(&data, Variant::Switch).unwrap().is_err());
 }
+
+/// Every column of `table` is found by its name through the hash index;
+/// a name held by one column only finds that column. Returns how many
+/// were looked up.
+fn find_every_column(table: &Table, view: &v::TableView<'_>) -> usize {
+    let columns = view.columns().unwrap();
+    for (j, c) in table.columns.iter().enumerate() {
+        let name = c.name.as_bytes();
+        let found = view
+            .hash_find(name)
+            .unwrap()
+            .unwrap_or_else(|| panic!("{}: column {j} not found", table.name));
+        assert_eq!(found.name().unwrap().as_bytes(), name);
+        let unique = table.columns.iter().filter(|d| d.name == c.name).count() == 1;
+        if unique {
+            assert_eq!(found.at(), columns.get(j).unwrap().at(), "{}", table.name);
+        }
+    }
+    assert!(view.hash_find(b"no such column").unwrap().is_none());
+    table.columns.len()
+}
+
+#[test]
+fn columns_are_found_by_name_through_the_hash_index() {
+    let mut files = vec![("built".to_owned(), built(Variant::Switch).1)];
+    if let Some(dir) = common::corpus("bdat") {
+        files.extend(
+            common::files_with_ext(&dir, "bdat")
+                .into_iter()
+                .filter(|(_, d)| bdat::detect(d) == Some(Variant::Switch)),
+        );
+    }
+    let mut found = 0;
+    for (name, data) in &files {
+        let file = bdat::decode_as(data, Variant::Switch).unwrap();
+        let source = v::source(data);
+        for (unit, table) in v::open(&source)
+            .unwrap()
+            .tables()
+            .unwrap()
+            .iter()
+            .zip(&file.tables)
+        {
+            let bytes = unit.bytes().unwrap();
+            let source = unit.source(&bytes).unwrap();
+            found += find_every_column(table, &v::TableView::open(&source).unwrap());
+        }
+        eprintln!("{name}: columns found by name");
+    }
+    assert!(found >= 15, "{found}");
+}
+
+#[test]
+fn xc1_columns_are_found_by_name_though_not_listed() {
+    // The XC1 views skip the inline column list, but the hash index
+    // leads to each column node.
+    use formats::bdat::schema::view::wii;
+    let (file, data) = built(Variant::Wii);
+    let source = wii::source(&data);
+    let unit = wii::open(&source)
+        .unwrap()
+        .tables()
+        .unwrap()
+        .get(0)
+        .unwrap();
+    let bytes = unit.bytes().unwrap();
+    let source = unit.source(&bytes).unwrap();
+    let table = wii::TableView::open(&source).unwrap();
+    for c in &file.tables[0].columns {
+        let found = table.hash_find(c.name.as_bytes()).unwrap().expect("found");
+        assert_eq!(found.name().unwrap().as_bytes(), c.name.as_bytes());
+    }
+}
+
+#[test]
+fn a_hash_chain_that_loops_ends_in_an_error() {
+    let (_, mut data) = built(Variant::Switch);
+    let source = v::source(&data);
+    let unit = v::open(&source).unwrap().tables().unwrap().get(0).unwrap();
+    let origin = unit.at().unwrap() as usize;
+    let bytes = unit.bytes().unwrap();
+    let source = unit.source(&bytes).unwrap();
+    let table = v::TableView::open(&source).unwrap();
+    // The column found for "id" points at itself as the next of its chain.
+    let id = table.hash_find(b"id").unwrap().unwrap();
+    let next_at = origin + id.at() as usize + 2;
+    let own = (id.at() as u16).to_le_bytes();
+    drop(bytes);
+    data[next_at..next_at + 2].copy_from_slice(&own);
+    let source = v::source(&data);
+    let unit = v::open(&source).unwrap().tables().unwrap().get(0).unwrap();
+    let bytes = unit.bytes().unwrap();
+    let source = unit.source(&bytes).unwrap();
+    let table = v::TableView::open(&source).unwrap();
+    // "id" itself is still found at the chain's head; a name of the same
+    // slot that no column has walks the loop until the read budget runs out.
+    assert!(table.hash_find(b"id").unwrap().is_some());
+    let slot_of = |k: &[u8]| bdat::glue::name_hash(k) % u64::from(table.hash_slots());
+    let key = (b'a'..=b'z')
+        .flat_map(|a| (b'a'..=b'z').map(move |b| vec![b'q', a, b]))
+        .find(|k| slot_of(k) == slot_of(b"id"))
+        .expect("a key of the same slot");
+    let e = table.hash_find(&key).unwrap_err();
+    assert!(
+        matches!(e.kind(), codec_runtime::ErrorKind::BudgetExhausted { .. }),
+        "{e}"
+    );
+}

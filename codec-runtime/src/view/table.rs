@@ -162,3 +162,41 @@ impl<'s> ViewCx<'s> {
         }
     }
 }
+
+impl<'s> ViewCx<'s> {
+    /// Looks a key up in a hash index of `slots` heads of `width` bytes at
+    /// `heads_at`, as the file's reader does: the head of slot `hash %
+    /// slots`, then each record's next offset (counted from `base`, times
+    /// `scale`; 0 ends the chain). `step` views the record at a position
+    /// and says whether its key is the one looked for, and where its next
+    /// offset lies and what it holds. Each record followed is charged to
+    /// the read budget (`size` bytes), so a chain that loops ends in an
+    /// error.
+    #[allow(clippy::too_many_arguments)]
+    pub fn hash_find<T>(
+        &self,
+        heads_at: u64,
+        slots: u64,
+        width: u64,
+        hash: u64,
+        base: u64,
+        scale: u64,
+        size: u64,
+        mut step: impl FnMut(ViewCx<'s>, u64) -> DecodeResult<(Option<T>, u64, u64)>,
+    ) -> DecodeResult<Option<T>> {
+        if slots == 0 {
+            return Ok(None);
+        }
+        let mut field_pos = heads_at + (hash % slots) * width;
+        let mut raw = self.uint(field_pos, width)?;
+        while raw != 0 {
+            let (cx, t) = self.follow(field_pos, base, raw, scale, size)?;
+            let (hit, next_pos, next) = step(cx, t)?;
+            if hit.is_some() {
+                return Ok(hit);
+            }
+            (field_pos, raw) = (next_pos, next);
+        }
+        Ok(None)
+    }
+}

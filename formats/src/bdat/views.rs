@@ -35,7 +35,9 @@
 //! stand inline in the name table, each as long as its name, up to the hash
 //! table (`Follows` with a list counted `ToNext`), which views do not read.
 //! Without the columns a row's cells cannot be told apart, so [`visit`] and
-//! [`compare`] walk the Switch and XCX files only.
+//! [`compare`] walk the Switch and XCX files only. A column is still found
+//! by its name in every variant, through the table's hash index, as the
+//! games find it: `table.hash_find(b"Name")`.
 
 use super::{BdatFile, Variant};
 use codec_runtime::DecodeResult;
