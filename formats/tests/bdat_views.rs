@@ -44,6 +44,11 @@ fn agree(name: &str, data: &[u8]) -> Option<Variant> {
     let rows: usize = file.tables.iter().map(|t| t.rows.len()).sum();
     assert_eq!(tally.rows, rows as u64, "{name}");
     assert_eq!(tally.cells, cells(&file), "{name}");
+    // Every column is found by its name (a duplicate name, by one of its
+    // columns).
+    let found = bdat::views::find_columns(data, variant).unwrap().unwrap();
+    let columns: usize = file.tables.iter().map(|t| t.columns.len()).sum();
+    assert_eq!(found, columns as u64, "{name}");
     Some(variant)
 }
 

@@ -477,10 +477,26 @@ impl<'s> ViewCx<'s> {
 /// and bounded when the view was made. Comparing it with text or reading
 /// its bytes needs no UTF-8 check; [`ViewStr::to_str`] makes that check,
 /// with decode's error (the offset of the first bad byte).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// Two strings are equal when their bytes are, wherever they lie.
+#[derive(Clone, Copy)]
 pub struct ViewStr<'s> {
     bytes: &'s [u8],
     at: u64,
+}
+
+impl PartialEq for ViewStr<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes == other.bytes
+    }
+}
+
+impl Eq for ViewStr<'_> {}
+
+impl std::hash::Hash for ViewStr<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.bytes.hash(state);
+    }
 }
 
 impl<'s> ViewStr<'s> {
@@ -815,6 +831,21 @@ mod tests {
         let err = cx.follow(4, 0, 0, 1, 1).unwrap_err();
         assert_eq!(err.kind(), &ErrorKind::TooDeep { limit: 3 });
         assert_eq!(err.offset(), 4);
+    }
+
+    #[test]
+    fn strings_are_equal_by_their_bytes_wherever_they_lie() {
+        let data = b"ab\0ab\0ac\0";
+        let src = ViewSource::new(data, Endian::Little, Limits::default());
+        let (a, b, c) = (
+            src.cx().str(0, None).unwrap(),
+            src.cx().str(3, None).unwrap(),
+            src.cx().str(6, None).unwrap(),
+        );
+        assert_eq!(a, b);
+        assert_ne!(a.at(), b.at());
+        assert_ne!(a, c);
+        assert_eq!(a, "ab");
     }
 
     #[test]

@@ -102,6 +102,18 @@ impl Raw for u32 {
     }
 }
 
+/// Looks every column of every table up by its name through the tables'
+/// hash indices (Switch and XCX files: the games whose views list the
+/// columns) and returns how many lookups found a column of that name;
+/// `None` for a variant without the column list.
+pub fn find_columns(data: &[u8], variant: Variant) -> Option<DecodeResult<u64>> {
+    match variant {
+        Variant::Switch => Some(switch::find_columns(data)),
+        Variant::X => Some(x::find_columns(data)),
+        Variant::Wii | Variant::New3ds => None,
+    }
+}
+
 macro_rules! walkers {
     ($($m:ident: $float:ident),*) => {$(
         mod $m {
@@ -137,6 +149,23 @@ macro_rules! walkers {
                     table(v::TableView::open(&source)?, &mut t)?;
                 }
                 Ok(t)
+            }
+
+            pub(super) fn find_columns(data: &[u8]) -> DecodeResult<u64> {
+                let source = v::source(data);
+                let mut found = 0;
+                for unit in v::open(&source)?.tables()? {
+                    let bytes = unit.bytes()?;
+                    let source = unit.source(&bytes)?;
+                    let table = v::TableView::open(&source)?;
+                    for c in table.columns()? {
+                        let name = c.name()?;
+                        if let Some(hit) = table.hash_find(name.as_bytes())? {
+                            found += u64::from(hit.name()? == name);
+                        }
+                    }
+                }
+                Ok(found)
             }
 
             fn table(table: v::TableView<'_>, t: &mut Tally) -> DecodeResult<()> {
