@@ -4,9 +4,7 @@
 
 use codec_runtime::Text;
 use formats::bdat::text::{self, FileSchema, TextError};
-use formats::bdat::{
-    self, BdatFile, Cell, CellType, Column, ColumnInfo, FlagInfo, Table, ValueInfo, Variant,
-};
+use formats::bdat::{self, BdatFile, Cell, CellType, ColumnInfo, Table, ValueInfo, Variant};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -568,14 +566,7 @@ fn odd_flags_table() -> Table {
         ("wide", 200, u32::MAX, 1),
         ("orphan", 70, 0xff, 2),
     ] {
-        t.columns.push(Column {
-            info: ColumnInfo::Flag(FlagInfo {
-                shift,
-                mask,
-                parent,
-            }),
-            name: label.into(),
-        });
+        t.add_flag_column(label, parent, shift, mask);
     }
     for (bits, small) in [(u32::MAX, -1i8), (0x1234_5678, 5), (0, 0), (0xab, -128)] {
         let name = t.string_cell(format!("row {bits:x}"));
@@ -653,14 +644,7 @@ fn flags_of_one_parent_sharing_a_label_keep_their_bits_in_every_game() {
     let mut t = Table::new("Table1");
     t.add_value_column("value_flags", CellType::U8);
     for (label, shift, mask) in [("Bit1", 0u8, 1u32), ("Bits23", 1, 6), ("Bit1", 3, 8)] {
-        t.columns.push(Column {
-            info: ColumnInfo::Flag(FlagInfo {
-                shift,
-                mask,
-                parent: 0,
-            }),
-            name: label.into(),
-        });
+        t.add_flag_column(label, 0, shift, mask);
     }
     for raw in [15u8, 12, 3, 0] {
         t.rows.push(vec![Cell::U8(raw)]);

@@ -234,6 +234,19 @@ impl Table {
         });
     }
 
+    /// Adds a flag column at the end: `(parent's cell & mask) >> shift`,
+    /// `parent` being the index of the column whose cell holds the bits.
+    pub fn add_flag_column(&mut self, name: impl Into<Text>, parent: u32, shift: u8, mask: u32) {
+        self.columns.push(Column {
+            info: ColumnInfo::Flag(FlagInfo {
+                shift,
+                mask,
+                parent,
+            }),
+            name: name.into(),
+        });
+    }
+
     /// The first column with this name.
     pub fn column(&self, name: &str) -> Option<usize> {
         self.columns.iter().position(|c| c.name == *name)

@@ -3,7 +3,7 @@
 //! running the `codec` command.
 #![allow(dead_code)]
 
-use formats::bdat::{Cell, CellType, Column, ColumnInfo, FlagInfo, ListInfo, Table, Variant};
+use formats::bdat::{Cell, CellType, Column, ColumnInfo, ListInfo, Table, Variant};
 use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -146,14 +146,7 @@ pub fn bdat_sample_table() -> Table {
     t.add_value_column("flags", CellType::U8);
     t.add_value_column("rate", CellType::Float);
     for (label, shift, mask) in [("on", 0u8, 1u32), ("level", 1, 0b110)] {
-        t.columns.push(Column {
-            info: ColumnInfo::Flag(FlagInfo {
-                shift,
-                mask,
-                parent: 3,
-            }),
-            name: label.into(),
-        });
+        t.add_flag_column(label, 3, shift, mask);
     }
     for i in 0..4u16 {
         let name = t.string_cell(if i % 2 == 0 {
