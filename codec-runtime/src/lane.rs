@@ -32,8 +32,11 @@ pub(crate) struct Lane {
     dedup: Option<Dedup>,
     /// The lane's bytes; while the lane is entered, the main output.
     pub(crate) buf: Vec<u8>,
-    exact: ExactPool,
-    search: ByteSearchPool,
+    /// The lane's pools. They stay here while the lane is entered:
+    /// [`Writer::end_value`] picks the pools of the buffer being written,
+    /// so entering a lane (once per value) swaps one buffer and nothing else.
+    pub(crate) exact: ExactPool,
+    pub(crate) search: ByteSearchPool,
     /// Offsets that point into the lane, patched when it is closed.
     pub(crate) patches: Vec<LanePatch>,
 }
@@ -91,6 +94,7 @@ impl Writer {
     }
 
     /// Sends what is written next to the open lane.
+    #[inline]
     pub fn enter_lane(&mut self) {
         debug_assert!(self.lanes.open && !self.lanes.entered());
         let dedup = self.lanes.lane.dedup.unwrap_or(Dedup::None);
@@ -100,6 +104,7 @@ impl Writer {
     }
 
     /// Sends what is written next back to the current section.
+    #[inline]
     pub fn leave_lane(&mut self) {
         if let Some((id, dedup)) = self.lanes.saved.take() {
             self.swap_lane_storage();
@@ -107,15 +112,9 @@ impl Writer {
         }
     }
 
+    #[inline(always)]
     fn swap_lane_storage(&mut self) {
-        let lane = &mut self.lanes.lane;
-        std::mem::swap(&mut self.buf, &mut lane.buf);
-        // Only the pool the lane's policy uses changes hands.
-        match lane.dedup {
-            Some(Dedup::Exact) => std::mem::swap(&mut self.exact, &mut lane.exact),
-            Some(Dedup::ByteSearch { .. }) => std::mem::swap(&mut self.search, &mut lane.search),
-            _ => {}
-        }
+        std::mem::swap(&mut self.buf, &mut self.lanes.lane.buf);
         self.lane_tag = if self.lanes.entered() { LANE } else { 0 };
     }
 
@@ -191,6 +190,43 @@ mod tests {
         // The third string equals the first: it points at the lane's start.
         assert_eq!(&out[4..8], &20u32.to_le_bytes(), "string offset");
         assert_eq!(&out[20..28], b"ab\0\0cd\0\0");
+    }
+
+    /// The lane and the section beside it dedup each in its own pool: equal
+    /// bytes on the other side are never reused, in either direction, while
+    /// equal bytes on the same side are.
+    #[test]
+    fn a_lane_and_its_section_keep_separate_pools() {
+        let mut w = Writer::new(Endian::Little, 1, 2);
+        // Both sides dedup exact values, so one shared pool would match.
+        w.begin_section(0, 4, Dedup::Exact);
+        w.open_lane(1, 4, Dedup::Exact);
+        let put_word = |w: &mut Writer, v: u32| {
+            let t = w.begin_value(4);
+            w.put_u32(v);
+            w.end_value(t, 4)
+        };
+        let put_string = |w: &mut Writer| {
+            w.enter_lane();
+            let t = w.begin_value(4);
+            w.put_cstring("ab", None, Some(4), "s").unwrap();
+            let t = w.end_value(t, 4);
+            w.leave_lane();
+            t
+        };
+        let ab = u32::from_le_bytes(*b"ab\0\0");
+        assert_eq!(put_word(&mut w, 7), 0);
+        assert_eq!(put_word(&mut w, ab), 4);
+        assert_eq!(
+            put_string(&mut w),
+            LANE,
+            "the string is not found among the data"
+        );
+        assert_eq!(put_word(&mut w, ab), 4, "data reuses data");
+        assert_eq!(put_string(&mut w), LANE, "strings reuse strings");
+        w.end_section(4);
+        w.close_lane().unwrap();
+        assert_eq!(w.into_bytes(), b"\x07\0\0\0ab\0\0ab\0\0");
     }
 
     /// An output abandoned while a lane is entered (an encode error) leaves

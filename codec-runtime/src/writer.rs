@@ -567,23 +567,29 @@ impl Writer {
         let sec_start = self.section(self.current).start as usize;
         let tag = self.lane_tag;
         let s = (start & !crate::lane::LANE) as usize;
+        // The pools of the buffer being written (the lane keeps its own).
+        let (exact, search) = if tag == 0 {
+            (&mut self.exact, &mut self.search)
+        } else {
+            (&mut self.lanes.lane.exact, &mut self.lanes.lane.search)
+        };
         let found = match self.dedup {
             Dedup::None => None,
             // Remembered at once when new.
-            Dedup::Exact => self.exact.find_or_insert(&self.buf, s),
+            Dedup::Exact => exact.find_or_insert(&self.buf, s),
             Dedup::ByteSearch { align: 4 }
                 if self.buf.len() == s + 4
                     && (s - sec_start) % 4 == 0
                     && self.buf.len() < u32::MAX as usize =>
             {
                 // When new, the value is indexed where it stands.
-                self.search
+                search
                     .find_word_or_keep(&self.buf[sec_start..], s - sec_start)
                     .map(|p| sec_start as u64 + p)
             }
             Dedup::ByteSearch { align: a } => {
                 let (before, value) = self.buf.split_at(s);
-                self.search
+                search
                     .find(&before[sec_start..], a, value)
                     .map(|p| sec_start as u64 + p)
             }
