@@ -1,11 +1,12 @@
 //! Drives one side of the BYML bench in a loop, for a profiler:
-//! `cargo run -p bench --profile bench --example byml_profile -- <decode|view|encode|to-text|from-text> [iterations]`
+//! `cargo run -p bench --profile bench --example byml_profile -- <decode|view|encode|to-text|walk|from-text> [iterations]`
 
 use std::hint::black_box;
 
 fn main() {
-    let (what, iterations) =
-        bench::profile_args("byml_profile <decode|view|encode|to-text|from-text> [iterations]");
+    let (what, iterations) = bench::profile_args(
+        "byml_profile <decode|view|encode|to-text|walk|from-text> [iterations]",
+    );
     let files = bench::load_byml().expect("the byml corpus");
     let docs: Vec<_> = files
         .iter()
@@ -25,6 +26,9 @@ fn main() {
             }),
             "encode" => docs.iter().for_each(|(v, d)| {
                 black_box(formats::byml::encode(d, *v).unwrap());
+            }),
+            "walk" => docs.iter().for_each(|(_, d)| {
+                black_box(bench::byml_walk(d));
             }),
             "to-text" => docs.iter().for_each(|(v, d)| {
                 black_box(formats::byml::text::to_yaml(d, *v));

@@ -85,3 +85,54 @@ pub fn profile_args(usage: &str) -> (String, usize) {
     let iterations = args.next().and_then(|n| n.parse().ok()).unwrap_or(20);
     (what, iterations)
 }
+
+/// Reads what a BYML text writer must read from an owned document (every
+/// key's and string's bytes, every number, every blob's length), in the
+/// writer's order, and folds it into a number: the floor of any writer
+/// over the owned model (`byml_to_text/codec_model_floor_walk`).
+pub fn byml_walk(doc: &formats::byml::Header) -> u64 {
+    use formats::byml::{Array, Container, Hash, HashMap, Node};
+    fn bytes(s: &[u8]) -> u64 {
+        s.iter()
+            .fold(s.len() as u64, |h, &b| h.rotate_left(5) ^ u64::from(b))
+    }
+    fn array(a: &Array) -> u64 {
+        a.items.iter().map(node).fold(1, u64::wrapping_add)
+    }
+    fn hash(h: &Hash) -> u64 {
+        h.entries
+            .iter()
+            .map(|e| bytes(e.key.as_bytes()) ^ node(&e.value))
+            .fold(2, u64::wrapping_add)
+    }
+    fn hash_map(m: &HashMap) -> u64 {
+        m.entries
+            .iter()
+            .map(|e| u64::from(e.hash) ^ node(&e.value))
+            .fold(3, u64::wrapping_add)
+    }
+    fn node(n: &Node) -> u64 {
+        match n {
+            Node::Array(a) => array(a),
+            Node::Hash(h) => hash(h),
+            Node::HashMap(m) => hash_map(m),
+            Node::String(s) => bytes(s.as_bytes()),
+            Node::Binary(b) => b.len() as u64,
+            Node::File(f) => f.data.len() as u64,
+            Node::Bool(b) => u64::from(*b),
+            Node::Int(v) => *v as u64,
+            Node::Float(v) => u64::from(v.to_bits()),
+            Node::UInt(v) => u64::from(*v),
+            Node::Int64(v) => *v as u64,
+            Node::UInt64(v) => *v,
+            Node::Double(v) => v.to_bits(),
+            Node::Null(()) => 4,
+        }
+    }
+    match &doc.root {
+        None => 0,
+        Some(Container::Array(a)) => array(a),
+        Some(Container::Hash(h)) => hash(h),
+        Some(Container::HashMap(m)) => hash_map(m),
+    }
+}

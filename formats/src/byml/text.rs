@@ -51,7 +51,7 @@
 
 use super::schema::{AlignedBinary, HashMap, HashMapEntry};
 use super::{Array, Container, Entry, Hash, Header, Node, Variant};
-use crate::yaml::emit::{push_hex32, push_int, Writer, INDENT, MAX_SIMPLE_KEY};
+use crate::yaml::emit::{Writer, INDENT, MAX_SIMPLE_KEY};
 use crate::yaml::number::{self, FloatText, Plain, CANONICAL_NAN};
 use crate::yaml::read::{describe, err, tag_text, Events, Scalar};
 use crate::yaml::TextError;
@@ -215,7 +215,7 @@ pub fn to_yaml(doc: &Header, variant: Variant) -> String {
         w: Writer::new(4096),
         scratch: String::new(),
     };
-    e.w.out.push_str(&layout.comment());
+    e.w.out.extend_from_slice(layout.comment().as_bytes());
     e.w.put_break();
     match &doc.root {
         None => e.w.plain("null"),
@@ -224,7 +224,7 @@ pub fn to_yaml(doc: &Header, variant: Variant) -> String {
         Some(Container::HashMap(m)) => e.hash_map(m, 0, Context::Root),
     }
     e.w.write_indent(0);
-    e.w.out
+    e.w.into_string()
 }
 
 /// Where a container is written: libyaml indents by it.
@@ -243,7 +243,11 @@ fn is_leaf(n: &Node) -> bool {
 
 /// A key libyaml writes as a simple key (`key: value`).
 fn is_simple_key(k: &str) -> bool {
-    k.len() <= MAX_SIMPLE_KEY && !k.contains(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}'])
+    // The line breaks are `\n`, `\r` or begin with 0xC2 or 0xE2 in UTF-8:
+    // the exact search runs only where such a byte is.
+    k.len() <= MAX_SIMPLE_KEY
+        && (!k.bytes().any(|b| matches!(b, b'\n' | b'\r' | 0xC2 | 0xE2))
+            || !k.contains(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']))
 }
 
 struct Emitter {
@@ -370,33 +374,24 @@ impl Emitter {
                 self.w.string(&text, Some(&tag), flow, fold);
             }
             Node::Bool(b) => self.w.plain(if *b { "true" } else { "false" }),
-            Node::Int(v) => {
-                push_int(&mut self.scratch, i64::from(*v));
-                self.w.plain(&self.scratch);
-            }
-            Node::Float(v) => match number::push_f32(&mut self.scratch, *v) {
-                FloatText::Plain => self.w.plain(&self.scratch),
-                FloatText::Bits(bits) => {
+            Node::Int(v) => self.w.int(i64::from(*v)),
+            Node::Float(v) => {
+                if let FloatText::Bits(bits) = self.w.float(*v) {
                     self.w.write_tag("!f32");
-                    self.scratch.clear();
-                    push_hex32(&mut self.scratch, bits);
-                    self.w.plain(&self.scratch);
+                    self.w.hex32(bits);
                 }
-            },
+            }
             Node::UInt(v) => {
                 self.w.write_tag("!u");
-                push_hex32(&mut self.scratch, *v);
-                self.w.plain(&self.scratch);
+                self.w.hex32(*v);
             }
             Node::Int64(v) => {
                 self.w.write_tag("!l");
-                push_int(&mut self.scratch, *v);
-                self.w.plain(&self.scratch);
+                self.w.int(*v);
             }
             Node::UInt64(v) => {
                 self.w.write_tag("!ul");
-                let _ = write!(self.scratch, "{v}");
-                self.w.plain(&self.scratch);
+                self.w.uint(*v);
             }
             Node::Double(v) => {
                 self.w.write_tag("!f64");

@@ -15,39 +15,63 @@ pub const INDENT: usize = 2;
 /// libyaml writes longer keys as explicit `? key` entries.
 pub const MAX_SIMPLE_KEY: usize = 128;
 
-use super::number;
+use super::number::{self, FloatText, NumText};
 use rustc_hash::FxHashMap;
 
-const SPACES: &str = "                                                                ";
-
-/// Appends a decimal integer.
-pub fn push_int(out: &mut String, v: i64) {
-    let mut buf = [0u8; 20];
-    let mut pos = buf.len();
-    let mut n = v.unsigned_abs();
-    loop {
-        pos -= 1;
-        buf[pos] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
+/// Bytes of a string that is a plain scalar anywhere, block or flow, as a
+/// key or a value, and reads back as a string: bit 0 where the byte may be
+/// anywhere, bit 1 where it may come first. A letter or `_` first rules out
+/// every number and indicator; `true`, `false` and `null` are checked
+/// apart. Names and paths (`Obj_<Kind>-02/Lod`) are the common case.
+const WORD: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphabetic() || b == b'_' {
+            t[c] = 3;
+        } else if b.is_ascii_digit() || matches!(b, b'.' | b'/' | b'<' | b'>' | b'-') {
+            t[c] = 1;
         }
+        c += 1;
     }
-    if v < 0 {
-        out.push('-');
+    t
+};
+
+/// Appends `s` to `out`. Keys and names are mostly 8 to 32 bytes: those go
+/// in by two fixed-size copies (8 or 16 bytes, the second overlapping the
+/// first) into 32 zeroed bytes that are then cut back, which takes no call
+/// to `memcpy`.
+#[inline(always)]
+fn append(out: &mut Vec<u8>, s: &[u8]) {
+    let n = s.len();
+    if !(8..=32).contains(&n) {
+        out.extend_from_slice(s);
+        return;
     }
-    // Only ASCII digits: the conversion cannot fail.
-    out.push_str(std::str::from_utf8(&buf[pos..]).unwrap_or_default());
+    let start = out.len();
+    out.extend_from_slice(&[0u8; 32]);
+    let dst = &mut out[start..start + 32];
+    if n <= 16 {
+        dst[..8].copy_from_slice(&s[..8]);
+        dst[n - 8..n].copy_from_slice(&s[n - 8..]);
+    } else {
+        dst[..16].copy_from_slice(&s[..16]);
+        dst[n - 16..n].copy_from_slice(&s[n - 16..]);
+    }
+    out.truncate(start + n);
 }
 
-/// Appends `0x` and `v` as 8 lowercase hex digits (`printf("0x%08x")`).
-pub fn push_hex32(out: &mut String, v: u32) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut buf = *b"0x00000000";
-    for (i, d) in buf[2..].iter_mut().enumerate() {
-        *d = HEX[((v >> (28 - 4 * i)) & 0xF) as usize];
+/// Whether `s` is written as itself in every place (see [`WORD`]): no
+/// analysis, no quoting, no folding, one byte per column.
+#[inline]
+fn is_plain_word(s: &str) -> bool {
+    let b = s.as_bytes();
+    match b.first() {
+        Some(&c) if WORD[c as usize] & 2 != 0 => {}
+        _ => return false,
     }
-    out.push_str(std::str::from_utf8(&buf).unwrap_or_default());
+    b.iter().all(|&c| WORD[c as usize] & 1 != 0) && !matches!(b, b"true" | b"false" | b"null")
 }
 
 /// How a string scalar is written.
@@ -269,7 +293,9 @@ pub fn select_style(
 
 /// libyaml's emitter state, over the text written so far.
 pub struct Writer {
-    pub out: String,
+    /// The text so far: UTF-8 by construction (it is made of `str`s and
+    /// ASCII), kept as bytes so that numbers go in without a check.
+    pub out: Vec<u8>,
     /// Characters (not bytes) on the current line.
     pub column: usize,
     /// The last thing written was whitespace (no space needed before the
@@ -282,6 +308,8 @@ pub struct Writer {
     /// key's style scans it character by character and tries it as a
     /// number: a quarter of BYML's to-YAML time before this memo.
     key_styles: FxHashMap<Box<str>, KeyStyle>,
+    /// Where numbers are formed before they are written.
+    num: NumText,
 }
 
 /// The styles of one key, chosen as libyaml chooses them.
@@ -315,12 +343,19 @@ impl KeyStyle {
 impl Writer {
     pub fn new(capacity: usize) -> Self {
         Writer {
-            out: String::with_capacity(capacity),
+            out: Vec::with_capacity(capacity),
             column: 0,
             whitespace: true,
             indention: true,
             key_styles: FxHashMap::default(),
+            num: NumText::new(),
         }
+    }
+
+    /// The text written.
+    pub fn into_string(self) -> String {
+        String::from_utf8(self.out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 
     /// The styles of `key`, from the memo when it was seen before.
@@ -338,13 +373,65 @@ impl Writer {
     /// Text that needs no quoting and holds no space (a number, `true`,
     /// `null`) as a plain scalar.
     pub fn plain(&mut self, s: &str) {
+        self.plain_ascii(s.as_bytes());
+    }
+
+    /// [`Self::plain`] for ASCII bytes.
+    #[inline]
+    fn plain_ascii(&mut self, s: &[u8]) {
         if !self.whitespace {
             self.put(' ');
         }
-        self.out.push_str(s);
+        append(&mut self.out, s);
         self.column += s.len();
         self.whitespace = false;
         self.indention = false;
+    }
+
+    /// The number in [`Self::num`] as a plain scalar.
+    #[inline]
+    fn plain_num(&mut self) {
+        if !self.whitespace {
+            self.put(' ');
+        }
+        let start = self.out.len();
+        self.out.extend_from_slice(self.num.padded());
+        self.out.truncate(start + self.num.len());
+        self.column += self.num.len();
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    /// A decimal integer as a plain scalar.
+    pub fn int(&mut self, v: i64) {
+        self.num.clear();
+        self.num.int(v);
+        self.plain_num();
+    }
+
+    /// A decimal unsigned integer as a plain scalar.
+    pub fn uint(&mut self, v: u64) {
+        self.num.clear();
+        self.num.uint(v);
+        self.plain_num();
+    }
+
+    /// `0x` and 8 hex digits as a plain scalar.
+    pub fn hex32(&mut self, v: u32) {
+        self.num.clear();
+        self.num.hex32(v);
+        self.plain_num();
+    }
+
+    /// An f32 as oead prints it ([`NumText::f32`]); for a NaN other than
+    /// `.nan`, nothing is written and its bits are returned.
+    pub fn float(&mut self, v: f32) -> FloatText {
+        self.num.clear();
+        let r = self.num.f32(v);
+        if r == FloatText::Plain {
+            self.plain_num();
+        }
+        r
     }
 
     /// A mapping key that is a fixed ASCII word (`version`, `objects`, ...).
@@ -359,6 +446,11 @@ impl Writer {
     /// several lines, an explicit `? key` entry), then its `:`.
     pub fn block_key(&mut self, key: &str, indent: usize) {
         self.write_indent(indent);
+        if key.len() <= MAX_SIMPLE_KEY && is_plain_word(key) {
+            self.plain_ascii(key.as_bytes());
+            self.write_indicator(":", false, false, false);
+            return;
+        }
         let k = self.key_style(key);
         if k.simple {
             self.write_scalar(key, k.block, false, indent + INDENT);
@@ -374,6 +466,10 @@ impl Writer {
     /// A string value (untagged unless `tag` is given) inside a flow
     /// collection or not; `indent` is where folded lines continue.
     pub fn string(&mut self, s: &str, tag: Option<&str>, flow: bool, indent: usize) {
+        if tag.is_none() && is_plain_word(s) {
+            self.plain_ascii(s.as_bytes());
+            return;
+        }
         if let Some(tag) = tag {
             self.write_tag(tag);
         }
@@ -408,6 +504,11 @@ impl Writer {
 
     /// A simple key inside a flow mapping, then its `:`.
     pub fn flow_key(&mut self, key: &str, indent: usize) {
+        if key.len() <= MAX_SIMPLE_KEY && is_plain_word(key) {
+            self.plain_ascii(key.as_bytes());
+            self.write_indicator(":", false, false, false);
+            return;
+        }
         let style = self.key_style(key).flow;
         self.write_scalar(key, style, false, indent);
         self.write_indicator(":", false, false, false);
@@ -433,19 +534,29 @@ impl Writer {
 
     #[inline]
     pub fn put(&mut self, c: char) {
-        self.out.push(c);
+        self.push_char(c);
         self.column += 1;
     }
 
     #[inline]
+    fn push_char(&mut self, c: char) {
+        if c.is_ascii() {
+            self.out.push(c as u8);
+        } else {
+            self.out
+                .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        }
+    }
+
+    #[inline]
     pub fn put_break(&mut self) {
-        self.out.push('\n');
+        self.out.push(b'\n');
         self.column = 0;
     }
 
     #[inline]
     pub fn write(&mut self, s: &str) {
-        self.out.push_str(s);
+        self.out.extend_from_slice(s.as_bytes());
         self.column += if s.is_ascii() {
             s.len()
         } else {
@@ -457,15 +568,20 @@ impl Writer {
         if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
             self.put_break();
         }
+        // Indents are short: 32 spaces, cut back, take no call to `memset`.
+        const SPACES: &[u8; 32] = &[b' '; 32];
         while self.column < indent {
             let n = (indent - self.column).min(SPACES.len());
-            self.out.push_str(&SPACES[..n]);
+            let start = self.out.len();
+            self.out.extend_from_slice(SPACES);
+            self.out.truncate(start + n);
             self.column += n;
         }
         self.whitespace = true;
         self.indention = true;
     }
 
+    #[inline]
     pub fn write_indicator(
         &mut self,
         indicator: &str,
@@ -530,7 +646,7 @@ impl Writer {
         if c == '\n' {
             self.put_break();
         } else {
-            self.out.push(c);
+            self.push_char(c);
             self.column = 0;
         }
     }
@@ -674,16 +790,80 @@ mod tests {
             (0x00af_0d14, "0x00af0d14"),
             (u32::MAX, "0xffffffff"),
         ] {
-            let mut out = String::from("!u ");
-            push_hex32(&mut out, v);
-            assert_eq!(out, format!("!u {text}"));
+            let mut t = NumText::new();
+            t.hex32(v);
+            assert_eq!(t.as_str(), text);
             assert_eq!(format!("0x{v:08x}"), text);
         }
-        for v in [0, 7, -7, 1_000_000_007, i64::MIN, i64::MAX] {
-            let mut out = String::new();
-            push_int(&mut out, v);
-            assert_eq!(out, v.to_string());
+        for v in [
+            0,
+            7,
+            -7,
+            10,
+            99,
+            100,
+            -100,
+            1_000_000_007,
+            i64::MIN,
+            i64::MAX,
+        ] {
+            let mut t = NumText::new();
+            t.int(v);
+            assert_eq!(t.as_str(), v.to_string());
         }
+        for v in [0, 9, 10, 99, 100, 101, 999, 1000, u64::MAX] {
+            let mut t = NumText::new();
+            t.uint(v);
+            assert_eq!(t.as_str(), v.to_string());
+        }
+    }
+
+    /// The shortcut for words agrees with libyaml's analysis wherever it is
+    /// taken: plain in a block and in a flow collection, as a key and as a
+    /// value; strings made of the characters that matter (indicators,
+    /// digits, spaces, the three words) from a fixed pseudo-random walk.
+    #[test]
+    fn plain_words_are_what_the_analysis_finds() {
+        const ALPHABET: &[&str] = &[
+            "a", "Z", "_", "0", "9", ".", "/", "<", ">", "-", ":", ",", "#", " ", "[", "{", "?",
+            "'", "true", "false", "null", "e", "x", "é",
+        ];
+        let mut x: u32 = 0x9E37_79B9;
+        let mut taken = 0;
+        for _ in 0..200_000 {
+            let mut s = String::new();
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let len = 1 + (x % 6) as usize;
+            for i in 0..len {
+                let pick = (x.rotate_left(5 * i as u32) as usize) % ALPHABET.len();
+                s.push_str(ALPHABET[pick]);
+            }
+            if !is_plain_word(&s) {
+                continue;
+            }
+            taken += 1;
+            let a = analyze(&s);
+            let quotes = number::needs_quotes(&s);
+            for flow in [false, true] {
+                for key in [false, true] {
+                    assert_eq!(
+                        select_style(&s, &a, flow, key, false, !quotes),
+                        Style::Plain,
+                        "{s:?} flow {flow} key {key}"
+                    );
+                }
+            }
+            assert!(!s.contains(' ') && !a.multiline, "{s:?}");
+        }
+        assert!(taken > 1000, "only {taken} words took the shortcut");
+        for word in [
+            "true", "false", "null", "1abc", ".x", "-x", "", "a b", "a:b",
+        ] {
+            assert!(!is_plain_word(word), "{word:?}");
+        }
+        assert!(is_plain_word("Obj_<Kind>-02/Lod"));
     }
 
     #[test]

@@ -16,37 +16,229 @@ pub enum FloatText {
     Bits(u32),
 }
 
-/// Appends `v` the way oead prints it (`%.9g`, plus `.0` when the result
-/// has neither a `.` nor an exponent), which reads back to the same bits.
-/// Infinities are `.inf`/`-.inf` and the canonical NaN `.nan` (oead prints
-/// `inf.0`/`nan.0`, which it cannot read back); other NaNs are left to the
-/// caller ([`FloatText::Bits`]).
-pub fn push_f32(out: &mut String, v: f32) -> FloatText {
-    if v.is_nan() {
-        let bits = v.to_bits();
-        if bits == CANONICAL_NAN {
-            out.push_str(".nan");
+/// A number's text, built on the stack and written to the output in one
+/// copy (pushing digit by digit into the text cost more than forming them).
+#[derive(Debug, Clone)]
+pub struct NumText {
+    buf: [u8; NumText::CAPACITY],
+    len: usize,
+}
+
+impl Default for NumText {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `00` to `99`: two digits per division.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+impl NumText {
+    /// Room for the longest text (`i64::MIN` and `u64::MAX` are 20 bytes).
+    pub const CAPACITY: usize = 32;
+
+    pub fn new() -> Self {
+        NumText {
+            buf: [0; Self::CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// The whole buffer: the text, then stale bytes. Copying a fixed size
+    /// and cutting the copy at [`Self::len`] takes no call to `memcpy`.
+    pub fn padded(&self) -> &[u8; Self::CAPACITY] {
+        &self.buf
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The text (ASCII).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+
+    /// The text as a `str` (it is ASCII).
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn push(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    /// Appends `bytes` (cut at the capacity). Inlined, a constant's copy is
+    /// a few stores.
+    #[inline(always)]
+    fn extend(&mut self, bytes: &[u8]) {
+        let end = (self.len + bytes.len()).min(self.buf.len());
+        let n = end - self.len;
+        self.buf[self.len..end].copy_from_slice(&bytes[..n]);
+        self.len = end;
+    }
+
+    /// Appends `count` (at most 9) of the digits in `padded` from `from`:
+    /// one fixed-size copy of 9 bytes, kept only up to `count`.
+    #[inline(always)]
+    fn digits(&mut self, padded: &[u8; 16], from: usize, count: usize) {
+        let (from, count) = (from.min(7), count.min(9));
+        match self.buf.get_mut(self.len..self.len + 9) {
+            Some(dst) => {
+                dst.copy_from_slice(&padded[from..from + 9]);
+                self.len += count;
+            }
+            None => padded[from..from + count]
+                .iter()
+                .for_each(|&b| self.push(b)),
+        }
+    }
+
+    /// A decimal integer.
+    pub fn int(&mut self, v: i64) {
+        if v < 0 {
+            self.push(b'-');
+        }
+        self.uint(v.unsigned_abs());
+    }
+
+    /// A decimal unsigned integer, written in place from its last digit.
+    pub fn uint(&mut self, mut n: u64) {
+        let width = n.checked_ilog10().map_or(1, |d| d as usize + 1);
+        let end = self.len + width;
+        if end > self.buf.len() {
+            return;
+        }
+        let mut pos = end;
+        while n >= 100 {
+            let pair = (n % 100) as usize * 2;
+            n /= 100;
+            self.buf[pos - 2..pos].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+            pos -= 2;
+        }
+        if n >= 10 {
+            let pair = n as usize * 2;
+            self.buf[pos - 2..pos].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        } else {
+            self.buf[pos - 1] = b'0' + n as u8;
+        }
+        self.len = end;
+    }
+
+    /// `0x` and `v` as 8 lowercase hex digits (`printf("0x%08x")`).
+    pub fn hex32(&mut self, v: u32) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut buf = *b"0x00000000";
+        for (i, d) in buf[2..].iter_mut().enumerate() {
+            *d = HEX[((v >> (28 - 4 * i)) & 0xF) as usize];
+        }
+        self.extend(&buf);
+    }
+
+    /// `v` the way oead prints it (`%.9g`, plus `.0` when the result has
+    /// neither a `.` nor an exponent), which reads back to the same bits.
+    /// Infinities are `.inf`/`-.inf` and the canonical NaN `.nan` (oead
+    /// prints `inf.0`/`nan.0`, which it cannot read back); other NaNs are
+    /// left to the caller ([`FloatText::Bits`]), and nothing is written.
+    pub fn f32(&mut self, v: f32) -> FloatText {
+        if v.is_nan() {
+            let bits = v.to_bits();
+            if bits == CANONICAL_NAN {
+                self.extend(b".nan");
+                return FloatText::Plain;
+            }
+            return FloatText::Bits(bits);
+        }
+        if v.is_infinite() {
+            self.extend(if v > 0.0 { b".inf" } else { b"-.inf" });
             return FloatText::Plain;
         }
-        return FloatText::Bits(bits);
-    }
-    if v.is_infinite() {
-        out.push_str(if v > 0.0 { ".inf" } else { "-.inf" });
-        return FloatText::Plain;
-    }
-    // Integers below 10^9 print as themselves (9 significant digits cover
-    // them); this covers 0.0, 1.0 and most other values in real files.
-    if v.fract() == 0.0 && v.abs() < 1e9 {
-        if v.is_sign_negative() {
-            out.push('-');
+        // Integers below 10^9 print as themselves (9 significant digits
+        // cover them); this covers 0.0, 1.0 and most other values in real
+        // files.
+        if v.abs() < 1e9 && (v as i32) as f32 == v {
+            if v.is_sign_negative() {
+                self.push(b'-');
+            }
+            self.uint(u64::from(v.abs() as u32));
+            self.extend(b".0");
+            return FloatText::Plain;
         }
-        super::emit::push_int(out, i64::from(v.abs() as u32));
-        out.push_str(".0");
-        return FloatText::Plain;
+        let (neg, digits, exp) = g9_digits(v).unwrap_or_else(|| g9_digits_by_fmt(f64::from(v)));
+        self.g9(neg, digits, exp);
+        FloatText::Plain
     }
-    let (neg, digits, exp) = g9_digits(v).unwrap_or_else(|| g9_digits_by_fmt(f64::from(v)));
-    push_g9(out, neg, digits, exp);
-    FloatText::Plain
+
+    /// printf's `%.9g` of a finite, non-integer-below-10^9 value given as
+    /// its sign, 9 significant digits and decimal exponent, plus `.0` when
+    /// needed.
+    fn g9(&mut self, neg: bool, digits: [u8; 9], exp: i32) {
+        // Significant digits without trailing zeros (at least one).
+        let mut len = digits.len();
+        while len > 1 && digits[len - 1] == b'0' {
+            len -= 1;
+        }
+        let mut padded = [b'0'; 16];
+        padded[..9].copy_from_slice(&digits);
+        if neg {
+            self.push(b'-');
+        }
+        if !(-4..9).contains(&exp) {
+            self.push(digits[0]);
+            if len > 1 {
+                self.push(b'.');
+                self.digits(&padded, 1, len - 1);
+            }
+            self.push(b'e');
+            self.push(if exp < 0 { b'-' } else { b'+' });
+            let e = exp.unsigned_abs();
+            if e < 10 {
+                self.push(b'0');
+            }
+            self.uint(u64::from(e));
+        } else if exp < 0 {
+            self.extend(b"0.");
+            for _ in 0..(-exp - 1) {
+                self.push(b'0');
+            }
+            self.digits(&padded, 0, len);
+        } else {
+            let int_len = exp as usize + 1;
+            if len <= int_len {
+                // The zeros after the significant digits are in `padded`.
+                self.digits(&padded, 0, int_len);
+                self.extend(b".0");
+            } else {
+                self.digits(&padded, 0, int_len);
+                self.push(b'.');
+                self.digits(&padded, int_len, len - int_len);
+            }
+        }
+    }
+}
+
+/// Appends `v` as [`NumText::f32`] writes it.
+pub fn push_f32(out: &mut String, v: f32) -> FloatText {
+    let mut t = NumText::new();
+    let r = t.f32(v);
+    out.push_str(t.as_str());
+    r
 }
 
 /// The 9 significant digits of `%.9g` (exact decimal rounding, ties to
@@ -79,12 +271,15 @@ fn g9_digits(v: f32) -> Option<(bool, [u8; 9], i32)> {
         } else if n < 100_000_000 {
             exp -= 1;
         } else {
+            // Below 10^9: the digits come from a u32, two at a time.
+            let mut n = n as u32;
             let mut digits = [b'0'; 9];
-            let mut n = n;
-            for d in digits.iter_mut().rev() {
-                *d = b'0' + (n % 10) as u8;
-                n /= 10;
+            for i in (0..4).rev() {
+                let pair = (n % 100) as usize * 2;
+                n /= 100;
+                digits[1 + 2 * i..3 + 2 * i].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
             }
+            digits[0] = b'0' + n as u8;
             return Some((neg, digits, exp));
         }
     }
@@ -160,57 +355,6 @@ fn g9_digits_by_fmt(v: f64) -> (bool, [u8; 9], i32) {
         *d = b;
     }
     (neg, digits, exp)
-}
-
-/// printf's `%.9g` of a finite, non-integer-below-10^9 value given as its
-/// sign, 9 significant digits and decimal exponent, plus `.0` when needed.
-fn push_g9(out: &mut String, neg: bool, digits: [u8; 9], exp: i32) {
-    let n = digits.len();
-    // Significant digits without trailing zeros (at least one).
-    let mut len = n;
-    while len > 1 && digits[len - 1] == b'0' {
-        len -= 1;
-    }
-    let digits = &digits[..len];
-    if neg {
-        out.push('-');
-    }
-    if !(-4..9).contains(&exp) {
-        out.push(digits[0] as char);
-        if digits.len() > 1 {
-            out.push('.');
-            push_ascii(out, &digits[1..]);
-        }
-        let _ = write!(
-            out,
-            "e{}{:02}",
-            if exp < 0 { '-' } else { '+' },
-            exp.unsigned_abs()
-        );
-    } else if exp < 0 {
-        out.push_str("0.");
-        for _ in 0..(-exp - 1) {
-            out.push('0');
-        }
-        push_ascii(out, digits);
-    } else {
-        let int_len = exp as usize + 1;
-        if digits.len() <= int_len {
-            push_ascii(out, digits);
-            for _ in digits.len()..int_len {
-                out.push('0');
-            }
-            out.push_str(".0");
-        } else {
-            push_ascii(out, &digits[..int_len]);
-            out.push('.');
-            push_ascii(out, &digits[int_len..]);
-        }
-    }
-}
-
-fn push_ascii(out: &mut String, digits: &[u8]) {
-    out.extend(digits.iter().map(|&d| d as char));
 }
 
 /// A fixed-capacity string for formatting without allocating.

@@ -6,8 +6,8 @@
 
 use crate::aamp::names::{NameTable, Namer};
 use crate::aamp::{Curve, ParameterIO, ParameterList, ParameterObject, ParameterValue, ROOT_NAME};
-use crate::yaml::emit::{push_hex32, push_int, Writer, INDENT};
-use crate::yaml::number::{self, FloatText};
+use crate::yaml::emit::{Writer, INDENT};
+use crate::yaml::number::FloatText;
 
 /// Writes `pio` as oead's YAML.
 pub fn emit(pio: &ParameterIO, names: &NameTable) -> String {
@@ -18,15 +18,13 @@ pub fn emit(pio: &ParameterIO, names: &NameTable) -> String {
     };
     e.w.write_tag("!io");
     e.key_str("version", 0);
-    e.scratch.clear();
-    push_int(&mut e.scratch, i64::from(pio.version));
-    e.plain_scratch();
+    e.w.int(i64::from(pio.version));
     e.key_str("type", 0);
     e.untagged_string(&pio.data_type, 0);
     e.key_str("param_root", 0);
     e.list(&pio.root, 0, ROOT_NAME.0);
     e.w.write_indent(0);
-    e.w.out
+    e.w.into_string()
 }
 
 struct Emitter<'a> {
@@ -36,11 +34,6 @@ struct Emitter<'a> {
 }
 
 impl Emitter<'_> {
-    /// The scratch buffer as a plain scalar (numbers).
-    fn plain_scratch(&mut self) {
-        self.w.plain(&self.scratch);
-    }
-
     fn key_str(&mut self, key: &str, indent: usize) {
         self.w.key_word(key, indent);
     }
@@ -58,9 +51,7 @@ impl Emitter<'_> {
         });
         match name {
             None => {
-                self.scratch.clear();
-                push_int(&mut self.scratch, i64::from(hash));
-                self.plain_scratch();
+                self.w.int(i64::from(hash));
                 self.w.write_indicator(":", false, false, false);
             }
             Some(name) => {
@@ -123,18 +114,8 @@ impl Emitter<'_> {
                 self.w
                     .write_plain(if *b { "true" } else { "false" }, false, 0)
             }
-            ParameterValue::F32(v) => {
-                self.scratch.clear();
-                match number::push_f32(&mut self.scratch, *v) {
-                    FloatText::Plain => self.plain_scratch(),
-                    FloatText::Bits(bits) => self.nan_bits(bits),
-                }
-            }
-            ParameterValue::Int(v) => {
-                self.scratch.clear();
-                push_int(&mut self.scratch, i64::from(*v));
-                self.plain_scratch();
-            }
+            ParameterValue::F32(v) => self.float_item(*v),
+            ParameterValue::Int(v) => self.w.int(i64::from(*v)),
             ParameterValue::Vec2(v) => self.floats("!vec2", v, indent),
             ParameterValue::Vec3(v) => self.floats("!vec3", v, indent),
             ParameterValue::Vec4(v) => self.floats("!vec4", v, indent),
@@ -154,9 +135,7 @@ impl Emitter<'_> {
             ParameterValue::BufferF32(v) => self.floats("!buffer_f32", v, indent),
             ParameterValue::U32(v) => {
                 self.w.write_tag("!u");
-                self.scratch.clear();
-                push_int(&mut self.scratch, i64::from(*v));
-                self.plain_scratch();
+                self.w.int(i64::from(*v));
             }
             ParameterValue::BufferU32(v) => {
                 self.ints("!buffer_u32", v.iter().map(|&x| i64::from(x)), indent)
@@ -170,9 +149,7 @@ impl Emitter<'_> {
     /// A NaN that `.nan` does not cover: `!f32 0xXXXXXXXX`.
     fn nan_bits(&mut self, bits: u32) {
         self.w.write_tag("!f32");
-        self.scratch.clear();
-        push_hex32(&mut self.scratch, bits);
-        self.plain_scratch();
+        self.w.hex32(bits);
     }
 
     fn seq_start(&mut self, tag: &str) {
@@ -191,17 +168,13 @@ impl Emitter<'_> {
     }
 
     fn float_item(&mut self, v: f32) {
-        self.scratch.clear();
-        match number::push_f32(&mut self.scratch, v) {
-            FloatText::Plain => self.plain_scratch(),
-            FloatText::Bits(bits) => self.nan_bits(bits),
+        if let FloatText::Bits(bits) = self.w.float(v) {
+            self.nan_bits(bits);
         }
     }
 
     fn int_item(&mut self, v: i64) {
-        self.scratch.clear();
-        push_int(&mut self.scratch, v);
-        self.plain_scratch();
+        self.w.int(v);
     }
 
     fn floats(&mut self, tag: &str, values: &[f32], indent: usize) {
