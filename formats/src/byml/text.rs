@@ -69,6 +69,8 @@ const FILE_ALIGNMENT: u32 = 0x1000;
 
 /// The most items a container may have to be written in flow style.
 const FLOW_MAX_ITEMS: usize = 10;
+// `Emitter::hash` notes its flow keys in a `u32`.
+const _: () = assert!(FLOW_MAX_ITEMS <= 32);
 
 /// The deepest nesting read from text (real files nest a few levels; this
 /// bounds the recursion): no deeper than decode reads a binary file, so
@@ -241,6 +243,11 @@ fn is_leaf(n: &Node) -> bool {
     !matches!(n, Node::Array(_) | Node::Hash(_) | Node::HashMap(_))
 }
 
+/// A key written as itself in a flow mapping (see [`crate::yaml::emit::is_plain_word`]).
+fn is_word(k: &str) -> bool {
+    k.len() <= MAX_SIMPLE_KEY && crate::yaml::emit::is_plain_word(k)
+}
+
 /// A key libyaml writes as a simple key (`key: value`).
 fn is_simple_key(k: &str) -> bool {
     // The line breaks are `\n`, `\r` or begin with 0xC2 or 0xE2 in UTF-8:
@@ -292,16 +299,30 @@ impl Emitter {
     }
 
     fn hash(&mut self, h: &Hash, parent: usize, ctx: Context) {
+        // Flow style when every value is a leaf and every key simple; the
+        // keys that are plain words are noted so that they are not scanned
+        // again when written.
+        let mut words = 0u32;
         let flow = h.entries.len() <= FLOW_MAX_ITEMS
-            && h.entries
-                .iter()
-                .all(|e| is_leaf(&e.value) && is_simple_key(&e.key));
+            && h.entries.iter().enumerate().all(|(i, e)| {
+                is_leaf(&e.value)
+                    && if is_word(&e.key) {
+                        words |= 1 << i;
+                        true
+                    } else {
+                        is_simple_key(&e.key)
+                    }
+            });
         if flow {
             let indent = Self::flow_indent(parent, ctx);
             self.w.flow_start("{");
             for (i, e) in h.entries.iter().enumerate() {
                 self.w.flow_item(i == 0, indent);
-                self.w.flow_key(&e.key, indent);
+                if words & (1 << i) != 0 {
+                    self.w.flow_key_word(&e.key);
+                } else {
+                    self.w.flow_key(&e.key, indent);
+                }
                 self.scalar(&e.value, indent, true);
             }
             self.w.flow_end("}");

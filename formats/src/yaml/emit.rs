@@ -65,7 +65,7 @@ fn append(out: &mut Vec<u8>, s: &[u8]) {
 /// Whether `s` is written as itself in every place (see [`WORD`]): no
 /// analysis, no quoting, no folding, one byte per column.
 #[inline]
-fn is_plain_word(s: &str) -> bool {
+pub fn is_plain_word(s: &str) -> bool {
     let b = s.as_bytes();
     match b.first() {
         Some(&c) if WORD[c as usize] & 2 != 0 => {}
@@ -514,10 +514,10 @@ impl Writer {
         self.write_indicator(":", false, false, false);
     }
 
-    /// A key inside a flow mapping that is a fixed ASCII word (a number),
-    /// then its `:`.
+    /// A key inside a flow mapping that is written as itself and is ASCII
+    /// (a number, or a word that [`is_plain_word`] accepts), then its `:`.
     pub fn flow_key_word(&mut self, key: &str) {
-        self.word(key);
+        self.plain_ascii(key.as_bytes());
         self.write_indicator(":", false, false, false);
     }
 

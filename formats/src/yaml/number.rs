@@ -265,7 +265,10 @@ fn g9_digits(v: f32) -> Option<(bool, [u8; 9], i32)> {
     let log2 = e + (127 - m.leading_zeros() as i32);
     let mut exp = (log2 * 78913) >> 18;
     for _ in 0..4 {
-        let n = scaled_round(m, e, 8 - exp)?;
+        let n = match scaled_round_u64(m as u64, e, 8 - exp) {
+            Some(n) => u128::from(n),
+            None => scaled_round(m, e, 8 - exp)?,
+        };
         if n >= 1_000_000_000 {
             exp += 1;
         } else if n < 100_000_000 {
@@ -296,6 +299,35 @@ const POW10: [u128; 39] = {
     }
     t
 };
+
+/// [`scaled_round`] in 64 bits, for the common case: a fraction (`e < 0`)
+/// scaled by at most 10^12, which keeps `m * 10^k` (`m` < 2^24) below 2^64.
+/// `None` elsewhere.
+#[inline]
+fn scaled_round_u64(m: u64, e: i32, k: i32) -> Option<u64> {
+    if !(0..=12).contains(&k) || !(-63..0).contains(&e) {
+        return None;
+    }
+    const POW10_U64: [u64; 13] = {
+        let mut t = [1u64; 13];
+        let mut i = 1;
+        while i < 13 {
+            t[i] = t[i - 1] * 10;
+            i += 1;
+        }
+        t
+    };
+    let num = m * POW10_U64[k as usize];
+    let s = (-e) as u32;
+    let q = num >> s;
+    let r = num & ((1u64 << s) - 1);
+    let half = 1u64 << (s - 1);
+    Some(if r > half || (r == half && q & 1 == 1) {
+        q + 1
+    } else {
+        q
+    })
+}
 
 /// `m * 2^e * 10^k`, rounded to an integer (ties to even), when it fits.
 fn scaled_round(m: u128, e: i32, k: i32) -> Option<u128> {
