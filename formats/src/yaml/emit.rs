@@ -15,7 +15,7 @@ pub const INDENT: usize = 2;
 /// libyaml writes longer keys as explicit `? key` entries.
 pub const MAX_SIMPLE_KEY: usize = 128;
 
-use super::number::{self, FloatText, NumText};
+use super::number::{self, FloatText, NumText, CANONICAL_NAN};
 use rustc_hash::FxHashMap;
 
 /// Bytes of a string that is a plain scalar anywhere, block or flow, as a
@@ -308,8 +308,6 @@ pub struct Writer {
     /// key's style scans it character by character and tries it as a
     /// number: a quarter of BYML's to-YAML time before this memo.
     key_styles: FxHashMap<Box<str>, KeyStyle>,
-    /// Where numbers are formed before they are written.
-    num: NumText,
 }
 
 /// The styles of one key, chosen as libyaml chooses them.
@@ -348,7 +346,6 @@ impl Writer {
             whitespace: true,
             indention: true,
             key_styles: FxHashMap::default(),
-            num: NumText::new(),
         }
     }
 
@@ -388,50 +385,58 @@ impl Writer {
         self.indention = false;
     }
 
-    /// The number in [`Self::num`] as a plain scalar.
+    /// A number as a plain scalar, formed by `form` in place: 32 bytes
+    /// are added to the text, the digits written into them, and what is
+    /// left over cut off. (Formed in a buffer of its own, the fixed-size
+    /// copy into the text waited on the digits' narrow stores.)
     #[inline]
-    fn plain_num(&mut self) {
+    fn plain_number<R>(&mut self, form: impl FnOnce(&mut NumText) -> R) -> R {
         if !self.whitespace {
             self.put(' ');
         }
         let start = self.out.len();
-        self.out.extend_from_slice(self.num.padded());
-        self.out.truncate(start + self.num.len());
-        self.column += self.num.len();
+        self.out.extend_from_slice(&[0u8; number::CAPACITY]);
+        let mut spare = [0u8; number::CAPACITY];
+        let (r, len) = match self.out[start..].first_chunk_mut::<{ number::CAPACITY }>() {
+            Some(buf) => {
+                let mut t = NumText::new(buf);
+                (form(&mut t), t.len())
+            }
+            // Not reached: the 32 bytes were just added.
+            None => {
+                let mut t = NumText::new(&mut spare);
+                (form(&mut t), 0)
+            }
+        };
+        self.out.truncate(start + len);
+        self.column += len;
         self.whitespace = false;
         self.indention = false;
+        r
     }
 
     /// A decimal integer as a plain scalar.
     pub fn int(&mut self, v: i64) {
-        self.num.clear();
-        self.num.int(v);
-        self.plain_num();
+        self.plain_number(|t| t.int(v));
     }
 
     /// A decimal unsigned integer as a plain scalar.
     pub fn uint(&mut self, v: u64) {
-        self.num.clear();
-        self.num.uint(v);
-        self.plain_num();
+        self.plain_number(|t| t.uint(v));
     }
 
     /// `0x` and 8 hex digits as a plain scalar.
     pub fn hex32(&mut self, v: u32) {
-        self.num.clear();
-        self.num.hex32(v);
-        self.plain_num();
+        self.plain_number(|t| t.hex32(v));
     }
 
     /// An f32 as oead prints it ([`NumText::f32`]); for a NaN other than
     /// `.nan`, nothing is written and its bits are returned.
     pub fn float(&mut self, v: f32) -> FloatText {
-        self.num.clear();
-        let r = self.num.f32(v);
-        if r == FloatText::Plain {
-            self.plain_num();
+        if v.is_nan() && v.to_bits() != CANONICAL_NAN {
+            return FloatText::Bits(v.to_bits());
         }
-        r
+        self.plain_number(|t| t.f32(v))
     }
 
     /// A mapping key that is a fixed ASCII word (`version`, `objects`, ...).
@@ -790,7 +795,8 @@ mod tests {
             (0x00af_0d14, "0x00af0d14"),
             (u32::MAX, "0xffffffff"),
         ] {
-            let mut t = NumText::new();
+            let mut buf = [0; number::CAPACITY];
+            let mut t = NumText::new(&mut buf);
             t.hex32(v);
             assert_eq!(t.as_str(), text);
             assert_eq!(format!("0x{v:08x}"), text);
@@ -807,12 +813,14 @@ mod tests {
             i64::MIN,
             i64::MAX,
         ] {
-            let mut t = NumText::new();
+            let mut buf = [0; number::CAPACITY];
+            let mut t = NumText::new(&mut buf);
             t.int(v);
             assert_eq!(t.as_str(), v.to_string());
         }
         for v in [0, 9, 10, 99, 100, 101, 999, 1000, u64::MAX] {
-            let mut t = NumText::new();
+            let mut buf = [0; number::CAPACITY];
+            let mut t = NumText::new(&mut buf);
             t.uint(v);
             assert_eq!(t.as_str(), v.to_string());
         }

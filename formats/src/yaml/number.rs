@@ -16,19 +16,18 @@ pub enum FloatText {
     Bits(u32),
 }
 
-/// A number's text, built on the stack and written to the output in one
-/// copy (pushing digit by digit into the text cost more than forming them).
-#[derive(Debug, Clone)]
-pub struct NumText {
-    buf: [u8; NumText::CAPACITY],
+/// A number's text, formed in a fixed-size buffer: the YAML writer lends it
+/// the 32 bytes past the end of its text and keeps [`NumText::len`] of them
+/// (no copy, no call); elsewhere an array on the stack.
+#[derive(Debug)]
+pub struct NumText<'a> {
+    buf: &'a mut [u8; CAPACITY],
     len: usize,
 }
 
-impl Default for NumText {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+/// Room for the longest number text (`i64::MIN` and `u64::MAX` are 20
+/// bytes).
+pub const CAPACITY: usize = 32;
 
 /// `00` to `99`: two digits per division.
 const DIGIT_PAIRS: &[u8; 200] = b"\
@@ -38,21 +37,10 @@ const DIGIT_PAIRS: &[u8; 200] = b"\
 6061626364656667686970717273747576777879\
 8081828384858687888990919293949596979899";
 
-impl NumText {
-    /// Room for the longest text (`i64::MIN` and `u64::MAX` are 20 bytes).
-    pub const CAPACITY: usize = 32;
-
-    pub fn new() -> Self {
-        NumText {
-            buf: [0; Self::CAPACITY],
-            len: 0,
-        }
-    }
-
-    /// The whole buffer: the text, then stale bytes. Copying a fixed size
-    /// and cutting the copy at [`Self::len`] takes no call to `memcpy`.
-    pub fn padded(&self) -> &[u8; Self::CAPACITY] {
-        &self.buf
+impl<'a> NumText<'a> {
+    /// An empty text over `buf`.
+    pub fn new(buf: &'a mut [u8; CAPACITY]) -> Self {
+        NumText { buf, len: 0 }
     }
 
     pub fn len(&self) -> usize {
@@ -71,10 +59,6 @@ impl NumText {
     /// The text as a `str` (it is ASCII).
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(self.as_bytes()).unwrap_or_default()
-    }
-
-    pub fn clear(&mut self) {
-        self.len = 0;
     }
 
     fn push(&mut self, b: u8) {
@@ -235,7 +219,8 @@ impl NumText {
 
 /// Appends `v` as [`NumText::f32`] writes it.
 pub fn push_f32(out: &mut String, v: f32) -> FloatText {
-    let mut t = NumText::new();
+    let mut buf = [0; CAPACITY];
+    let mut t = NumText::new(&mut buf);
     let r = t.f32(v);
     out.push_str(t.as_str());
     r
