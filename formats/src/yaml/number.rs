@@ -78,17 +78,18 @@ impl<'a> NumText<'a> {
         self.len = end;
     }
 
-    /// Appends `count` (at most 9) of the digits in `padded` from `from`:
-    /// one fixed-size copy of 9 bytes, kept only up to `count`.
+    /// Appends the first `count` bytes of `bytes` (little-endian): one
+    /// 16-byte store where the buffer has room past the text, which the
+    /// next writes and the final length cut back.
     #[inline(always)]
-    fn digits(&mut self, padded: &[u8; 16], from: usize, count: usize) {
-        let (from, count) = (from.min(7), count.min(9));
-        match self.buf.get_mut(self.len..self.len + 9) {
+    fn put_u128(&mut self, bytes: u128, count: usize) {
+        let count = count.min(16);
+        match self.buf.get_mut(self.len..self.len + 16) {
             Some(dst) => {
-                dst.copy_from_slice(&padded[from..from + 9]);
+                dst.copy_from_slice(&bytes.to_le_bytes());
                 self.len += count;
             }
-            None => padded[from..from + count]
+            None => bytes.to_le_bytes()[..count]
                 .iter()
                 .for_each(|&b| self.push(b)),
         }
@@ -165,29 +166,25 @@ impl<'a> NumText<'a> {
             return FloatText::Plain;
         }
         let (neg, digits, exp) = g9_digits(v).unwrap_or_else(|| g9_digits_by_fmt(f64::from(v)));
-        self.g9(neg, digits, exp);
+        self.g9(neg, ascii9(digits), exp);
         FloatText::Plain
     }
 
     /// printf's `%.9g` of a finite, non-integer-below-10^9 value given as
     /// its sign, 9 significant digits and decimal exponent, plus `.0` when
     /// needed.
-    fn g9(&mut self, neg: bool, digits: [u8; 9], exp: i32) {
-        // Significant digits without trailing zeros (at least one).
-        let mut len = digits.len();
-        while len > 1 && digits[len - 1] == b'0' {
-            len -= 1;
-        }
-        let mut padded = [b'0'; 16];
-        padded[..9].copy_from_slice(&digits);
+    fn g9(&mut self, neg: bool, digits: u128, exp: i32) {
+        // Significant digits without trailing zeros (the first is not 0).
+        let zeros = ((digits ^ ASCII_ZEROS_9).leading_zeros() as usize - 56) / 8;
+        let len = 9 - zeros;
         if neg {
             self.push(b'-');
         }
         if !(-4..9).contains(&exp) {
-            self.push(digits[0]);
+            self.push(digits as u8);
             if len > 1 {
                 self.push(b'.');
-                self.digits(&padded, 1, len - 1);
+                self.put_u128(digits >> 8, len - 1);
             }
             self.push(b'e');
             self.push(if exp < 0 { b'-' } else { b'+' });
@@ -201,17 +198,22 @@ impl<'a> NumText<'a> {
             for _ in 0..(-exp - 1) {
                 self.push(b'0');
             }
-            self.digits(&padded, 0, len);
+            self.put_u128(digits, len);
         } else {
             let int_len = exp as usize + 1;
             if len <= int_len {
-                // The zeros after the significant digits are in `padded`.
-                self.digits(&padded, 0, int_len);
+                // The zeros after the significant digits are in `digits`.
+                self.put_u128(digits, int_len);
                 self.extend(b".0");
             } else {
-                self.digits(&padded, 0, int_len);
-                self.push(b'.');
-                self.digits(&padded, int_len, len - int_len);
+                // The point goes in between, in the register.
+                let shift = 8 * int_len as u32;
+                let low = digits & ((1u128 << shift) - 1);
+                let high = digits >> shift;
+                self.put_u128(
+                    low | (u128::from(b'.') << shift) | (high << (shift + 8)),
+                    len + 1,
+                );
             }
         }
     }
@@ -232,7 +234,7 @@ pub fn push_f32(out: &mut String, v: f32) -> FloatText {
 /// are `m * 2^e * 10^k` rounded, for the `k` that leaves 9 of them. `None`
 /// where that product does not fit in 128 bits (values below about 1e-23
 /// and zero), which [`g9_digits_by_fmt`] covers.
-fn g9_digits(v: f32) -> Option<(bool, [u8; 9], i32)> {
+fn g9_digits(v: f32) -> Option<(bool, u32, i32)> {
     let bits = v.to_bits();
     let neg = bits >> 31 == 1;
     let biased = ((bits >> 23) & 0xFF) as i32;
@@ -259,16 +261,7 @@ fn g9_digits(v: f32) -> Option<(bool, [u8; 9], i32)> {
         } else if n < 100_000_000 {
             exp -= 1;
         } else {
-            // Below 10^9: the digits come from a u32, two at a time.
-            let mut n = n as u32;
-            let mut digits = [b'0'; 9];
-            for i in (0..4).rev() {
-                let pair = (n % 100) as usize * 2;
-                n /= 100;
-                digits[1 + 2 * i..3 + 2 * i].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-            }
-            digits[0] = b'0' + n as u8;
-            return Some((neg, digits, exp));
+            return Some((neg, n as u32, exp));
         }
     }
     None
@@ -354,7 +347,7 @@ fn scaled_round(m: u128, e: i32, k: i32) -> Option<u128> {
 
 /// The same digits through core's exact formatting (`{:.8e}`): the path
 /// for the values [`g9_digits`] leaves.
-fn g9_digits_by_fmt(v: f64) -> (bool, [u8; 9], i32) {
+fn g9_digits_by_fmt(v: f64) -> (bool, u32, i32) {
     let mut buf = StackStr::<40>::new();
     let _ = write!(buf, "{v:.8e}");
     let s = buf.as_str();
@@ -364,14 +357,30 @@ fn g9_digits_by_fmt(v: f64) -> (bool, [u8; 9], i32) {
     };
     let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    let mut digits = [b'0'; 9];
-    for (d, b) in digits
-        .iter_mut()
-        .zip(mantissa.bytes().filter(u8::is_ascii_digit))
-    {
-        *d = b;
-    }
+    let digits = mantissa
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .take(9)
+        .fold(0u32, |n, b| n * 10 + u32::from(b - b'0'));
     (neg, digits, exp)
+}
+
+/// `'0'` in each of the 9 low bytes.
+const ASCII_ZEROS_9: u128 = 0x30_3030_3030_3030_3030;
+
+/// The 9 digits of `n` (10^8 ≤ `n` < 10^9) as ASCII, the first in the
+/// lowest byte: computed in registers, 4 and 2 and 1 digits per lane, so
+/// that writing them is one store (digits written a byte or two at a time
+/// and then copied wider made each copy wait on the stores before it).
+fn ascii9(n: u32) -> u128 {
+    let (first, rest) = (n / 100_000_000, n % 100_000_000);
+    // Two 4-digit lanes, then four 2-digit lanes, then eight digits.
+    let mut x = u64::from(rest / 10_000) | (u64::from(rest % 10_000) << 32);
+    let hundreds = ((x * 5243) >> 19) & 0x0000_007F_0000_007F;
+    x = hundreds | ((x - hundreds * 100) << 16);
+    let tens = ((x * 103) >> 10) & 0x000F_000F_000F_000F;
+    x = tens | ((x - tens * 10) << 8);
+    (u128::from(first) | (u128::from(x) << 8)) | ASCII_ZEROS_9
 }
 
 /// A fixed-capacity string for formatting without allocating.
@@ -593,6 +602,32 @@ mod tests {
             check(bits);
         }
         assert!(covered > 1_500_000, "the integer path took {covered}");
+    }
+
+    /// The digits computed in lanes are the decimal digits, on the
+    /// boundaries and a spread in between.
+    #[test]
+    fn nine_digits_in_a_register() {
+        let mut n = 100_000_000u32;
+        let mut check = |n: u32| {
+            let text = ascii9(n).to_le_bytes();
+            assert_eq!(&text[..9], n.to_string().as_bytes(), "{n}");
+            assert!(text[9..].iter().all(|&b| b == 0), "{n}");
+        };
+        for edge in [
+            100_000_000,
+            100_000_001,
+            109_999_999,
+            123_456_789,
+            999_999_999,
+            900_000_000,
+        ] {
+            check(edge);
+        }
+        while n < 1_000_000_000 {
+            check(n);
+            n += 7_919;
+        }
     }
 
     #[test]
