@@ -570,15 +570,24 @@ impl Writer {
     }
 
     pub fn write_indent(&mut self, indent: usize) {
+        // A line break and the indent go in as one fixed-size copy, cut
+        // back to their width: no call to `memset` or `memcpy`.
+        const BREAK_AND_SPACES: &[u8; 33] = b"\n                                ";
         if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
-            self.put_break();
+            if indent < BREAK_AND_SPACES.len() {
+                let start = self.out.len();
+                self.out.extend_from_slice(BREAK_AND_SPACES);
+                self.out.truncate(start + 1 + indent);
+                self.column = indent;
+            } else {
+                self.put_break();
+            }
         }
-        // Indents are short: 32 spaces, cut back, take no call to `memset`.
-        const SPACES: &[u8; 32] = &[b' '; 32];
+        let spaces = &BREAK_AND_SPACES[1..];
         while self.column < indent {
-            let n = (indent - self.column).min(SPACES.len());
+            let n = (indent - self.column).min(spaces.len());
             let start = self.out.len();
-            self.out.extend_from_slice(SPACES);
+            self.out.extend_from_slice(spaces);
             self.out.truncate(start + n);
             self.column += n;
         }
@@ -872,6 +881,21 @@ mod tests {
             assert!(!is_plain_word(word), "{word:?}");
         }
         assert!(is_plain_word("Obj_<Kind>-02/Lod"));
+    }
+
+    /// A break and an indent of any width, within the 33 bytes copied at
+    /// once and beyond them.
+    #[test]
+    fn indents_of_any_width() {
+        for indent in [0, 1, 2, 31, 32, 33, 34, 64, 65, 100] {
+            let mut w = Writer::new(0);
+            w.plain("x");
+            w.write_indent(indent);
+            w.write_indent(indent);
+            w.plain("y");
+            assert_eq!(w.column, indent + 1);
+            assert_eq!(w.into_string(), format!("x\n{}y", " ".repeat(indent)));
+        }
     }
 
     #[test]
