@@ -286,16 +286,8 @@ fn scaled_round_u64(m: u64, e: i32, k: i32) -> Option<u64> {
     if !(0..=12).contains(&k) || !(-63..0).contains(&e) {
         return None;
     }
-    const POW10_U64: [u64; 13] = {
-        let mut t = [1u64; 13];
-        let mut i = 1;
-        while i < 13 {
-            t[i] = t[i - 1] * 10;
-            i += 1;
-        }
-        t
-    };
-    let num = m * POW10_U64[k as usize];
+    // 10^k fits in 64 bits for k <= 12.
+    let num = m * POW10[k as usize] as u64;
     let s = (-e) as u32;
     let q = num >> s;
     let r = num & ((1u64 << s) - 1);
@@ -609,7 +601,7 @@ mod tests {
     #[test]
     fn nine_digits_in_a_register() {
         let mut n = 100_000_000u32;
-        let mut check = |n: u32| {
+        let check = |n: u32| {
             let text = ascii9(n).to_le_bytes();
             assert_eq!(&text[..9], n.to_string().as_bytes(), "{n}");
             assert!(text[9..].iter().all(|&b| b == 0), "{n}");
