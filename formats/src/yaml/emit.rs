@@ -396,17 +396,13 @@ impl Writer {
         }
         let start = self.out.len();
         self.out.extend_from_slice(&[0u8; number::CAPACITY]);
-        let mut spare = [0u8; number::CAPACITY];
         let (r, len) = match self.out[start..].first_chunk_mut::<{ number::CAPACITY }>() {
             Some(buf) => {
                 let mut t = NumText::new(buf);
                 (form(&mut t), t.len())
             }
             // Not reached: the 32 bytes were just added.
-            None => {
-                let mut t = NumText::new(&mut spare);
-                (form(&mut t), 0)
-            }
+            None => (form(&mut NumText::new(&mut [0; number::CAPACITY])), 0),
         };
         self.out.truncate(start + len);
         self.column += len;
