@@ -447,9 +447,7 @@ impl Writer {
     /// several lines, an explicit `? key` entry), then its `:`.
     pub fn block_key(&mut self, key: &str, indent: usize) {
         self.write_indent(indent);
-        if key.len() <= MAX_SIMPLE_KEY && is_plain_word(key) {
-            self.plain_ascii(key.as_bytes());
-            self.write_indicator(":", false, false, false);
+        if self.word_key(key) {
             return;
         }
         let k = self.key_style(key);
@@ -505,14 +503,24 @@ impl Writer {
 
     /// A simple key inside a flow mapping, then its `:`.
     pub fn flow_key(&mut self, key: &str, indent: usize) {
-        if key.len() <= MAX_SIMPLE_KEY && is_plain_word(key) {
-            self.plain_ascii(key.as_bytes());
-            self.write_indicator(":", false, false, false);
+        if self.word_key(key) {
             return;
         }
         let style = self.key_style(key).flow;
         self.write_scalar(key, style, false, indent);
         self.write_indicator(":", false, false, false);
+    }
+
+    /// `key` and its `:` when the key is a simple key that [`is_plain_word`]
+    /// accepts (written alike in a block and in a flow mapping); false,
+    /// with nothing written, otherwise.
+    #[inline]
+    fn word_key(&mut self, key: &str) -> bool {
+        let word = key.len() <= MAX_SIMPLE_KEY && is_plain_word(key);
+        if word {
+            self.flow_key_word(key);
+        }
+        word
     }
 
     /// A key inside a flow mapping that is written as itself and is ASCII
