@@ -342,7 +342,7 @@ impl Gen<'_> {
                         let hint = self.index_sort_hint(f, of);
                         writes.extend(quote! {
                             let keys: ::std::vec::Vec<u64> = #keys;
-                            let order = #rt::placement::sorted_order(&keys);
+                            let order = w.sorted_order(&keys);
                             #rt::placement::unique_keys(&keys, &order, #what)?;
                             for &i in order.iter() {
                                 let e = &self.#fid[i];
@@ -351,6 +351,7 @@ impl Gen<'_> {
                             }
                             // The visit that follows finds the slots here.
                             w.note_sorted(#rt::key_of(self), Self::TYPE_ID, #fname, order);
+                            w.give_keys(keys);
                         });
                         continue;
                     }

@@ -153,14 +153,20 @@ impl Gen<'_> {
                         .filter(|f| codec_schema::Checked::is_stored(f))
                         .collect();
                     if interned {
-                        let parts = stored.iter().map(|f| {
-                            let fid = ident(&f.name);
-                            self.collect_expr(&f.ty, quote!(&self.#fid))
-                        });
+                        let body = match self.collect_by_shape(t.name()) {
+                            Some(b) => b,
+                            None => {
+                                let parts = stored.iter().map(|f| {
+                                    let fid = ident(&f.name);
+                                    self.collect_expr(&f.ty, quote!(&self.#fid))
+                                });
+                                quote!(#(#parts)*)
+                            }
+                        };
                         out.extend(quote! {
                             impl #rt::interned::Collect for #name {
                                 #[allow(unused_variables)]
-                                fn collect<'v>(&'v self, c: &mut #rt::interned::Collector<'v>) { #(#parts)* }
+                                fn collect(&self, c: &mut #rt::interned::Collector<'_>) { #body }
                             }
                         });
                     }
@@ -174,26 +180,39 @@ impl Gen<'_> {
                 }
                 TypeDef::Union(u) => {
                     if interned {
-                        let arms = u.variants.iter().map(|v| {
-                            let vn = ident(&v.name);
-                            let e = self.collect_expr(&v.ty, quote!(v));
-                            quote!(Self::#vn(v) => { #e })
-                        });
+                        let body = match self.collect_by_shape(t.name()) {
+                            Some(b) => b,
+                            None => {
+                                let arms = u.variants.iter().map(|v| {
+                                    let vn = ident(&v.name);
+                                    let e = self.collect_expr(&v.ty, quote!(v));
+                                    quote!(Self::#vn(v) => { #e })
+                                });
+                                quote!(match self { #(#arms)* })
+                            }
+                        };
                         out.extend(quote! {
                             impl #rt::interned::Collect for #name {
                                 #[allow(unused_variables)]
-                                fn collect<'v>(&'v self, c: &mut #rt::interned::Collector<'v>) {
-                                    match self { #(#arms)* }
-                                }
+                                fn collect(&self, c: &mut #rt::interned::Collector<'_>) { #body }
                             }
                         });
                     }
                     if shared {
+                        // A variant's tag, at the width every tag of the
+                        // union fits in (a key's layout is fixed by its type).
+                        let narrow = u.variants.iter().all(|v| u32::try_from(v.tag).is_ok());
                         let arms = u.variants.iter().map(|v| {
                             let vn = ident(&v.name);
                             let e = self.shape_expr(&v.ty, quote!(v));
                             let tag = v.tag;
-                            quote!(Self::#vn(v) => { k.int(#tag); #e })
+                            let put = if narrow {
+                                let tag = tag as u32;
+                                quote!(k.id(#tag);)
+                            } else {
+                                quote!(k.int(#tag);)
+                            };
+                            quote!(Self::#vn(v) => { #put #e })
                         });
                         out.extend(self.shape_impl(t.name(), quote!(match self { #(#arms)* })));
                     }
@@ -245,7 +264,7 @@ impl Gen<'_> {
                 }
                 impl #rt::shared::Shape for #id {
                     fn shape(&self, k: &mut #rt::shared::ShapeKey, s: &mut #rt::shared::Shapes) {
-                        k.int(u64::from(self.shape_id(s)));
+                        k.id(self.shape_id(s));
                     }
                 }
             }
@@ -257,6 +276,14 @@ impl Gen<'_> {
                 }
             }
         }
+    }
+
+    /// The body of `Collect` for a record of a shared section: building its
+    /// shape gathers its strings (each is held in the shape by its id), so
+    /// the first pass over a document does both at once.
+    fn collect_by_shape(&self, name: &str) -> Option<TokenStream> {
+        (self.has_shared() && self.shared_home(name).is_some())
+            .then(|| quote!(self.shape_id(c.shapes());))
     }
 
     fn collect_expr(&self, t: &Type, v: TokenStream) -> TokenStream {
@@ -335,6 +362,11 @@ impl Gen<'_> {
             }
             Type::Ptr(p) if p.align.is_some() => {
                 quote!(#rt::shared::Shape::shape(&(#v).value, k, s);)
+            }
+            // An interned string stands in the key as its id in its table.
+            Type::Index { table, .. } => {
+                let id = self.table_id(table);
+                quote!(k.id(s.string(#id, (#v).as_str()));)
             }
             _ => quote!(#rt::shared::Shape::shape(#v, k, s);),
         }
@@ -777,9 +809,12 @@ impl Gen<'_> {
                 Some(match keys {
                     Some(keys) => quote! {
                         let keys: ::std::vec::Vec<u64> = #keys;
-                        for &i in #rt::placement::sorted_order(&keys).iter() {
+                        let order = w.sorted_order(&keys);
+                        for &i in order.iter() {
                             w.put_uint(#wt, self.#lid[i].#vid.tag(), #what)?;
                         }
+                        w.give_order(order);
+                        w.give_keys(keys);
                     },
                     None => quote! {
                         for e in self.#lid.iter() {
@@ -858,7 +893,11 @@ impl Gen<'_> {
         let fid = ident(&f.name);
         let kid = ident(key);
         Some(quote! {
-            self.#fid.iter().map(|e| e.#kid as u64).collect::<::std::vec::Vec<u64>>()
+            {
+                let mut keys = w.take_keys();
+                keys.extend(self.#fid.iter().map(|e| e.#kid as u64));
+                keys
+            }
         })
     }
 
@@ -878,11 +917,14 @@ impl Gen<'_> {
         let fid = ident(&f.name);
         let kid = ident(key);
         let what = format!("{}.{}", en, key);
-        let rt = RT();
         Some(quote! {
-            self.#fid.iter()
-                .map(|e| w.interned().index(#id, &e.#kid, #what))
-                .collect::<#rt::EncodeResult<::std::vec::Vec<u64>>>()?
+            {
+                let mut keys = w.take_keys();
+                for e in self.#fid.iter() {
+                    keys.push(w.interned().index(#id, &e.#kid, #what)?);
+                }
+                keys
+            }
         })
     }
 
@@ -963,7 +1005,9 @@ impl Gen<'_> {
                             }) if f.visit == Visit::Written => quote! {
                                 let at = #at;
                                 let keys: ::std::vec::Vec<u64> = #keys;
-                                for (k, &i) in #rt::placement::sorted_order(&keys).iter().enumerate() {
+                                let order = w.sorted_order(&keys);
+                                w.give_keys(keys);
+                                for (k, &i) in order.iter().enumerate() {
                                     let epos = if pos == #rt::UNPLACED {
                                         #rt::UNPLACED
                                     } else {
@@ -971,6 +1015,7 @@ impl Gen<'_> {
                                     };
                                     #et::visit_df(&self.#fid[i], w, sec, epos)?;
                                 }
+                                w.give_order(order);
                             },
                             // Sorted, its targets placed in the document's order.
                             Some(ListSlots {
@@ -985,7 +1030,9 @@ impl Gen<'_> {
                                     slots
                                 } else {
                                     let keys: ::std::vec::Vec<u64> = #keys;
-                                    #rt::placement::sorted_slots(&keys)
+                                    let slots = #rt::placement::sorted_slots(&keys);
+                                    w.give_keys(keys);
+                                    slots
                                 };
                                 for (i, e) in self.#fid.iter().enumerate() {
                                     let epos = match slots.get(i) {
@@ -994,6 +1041,7 @@ impl Gen<'_> {
                                     };
                                     #et::visit_df(e, w, sec, epos)?;
                                 }
+                                w.give_order(slots);
                             },
                             None => quote! {
                                 for e in self.#fid.iter() {

@@ -13,18 +13,20 @@
 
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
 use crate::reader::Reader;
+use crate::shared::Shapes;
+use crate::span_index::SpanIndex;
 use crate::writer::{Width, Writer};
 use crate::Str;
-use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What a value contributes to the interned tables: generated for every
-/// struct and union of a schema with interned strings.
+/// struct and union of a schema with interned strings. A record of a shared
+/// section contributes by building its shape, which holds its strings.
 pub trait Collect {
-    fn collect<'v>(&'v self, c: &mut Collector<'v>);
+    fn collect(&self, c: &mut Collector<'_>);
 }
 
 impl<T: Collect> Collect for Vec<T> {
-    fn collect<'v>(&'v self, c: &mut Collector<'v>) {
+    fn collect(&self, c: &mut Collector<'_>) {
         for e in self {
             e.collect(c);
         }
@@ -32,7 +34,7 @@ impl<T: Collect> Collect for Vec<T> {
 }
 
 impl<T: Collect> Collect for Option<T> {
-    fn collect<'v>(&'v self, c: &mut Collector<'v>) {
+    fn collect(&self, c: &mut Collector<'_>) {
         if let Some(v) = self {
             v.collect(c);
         }
@@ -40,50 +42,123 @@ impl<T: Collect> Collect for Option<T> {
 }
 
 impl<T: Collect> Collect for Box<T> {
-    fn collect<'v>(&'v self, c: &mut Collector<'v>) {
+    fn collect(&self, c: &mut Collector<'_>) {
         (**self).collect(c);
     }
 }
 
-/// The strings of each table, gathered from a value before it is written
-/// (each once: a document repeats its keys many times).
+/// The distinct strings of each table, each with an id in the order it was
+/// first met (a document repeats its keys many times). The bytes are
+/// copied once per distinct string, into one buffer per table; the memory
+/// is kept for the next encode.
 #[derive(Debug, Default)]
-pub struct Collector<'v> {
-    tables: Vec<FxHashSet<&'v str>>,
+pub struct StringIds {
+    tables: Vec<TableIds>,
 }
 
-impl<'v> Collector<'v> {
-    pub fn new(tables: usize) -> Self {
-        Collector {
-            tables: vec![FxHashSet::default(); tables],
+#[derive(Debug, Default)]
+struct TableIds {
+    bytes: Vec<u8>,
+    index: SpanIndex,
+    /// By id: where the string lies in `bytes`.
+    spans: Vec<(usize, usize)>,
+}
+
+impl TableIds {
+    fn text(&self, id: usize) -> &[u8] {
+        let (start, len) = self.spans[id];
+        &self.bytes[start..start + len]
+    }
+}
+
+impl StringIds {
+    /// Forgets every string, keeping the memory.
+    pub(crate) fn clear(&mut self) {
+        for t in &mut self.tables {
+            t.bytes.clear();
+            t.index.clear();
+            t.spans.clear();
         }
     }
 
+    /// The id of `s` in table `table`, given the first time it is met.
     #[inline]
-    pub fn add(&mut self, table: usize, s: &'v str) {
-        self.tables[table].insert(s);
+    pub fn id(&mut self, table: usize, s: &str) -> u32 {
+        if self.tables.len() <= table {
+            self.tables.resize_with(table + 1, TableIds::default);
+        }
+        let t = &mut self.tables[table];
+        let hash = SpanIndex::hash(s.as_bytes());
+        if let Some(id) = t.index.get(&t.bytes, s.as_bytes(), hash) {
+            return id as u32;
+        }
+        let id = t.spans.len();
+        t.index.insert_new(hash, t.bytes.len(), s.len(), id as u64);
+        t.spans.push((t.bytes.len(), s.len()));
+        t.bytes.extend_from_slice(s.as_bytes());
+        id as u32
     }
 
-    /// The tables, each sorted by bytes, and each string's rank.
-    pub fn finish(self) -> WriteTables {
-        let mut tables = Vec::with_capacity(self.tables.len());
-        let mut ranks = Vec::with_capacity(self.tables.len());
-        for set in self.tables {
-            let mut t: Vec<&str> = set.into_iter().collect();
-            t.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-            let rank: FxHashMap<Str, u32> = t
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (Str::from(*s), i as u32))
-                .collect();
-            tables.push(t.into_iter().map(Str::from).collect());
-            ranks.push(rank);
+    /// The id of `s` in table `table`, if it was met.
+    #[inline]
+    fn get(&self, table: usize, s: &str) -> Option<u32> {
+        let t = self.tables.get(table)?;
+        t.index
+            .get(&t.bytes, s.as_bytes(), SpanIndex::hash(s.as_bytes()))
+            .map(|id| id as u32)
+    }
+
+    /// Each table sorted by bytes, and each id's rank (its index).
+    fn sorted(&self, tables: usize, out: &mut WriteTables) {
+        out.tables.clear();
+        out.ranks.resize_with(tables, Vec::new);
+        let mut by_bytes: Vec<u32> = Vec::new();
+        for table in 0..tables {
+            let Some(t) = self.tables.get(table) else {
+                out.tables.push(Vec::new());
+                out.ranks[table].clear();
+                continue;
+            };
+            by_bytes.clear();
+            by_bytes.extend(0..t.spans.len() as u32);
+            by_bytes.sort_unstable_by(|&a, &b| t.text(a as usize).cmp(t.text(b as usize)));
+            let rank = &mut out.ranks[table];
+            rank.clear();
+            rank.resize(t.spans.len(), 0);
+            for (i, &id) in by_bytes.iter().enumerate() {
+                rank[id as usize] = i as u32;
+            }
+            out.tables.push(
+                by_bytes
+                    .iter()
+                    .map(|&id| {
+                        // Every piece was a `str`, so this cannot fail.
+                        Str::from(std::str::from_utf8(t.text(id as usize)).unwrap_or_default())
+                    })
+                    .collect(),
+            );
         }
-        WriteTables {
-            tables,
-            ranks,
-            hint: None,
-        }
+    }
+}
+
+/// Gathers the strings of each table from a value before it is written
+/// (see [`Writer::intern_all`]).
+#[derive(Debug)]
+pub struct Collector<'w> {
+    shapes: &'w mut Shapes,
+}
+
+impl Collector<'_> {
+    #[inline]
+    pub fn add(&mut self, table: usize, s: &str) {
+        self.shapes.strings.id(table, s);
+    }
+
+    /// The shapes, for a record of a shared section: building its shape
+    /// gathers its strings.
+    #[inline]
+    pub fn shapes(&mut self) -> &mut Shapes {
+        self.shapes
     }
 }
 
@@ -91,8 +166,8 @@ impl<'v> Collector<'v> {
 #[derive(Debug, Default)]
 pub struct WriteTables {
     tables: Vec<Vec<Str>>,
-    /// Each string's index in its table.
-    ranks: Vec<FxHashMap<Str, u32>>,
+    /// By table, by string id ([`StringIds`]): the string's index.
+    ranks: Vec<Vec<u32>>,
     /// The index of the string at an address, given by the caller who
     /// looked it up just before ([`Writer::hint_index`]): (table, address,
     /// length, index).
@@ -100,25 +175,52 @@ pub struct WriteTables {
 }
 
 impl WriteTables {
-    pub fn strings(&self, table: usize) -> &[Str] {
-        self.tables.get(table).map_or(&[], |t| t.as_slice())
+    /// Empties the tables for another encode, keeping the memory.
+    pub(crate) fn clear(&mut self) {
+        self.tables.clear();
+        self.ranks.iter_mut().for_each(Vec::clear);
+        self.hint = None;
+    }
+}
+
+/// The interned tables of an encode, as the writer asks for them.
+#[derive(Debug, Clone, Copy)]
+pub struct Interned<'w> {
+    tables: &'w WriteTables,
+    ids: &'w StringIds,
+}
+
+impl<'w> Interned<'w> {
+    pub fn strings(&self, table: usize) -> &'w [Str] {
+        self.tables.tables.get(table).map_or(&[], |t| t.as_slice())
     }
 
     /// The index of `s` in table `table`.
     #[inline]
     pub fn index(&self, table: usize, s: &str, what: &'static str) -> EncodeResult<u64> {
-        if let Some((t, at, len, i)) = self.hint {
+        if let Some((t, at, len, i)) = self.tables.hint {
             if t == table && at == s.as_ptr() as usize && len == s.len() {
                 return Ok(i);
             }
         }
-        self.ranks
-            .get(table)
-            .and_then(|r| r.get(s))
+        self.ids
+            .get(table, s)
+            .and_then(|id| self.tables.ranks.get(table)?.get(id as usize))
             .map(|&i| u64::from(i))
             .ok_or_else(|| {
                 EncodeError::new(what, format!("`{s}` is missing from its string table"))
             })
+    }
+
+    /// The index of the string of id `id` (from [`Shapes::string`]) in
+    /// table `table`.
+    #[inline]
+    pub fn rank(&self, table: usize, id: u32) -> Option<u64> {
+        self.tables
+            .ranks
+            .get(table)?
+            .get(id as usize)
+            .map(|&i| u64::from(i))
     }
 }
 
@@ -300,14 +402,22 @@ pub fn write_table(
 
 impl Writer {
     /// Gathers the interned strings of `v` (before the root is written).
+    /// In a schema with shared sections this is also the pass that builds
+    /// every shape, so the later walks find them all.
     pub fn intern_all<T: Collect>(&mut self, v: &T, tables: usize) {
-        let mut c = Collector::new(tables);
+        let mut c = Collector {
+            shapes: &mut self.shapes,
+        };
         v.collect(&mut c);
-        self.tables = c.finish();
+        self.shapes.strings.sorted(tables, &mut self.tables);
     }
 
-    pub fn interned(&self) -> &WriteTables {
-        &self.tables
+    #[inline]
+    pub fn interned(&self) -> Interned<'_> {
+        Interned {
+            tables: &self.tables,
+            ids: &self.shapes.strings,
+        }
     }
 
     /// Tells the writer that `s` (the string at this address, which the
@@ -330,12 +440,14 @@ mod tests {
     fn a_hinted_index_applies_to_that_string_only() {
         let doc = [String::from("b"), String::from("a"), String::from("b")];
         let mut w = Writer::new(Endian::Little, 0, 0);
-        let mut c = Collector::new(2);
+        let mut c = Collector {
+            shapes: &mut w.shapes,
+        };
         for s in &doc {
             c.add(0, s);
         }
         c.add(1, &doc[0]);
-        w.tables = c.finish();
+        w.shapes.strings.sorted(2, &mut w.tables);
         let index = |w: &Writer, t, s: &str| w.interned().index(t, s, "test").unwrap();
         assert_eq!((index(&w, 0, &doc[0]), index(&w, 0, &doc[1])), (1, 0));
         // A hint (deliberately false here, to see where it applies) is

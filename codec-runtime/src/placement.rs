@@ -256,12 +256,18 @@ pub fn sorted_slots(keys: &[u64]) -> Vec<usize> {
 /// walk the record holding the list is written and at once visited, and
 /// the visit finds each element's slot here instead of looking the keys
 /// up and sorting them again.
+///
+/// Also the spare buffers of the sorted lists' keys, orders and slots: a
+/// document holds a sorted list per map, and each would otherwise
+/// allocate three of them.
 #[derive(Debug, Default)]
 pub(crate) struct LastSorted {
     /// The record (address), its type and the list field; `None` when
     /// nothing is kept (a new encode: addresses are reused).
     of: Option<(usize, usize, &'static str)>,
     order: Vec<usize>,
+    spare_keys: Vec<Vec<u64>>,
+    spare_orders: Vec<Vec<usize>>,
 }
 
 impl LastSorted {
@@ -270,9 +276,39 @@ impl LastSorted {
     }
 }
 
-impl crate::writer::Writer {
-    /// Keeps the order in which list `field` of the record at `record` (of
-    /// type `type_id`) was just written ([`sorted_order`]).
+impl Writer {
+    /// An empty buffer for a sorted list's keys; [`Writer::give_keys`]
+    /// hands it back.
+    #[inline]
+    pub fn take_keys(&mut self) -> Vec<u64> {
+        let mut v = self.sorted.spare_keys.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+
+    #[inline]
+    pub fn give_keys(&mut self, keys: Vec<u64>) {
+        self.sorted.spare_keys.push(keys);
+    }
+
+    /// [`sorted_order`] in a spare buffer; [`Writer::give_order`] hands it
+    /// back (or [`Writer::note_sorted`] keeps it).
+    #[inline]
+    pub fn sorted_order(&mut self, keys: &[u64]) -> Vec<usize> {
+        let mut order = self.sorted.spare_orders.pop().unwrap_or_default();
+        order.clear();
+        order.extend(0..keys.len());
+        order.sort_by_key(|&i| keys[i]);
+        order
+    }
+
+    #[inline]
+    pub fn give_order(&mut self, order: Vec<usize>) {
+        self.sorted.spare_orders.push(order);
+    }
+
+    /// Keeps the write `order` of list `field` of the record at `record`,
+    /// which was just written.
     pub fn note_sorted(
         &mut self,
         record: usize,
@@ -281,13 +317,14 @@ impl crate::writer::Writer {
         order: Vec<usize>,
     ) {
         self.sorted.of = Some((record, type_id, field));
-        self.sorted.order = order;
+        let old = std::mem::replace(&mut self.sorted.order, order);
+        self.sorted.spare_orders.push(old);
     }
 
     /// Each element's slot ([`sorted_slots`]) of that list, when it is the
-    /// one written last.
+    /// one written last; [`Writer::give_order`] hands the buffer back.
     pub fn last_sorted_slots(
-        &self,
+        &mut self,
         record: usize,
         type_id: usize,
         field: &'static str,
@@ -295,7 +332,9 @@ impl crate::writer::Writer {
         if self.sorted.of != Some((record, type_id, field)) {
             return None;
         }
-        let mut slots = vec![0; self.sorted.order.len()];
+        let mut slots = self.sorted.spare_orders.pop().unwrap_or_default();
+        slots.clear();
+        slots.resize(self.sorted.order.len(), 0);
         for (slot, &i) in self.sorted.order.iter().enumerate() {
             slots[i] = slot;
         }

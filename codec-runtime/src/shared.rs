@@ -22,25 +22,46 @@ pub trait Shape {
 }
 
 /// The bytes that stand for a record's subtree while its shape is built.
+///
+/// Each value adds its bytes at a place its holder's type fixes, so values
+/// of fixed width need no length: an integer takes its own width, a count
+/// or an id ([`ShapeKey::id`]) 4 bytes. Keys are short, which is what makes
+/// hashing and comparing them cheap (a record whose shape exists is
+/// compared whole against it).
 #[derive(Debug, Default)]
 pub struct ShapeKey(pub Vec<u8>);
 
 impl ShapeKey {
+    /// A 64-bit number.
     #[inline]
     pub fn int(&mut self, v: u64) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
 
+    /// A number below 2^32: a count, a type's or a variant's tag, the shape
+    /// of a shared record, the id of an interned string.
+    #[inline]
+    pub fn id(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// A count of elements (a list's length). Lists longer than 2^32 - 1
+    /// elements share one count; no format can write one.
+    #[inline]
+    pub fn count(&mut self, n: usize) {
+        self.id(u32::try_from(n).unwrap_or(u32::MAX));
+    }
+
     #[inline]
     pub fn bytes(&mut self, b: &[u8]) {
-        self.int(b.len() as u64);
+        self.count(b.len());
         self.0.extend_from_slice(b);
     }
 }
 
 impl<T: Shape> Shape for Vec<T> {
     fn shape(&self, k: &mut ShapeKey, s: &mut Shapes) {
-        k.int(self.len() as u64);
+        k.count(self.len());
         for e in self {
             e.shape(k, s);
         }
@@ -50,9 +71,9 @@ impl<T: Shape> Shape for Vec<T> {
 impl<T: Shape> Shape for Option<T> {
     fn shape(&self, k: &mut ShapeKey, s: &mut Shapes) {
         match self {
-            None => k.int(0),
+            None => k.0.push(0),
             Some(v) => {
-                k.int(1);
+                k.0.push(1);
                 v.shape(k, s);
             }
         }
@@ -70,20 +91,29 @@ macro_rules! shape_int {
         impl Shape for $t {
             #[inline]
             fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
-                k.int(*self as u64);
+                k.0.extend_from_slice(&self.to_le_bytes());
             }
         }
     )*};
 }
-shape_int!(u8, u16, u32, u64, i8, i16, i32, i64, bool);
+shape_int!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+impl Shape for bool {
+    #[inline]
+    fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
+        k.0.push(u8::from(*self));
+    }
+}
 
 impl Shape for f32 {
+    #[inline]
     fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
-        k.int(u64::from(self.to_bits()));
+        k.id(self.to_bits());
     }
 }
 
 impl Shape for f64 {
+    #[inline]
     fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
         k.int(self.to_bits());
     }
@@ -188,6 +218,11 @@ pub struct Shapes {
     /// document's writer did (`SharesEqual` false): each record is placed
     /// and visited wherever it is met.
     apart: u64,
+    /// The interned strings met so far, by table: a record's shape holds
+    /// each of its strings as its id here, and the first pass over the
+    /// document (`Writer::intern_all`) gathers the tables while it builds
+    /// the shapes.
+    pub(crate) strings: crate::interned::StringIds,
 }
 
 impl Shapes {
@@ -207,6 +242,7 @@ impl Shapes {
         self.reach.clear();
         self.marked = 0;
         self.apart = 0;
+        self.strings.clear();
     }
 
     /// The shape of the record at `key` (an address) of type `type_id`,
@@ -245,7 +281,7 @@ impl Shapes {
         let outer = std::mem::take(&mut self.marked);
         let mut k = ShapeKey(self.spare.pop().unwrap_or_default());
         k.0.clear();
-        k.int(type_id as u64);
+        k.id(type_id as u32);
         build(&mut k, self);
         let hash = SpanIndex::hash(&k.0);
         let id = match self.ids.get(&self.keys, &k.0, hash) {
@@ -293,6 +329,13 @@ impl Shapes {
         let first = self.visited[i] & bit == 0;
         self.visited[i] |= bit;
         first
+    }
+
+    /// The id of `s` in interned table `table` (see [`crate::interned`]):
+    /// what a string stored as an index adds to its record's shape.
+    #[inline]
+    pub fn string(&mut self, table: usize, s: &str) -> u32 {
+        self.strings.id(table, s)
     }
 
     /// Notes, while a shape is built, that its record holds an offset

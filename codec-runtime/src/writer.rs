@@ -217,7 +217,7 @@ impl Writer {
         self.exact.reset();
         self.scope.clear();
         self.layout.clear();
-        self.tables = Default::default();
+        self.tables.clear();
         self.shapes.clear();
         self.sorted.clear();
         self.lane_tag = 0;
