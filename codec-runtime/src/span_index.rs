@@ -35,7 +35,11 @@ impl SpanIndex {
     pub(crate) fn get(&self, buf: &[u8], bytes: &[u8], hash: u64) -> Option<u64> {
         self.table
             .find(hash, |s| {
-                s.hash == hash && buf.get(s.start..s.start + s.len) == Some(bytes)
+                s.hash == hash
+                    && s.len == bytes.len()
+                    && buf
+                        .get(s.start..s.start + s.len)
+                        .is_some_and(|b| same_bytes(b, bytes))
             })
             .map(|s| s.value)
     }
@@ -58,6 +62,25 @@ impl SpanIndex {
     }
 }
 
+/// `a == b` for slices of one length, without a call to `memcmp` for the
+/// short ones (most keys and names): two overlapping loads from each end.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,5 +97,21 @@ mod tests {
         assert_eq!(ix.get(&buf, b"ab", SpanIndex::hash(b"ab")), None);
         ix.clear();
         assert_eq!(ix.get(&buf, b"abc", SpanIndex::hash(b"abc")), None);
+    }
+
+    /// The short comparison agrees with `==` on every length up to 40,
+    /// for equal slices and for slices differing in any one byte.
+    #[test]
+    fn short_comparison_is_equality() {
+        for n in 0..40usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37)).collect();
+            assert!(same_bytes(&a, &a.clone()), "length {n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 0x40;
+                assert!(!same_bytes(&a, &b), "length {n}, byte {at}");
+            }
+            assert!(!same_bytes(&a, &a[..n.saturating_sub(1)]) || n == 0);
+        }
     }
 }
