@@ -405,10 +405,12 @@ impl Writer {
     /// In a schema with shared sections this is also the pass that builds
     /// every shape, so the later walks find them all.
     pub fn intern_all<T: Collect>(&mut self, v: &T, tables: usize) {
+        self.shapes.fresh = true;
         let mut c = Collector {
             shapes: &mut self.shapes,
         };
         v.collect(&mut c);
+        self.shapes.fresh = false;
         self.shapes.strings.sorted(tables, &mut self.tables);
     }
 

@@ -198,7 +198,14 @@ pub struct Shapes {
     next: usize,
     /// Where each record (address and type) is in `met`: whether a record
     /// is new, and where it is for a walk that leaves the order.
+    /// Filed lazily: `met[..of_filed]` are in it (a walk that keeps to the
+    /// order never needs it).
     of: FxHashMap<(usize, usize), u32>,
+    of_filed: usize,
+    /// Every record asked for is new: the first pass over the document
+    /// (`Writer::intern_all`), which asks for each record of the owned tree
+    /// once, from its holder's shape.
+    pub(crate) fresh: bool,
     /// By shape: the section and position its first record was placed at
     /// (a shape is of one type, nearly always placed in one section; a
     /// type placed in several keeps the other sections in `placed_far`).
@@ -231,6 +238,8 @@ impl Shapes {
         self.keys.clear();
         self.ids.clear();
         crate::pool::clear_map(&mut self.of);
+        self.of_filed = 0;
+        self.fresh = false;
         self.met.clear();
         self.next = 0;
         self.placed.clear();
@@ -254,8 +263,9 @@ impl Shapes {
         build: impl FnOnce(&mut ShapeKey, &mut Shapes),
     ) -> u32 {
         // The record after the last one asked for, or that one again (a
-        // walk asks for a child's shape to place it, then to descend).
-        for at in [self.next, self.next.wrapping_sub(1)] {
+        // walk asks for a child's shape to place it, then to descend), or
+        // the root (where each walk starts).
+        for at in [self.next, self.next.wrapping_sub(1), 0] {
             if let Some(m) = self.met.get(at) {
                 if m.key == key && m.type_id == type_id {
                     self.next = at + 1;
@@ -264,11 +274,17 @@ impl Shapes {
                 }
             }
         }
-        if let Some(&at) = self.of.get(&(key, type_id)) {
-            let id = self.met[at as usize].id;
-            self.next = at as usize + 1;
-            self.marked |= self.reach[id as usize];
-            return id;
+        if !self.fresh {
+            for (i, m) in self.met.iter().enumerate().skip(self.of_filed) {
+                self.of.insert((m.key, m.type_id), i as u32);
+            }
+            self.of_filed = self.met.len();
+            if let Some(&at) = self.of.get(&(key, type_id)) {
+                let id = self.met[at as usize].id;
+                self.next = at as usize + 1;
+                self.marked |= self.reach[id as usize];
+                return id;
+            }
         }
         let at = self.met.len();
         self.met.push(Met {
@@ -277,7 +293,6 @@ impl Shapes {
             id: u32::MAX,
             end: 0,
         });
-        self.of.insert((key, type_id), at as u32);
         let outer = std::mem::take(&mut self.marked);
         let mut k = ShapeKey(self.spare.pop().unwrap_or_default());
         k.0.clear();
