@@ -112,26 +112,32 @@ impl StringIds {
     fn sorted(&self, tables: usize, out: &mut WriteTables) {
         out.tables.clear();
         out.ranks.resize_with(tables, Vec::new);
-        let mut by_bytes: Vec<u32> = Vec::new();
+        let mut by_bytes: Vec<(u64, u32)> = Vec::new();
         for table in 0..tables {
             let Some(t) = self.tables.get(table) else {
                 out.tables.push(Vec::new());
                 out.ranks[table].clear();
                 continue;
             };
+            // Sorted by the first 8 bytes as a number (zero-padded, so the
+            // order agrees with the bytes'), then by the rest: most
+            // comparisons are one integer comparison.
             by_bytes.clear();
-            by_bytes.extend(0..t.spans.len() as u32);
-            by_bytes.sort_unstable_by(|&a, &b| t.text(a as usize).cmp(t.text(b as usize)));
+            by_bytes.extend((0..t.spans.len()).map(|id| (prefix(t.text(id)), id as u32)));
+            by_bytes.sort_unstable_by(|a, b| {
+                a.0.cmp(&b.0)
+                    .then_with(|| t.text(a.1 as usize).cmp(t.text(b.1 as usize)))
+            });
             let rank = &mut out.ranks[table];
             rank.clear();
             rank.resize(t.spans.len(), 0);
-            for (i, &id) in by_bytes.iter().enumerate() {
+            for (i, &(_, id)) in by_bytes.iter().enumerate() {
                 rank[id as usize] = i as u32;
             }
             out.tables.push(
                 by_bytes
                     .iter()
-                    .map(|&id| {
+                    .map(|&(_, id)| {
                         // Every piece was a `str`, so this cannot fail.
                         Str::from(std::str::from_utf8(t.text(id as usize)).unwrap_or_default())
                     })
@@ -139,6 +145,16 @@ impl StringIds {
             );
         }
     }
+}
+
+/// The first 8 bytes of `b` as a big-endian number, zero-padded: `a < b`
+/// as bytes implies `prefix(a) <= prefix(b)`.
+#[inline]
+fn prefix(b: &[u8]) -> u64 {
+    let mut p = [0u8; 8];
+    let n = b.len().min(8);
+    p[..n].copy_from_slice(&b[..n]);
+    u64::from_be_bytes(p)
 }
 
 /// Gathers the strings of each table from a value before it is written
@@ -437,6 +453,36 @@ impl Writer {
 mod tests {
     use super::*;
     use crate::Endian;
+
+    /// Tables come out in byte order, whatever the strings share: long
+    /// common prefixes (past the 8 bytes compared as a number), one
+    /// string a prefix of another, bytes above 0x7F.
+    #[test]
+    fn tables_are_sorted_by_their_bytes() {
+        let mut strings: Vec<String> = Vec::new();
+        for stem in ["", "a", "abcdefgh", "abcdefghij", "Obj_Tree_", "é"] {
+            for tail in ["", "0", "00", "1", "z", "é", "abcdefghij", "\u{1}"] {
+                strings.push(format!("{stem}{tail}"));
+            }
+        }
+        let mut w = Writer::new(Endian::Little, 0, 0);
+        let mut c = Collector {
+            shapes: &mut w.shapes,
+        };
+        // Met in reverse, with repeats.
+        for s in strings.iter().rev().chain(strings.iter()) {
+            c.add(0, s);
+        }
+        w.shapes.strings.sorted(1, &mut w.tables);
+        let mut want: Vec<&str> = strings.iter().map(String::as_str).collect();
+        want.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+        want.dedup();
+        let got: Vec<&str> = w.interned().strings(0).iter().map(|s| s.as_str()).collect();
+        assert_eq!(got, want);
+        for (i, s) in want.iter().enumerate() {
+            assert_eq!(w.interned().index(0, s, "test").unwrap(), i as u64);
+        }
+    }
 
     #[test]
     fn a_hinted_index_applies_to_that_string_only() {
