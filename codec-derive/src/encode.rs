@@ -335,7 +335,7 @@ impl Gen<'_> {
                     writes.extend(self.inline_count_check(s, &f.name, count));
                     let e = self.inline_write(of, quote!(e), &what);
                     let sorted = self
-                        .index_sort_keys(f, of)
+                        .index_sort_keys(s, f, of)
                         .or_else(|| self.int_sort_keys(f, of));
                     if let Some(keys) = sorted {
                         let fname = &f.name;

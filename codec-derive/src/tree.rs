@@ -173,7 +173,20 @@ impl Gen<'_> {
                     if shared {
                         let parts = stored.iter().map(|f| {
                             let fid = ident(&f.name);
-                            self.shape_expr(&f.ty, quote!(&self.#fid))
+                            match &f.ty {
+                                // The key a list of these is sorted by: noted
+                                // for the write of the list's record.
+                                Type::Index { table, .. }
+                                    if self.is_index_sort_key(&s.name, &f.name) =>
+                                {
+                                    let id = self.table_id(table);
+                                    quote! {
+                                        let id = s.string(#id, (&self.#fid).as_str());
+                                        k.id(s.sort_key(id));
+                                    }
+                                }
+                                _ => self.shape_expr(&f.ty, quote!(&self.#fid)),
+                            }
                         });
                         out.extend(self.shape_impl(t.name(), quote!(#(#parts)*)));
                     }
@@ -804,7 +817,7 @@ impl Gen<'_> {
                     return None;
                 };
                 let keys = self
-                    .index_sort_keys(lf, et)
+                    .index_sort_keys(s, lf, et)
                     .or_else(|| self.int_sort_keys(lf, et));
                 Some(match keys {
                     Some(keys) => quote! {
@@ -910,22 +923,130 @@ impl Gen<'_> {
         Some(quote!(w.hint_index(#id, &e.#kid, keys[i]);))
     }
 
-    /// The key each element of a list sorted by an `Index` field sorts by:
-    /// the string's rank in its table.
-    pub(crate) fn index_sort_keys(&self, f: &Field, of: &Type) -> Option<TokenStream> {
+    /// The key each element of list `f` of `s`, sorted by an `Index`
+    /// field, sorts by: the string's rank in its table. A record of a
+    /// shared section takes them from the ids its shape noted
+    /// ([`Self::notes_sort_keys`]); otherwise each is looked up.
+    pub(crate) fn index_sort_keys(
+        &self,
+        s: &StructDef,
+        f: &Field,
+        of: &Type,
+    ) -> Option<TokenStream> {
         let (key, en, id) = self.index_sort_key(f, of)?;
         let fid = ident(&f.name);
         let kid = ident(key);
         let what = format!("{}.{}", en, key);
+        let look_up = quote! {
+            for e in self.#fid.iter() {
+                keys.push(w.interned().index(#id, &e.#kid, #what)?);
+            }
+        };
+        let fill = if self.notes_sort_keys(s, f) {
+            let rt = RT();
+            quote! {
+                if !w.sort_key_ranks(#rt::key_of(self), Self::TYPE_ID, #id, self.#fid.len(), &mut keys) {
+                    #look_up
+                }
+            }
+        } else {
+            look_up
+        };
         Some(quote! {
             {
                 let mut keys = w.take_keys();
-                for e in self.#fid.iter() {
-                    keys.push(w.interned().index(#id, &e.#kid, #what)?);
-                }
+                #fill
                 keys
             }
         })
+    }
+
+    /// Is field `field` of struct `name` the `Index` key some list of
+    /// `name`s is sorted by? Its shape then notes the key's id
+    /// (`Shapes::sort_key`), for the write to take instead of looking it up.
+    fn is_index_sort_key(&self, name: &str, field: &str) -> bool {
+        let Some(TypeDef::Struct(e)) = self.c.get(name) else {
+            return false;
+        };
+        if !matches!(
+            e.fields.iter().find(|g| g.name == field).map(|g| &g.ty),
+            Some(Type::Index { .. })
+        ) {
+            return false;
+        }
+        self.c.base().types.iter().any(|t| match t {
+            TypeDef::Struct(s) => s.fields.iter().any(|g| {
+                g.sort_by.as_deref() == Some(field)
+                    && matches!(&g.ty, Type::List { of, .. } if matches!(&**of, Type::Named(n) if n == name))
+            }),
+            TypeDef::Union(_) => false,
+        })
+    }
+
+    /// Do the sort keys a record of `s`'s shape notes belong, one per
+    /// element, to its sorted list `f` and to nothing else? Then they are
+    /// that list's keys in order (the shape of a record of a shared section
+    /// notes exactly the keys it meets itself, not its children's).
+    fn notes_sort_keys(&self, s: &StructDef, f: &Field) -> bool {
+        if !self.has_shared() || self.shared_home(&s.name).is_none() {
+            return false;
+        }
+        let Type::List { of, .. } = &f.ty else {
+            return false;
+        };
+        self.sort_keys_per_value(of, &mut Vec::new()) == Some(1)
+            && s.fields
+                .iter()
+                .filter(|g| g.name != f.name && codec_schema::Checked::is_stored(g))
+                .all(|g| self.sort_keys_per_value(&g.ty, &mut Vec::new()) == Some(0))
+    }
+
+    /// How many sort keys the shape of a value of type `t` notes, when the
+    /// number is fixed; `None` when it is not (a list of such values, a
+    /// union whose variants differ, a type that holds itself).
+    fn sort_keys_per_value(&self, t: &Type, seen: &mut Vec<String>) -> Option<usize> {
+        match t {
+            Type::Named(n) | Type::Switch { union: n, .. } => {
+                if self.has_shared() && self.shared_home(n).is_some() {
+                    // Its own shape notes its keys.
+                    return Some(0);
+                }
+                if seen.contains(n) {
+                    return None;
+                }
+                seen.push(n.clone());
+                let out = match self.c.get(n)? {
+                    TypeDef::Struct(st) => {
+                        let mut sum = 0;
+                        for g in st
+                            .fields
+                            .iter()
+                            .filter(|g| codec_schema::Checked::is_stored(g))
+                        {
+                            sum += usize::from(self.is_index_sort_key(n, &g.name));
+                            sum += self.sort_keys_per_value(&g.ty, seen)?;
+                        }
+                        Some(sum)
+                    }
+                    TypeDef::Union(u) => {
+                        let mut counts = u
+                            .variants
+                            .iter()
+                            .map(|v| self.sort_keys_per_value(&v.ty, seen));
+                        let first = counts.next().unwrap_or(Some(0))?;
+                        counts.all(|c| c == Some(first)).then_some(first)
+                    }
+                };
+                seen.pop();
+                out
+            }
+            Type::List { of, .. } | Type::Array { of, .. } => {
+                (self.sort_keys_per_value(of, seen)? == 0).then_some(0)
+            }
+            Type::Ptr(p) => self.sort_keys_per_value(&p.to, seen),
+            Type::Select { .. } | Type::Groups { .. } => None,
+            _ => Some(0),
+        }
     }
 
     /// `visit_df` for a struct: each offset's target placed (or found among
@@ -1113,7 +1234,7 @@ impl Gen<'_> {
         let keys = match &f.sort_by {
             None => None,
             Some(_) => Some(
-                self.index_sort_keys(f, of)
+                self.index_sort_keys(s, f, of)
                     .or_else(|| self.int_sort_keys(f, of))
                     .or_else(|| self.sort_keys(s, f))?,
             ),

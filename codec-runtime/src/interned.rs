@@ -211,6 +211,12 @@ impl<'w> Interned<'w> {
         self.tables.tables.get(table).map_or(&[], |t| t.as_slice())
     }
 
+    /// Each string id's index in table `table` (ids from [`Shapes::string`]).
+    #[inline]
+    pub fn ranks(&self, table: usize) -> &'w [u32] {
+        self.tables.ranks.get(table).map_or(&[], |r| r.as_slice())
+    }
+
     /// The index of `s` in table `table`.
     #[inline]
     pub fn index(&self, table: usize, s: &str, what: &'static str) -> EncodeResult<u64> {

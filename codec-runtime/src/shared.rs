@@ -168,14 +168,17 @@ fn section_bit(sec: usize) -> u64 {
     1u64.checked_shl(sec as u32).unwrap_or(0)
 }
 
-/// A record met by the shapes: its address and type, its shape, and where
-/// its subtree ends in [`Shapes::met`].
+/// A record met by the shapes: its address and type, its shape, where its
+/// subtree ends in [`Shapes::met`], and where the ids of its sorted list's
+/// keys are in [`Shapes::sort_ids`].
 #[derive(Debug, Clone, Copy)]
 struct Met {
     key: usize,
     type_id: usize,
     id: u32,
     end: u32,
+    sort_at: u32,
+    sort_len: u32,
 }
 
 /// The shapes of one encode: interned keys, the shape of each record met
@@ -225,6 +228,11 @@ pub struct Shapes {
     /// document's writer did (`SharesEqual` false): each record is placed
     /// and visited wherever it is met.
     apart: u64,
+    /// By record, back to back: the string ids of the keys its sorted list
+    /// is sorted by, in the document's order (see `Writer::sort_key_ranks`).
+    sort_ids: Vec<u32>,
+    /// The sort keys of the records whose shapes are being built.
+    sort_stack: Vec<u32>,
     /// The interned strings met so far, by table: a record's shape holds
     /// each of its strings as its id here, and the first pass over the
     /// document (`Writer::intern_all`) gathers the tables while it builds
@@ -252,6 +260,8 @@ impl Shapes {
         self.marked = 0;
         self.apart = 0;
         self.strings.clear();
+        self.sort_ids.clear();
+        self.sort_stack.clear();
     }
 
     /// The shape of the record at `key` (an address) of type `type_id`,
@@ -292,8 +302,11 @@ impl Shapes {
             type_id,
             id: u32::MAX,
             end: 0,
+            sort_at: 0,
+            sort_len: 0,
         });
         let outer = std::mem::take(&mut self.marked);
+        let sort_mark = self.sort_stack.len();
         let mut k = ShapeKey(self.spare.pop().unwrap_or_default());
         k.0.clear();
         k.id(type_id as u32);
@@ -314,6 +327,13 @@ impl Shapes {
         let end = self.met.len() as u32;
         self.met[at].id = id;
         self.met[at].end = end;
+        // The keys of this record's own sorted list (its children's were
+        // moved out when their shapes were built).
+        self.met[at].sort_at = self.sort_ids.len() as u32;
+        self.met[at].sort_len = (self.sort_stack.len() - sort_mark) as u32;
+        self.sort_ids
+            .extend_from_slice(&self.sort_stack[sort_mark..]);
+        self.sort_stack.truncate(sort_mark);
         self.next = at + 1;
         self.reach[id as usize] |= self.marked;
         self.marked |= outer;
@@ -353,6 +373,27 @@ impl Shapes {
         self.strings.id(table, s)
     }
 
+    /// Notes, while a shape is built, that the string of id `id` is the
+    /// key of the next element of the record's sorted list; returns `id`.
+    #[inline]
+    pub fn sort_key(&mut self, id: u32) -> u32 {
+        self.sort_stack.push(id);
+        id
+    }
+
+    /// The ids of the sort keys of the record at `key` of type `type_id`,
+    /// when it is the record whose shape was asked for last (a walk asks
+    /// for it just before writing it).
+    #[inline]
+    fn sort_ids_of(&self, key: usize, type_id: usize) -> Option<&[u32]> {
+        let m = self.met.get(self.next.checked_sub(1)?)?;
+        if m.key != key || m.type_id != type_id {
+            return None;
+        }
+        let at = m.sort_at as usize;
+        self.sort_ids.get(at..at + m.sort_len as usize)
+    }
+
     /// Notes, while a shape is built, that its record holds an offset
     /// whose target goes in section `sec`.
     #[inline]
@@ -375,6 +416,33 @@ impl Shapes {
 impl Writer {
     pub fn shapes(&mut self) -> &mut Shapes {
         &mut self.shapes
+    }
+
+    /// Fills `keys` with the indices in table `table` of the keys of the
+    /// sorted list (of `n` elements) of the record at `key` of type
+    /// `type_id`, as its shape noted them: no key is looked up again. False
+    /// (and `keys` untouched) when they were not noted for it.
+    #[inline]
+    pub fn sort_key_ranks(
+        &self,
+        key: usize,
+        type_id: usize,
+        table: usize,
+        n: usize,
+        keys: &mut Vec<u64>,
+    ) -> bool {
+        let Some(ids) = self.shapes.sort_ids_of(key, type_id) else {
+            return false;
+        };
+        if ids.len() != n {
+            return false;
+        }
+        let ranks = self.interned().ranks(table);
+        if ids.iter().any(|&id| id as usize >= ranks.len()) {
+            return false;
+        }
+        keys.extend(ids.iter().map(|&id| u64::from(ranks[id as usize])));
+        true
     }
 
     /// Does shared section `sec` write equal records once (the default), or

@@ -684,3 +684,97 @@ fn a_key_held_twice_is_refused_on_encode() {
         "{e}"
     );
 }
+
+/// Documents of many small hashes over few keys, nested, with equal
+/// subtrees shared and many hashes of one length but other keys: each
+/// hash's keys are taken from what its shape noted, so a key given to the
+/// wrong hash would come back as another key (or out of order, which
+/// decode refuses). Every hash reads back with its own keys and values.
+#[test]
+fn every_hash_is_written_with_its_own_keys() {
+    fn sorted(n: &Node) -> Node {
+        match n {
+            Node::Hash(h) => {
+                let mut entries: Vec<Entry> = h
+                    .entries
+                    .iter()
+                    .map(|e| Entry {
+                        key: e.key.clone(),
+                        value: sorted(&e.value),
+                    })
+                    .collect();
+                entries.sort_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
+                Node::Hash(Hash { entries })
+            }
+            Node::Array(a) => Node::Array(Array {
+                items: a.items.iter().map(sorted).collect(),
+            }),
+            other => other.clone(),
+        }
+    }
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    const KEYS: [&str; 6] = ["a", "b", "c", "Name", "Translate", "zz"];
+    fn build(depth: u32, next: &mut impl FnMut(u64) -> u64) -> Node {
+        if depth == 0 || next(4) == 0 {
+            return match next(3) {
+                0 => Node::Int(next(3) as i32),
+                1 => Node::String(KEYS[next(6) as usize].into()),
+                _ => Node::Float(next(2) as f32),
+            };
+        }
+        if next(4) == 0 {
+            let n = next(4) as usize;
+            return Node::Array(Array {
+                items: (0..n).map(|_| build(depth - 1, next)).collect(),
+            });
+        }
+        // Two or three distinct keys out of six, in any order.
+        let n = 2 + next(2) as usize;
+        let start = next(6) as usize;
+        let step = 1 + next(5) as usize;
+        let mut keys: Vec<&str> = (0..n).map(|i| KEYS[(start + i * step) % 6]).collect();
+        keys.dedup();
+        keys.sort_unstable();
+        keys.dedup();
+        if next(2) == 0 {
+            keys.reverse();
+        }
+        Node::Hash(hash(
+            keys.into_iter()
+                .map(|k| (k, build(depth - 1, next)))
+                .collect(),
+        ))
+    }
+    for round in 0..40 {
+        let Node::Hash(root) = build(6, &mut next) else {
+            continue;
+        };
+        let doc = Header {
+            version: 2,
+            path_table: 0,
+            shares_equal: round % 2 == 0,
+            root: Some(Container::Hash(root)),
+        };
+        let out = byml::encode(&doc, Variant::Le).unwrap();
+        let (_, back) = byml::decode(&out).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let (Some(Container::Hash(a)), Some(Container::Hash(b))) = (&doc.root, &back.root) else {
+            panic!("round {round}: the root is a hash");
+        };
+        assert_eq!(
+            sorted(&Node::Hash(b.clone())),
+            sorted(&Node::Hash(a.clone())),
+            "round {round}"
+        );
+        assert_eq!(
+            byml::encode(&back, Variant::Le).unwrap(),
+            out,
+            "round {round}"
+        );
+    }
+}
