@@ -62,7 +62,68 @@ struct TableIds {
     index: SpanIndex,
     /// By id: where the string lies in `bytes`.
     spans: Vec<(usize, usize)>,
+    /// Short strings met lately, found by their bytes as two numbers
+    /// (see [`ShortKey`]): a document repeats a few thousand keys hundreds
+    /// of thousands of times, mostly close together.
+    recent: Vec<(ShortKey, u32)>,
 }
+
+/// A string of at most 16 bytes as its length and two numbers read from
+/// its ends: equal keys are equal strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ShortKey {
+    head: u64,
+    tail: u64,
+    len: u32,
+}
+
+impl ShortKey {
+    /// Nothing is filed under it (no string is that long).
+    const NONE: ShortKey = ShortKey {
+        head: 0,
+        tail: 0,
+        len: u32::MAX,
+    };
+
+    #[inline]
+    fn of(b: &[u8]) -> Option<ShortKey> {
+        // Loads from both ends, overlapping: with the length they cover
+        // every byte, so they tell strings apart.
+        let n = b.len();
+        let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]));
+        let half = |at: usize| {
+            u64::from(u32::from_le_bytes(
+                b[at..at + 4].try_into().unwrap_or([0; 4]),
+            ))
+        };
+        let (head, tail) = match n {
+            0 => (0, 0),
+            1..=3 => (
+                u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16,
+                0,
+            ),
+            4..=7 => (half(0) | half(n - 4) << 32, 0),
+            8..=16 => (word(0), word(n - 8)),
+            _ => return None,
+        };
+        Some(ShortKey {
+            head,
+            tail,
+            len: n as u32,
+        })
+    }
+
+    /// Its slot among [`RECENT`].
+    #[inline]
+    fn slot(&self) -> usize {
+        let h = (self.head ^ self.tail.rotate_left(29) ^ u64::from(self.len))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> (64 - RECENT_BITS)) as usize
+    }
+}
+
+const RECENT_BITS: u32 = 10;
+const RECENT: usize = 1 << RECENT_BITS;
 
 impl TableIds {
     fn text(&self, id: usize) -> &[u8] {
@@ -78,6 +139,7 @@ impl StringIds {
             t.bytes.clear();
             t.index.clear();
             t.spans.clear();
+            t.recent.clear();
         }
     }
 
@@ -88,21 +150,44 @@ impl StringIds {
             self.tables.resize_with(table + 1, TableIds::default);
         }
         let t = &mut self.tables[table];
-        let hash = SpanIndex::hash(s.as_bytes());
-        if let Some(id) = t.index.get(&t.bytes, s.as_bytes(), hash) {
-            return id as u32;
+        let short = ShortKey::of(s.as_bytes());
+        if let Some(k) = short {
+            if t.recent.is_empty() {
+                t.recent.resize(RECENT, (ShortKey::NONE, 0));
+            }
+            let (seen, id) = t.recent[k.slot()];
+            if seen == k {
+                return id;
+            }
         }
-        let id = t.spans.len();
-        t.index.insert_new(hash, t.bytes.len(), s.len(), id as u64);
-        t.spans.push((t.bytes.len(), s.len()));
-        t.bytes.extend_from_slice(s.as_bytes());
-        id as u32
+        let hash = SpanIndex::hash(s.as_bytes());
+        let id = match t.index.get(&t.bytes, s.as_bytes(), hash) {
+            Some(id) => id as u32,
+            None => {
+                let id = t.spans.len();
+                t.index.insert_new(hash, t.bytes.len(), s.len(), id as u64);
+                t.spans.push((t.bytes.len(), s.len()));
+                t.bytes.extend_from_slice(s.as_bytes());
+                id as u32
+            }
+        };
+        if let Some(k) = short {
+            t.recent[k.slot()] = (k, id);
+        }
+        id
     }
 
     /// The id of `s` in table `table`, if it was met.
     #[inline]
     fn get(&self, table: usize, s: &str) -> Option<u32> {
         let t = self.tables.get(table)?;
+        if let Some(k) = ShortKey::of(s.as_bytes()) {
+            if let Some(&(seen, id)) = t.recent.get(k.slot()) {
+                if seen == k {
+                    return Some(id);
+                }
+            }
+        }
         t.index
             .get(&t.bytes, s.as_bytes(), SpanIndex::hash(s.as_bytes()))
             .map(|id| id as u32)
@@ -459,6 +544,26 @@ impl Writer {
 mod tests {
     use super::*;
     use crate::Endian;
+
+    /// Two short strings have one key only when they are equal: every
+    /// length to 16, each byte changed in turn, and lengths that differ.
+    #[test]
+    fn short_keys_tell_strings_apart() {
+        for n in 0..=16usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| b'a' + i).collect();
+            let k = ShortKey::of(&a).unwrap();
+            assert_eq!(Some(k), ShortKey::of(&a.clone()));
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] = b'#';
+                assert_ne!(Some(k), ShortKey::of(&b), "length {n}, byte {at}");
+            }
+            let mut longer = a.clone();
+            longer.push(0);
+            assert_ne!(Some(k), ShortKey::of(&longer), "length {n} and a NUL");
+        }
+        assert_eq!(ShortKey::of(&[b'x'; 17]), None);
+    }
 
     /// Tables come out in byte order, whatever the strings share: long
     /// common prefixes (past the 8 bytes compared as a number), one
