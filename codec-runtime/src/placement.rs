@@ -217,9 +217,28 @@ impl Writer {
 /// The order in which to write a list's elements, by their keys: the
 /// indices of `keys` sorted by key, equal keys in their document order.
 pub fn sorted_order(keys: &[u64]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by_key(|&i| keys[i]);
+    let mut order = Vec::new();
+    fill_sorted_order(keys, &mut order, &mut Vec::new());
     order
+}
+
+/// [`sorted_order`] into `order`, with `scratch` for the packed keys: a
+/// key and its index below 2^32 each sort as one number (the index breaks
+/// ties, so equal keys keep their document order), without the stable
+/// sort's buffer.
+fn fill_sorted_order(keys: &[u64], order: &mut Vec<usize>, scratch: &mut Vec<u64>) {
+    order.clear();
+    let narrow =
+        u32::try_from(keys.len()).is_ok() && keys.iter().all(|&k| k <= u64::from(u32::MAX));
+    if narrow {
+        scratch.clear();
+        scratch.extend(keys.iter().enumerate().map(|(i, &k)| k << 32 | i as u64));
+        scratch.sort_unstable();
+        order.extend(scratch.iter().map(|&p| (p & 0xFFFF_FFFF) as usize));
+    } else {
+        order.extend(0..keys.len());
+        order.sort_by_key(|&i| keys[i]);
+    }
 }
 
 /// Refuses a list written in key `order` (from [`sorted_order`]) that holds
@@ -268,6 +287,8 @@ pub(crate) struct LastSorted {
     order: Vec<usize>,
     spare_keys: Vec<Vec<u64>>,
     spare_orders: Vec<Vec<usize>>,
+    /// Keys packed with their indices, while an order is sorted.
+    packed: Vec<u64>,
 }
 
 impl LastSorted {
@@ -296,9 +317,7 @@ impl Writer {
     #[inline]
     pub fn sorted_order(&mut self, keys: &[u64]) -> Vec<usize> {
         let mut order = self.sorted.spare_orders.pop().unwrap_or_default();
-        order.clear();
-        order.extend(0..keys.len());
-        order.sort_by_key(|&i| keys[i]);
+        fill_sorted_order(keys, &mut order, &mut self.sorted.packed);
         order
     }
 
@@ -345,6 +364,17 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Equal keys keep their document order, narrow keys or wide.
+    #[test]
+    fn sorted_order_is_stable_for_any_key_width() {
+        let narrow = [5u64, 1, 5, 0, 1, 7];
+        assert_eq!(sorted_order(&narrow), [3, 1, 4, 0, 2, 5]);
+        let wide = [5u64 << 40, 1, 5 << 40, 0, 1, u64::MAX];
+        assert_eq!(sorted_order(&wide), [3, 1, 4, 0, 2, 5]);
+        let mut w = Writer::new(crate::Endian::Little, 0, 0);
+        assert_eq!(w.sorted_order(&narrow), [3, 1, 4, 0, 2, 5]);
+    }
 
     #[test]
     fn kept_alignment_reproduces_an_aligning_writer() {
