@@ -58,9 +58,10 @@ pub struct StringIds {
 
 #[derive(Debug, Default)]
 struct TableIds {
-    bytes: Vec<u8>,
+    /// Every distinct string, back to back.
+    text: String,
     index: SpanIndex,
-    /// By id: where the string lies in `bytes`.
+    /// By id: where the string lies in `text`.
     spans: Vec<(usize, usize)>,
     /// Short strings met lately, found by their bytes as two numbers
     /// (see [`ShortKey`]): a document repeats a few thousand keys hundreds
@@ -128,7 +129,12 @@ const RECENT: usize = 1 << RECENT_BITS;
 impl TableIds {
     fn text(&self, id: usize) -> &[u8] {
         let (start, len) = self.spans[id];
-        &self.bytes[start..start + len]
+        &self.text.as_bytes()[start..start + len]
+    }
+
+    fn str(&self, id: usize) -> &str {
+        let (start, len) = self.spans[id];
+        self.text.get(start..start + len).unwrap_or_default()
     }
 }
 
@@ -136,7 +142,7 @@ impl StringIds {
     /// Forgets every string, keeping the memory.
     pub(crate) fn clear(&mut self) {
         for t in &mut self.tables {
-            t.bytes.clear();
+            t.text.clear();
             t.index.clear();
             t.spans.clear();
             t.recent.clear();
@@ -161,13 +167,13 @@ impl StringIds {
             }
         }
         let hash = SpanIndex::hash(s.as_bytes());
-        let id = match t.index.get(&t.bytes, s.as_bytes(), hash) {
+        let id = match t.index.get(t.text.as_bytes(), s.as_bytes(), hash) {
             Some(id) => id as u32,
             None => {
                 let id = t.spans.len();
-                t.index.insert_new(hash, t.bytes.len(), s.len(), id as u64);
-                t.spans.push((t.bytes.len(), s.len()));
-                t.bytes.extend_from_slice(s.as_bytes());
+                t.index.insert_new(hash, t.text.len(), s.len(), id as u64);
+                t.spans.push((t.text.len(), s.len()));
+                t.text.push_str(s);
                 id as u32
             }
         };
@@ -189,7 +195,11 @@ impl StringIds {
             }
         }
         t.index
-            .get(&t.bytes, s.as_bytes(), SpanIndex::hash(s.as_bytes()))
+            .get(
+                t.text.as_bytes(),
+                s.as_bytes(),
+                SpanIndex::hash(s.as_bytes()),
+            )
             .map(|id| id as u32)
     }
 
@@ -222,10 +232,7 @@ impl StringIds {
             out.tables.push(
                 by_bytes
                     .iter()
-                    .map(|&(_, id)| {
-                        // Every piece was a `str`, so this cannot fail.
-                        Str::from(std::str::from_utf8(t.text(id as usize)).unwrap_or_default())
-                    })
+                    .map(|&(_, id)| Str::from(t.str(id as usize)))
                     .collect(),
             );
         }
