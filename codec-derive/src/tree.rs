@@ -122,12 +122,15 @@ impl Gen<'_> {
         let what = format!("{}.{}", self.c.root().name, f.name);
         Ok(quote! {
             if sec == #si {
-                let strings = w.interned().strings(#id).to_vec();
+                // The table is lent to its record while it is written.
+                let strings = w.take_table(#id);
                 if !strings.is_empty() {
                     let tbl = #tid { #field: strings };
                     w.align(#ia);
                     let target = w.pos();
-                    #enc::write_record(&tbl, w)?;
+                    let written = #enc::write_record(&tbl, w);
+                    w.restore_table(#id, tbl.#field);
+                    written?;
                     w.patch_offset(pos + #off, #wt, 0, 1, target, #what)?;
                 }
             }

@@ -528,6 +528,22 @@ impl Writer {
         self.shapes.strings.sorted(tables, &mut self.tables);
     }
 
+    /// Table `table`'s sorted strings, lent to the record that writes them
+    /// ([`Writer::restore_table`] gives them back).
+    pub fn take_table(&mut self, table: usize) -> Vec<Str> {
+        self.tables
+            .tables
+            .get_mut(table)
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    pub fn restore_table(&mut self, table: usize, strings: Vec<Str>) {
+        if let Some(t) = self.tables.tables.get_mut(table) {
+            *t = strings;
+        }
+    }
+
     #[inline]
     pub fn interned(&self) -> Interned<'_> {
         Interned {
