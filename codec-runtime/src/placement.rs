@@ -228,6 +228,12 @@ pub fn sorted_order(keys: &[u64]) -> Vec<usize> {
 /// sort's buffer.
 fn fill_sorted_order(keys: &[u64], order: &mut Vec<usize>, scratch: &mut Vec<u64>) {
     order.clear();
+    // Often already in key order (a map whose values are all inline reads
+    // back that way).
+    if keys.windows(2).all(|p| p[0] < p[1]) {
+        order.extend(0..keys.len());
+        return;
+    }
     let narrow =
         u32::try_from(keys.len()).is_ok() && keys.iter().all(|&k| k <= u64::from(u32::MAX));
     if narrow {
@@ -370,6 +376,8 @@ mod tests {
     fn sorted_order_is_stable_for_any_key_width() {
         let narrow = [5u64, 1, 5, 0, 1, 7];
         assert_eq!(sorted_order(&narrow), [3, 1, 4, 0, 2, 5]);
+        assert_eq!(sorted_order(&[1, 2, 9]), [0, 1, 2]);
+        assert_eq!(sorted_order(&[1, 1, 0]), [2, 0, 1]);
         let wide = [5u64 << 40, 1, 5 << 40, 0, 1, u64::MAX];
         assert_eq!(sorted_order(&wide), [3, 1, 4, 0, 2, 5]);
         let mut w = Writer::new(crate::Endian::Little, 0, 0);
