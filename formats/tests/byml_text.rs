@@ -6,7 +6,7 @@
 
 mod common;
 
-use formats::byml::schema::{AlignedBinary, HashMap, HashMapEntry};
+use formats::byml::schema::AlignedBinary;
 use formats::byml::{self, text, Array, Container, Entry, Hash, Header, Node, Variant};
 
 fn corpus_files(ext: &str) -> Vec<std::path::PathBuf> {
@@ -37,59 +37,6 @@ fn binary_to_yaml_to_binary_is_identical_on_every_corpus_file() {
     }
 }
 
-/// A document as oead's YAML holds it: every hash's entries sorted by key,
-/// and nothing said of the sharing of equal containers.
-fn sorted(doc: &Header) -> Header {
-    fn node(n: &Node) -> Node {
-        match n {
-            Node::Array(a) => Node::Array(array(a)),
-            Node::Hash(h) => Node::Hash(hash(h)),
-            Node::HashMap(m) => Node::HashMap(hash_map(m)),
-            other => other.clone(),
-        }
-    }
-    fn array(a: &Array) -> Array {
-        Array {
-            items: a.items.iter().map(node).collect(),
-        }
-    }
-    fn hash(h: &Hash) -> Hash {
-        let mut entries: Vec<Entry> = h
-            .entries
-            .iter()
-            .map(|e| Entry {
-                key: e.key.clone(),
-                value: node(&e.value),
-            })
-            .collect();
-        entries.sort_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
-        Hash { entries }
-    }
-    fn hash_map(m: &HashMap) -> HashMap {
-        let mut entries: Vec<HashMapEntry> = m
-            .entries
-            .iter()
-            .map(|e| HashMapEntry {
-                hash: e.hash,
-                value: node(&e.value),
-            })
-            .collect();
-        entries.sort_by_key(|e| e.hash);
-        HashMap { entries }
-    }
-    Header {
-        version: doc.version,
-        path_table: doc.path_table,
-        // oead's text does not say whether equal containers are shared.
-        shares_equal: true,
-        root: doc.root.as_ref().map(|c| match c {
-            Container::Array(a) => Container::Array(array(a)),
-            Container::Hash(h) => Container::Hash(hash(h)),
-            Container::HashMap(m) => Container::HashMap(hash_map(m)),
-        }),
-    }
-}
-
 /// oead's `.yml` beside a binary reads into the same document; written with
 /// the binary's version and byte order it gives the original bytes exactly
 /// where the file placed every hash's children in key order (the two files
@@ -117,7 +64,7 @@ fn oeads_yaml_reads_into_the_binarys_document() {
             .unwrap_or_else(|e| panic!("{}: {e}", yml.display()));
         assert_eq!(v, variant);
         assert!(
-            sorted(&from_text) == sorted(&doc),
+            common::byml_in_key_order(&from_text) == common::byml_in_key_order(&doc),
             "{}: oead's text reads into another document",
             yml.display()
         );

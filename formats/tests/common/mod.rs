@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use formats::bdat::{Cell, CellType, Column, ColumnInfo, ListInfo, Table, Variant};
+use formats::byml::Header;
 use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -178,4 +179,59 @@ pub fn bdat_sample_for(v: Variant) -> Table {
         }
     }
     t
+}
+
+/// A BYML document as oead's YAML holds it: every hash's entries sorted
+/// by key, and nothing said of the sharing of equal containers.
+pub fn byml_in_key_order(doc: &Header) -> Header {
+    use formats::byml::schema::{HashMap, HashMapEntry};
+    use formats::byml::{Array, Container, Entry, Hash, Node};
+    fn node(n: &Node) -> Node {
+        match n {
+            Node::Array(a) => Node::Array(array(a)),
+            Node::Hash(h) => Node::Hash(hash(h)),
+            Node::HashMap(m) => Node::HashMap(hash_map(m)),
+            other => other.clone(),
+        }
+    }
+    fn array(a: &Array) -> Array {
+        Array {
+            items: a.items.iter().map(node).collect(),
+        }
+    }
+    fn hash(h: &Hash) -> Hash {
+        let mut entries: Vec<Entry> = h
+            .entries
+            .iter()
+            .map(|e| Entry {
+                key: e.key.clone(),
+                value: node(&e.value),
+            })
+            .collect();
+        entries.sort_by(|a, b| a.key.as_bytes().cmp(b.key.as_bytes()));
+        Hash { entries }
+    }
+    fn hash_map(m: &HashMap) -> HashMap {
+        let mut entries: Vec<HashMapEntry> = m
+            .entries
+            .iter()
+            .map(|e| HashMapEntry {
+                hash: e.hash,
+                value: node(&e.value),
+            })
+            .collect();
+        entries.sort_by_key(|e| e.hash);
+        HashMap { entries }
+    }
+    Header {
+        version: doc.version,
+        path_table: doc.path_table,
+        // oead's text does not say whether equal containers are shared.
+        shares_equal: true,
+        root: doc.root.as_ref().map(|c| match c {
+            Container::Array(a) => Container::Array(array(a)),
+            Container::Hash(h) => Container::Hash(hash(h)),
+            Container::HashMap(m) => Container::HashMap(hash_map(m)),
+        }),
+    }
 }
