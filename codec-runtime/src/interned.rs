@@ -14,7 +14,7 @@
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
 use crate::reader::Reader;
 use crate::shared::Shapes;
-use crate::span_index::SpanIndex;
+use crate::span_index::{ShortKey, SpanIndex};
 use crate::writer::{Width, Writer};
 use crate::Str;
 
@@ -69,58 +69,12 @@ struct TableIds {
     recent: Vec<(ShortKey, u32)>,
 }
 
-/// A string of at most 16 bytes as its length and two numbers read from
-/// its ends: equal keys are equal strings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct ShortKey {
-    head: u64,
-    tail: u64,
-    len: u32,
-}
-
-impl ShortKey {
-    /// Nothing is filed under it (no string is that long).
-    const NONE: ShortKey = ShortKey {
-        head: 0,
-        tail: 0,
-        len: u32::MAX,
-    };
-
-    #[inline]
-    fn of(b: &[u8]) -> Option<ShortKey> {
-        // Loads from both ends, overlapping: with the length they cover
-        // every byte, so they tell strings apart.
-        let n = b.len();
-        let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]));
-        let half = |at: usize| {
-            u64::from(u32::from_le_bytes(
-                b[at..at + 4].try_into().unwrap_or([0; 4]),
-            ))
-        };
-        let (head, tail) = match n {
-            0 => (0, 0),
-            1..=3 => (
-                u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16,
-                0,
-            ),
-            4..=7 => (half(0) | half(n - 4) << 32, 0),
-            8..=16 => (word(0), word(n - 8)),
-            _ => return None,
-        };
-        Some(ShortKey {
-            head,
-            tail,
-            len: n as u32,
-        })
-    }
-
-    /// Its slot among [`RECENT`].
-    #[inline]
-    fn slot(&self) -> usize {
-        let h = (self.head ^ self.tail.rotate_left(29) ^ u64::from(self.len))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> (64 - RECENT_BITS)) as usize
-    }
+/// Where the short string of key `k` is kept among the [`RECENT`].
+#[inline]
+fn recent_slot(k: &ShortKey) -> usize {
+    let h =
+        (k.head ^ k.tail.rotate_left(29) ^ u64::from(k.len)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> (64 - RECENT_BITS)) as usize
 }
 
 const RECENT_BITS: u32 = 10;
@@ -161,7 +115,7 @@ impl StringIds {
             if t.recent.is_empty() {
                 t.recent.resize(RECENT, (ShortKey::NONE, 0));
             }
-            let (seen, id) = t.recent[k.slot()];
+            let (seen, id) = t.recent[recent_slot(&k)];
             if seen == k {
                 return id;
             }
@@ -178,7 +132,7 @@ impl StringIds {
             }
         };
         if let Some(k) = short {
-            t.recent[k.slot()] = (k, id);
+            t.recent[recent_slot(&k)] = (k, id);
         }
         id
     }
@@ -188,7 +142,7 @@ impl StringIds {
     fn get(&self, table: usize, s: &str) -> Option<u32> {
         let t = self.tables.get(table)?;
         if let Some(k) = ShortKey::of(s.as_bytes()) {
-            if let Some(&(seen, id)) = t.recent.get(k.slot()) {
+            if let Some(&(seen, id)) = t.recent.get(recent_slot(&k)) {
                 if seen == k {
                     return Some(id);
                 }
@@ -567,26 +521,6 @@ impl Writer {
 mod tests {
     use super::*;
     use crate::Endian;
-
-    /// Two short strings have one key only when they are equal: every
-    /// length to 16, each byte changed in turn, and lengths that differ.
-    #[test]
-    fn short_keys_tell_strings_apart() {
-        for n in 0..=16usize {
-            let a: Vec<u8> = (0..n as u8).map(|i| b'a' + i).collect();
-            let k = ShortKey::of(&a).unwrap();
-            assert_eq!(Some(k), ShortKey::of(&a.clone()));
-            for at in 0..n {
-                let mut b = a.clone();
-                b[at] = b'#';
-                assert_ne!(Some(k), ShortKey::of(&b), "length {n}, byte {at}");
-            }
-            let mut longer = a.clone();
-            longer.push(0);
-            assert_ne!(Some(k), ShortKey::of(&longer), "length {n} and a NUL");
-        }
-        assert_eq!(ShortKey::of(&[b'x'; 17]), None);
-    }
 
     /// Tables come out in byte order, whatever the strings share: long
     /// common prefixes (past the 8 bytes compared as a number), one

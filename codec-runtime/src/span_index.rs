@@ -62,21 +62,61 @@ impl SpanIndex {
     }
 }
 
+/// A string of at most 16 bytes as its length and two numbers read from
+/// its ends: equal keys are equal strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ShortKey {
+    pub(crate) head: u64,
+    pub(crate) tail: u64,
+    pub(crate) len: u32,
+}
+
+impl ShortKey {
+    /// Nothing is filed under it (no string is that long).
+    pub(crate) const NONE: ShortKey = ShortKey {
+        head: 0,
+        tail: 0,
+        len: u32::MAX,
+    };
+
+    #[inline]
+    pub(crate) fn of(b: &[u8]) -> Option<ShortKey> {
+        // Loads from both ends, overlapping: with the length they cover
+        // every byte, so they tell strings apart.
+        let n = b.len();
+        let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]));
+        let half = |at: usize| {
+            u64::from(u32::from_le_bytes(
+                b[at..at + 4].try_into().unwrap_or([0; 4]),
+            ))
+        };
+        let (head, tail) = match n {
+            0 => (0, 0),
+            1..=3 => (
+                u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16,
+                0,
+            ),
+            4..=7 => (half(0) | half(n - 4) << 32, 0),
+            8..=16 => (word(0), word(n - 8)),
+            _ => return None,
+        };
+        Some(ShortKey {
+            head,
+            tail,
+            len: n as u32,
+        })
+    }
+}
+
 /// `a == b` for slices of one length, without a call to `memcmp` for the
-/// short ones (most keys and names): two overlapping loads from each end.
+/// short ones (most keys and names): their [`ShortKey`]s.
 #[inline]
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
+    if a.len() != b.len() {
         return false;
     }
-    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
-    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
-    match n {
-        0 => true,
-        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
-        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+    match (ShortKey::of(a), ShortKey::of(b)) {
+        (Some(x), Some(y)) => x == y,
         _ => a == b,
     }
 }
@@ -97,6 +137,26 @@ mod tests {
         assert_eq!(ix.get(&buf, b"ab", SpanIndex::hash(b"ab")), None);
         ix.clear();
         assert_eq!(ix.get(&buf, b"abc", SpanIndex::hash(b"abc")), None);
+    }
+
+    /// Two short strings have one key only when they are equal: every
+    /// length to 16, each byte changed in turn, and lengths that differ.
+    #[test]
+    fn short_keys_tell_strings_apart() {
+        for n in 0..=16usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| b'a' + i).collect();
+            let k = ShortKey::of(&a).unwrap();
+            assert_eq!(Some(k), ShortKey::of(&a.clone()));
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] = b'#';
+                assert_ne!(Some(k), ShortKey::of(&b), "length {n}, byte {at}");
+            }
+            let mut longer = a.clone();
+            longer.push(0);
+            assert_ne!(Some(k), ShortKey::of(&longer), "length {n} and a NUL");
+        }
+        assert_eq!(ShortKey::of(&[b'x'; 17]), None);
     }
 
     /// The short comparison agrees with `==` on every length up to 40,
