@@ -182,11 +182,7 @@ impl Gen<'_> {
                                 Type::Index { table, .. }
                                     if self.is_index_sort_key(&s.name, &f.name) =>
                                 {
-                                    let id = self.table_id(table);
-                                    quote! {
-                                        let id = s.string(#id, (&self.#fid).as_str());
-                                        k.id(s.sort_key(id));
-                                    }
+                                    self.index_shape(table, quote!(&self.#fid), true)
                                 }
                                 _ => self.shape_expr(&f.ty, quote!(&self.#fid)),
                             }
@@ -298,8 +294,30 @@ impl Gen<'_> {
     /// shape gathers its strings (each is held in the shape by its id), so
     /// the first pass over a document does both at once.
     fn collect_by_shape(&self, name: &str) -> Option<TokenStream> {
-        (self.has_shared() && self.shared_home(name).is_some())
+        self.hash_consed(name)
             .then(|| quote!(self.shape_id(c.shapes());))
+    }
+
+    /// Does type `name` get a shape of its own (`shape_id`): a record of a
+    /// shared section, whose subtree stands in its holder's shape as one
+    /// number?
+    fn hash_consed(&self, name: &str) -> bool {
+        self.has_shared() && self.shared_home(name).is_some()
+    }
+
+    /// What an interned string adds to its record's shape: its id in its
+    /// table; when it is the key a sorted list of its struct is sorted by,
+    /// the id is also noted for that list's write (`Shapes::sort_key`).
+    fn index_shape(&self, table: &str, v: TokenStream, sort_key: bool) -> TokenStream {
+        let id = self.table_id(table);
+        if sort_key {
+            quote! {
+                let id = s.string(#id, (#v).as_str());
+                k.id(s.sort_key(id));
+            }
+        } else {
+            quote!(k.id(s.string(#id, (#v).as_str()));)
+        }
     }
 
     fn collect_expr(&self, t: &Type, v: TokenStream) -> TokenStream {
@@ -380,10 +398,7 @@ impl Gen<'_> {
                 quote!(#rt::shared::Shape::shape(&(#v).value, k, s);)
             }
             // An interned string stands in the key as its id in its table.
-            Type::Index { table, .. } => {
-                let id = self.table_id(table);
-                quote!(k.id(s.string(#id, (#v).as_str()));)
-            }
+            Type::Index { table, .. } => self.index_shape(table, v, false),
             _ => quote!(#rt::shared::Shape::shape(#v, k, s);),
         }
     }
@@ -991,7 +1006,7 @@ impl Gen<'_> {
     /// that list's keys in order (the shape of a record of a shared section
     /// notes exactly the keys it meets itself, not its children's).
     fn notes_sort_keys(&self, s: &StructDef, f: &Field) -> bool {
-        if !self.has_shared() || self.shared_home(&s.name).is_none() {
+        if !self.hash_consed(&s.name) {
             return false;
         }
         let Type::List { of, .. } = &f.ty else {
@@ -1010,7 +1025,7 @@ impl Gen<'_> {
     fn sort_keys_per_value(&self, t: &Type, seen: &mut Vec<String>) -> Option<usize> {
         match t {
             Type::Named(n) | Type::Switch { union: n, .. } => {
-                if self.has_shared() && self.shared_home(n).is_some() {
+                if self.hash_consed(n) {
                     // Its own shape notes its keys.
                     return Some(0);
                 }
