@@ -1203,7 +1203,9 @@ impl Gen<'_> {
                     }
                 }
 
-                #[inline]
+                // Inlined into the row loop, once per byte order, where the
+                // order is a constant.
+                #[inline(always)]
                 #[allow(unreachable_patterns, unused_variables)]
                 fn write_plain(&self, tag: u64, out: &mut [u8], e: #rt::Endian) -> bool {
                     match self {
@@ -1473,16 +1475,10 @@ impl Gen<'_> {
         };
         let sec = self.c.section(si);
         let place = self.place_value(&p.to, quote!(e), &sec.dedup, sec.item_align, &what);
-        // Units are appended whole: once a few are written, make room for
-        // the rest at their average size, rather than growing step by step.
+        // Units are appended whole: make room for the rest once a few are
+        // written (`Writer::reserve_for_units`).
         let reserve = if matches!(&p.to, Type::Named(n) if self.is_unit(n)) {
-            quote! {
-                if i == 1 || (i > 0 && i % 8 == 0) {
-                    let avg = (w.pos() - first) / i as u64;
-                    let rest = (self.#fid.len() - i) as u64;
-                    w.reserve((avg.saturating_mul(rest) + avg.saturating_mul(rest) / 4).min(1 << 31) as usize);
-                }
-            }
+            quote!(w.reserve_for_units(first, i, self.#fid.len());)
         } else {
             TokenStream::new()
         };

@@ -570,15 +570,13 @@ pub fn decode_rows<'a, C: Cells<V>, const V: usize>(
     let data = r.data();
     let e = r.endian();
     // Plain cells are read from the row's bytes (checked above as a whole).
-    let plain: Vec<bool> = slots.iter().map(|s| C::is_plain(s.tag)).collect();
     let other_cells: u64 = slots
         .iter()
-        .zip(&plain)
-        .filter(|(_, &p)| !p)
-        .map(|(s, _)| s.count)
+        .filter(|s| !C::is_plain(s.tag))
+        .map(|s| s.count)
         .sum();
     let mut strings = StringReader::with_capacity((other_cells * count).min(1 << 20) as usize);
-    let ops = cell_ops(&slots, &plain);
+    let ops = cell_ops(&slots, C::is_plain);
     for i in 0..count {
         let row_pos = start + i * stride;
         let row = &data[row_pos as usize..(row_pos + stride) as usize];
@@ -605,27 +603,25 @@ pub fn decode_rows<'a, C: Cells<V>, const V: usize>(
     Ok(rows)
 }
 
-/// One cell of a row: where it is, its type, its size, and whether it is a
-/// plain value.
+/// One cell of a row: where it is in the row, its type, and whether it is
+/// a plain value.
 #[derive(Debug, Clone, Copy)]
 struct CellOp {
     at: usize,
     tag: u64,
-    size: usize,
-    column: usize,
     plain: bool,
 }
 
-/// The cells of a row, one after the other, as the columns lay them out.
-fn cell_ops(slots: &[CellSlot], plain: &[bool]) -> Vec<CellOp> {
-    let mut ops = Vec::new();
-    for (column, (s, &plain)) in slots.iter().zip(plain).enumerate() {
+/// The cells of a row, one after the other, as the columns lay them out
+/// (`plain` tells, per column, whether its cells are plain values).
+fn cell_ops(slots: &[CellSlot], plain: impl Fn(u64) -> bool) -> Vec<CellOp> {
+    let mut ops = Vec::with_capacity(slots.iter().map(|s| s.count.min(1 << 16) as usize).sum());
+    for s in slots {
+        let plain = plain(s.tag);
         for k in 0..s.count {
             ops.push(CellOp {
                 at: (s.offset + k * s.size) as usize,
                 tag: s.tag,
-                size: s.size as usize,
-                column,
                 plain,
             });
         }
@@ -669,24 +665,55 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
     let len = usize::try_from((rows.len() as u64).saturating_mul(stride))
         .map_err(|_| EncodeError::new(what, "the rows are too large"))?;
     w.put_zeros(len);
-    let ops = cell_ops(&slots, &vec![true; slots.len()]);
     let stride = stride as usize;
-    let out = &mut w.bytes_mut()[base..];
-    if stride == 0 {
+    if stride == 0 || rows.is_empty() {
         return Ok(());
     }
+    // Where each cell of a row goes and its type, in layout order (the
+    // checks above keep every cell inside the row).
+    let ops = cell_ops(&slots, |_| true);
+    let out = &mut w.bytes_mut()[base..];
+    // One loop per byte order, so that the order is a constant inside.
+    let done = match e {
+        crate::Endian::Little => fill_rows(rows, out, stride, &ops, crate::Endian::Little),
+        crate::Endian::Big => fill_rows(rows, out, stride, &ops, crate::Endian::Big),
+    };
+    done.map_err(|(i, k)| {
+        let c = &rows.cells()[i * rows.width() + k];
+        let column = slots
+            .iter()
+            .scan(0u64, |first, s| {
+                *first += s.count;
+                Some(*first)
+            })
+            .position(|end| k < end as usize)
+            .unwrap_or(0);
+        EncodeError::new(
+            what,
+            format!(
+                "row {i}, column {column}: a cell of type {} where the column holds type {}",
+                c.cell_tag(),
+                slots.get(column).map_or(0, |s| s.tag)
+            ),
+        )
+    })
+}
+
+/// Writes every row's plain cells into `out` (`stride` bytes per row) at
+/// the places `ops` gives, in byte order `e`; the row and cell index of a
+/// cell whose type is not its column's.
+#[inline(always)]
+fn fill_rows<C: Cells<V>, const V: usize>(
+    rows: &Rows<C>,
+    out: &mut [u8],
+    stride: usize,
+    ops: &[CellOp],
+    e: crate::Endian,
+) -> Result<(), (usize, usize)> {
     for (i, (row, row_out)) in rows.iter().zip(out.chunks_exact_mut(stride)).enumerate() {
-        for (c, op) in row.iter().zip(&ops) {
-            if !c.write_plain(op.tag, &mut row_out[op.at..op.at + op.size], e) {
-                return Err(EncodeError::new(
-                    what,
-                    format!(
-                        "row {i}, column {}: a cell of type {} where the column holds type {}",
-                        op.column,
-                        c.cell_tag(),
-                        op.tag
-                    ),
-                ));
+        for (k, (c, op)) in row.iter().zip(ops).enumerate() {
+            if !c.write_plain(op.tag, &mut row_out[op.at..], e) {
+                return Err((i, k));
             }
         }
     }

@@ -117,6 +117,15 @@ const KEEP_CAPACITY: usize = 4 << 20;
 /// The output buffer's first capacity when nothing better is known.
 const FIRST_CAPACITY: usize = 16 << 10;
 
+/// The capacity of an output buffer after an output of `last_len` bytes:
+/// a little more than that, since writers reserve a few bytes past what
+/// they keep (a string's terminator and padding go in as one 16-byte
+/// store), and an output of the same size must not grow by doubling (a
+/// copy of the whole output).
+fn next_capacity(last_len: usize) -> usize {
+    (last_len + 64).clamp(FIRST_CAPACITY, KEEP_CAPACITY)
+}
+
 thread_local! {
     /// The last writer dropped on this thread, kept with its memory (pools,
     /// record maps) so that the next encode on the thread does not grow
@@ -135,7 +144,7 @@ impl Writer {
                 w.reset(endian, type_count, section_count);
                 w.recycle = true;
                 if w.buf.capacity() == 0 {
-                    w.buf = Vec::with_capacity(w.last_len.clamp(FIRST_CAPACITY, KEEP_CAPACITY));
+                    w.buf = Vec::with_capacity(next_capacity(w.last_len));
                 }
                 w
             }
@@ -251,6 +260,26 @@ impl Writer {
     /// Makes room for `n` more bytes.
     pub fn reserve(&mut self, n: usize) {
         self.buf.reserve(n);
+    }
+
+    /// Makes room for the units still to come in a list of `total` units,
+    /// `done` of them written since `first`: a unit is appended whole, so
+    /// once a few are written (after the first, then every eighth) the
+    /// rest are reserved at their average size plus a quarter, rather than
+    /// growing the output step by step. Room that is already there (an
+    /// output buffer sized from the previous output) is not grown again:
+    /// growing a nearly full buffer copies all of it.
+    pub fn reserve_for_units(&mut self, first: u64, done: usize, total: usize) {
+        if done == 0 || (done != 1 && done % 8 != 0) {
+            return;
+        }
+        let avg = (self.pos().saturating_sub(first)) / done as u64;
+        let rest = avg
+            .saturating_mul(total.saturating_sub(done) as u64)
+            .min(1 << 31) as usize;
+        if self.buf.capacity() - self.buf.len() < rest {
+            self.buf.reserve(rest + rest / 4);
+        }
     }
 
     /// Appends `n` zero bytes.
@@ -632,6 +661,26 @@ impl Drop for Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Units are reserved for at their average size once, and a buffer
+    /// that already has the room is not grown (growing copies the output).
+    #[test]
+    fn units_are_reserved_for_only_where_room_is_missing() {
+        let mut w = Writer::fresh(Endian::Little, 0, 0, 4096);
+        w.put_zeros(100);
+        // Room for 4 more units of 100 bytes is there: nothing moves.
+        w.reserve_for_units(0, 1, 5);
+        assert_eq!(w.buf.capacity(), 4096);
+        // Not every unit is a checkpoint.
+        w.put_zeros(100);
+        w.reserve_for_units(0, 2, 1000);
+        assert_eq!(w.buf.capacity(), 4096);
+        // 8 units of 100 bytes written, 92 to come: 9,200 bytes and a
+        // quarter more.
+        w.put_zeros(600);
+        w.reserve_for_units(0, 8, 100);
+        assert!(w.buf.capacity() >= 800 + 9200 + 2300, "{}", w.buf.capacity());
+    }
 
     /// Writes `words` as one-word values of a byte-search section; returns
     /// where each went and the output.

@@ -4,7 +4,9 @@
 
 use codec_runtime::Text;
 use formats::bdat::text::{self, FileSchema, TextError};
-use formats::bdat::{self, BdatFile, Cell, CellType, ColumnInfo, Table, ValueInfo, Variant};
+use formats::bdat::{
+    self, BdatFile, Cell, CellType, Column, ColumnInfo, ListInfo, Table, ValueInfo, Variant,
+};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -851,5 +853,39 @@ fn a_name_whose_lossy_text_is_another_columns_name_keeps_its_values() {
             .unwrap_or_else(|e| panic!("{v:?}: {e}\n{json}"));
         assert_eq!(back, file, "{v:?}");
         assert_eq!(bdat::encode(&back, v).unwrap(), bytes, "{v:?}");
+    }
+}
+
+/// A cell whose type is not its column's is refused on encode, naming the
+/// row and the column (counted in layout order, columns of several cells
+/// once), in both byte orders.
+#[test]
+fn a_cell_of_another_type_than_its_column_is_named_on_encode() {
+    for variant in [Variant::Switch, Variant::Wii] {
+        let mut t = Table::new("Table1");
+        t.add_value_column("a", CellType::U8);
+        t.columns.push(Column {
+            info: ColumnInfo::List(ListInfo {
+                cell_type: CellType::U16 as u8,
+                count: 3,
+            }),
+            name: "b".into(),
+        });
+        t.add_value_column("c", CellType::I32);
+        for i in 0..4u8 {
+            let b = Cell::U16(u16::from(i));
+            t.rows.push(vec![Cell::U8(i), b.clone(), b.clone(), b, Cell::I32(-1)]);
+        }
+        // Good cells encode.
+        let good = BdatFile { tables: vec![t.clone()] };
+        bdat::encode(&good, variant).expect("matching cells encode");
+        t.rows[2][4] = Cell::U16(7);
+        let err = bdat::encode(&BdatFile { tables: vec![t] }, variant)
+            .expect_err("a U16 cell in an I32 column")
+            .to_string();
+        assert!(
+            err.contains("row 2, column 2: a cell of type 2 where the column holds type 6"),
+            "{variant:?}: {err}"
+        );
     }
 }
