@@ -4,9 +4,7 @@
 
 use codec_runtime::Text;
 use formats::bdat::text::{self, FileSchema, TextError};
-use formats::bdat::{
-    self, BdatFile, Cell, CellType, Column, ColumnInfo, ListInfo, Table, ValueInfo, Variant,
-};
+use formats::bdat::{self, BdatFile, Cell, CellType, ColumnInfo, Table, ValueInfo, Variant};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -864,13 +862,7 @@ fn a_cell_of_another_type_than_its_column_is_named_on_encode() {
     for variant in [Variant::Switch, Variant::Wii] {
         let mut t = Table::new("Table1");
         t.add_value_column("a", CellType::U8);
-        t.columns.push(Column {
-            info: ColumnInfo::List(ListInfo {
-                cell_type: CellType::U16 as u8,
-                count: 3,
-            }),
-            name: "b".into(),
-        });
+        t.add_list_column("b", CellType::U16, 3);
         t.add_value_column("c", CellType::I32);
         for i in 0..4u8 {
             let b = Cell::U16(u16::from(i));

@@ -234,6 +234,18 @@ impl Table {
         });
     }
 
+    /// Adds a list column at the end: `count` cells of type `ty` per row,
+    /// one after the other.
+    pub fn add_list_column(&mut self, name: impl Into<Text>, ty: CellType, count: u16) {
+        self.columns.push(Column {
+            info: ColumnInfo::List(ListInfo {
+                cell_type: ty as u8,
+                count,
+            }),
+            name: name.into(),
+        });
+    }
+
     /// Adds a flag column at the end: `(parent's cell & mask) >> shift`,
     /// `parent` being the index of the column whose cell holds the bits.
     pub fn add_flag_column(&mut self, name: impl Into<Text>, parent: u32, shift: u8, mask: u32) {

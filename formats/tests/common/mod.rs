@@ -3,7 +3,7 @@
 //! running the `codec` command.
 #![allow(dead_code)]
 
-use formats::bdat::{Cell, CellType, Column, ColumnInfo, ListInfo, Table, Variant};
+use formats::bdat::{Cell, CellType, Table, Variant};
 use formats::byml::Header;
 use std::ffi::OsStr;
 use std::fs;
@@ -137,13 +137,7 @@ pub fn bdat_sample_table() -> Table {
     t.base_id = 5;
     t.add_value_column("id", CellType::U16);
     t.add_value_column("name", CellType::String);
-    t.columns.push(Column {
-        info: ColumnInfo::List(ListInfo {
-            cell_type: CellType::I8 as u8,
-            count: 3,
-        }),
-        name: "deltas".into(),
-    });
+    t.add_list_column("deltas", CellType::I8, 3);
     t.add_value_column("flags", CellType::U8);
     t.add_value_column("rate", CellType::Float);
     for (label, shift, mask) in [("on", 0u8, 1u32), ("level", 1, 0b110)] {
