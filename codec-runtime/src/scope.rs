@@ -57,12 +57,121 @@ struct PendingRef {
     what: &'static str,
 }
 
+/// A target placed before its record: (record identity, type id, field
+/// offset).
+type DeferredKey = (usize, usize, u64);
+
+/// Targets placed before their record, until the record is written and
+/// takes them. A field's target is placed once per record.
+///
+/// The targets of one field (a type and an offset in it) are nearly always
+/// taken in the order they were placed: a walk over a section places them
+/// record after record, and the records are written later in the same
+/// order. So each field's targets wait in a queue of their own and each is
+/// found at its queue's head: no hashing, and memory touched in order. The
+/// first one asked for out of order moves all that still wait to a map,
+/// which serves the rest of the unit (each target moves once, so the cost
+/// stays linear).
+#[derive(Debug, Default)]
+struct Deferred {
+    queues: Vec<FieldQueue>,
+    /// Used once a queue's order was left (then every queue is empty).
+    map: FxHashMap<DeferredKey, u64>,
+}
+
+/// The targets of one field waiting for their records, in placing order.
+#[derive(Debug)]
+struct FieldQueue {
+    type_id: usize,
+    field_off: u64,
+    /// (record identity, target); `items[..head]` were taken.
+    items: Vec<(usize, u64)>,
+    head: usize,
+}
+
+impl Deferred {
+    fn clear(&mut self) {
+        for q in &mut self.queues {
+            q.items.clear();
+            q.head = 0;
+        }
+        crate::pool::clear_map(&mut self.map);
+    }
+
+    /// The queue of a field (a schema has few fields that defer).
+    #[inline]
+    fn queue(&mut self, type_id: usize, field_off: u64) -> Option<&mut FieldQueue> {
+        self.queues
+            .iter_mut()
+            .find(|q| q.type_id == type_id && q.field_off == field_off)
+    }
+
+    #[inline]
+    fn insert(&mut self, (key, type_id, field_off): DeferredKey, target: u64) {
+        if !self.map.is_empty() {
+            self.map.insert((key, type_id, field_off), target);
+            return;
+        }
+        match self.queue(type_id, field_off) {
+            Some(q) => q.items.push((key, target)),
+            None => self.queues.push(FieldQueue {
+                type_id,
+                field_off,
+                items: vec![(key, target)],
+                head: 0,
+            }),
+        }
+    }
+
+    /// Moves what waits in the queues to the map.
+    #[cold]
+    fn spill(&mut self) {
+        for q in &mut self.queues {
+            let (type_id, field_off) = (q.type_id, q.field_off);
+            self.map.extend(
+                q.items
+                    .drain(q.head..)
+                    .map(|(key, t)| ((key, type_id, field_off), t)),
+            );
+            q.items.clear();
+            q.head = 0;
+        }
+    }
+
+    /// The target waiting for `key`'s field; `take` also removes it.
+    #[inline]
+    fn find(&mut self, key: DeferredKey, take: bool) -> Option<u64> {
+        if self.map.is_empty() {
+            let q = self.queue(key.1, key.2)?;
+            match q.items.get(q.head) {
+                // Nothing waits for this field.
+                None => return None,
+                Some(&(k, t)) if k == key.0 => {
+                    if take {
+                        q.head += 1;
+                        if q.head == q.items.len() {
+                            q.items.clear();
+                            q.head = 0;
+                        }
+                    }
+                    return Some(t);
+                }
+                Some(_) => self.spill(),
+            }
+        }
+        if take {
+            self.map.remove(&key)
+        } else {
+            self.map.get(&key).copied()
+        }
+    }
+}
+
 /// Encode-side memory of a unit.
 #[derive(Debug, Default)]
 pub struct WriteScope {
-    /// (record identity, type id, field offset) -> target position, for
-    /// targets placed before their record.
-    deferred: FxHashMap<(usize, usize, u64), u64>,
+    /// Targets placed before their record.
+    deferred: Deferred,
     /// Per type id, the positions of its records in write order.
     ordinals: Vec<Vec<u64>>,
     refs: Vec<PendingRef>,
@@ -77,7 +186,7 @@ pub struct WriteScope {
 impl WriteScope {
     /// Forgets everything but the memory (and the spare writer).
     pub(crate) fn clear(&mut self) {
-        crate::pool::clear_map(&mut self.deferred);
+        self.deferred.clear();
         self.ordinals.iter_mut().for_each(Vec::clear);
         self.refs.clear();
         self.hashed.iter_mut().for_each(Vec::clear);
@@ -188,24 +297,19 @@ impl Writer {
     /// Remembers a target placed for a record that is not written yet.
     #[inline]
     pub fn defer(&mut self, key: usize, type_id: usize, field_off: u64, target: u64) {
-        self.scope
-            .deferred
-            .insert((key, type_id, field_off), target);
+        self.scope.deferred.insert((key, type_id, field_off), target);
     }
 
     /// The target placed earlier for this record's field, if any.
     #[inline]
     pub fn take_deferred(&mut self, key: usize, type_id: usize, field_off: u64) -> Option<u64> {
-        if self.scope.deferred.is_empty() {
-            return None;
-        }
-        self.scope.deferred.remove(&(key, type_id, field_off))
+        self.scope.deferred.find((key, type_id, field_off), true)
     }
 
     /// The target placed earlier for this record's field, kept for it.
     #[inline]
-    pub fn peek_deferred(&self, key: usize, type_id: usize, field_off: u64) -> Option<u64> {
-        self.scope.deferred.get(&(key, type_id, field_off)).copied()
+    pub fn peek_deferred(&mut self, key: usize, type_id: usize, field_off: u64) -> Option<u64> {
+        self.scope.deferred.find((key, type_id, field_off), false)
     }
 
     /// Writes the offset from `base` to an earlier-placed `target` (as
@@ -496,5 +600,50 @@ impl Reader<'_> {
             end = align_up(end, a);
         }
         Ok((crate::Text::from_bytes(bytes), end))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two fields of one type, their targets placed field by field and
+    /// taken record by record (as BDAT's column records take their info
+    /// and name): every target comes back to its own record's field.
+    #[test]
+    fn deferred_targets_come_back_by_field_in_any_order() {
+        let mut d = Deferred::default();
+        for record in 0..50usize {
+            d.insert((record, 7, 0), 1000 + record as u64);
+        }
+        for record in 0..50usize {
+            d.insert((record, 7, 4), 2000 + record as u64);
+        }
+        // A record with nothing deferred for another field takes nothing.
+        assert_eq!(d.find((3, 7, 8), true), None);
+        for record in 0..20usize {
+            assert_eq!(d.find((record, 7, 0), false), Some(1000 + record as u64));
+            assert_eq!(d.find((record, 7, 0), true), Some(1000 + record as u64));
+            assert_eq!(d.find((record, 7, 4), true), Some(2000 + record as u64));
+            // Taken once only.
+            assert_eq!(d.find((record, 7, 0), true), None);
+        }
+        // Out of order: the rest move to the map and are still found.
+        assert_eq!(d.find((40, 7, 4), true), Some(2040));
+        assert!(!d.map.is_empty());
+        for record in (20..50usize).rev() {
+            assert_eq!(d.find((record, 7, 0), true), Some(1000 + record as u64));
+            let name = (record != 40).then(|| 2000 + record as u64);
+            assert_eq!(d.find((record, 7, 4), true), name);
+        }
+        // Placed after the spill: found through the map.
+        d.insert((99, 7, 0), 5);
+        assert_eq!(d.find((99, 7, 0), true), Some(5));
+        // A new unit starts with queues again.
+        d.clear();
+        d.insert((1, 7, 0), 9);
+        assert!(d.map.is_empty());
+        assert_eq!(d.find((1, 7, 0), true), Some(9));
+        assert_eq!(d.find((1, 7, 0), true), None);
     }
 }
