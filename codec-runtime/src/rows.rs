@@ -675,8 +675,8 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
     let out = &mut w.bytes_mut()[base..];
     // One loop per byte order, so that the order is a constant inside.
     let done = match e {
-        crate::Endian::Little => fill_rows(rows, out, stride, &ops, crate::Endian::Little),
-        crate::Endian::Big => fill_rows(rows, out, stride, &ops, crate::Endian::Big),
+        crate::Endian::Little => fill_rows::<C, V, false>(rows, out, stride, &ops),
+        crate::Endian::Big => fill_rows::<C, V, true>(rows, out, stride, &ops),
     };
     done.map_err(|(i, k)| {
         let c = &rows.cells()[i * rows.width() + k];
@@ -700,16 +700,21 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
 }
 
 /// Writes every row's plain cells into `out` (`stride` bytes per row) at
-/// the places `ops` gives, in byte order `e`; the row and cell index of a
-/// cell whose type is not its column's.
-#[inline(always)]
-fn fill_rows<C: Cells<V>, const V: usize>(
+/// the places `ops` gives, big-endian when `BIG`; the row and cell index
+/// of a cell whose type is not its column's. A function of its own, so
+/// that the loop is compiled apart from its caller's code.
+#[inline(never)]
+fn fill_rows<C: Cells<V>, const V: usize, const BIG: bool>(
     rows: &Rows<C>,
     out: &mut [u8],
     stride: usize,
     ops: &[CellOp],
-    e: crate::Endian,
 ) -> Result<(), (usize, usize)> {
+    let e = if BIG {
+        crate::Endian::Big
+    } else {
+        crate::Endian::Little
+    };
     for (i, (row, row_out)) in rows.iter().zip(out.chunks_exact_mut(stride)).enumerate() {
         for (k, (c, op)) in row.iter().zip(ops).enumerate() {
             if !c.write_plain(op.tag, &mut row_out[op.at..], e) {
