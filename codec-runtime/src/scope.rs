@@ -279,19 +279,21 @@ impl Writer {
         endian: crate::Endian,
         type_count: usize,
         section_count: usize,
-    ) -> Writer {
+    ) -> Box<Writer> {
+        // Boxed, and kept boxed between units: a writer is a large struct,
+        // and a table file holds hundreds of units.
         match self.scope.spare.take() {
             Some(mut w) => {
                 w.reset(endian, type_count, section_count);
-                *w
+                w
             }
-            None => Writer::new(endian, type_count, section_count),
+            None => Box::new(Writer::new(endian, type_count, section_count)),
         }
     }
 
     /// Keeps a unit's writer for the next unit.
-    pub fn give_unit_writer(&mut self, w: Writer) {
-        self.scope.spare = Some(Box::new(w));
+    pub fn give_unit_writer(&mut self, w: Box<Writer>) {
+        self.scope.spare = Some(w);
     }
 
     /// Remembers a target placed for a record that is not written yet.

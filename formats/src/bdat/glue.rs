@@ -60,12 +60,14 @@ fn regions(b: &[u8], e: Endian) -> Result<Regions, (u64, String)> {
     let len = strings
         .checked_add(strings_len)
         .filter(|&n| n <= b.len())
-        .ok_or((
-            STRINGS as u64,
-            format!(
-                "the strings (0x{strings:x}, 0x{strings_len:x} bytes) end past the end of the file"
-            ),
-        ))?;
+        .ok_or_else(|| {
+            (
+                STRINGS as u64,
+                format!(
+                    "the strings (0x{strings:x}, 0x{strings_len:x} bytes) end past the end of the file"
+                ),
+            )
+        })?;
     if len < SHORT_HEADER {
         return Err((
             STRINGS as u64,
