@@ -400,14 +400,28 @@ impl Writer {
     /// Returns where the index starts.
     pub fn place_hash_index(&mut self, spec: &HashSpec) -> EncodeResult<u64> {
         let start = self.pos();
-        let wb = spec.width.bytes();
-        let slots = spec.slots;
+        // Lent out of the scope while the index is patched, then put back.
         let entries = self
             .scope
             .hashed
-            .get(spec.type_id)
-            .cloned()
+            .get_mut(spec.type_id)
+            .map(std::mem::take)
             .unwrap_or_default();
+        let placed = self.fill_hash_index(spec, &entries, start);
+        if let Some(slot) = self.scope.hashed.get_mut(spec.type_id) {
+            *slot = entries;
+        }
+        placed
+    }
+
+    fn fill_hash_index(
+        &mut self,
+        spec: &HashSpec,
+        entries: &[(u64, u64)],
+        start: u64,
+    ) -> EncodeResult<u64> {
+        let wb = spec.width.bytes();
+        let slots = spec.slots;
         if slots == 0 {
             if entries.is_empty() {
                 return Ok(start);
@@ -424,7 +438,7 @@ impl Writer {
             .checked_mul(wb)
             .filter(|&n| n <= 1 << 32)
             .ok_or_else(|| EncodeError::new(spec.what, "the hash index is too large"))?;
-        self.put_bytes(&vec![0u8; table_len as usize]);
+        self.put_zeros(table_len as usize);
         let n = slots as usize;
         let mut head: Vec<Option<usize>> = vec![None; n];
         let mut tail: Vec<Option<usize>> = vec![None; n];
