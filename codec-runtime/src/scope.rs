@@ -299,7 +299,9 @@ impl Writer {
     /// Remembers a target placed for a record that is not written yet.
     #[inline]
     pub fn defer(&mut self, key: usize, type_id: usize, field_off: u64, target: u64) {
-        self.scope.deferred.insert((key, type_id, field_off), target);
+        self.scope
+            .deferred
+            .insert((key, type_id, field_off), target);
     }
 
     /// The target placed earlier for this record's field, if any.

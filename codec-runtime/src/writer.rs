@@ -679,7 +679,11 @@ mod tests {
         // quarter more.
         w.put_zeros(600);
         w.reserve_for_units(0, 8, 100);
-        assert!(w.buf.capacity() >= 800 + 9200 + 2300, "{}", w.buf.capacity());
+        assert!(
+            w.buf.capacity() >= 800 + 9200 + 2300,
+            "{}",
+            w.buf.capacity()
+        );
     }
 
     /// Writes `words` as one-word values of a byte-search section; returns

@@ -866,10 +866,13 @@ fn a_cell_of_another_type_than_its_column_is_named_on_encode() {
         t.add_value_column("c", CellType::I32);
         for i in 0..4u8 {
             let b = Cell::U16(u16::from(i));
-            t.rows.push(vec![Cell::U8(i), b.clone(), b.clone(), b, Cell::I32(-1)]);
+            t.rows
+                .push(vec![Cell::U8(i), b.clone(), b.clone(), b, Cell::I32(-1)]);
         }
         // Good cells encode.
-        let good = BdatFile { tables: vec![t.clone()] };
+        let good = BdatFile {
+            tables: vec![t.clone()],
+        };
         bdat::encode(&good, variant).expect("matching cells encode");
         t.rows[2][4] = Cell::U16(7);
         let err = bdat::encode(&BdatFile { tables: vec![t] }, variant)
