@@ -1,6 +1,6 @@
 //! AINB: regressions for what fuzzing binary -> JSON -> binary found (bugs
 //! 1-3 fixed in 02aae21; 4-5, EXB windows past the instruction table, and the
-//! budget for overlapping windows, later). Each test takes a small corpus
+//! budget for overlapping windows, later; 6, a window starting past the table). Each test takes a small corpus
 //! file, edits the decoded model into the situation the fuzzer hit, encodes
 //! it, and checks that the file decodes back, that binary -> JSON -> binary
 //! gives the same bytes, and that the JSON holds what keeps the situation (or
@@ -279,6 +279,50 @@ fn exb_window_past_the_table_survives_json() {
         n - base as usize,
         "Main gives the window's instructions inside the table"
     );
+}
+
+/// Bug 6 (fuzzing, ainb_round_trip, 2026-11-27): an expression's main
+/// window *starts* past the end of the instruction table. `to_json`
+/// panicked slicing the instruction lines from the base ("range start index
+/// 12297 out of range for slice of length 16"); the window's part inside the
+/// table is empty, so `Main` is empty, and the base comes back through
+/// `$codec`.
+#[test]
+fn exb_window_starting_past_the_table_survives_json() {
+    let Some((path, mut doc)) = pick_exb() else {
+        return;
+    };
+    let exb = doc.exb.as_mut().expect("an EXB section");
+    let n = exb.instructions.len();
+    let k = exb
+        .expressions
+        .iter()
+        .position(|e| e.main_base >= 0 && e.main_base as usize + e.main_count as usize == n)
+        .expect("an expression whose main window ends the table");
+    // Its instructions stay covered by no window: kept in `$codec`.
+    exb.expressions[k].main_base = n as i32 + 12_000;
+    let (base, count) = (exb.expressions[k].main_base, exb.expressions[k].main_count);
+
+    let json = json_round_trip(&path, &doc, |back, again| {
+        let (b, a) = (
+            back.exb.as_ref().expect("EXB back"),
+            again.exb.as_ref().expect("EXB through JSON"),
+        );
+        assert_eq!(
+            (b.expressions[k].main_base, b.expressions[k].main_count),
+            (base, count),
+            "the edited binary keeps the window past the table"
+        );
+        assert_eq!(a.expressions, b.expressions, "the expressions through JSON");
+        assert_eq!(
+            a.instructions, b.instructions,
+            "the EXB instructions through JSON"
+        );
+    });
+    let main = json["Expressions"]["Expressions"][k]["Main"]
+        .as_array()
+        .expect("the expression's Main");
+    assert!(main.is_empty(), "Main holds no instruction: {main:?}");
 }
 
 /// Bug 5 (fuzzing, ainb_decode timed out): an expression's setup window has

@@ -847,10 +847,14 @@ fn exb_lines(x: &Exb) -> Vec<(String, bool)> {
 /// list's start (`0x0008    STR ...`).
 fn exb(x: &Exb, lines: &[(String, bool)]) -> J {
     let slice = |base: i32, count: u32| -> J {
+        // The window as `exb_window` clamps it to the instructions (a
+        // base past them, which the file may hold, gives no lines).
         let n = exb_window(x, base, count).len();
-        let from = base.max(0) as usize;
+        let from = (base.max(0) as usize).min(lines.len());
         J::Arr(
-            lines[from..from + n]
+            lines
+                .get(from..from + n)
+                .unwrap_or_default()
                 .iter()
                 .enumerate()
                 .map(|(k, (text, _))| J::Str(format!("{:#06x}    {text}", k * 8)))
