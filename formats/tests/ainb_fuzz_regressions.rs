@@ -232,30 +232,21 @@ fn pick_exb() -> Option<(PathBuf, File)> {
     )
 }
 
-/// Bug 4 (fuzzing, ainb_round_trip): an expression's main window runs past
-/// the end of the instruction table. The JSON gave it an empty `Main` but
-/// counted its instructions as covered, so `$codec.Expressions.Instructions`
-/// was left out and the reader found no expression holding them ("no
-/// expression holds instruction 42"). `Main` now gives the window's part
-/// inside the table.
-#[test]
-fn exb_window_past_the_table_survives_json() {
-    let Some((path, mut doc)) = pick_exb() else {
-        return;
-    };
-    let exb = doc.exb.as_mut().expect("an EXB section");
+/// The expression whose main window ends the instruction table (its
+/// instructions are no other expression's).
+fn expression_ending_the_table(exb: &formats::ainb::schema::Exb) -> usize {
     let n = exb.instructions.len();
-    // The expression whose main window ends the table: its instructions are
-    // no other expression's.
-    let k = exb
-        .expressions
+    exb.expressions
         .iter()
         .position(|e| e.main_base >= 0 && e.main_base as usize + e.main_count as usize == n)
-        .expect("an expression whose main window ends the table");
-    exb.expressions[k].main_count += 8;
-    let (base, count) = (exb.expressions[k].main_base, exb.expressions[k].main_count);
+        .expect("an expression whose main window ends the table")
+}
 
-    let json = json_round_trip(&path, &doc, |back, again| {
+/// The check of a round trip whose edited binary keeps expression `k`'s
+/// main window at `(base, count)`: the window back from the binary, the
+/// expressions and instructions back through JSON.
+fn keeps_main_window(k: usize, base: i32, count: u32) -> impl Fn(&File, &File) {
+    move |back, again| {
         let (b, a) = (
             back.exb.as_ref().expect("EXB back"),
             again.exb.as_ref().expect("EXB through JSON"),
@@ -270,7 +261,27 @@ fn exb_window_past_the_table_survives_json() {
             a.instructions, b.instructions,
             "the EXB instructions through JSON"
         );
-    });
+    }
+}
+
+/// Bug 4 (fuzzing, ainb_round_trip): an expression's main window runs past
+/// the end of the instruction table. The JSON gave it an empty `Main` but
+/// counted its instructions as covered, so `$codec.Expressions.Instructions`
+/// was left out and the reader found no expression holding them ("no
+/// expression holds instruction 42"). `Main` now gives the window's part
+/// inside the table.
+#[test]
+fn exb_window_past_the_table_survives_json() {
+    let Some((path, mut doc)) = pick_exb() else {
+        return;
+    };
+    let exb = doc.exb.as_mut().expect("an EXB section");
+    let n = exb.instructions.len();
+    let k = expression_ending_the_table(exb);
+    exb.expressions[k].main_count += 8;
+    let (base, count) = (exb.expressions[k].main_base, exb.expressions[k].main_count);
+
+    let json = json_round_trip(&path, &doc, keeps_main_window(k, base, count));
     let main = json["Expressions"]["Expressions"][k]["Main"]
         .as_array()
         .expect("the expression's Main");
@@ -294,31 +305,12 @@ fn exb_window_starting_past_the_table_survives_json() {
     };
     let exb = doc.exb.as_mut().expect("an EXB section");
     let n = exb.instructions.len();
-    let k = exb
-        .expressions
-        .iter()
-        .position(|e| e.main_base >= 0 && e.main_base as usize + e.main_count as usize == n)
-        .expect("an expression whose main window ends the table");
+    let k = expression_ending_the_table(exb);
     // Its instructions stay covered by no window: kept in `$codec`.
     exb.expressions[k].main_base = n as i32 + 12_000;
     let (base, count) = (exb.expressions[k].main_base, exb.expressions[k].main_count);
 
-    let json = json_round_trip(&path, &doc, |back, again| {
-        let (b, a) = (
-            back.exb.as_ref().expect("EXB back"),
-            again.exb.as_ref().expect("EXB through JSON"),
-        );
-        assert_eq!(
-            (b.expressions[k].main_base, b.expressions[k].main_count),
-            (base, count),
-            "the edited binary keeps the window past the table"
-        );
-        assert_eq!(a.expressions, b.expressions, "the expressions through JSON");
-        assert_eq!(
-            a.instructions, b.instructions,
-            "the EXB instructions through JSON"
-        );
-    });
+    let json = json_round_trip(&path, &doc, keeps_main_window(k, base, count));
     let main = json["Expressions"]["Expressions"][k]["Main"]
         .as_array()
         .expect("the expression's Main");
