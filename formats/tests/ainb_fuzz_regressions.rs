@@ -1,6 +1,7 @@
 //! AINB: regressions for what fuzzing binary -> JSON -> binary found (bugs
 //! 1-3 fixed in 02aae21; 4-5, EXB windows past the instruction table, and the
-//! budget for overlapping windows, later; 6, a window starting past the table). Each test takes a small corpus
+//! budget for overlapping windows, later; 6, a window starting past the table;
+//! 7, secondary roots at the ends of their range). Each test takes a small corpus
 //! file, edits the decoded model into the situation the fuzzer hit, encodes
 //! it, and checks that the file decodes back, that binary -> JSON -> binary
 //! gives the same bytes, and that the JSON holds what keeps the situation (or
@@ -511,4 +512,35 @@ fn exb_signature_inside_another_string_survives_json() {
         odd.is_array(),
         "the JSON keeps the EXB pool's odd offsets: {odd}"
     );
+}
+
+/// Bug 7 (fuzzing, ainb_round_trip, 2026-11-27): a command's secondary root
+/// is stored as its index plus one in an i16, and the JSON gives the index,
+/// so a stored -32768 is the index -32769, which the reader refused as out
+/// of range for an i16 (and a JSON index of 32767 overflowed adding one).
+/// Both ends of the stored range now come back through JSON, and an index
+/// the file cannot hold is refused with its path.
+#[test]
+fn secondary_roots_at_both_ends_survive_json() {
+    let Some((path, mut doc)) = pick("", |d| d.commands.len() >= 2) else {
+        return;
+    };
+    doc.commands[0].secondary_root = i16::MIN;
+    doc.commands[1].secondary_root = i16::MAX;
+    let json = json_round_trip(&path, &doc, |back, again| {
+        assert_eq!(back.commands, again.commands, "the commands through JSON");
+    });
+    let command = |i: usize| &json["Commands"][i]["Secondary Root Node Index"];
+    assert_eq!(
+        command(0),
+        &Value::from(-32769),
+        "the stored value less one"
+    );
+    assert_eq!(command(1), &Value::from(32766));
+
+    let mut too_far = json.clone();
+    too_far["Commands"][1]["Secondary Root Node Index"] = Value::from(32767);
+    let err = from_json(&too_far.to_string()).expect_err("32767 plus one is past an i16");
+    assert_eq!(err.path, "Commands[1].Secondary Root Node Index", "{err}");
+    assert!(err.message.contains("out of range"), "{err}");
 }

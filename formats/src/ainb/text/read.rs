@@ -1125,8 +1125,15 @@ fn command(o: &Obj, at: &str) -> R<Command> {
             .and_then(guid_bytes)
             .ok_or_else(|| TextError::new(format!("{at}.GUID"), "expected a GUID"))?,
         root_node: field(o, "Root Node Index", at)?,
-        secondary_root: match opt::<i16>(o, "Secondary Root Node Index", at)? {
-            Some(i) => i + 1,
+        // The file holds the index plus one in an i16: the JSON's index
+        // runs from -32769 to 32766.
+        secondary_root: match opt::<i32>(o, "Secondary Root Node Index", at)? {
+            Some(i) => i16::try_from(i + 1).map_err(|_| {
+                TextError::new(
+                    format!("{at}.Secondary Root Node Index"),
+                    format!("{i} is out of range (-32769 to 32766: the file holds it plus one in 16 bits)"),
+                )
+            })?,
             None => 0,
         },
     })
