@@ -411,9 +411,10 @@ pub trait Cells<const V: usize>: Sized {
     /// (no offset); `None` otherwise. `b` holds at least the cell's size.
     fn read_plain(tag: u64, b: &[u8], e: crate::Endian) -> Option<Self>;
 
-    /// Writes the cell's bytes into `out` (its size, zeroed beforehand) if
-    /// its type is `tag`; an offset stays zero, to be patched. `false` when
-    /// the cell is of another type.
+    /// Writes the cell's bytes at the start of `out` (which starts at the
+    /// cell, holds at least its size, and is zeroed beforehand) if its type
+    /// is `tag`; an offset stays zero, to be patched. `false` when the cell
+    /// is of another type.
     fn write_plain(&self, tag: u64, out: &mut [u8], e: crate::Endian) -> bool;
 
     /// The tag of this cell's type.
