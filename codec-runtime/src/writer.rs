@@ -266,9 +266,13 @@ impl Writer {
     /// `done` of them written since `first`: a unit is appended whole, so
     /// once a few are written (after the first, then every eighth) the
     /// rest are reserved at their average size plus a quarter, rather than
-    /// growing the output step by step. Room that is already there (an
-    /// output buffer sized from the previous output) is not grown again:
-    /// growing a nearly full buffer copies all of it.
+    /// growing the output step by step.
+    ///
+    /// The average is a guess (a file's first tables are often its largest),
+    /// so room within a quarter of it is kept as it is: an output buffer
+    /// sized from the previous output of the same file is then never grown
+    /// on the guess. Growing copies only the bytes written so far (see
+    /// [`Writer::grow_to`]).
     pub fn reserve_for_units(&mut self, first: u64, done: usize, total: usize) {
         if done == 0 || (done != 1 && done % 8 != 0) {
             return;
@@ -277,9 +281,24 @@ impl Writer {
         let rest = avg
             .saturating_mul(total.saturating_sub(done) as u64)
             .min(1 << 31) as usize;
-        if self.buf.capacity() - self.buf.len() < rest {
-            self.buf.reserve(rest + rest / 4);
+        let room = self.buf.capacity() - self.buf.len();
+        if room.saturating_add(room / 4) < rest {
+            self.grow_to(self.buf.len() + rest + rest / 4);
         }
+    }
+
+    /// Moves the output into a new buffer of `capacity` bytes. Unlike
+    /// `Vec::reserve`, which reallocates and so (in glibc, for a block that
+    /// cannot grow in place) copies the whole old *capacity*, this copies
+    /// only the bytes written: a buffer sized for a whole file but holding
+    /// its first tables moves for the price of those tables.
+    fn grow_to(&mut self, capacity: usize) {
+        if capacity <= self.buf.capacity() {
+            return;
+        }
+        let mut grown = Vec::with_capacity(capacity);
+        grown.extend_from_slice(&self.buf);
+        self.buf = grown;
     }
 
     /// Appends `n` zero bytes.
@@ -671,6 +690,10 @@ mod tests {
         // Room for 4 more units of 100 bytes is there: nothing moves.
         w.reserve_for_units(0, 1, 5);
         assert_eq!(w.buf.capacity(), 4096);
+        // 3,996 bytes of room against a guess of 4,900: within a quarter of
+        // the guess, so the buffer stays.
+        w.reserve_for_units(0, 1, 50);
+        assert_eq!(w.buf.capacity(), 4096);
         // Not every unit is a checkpoint.
         w.put_zeros(100);
         w.reserve_for_units(0, 2, 1000);
@@ -678,12 +701,14 @@ mod tests {
         // 8 units of 100 bytes written, 92 to come: 9,200 bytes and a
         // quarter more.
         w.put_zeros(600);
+        let before = w.buf.clone();
         w.reserve_for_units(0, 8, 100);
         assert!(
             w.buf.capacity() >= 800 + 9200 + 2300,
             "{}",
             w.buf.capacity()
         );
+        assert_eq!(w.buf, before, "growing keeps the bytes written");
     }
 
     /// Writes `words` as one-word values of a byte-search section; returns
