@@ -261,8 +261,6 @@ impl Gen<'_> {
         let n = *groups as usize;
         let cw = codec_schema::int_width(count).unwrap_or(1);
         let bw = codec_schema::int_width(base).unwrap_or(1);
-        let rc = read_uint(count, quote!(hp));
-        let rb = read_uint(base, quote!(hp + #cw));
         let ety = self.rust_ty(of, &s.name, field);
         let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
         let elem = self.inline_read(of, quote!(q), &s.name, field);
@@ -270,27 +268,14 @@ impl Gen<'_> {
         quote! {
             let #v: [::std::vec::Vec<#ety>; #n];
             (#v, p) = match (|| -> #rt::DecodeResult<([::std::vec::Vec<#ety>; #n], u64)> {
-                let mut heads = [(0u64, 0u64); #n];
-                let mut total = 0u64;
-                for (k, h) in heads.iter_mut().enumerate() {
-                    let hp = p + k as u64 * (#cw + #bw);
-                    let c = #rc?;
-                    let b = #rb?;
-                    if b != total {
-                        return Err(#rt::DecodeError::new(hp + #cw, #rt::ErrorKind::Invalid(format!(
-                            "group {k} starts at element {b}, but the groups before it hold {total}; groups must follow each other"
-                        ))).at_index(k));
-                    }
-                    total += c;
-                    *h = (c, b);
-                }
-                let start = p + #n as u64 * (#cw + #bw);
-                let n = total;
+                let mut heads = [0u64; #n];
+                let #rt::groups::GroupsExtent { start, total: n } =
+                    #rt::groups::read_heads(r, p, #n as u64, #cw, #bw, |k, _, c, _| heads[k] = c)?;
                 r.check_count(start, start, n, #esize)?;
                 #pre
                 let mut out: [::std::vec::Vec<#ety>; #n] = ::std::array::from_fn(|_| ::std::vec::Vec::new());
                 let mut q = start;
-                for (k, &(c, _)) in heads.iter().enumerate() {
+                for (k, &c) in heads.iter().enumerate() {
                     out[k].reserve(c as usize);
                     for i in 0..c as usize {
                         r.set_element(k, i, c as usize);

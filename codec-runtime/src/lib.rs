@@ -14,6 +14,7 @@ pub use compact_str::CompactString as Str;
 
 pub mod error;
 pub mod external;
+pub mod groups;
 pub mod held;
 pub mod interned;
 pub mod lane;

@@ -186,6 +186,14 @@ impl<'a> Reader<'a> {
     read_int!(u64, u64, 8);
     read_int!(i64, i64, 8);
 
+    /// An unsigned integer of `width` (1, 2, 3, 4 or 8) bytes at `pos`, in
+    /// the reader's byte order: a stored number whose width the schema
+    /// gives.
+    #[inline]
+    pub fn uint(&self, pos: u64, width: u64) -> DecodeResult<u64> {
+        checked::uint(self.data, pos, width, self.endian)
+    }
+
     /// A 24-bit unsigned integer in the reader's byte order.
     #[inline]
     pub fn u24(&self, pos: u64) -> DecodeResult<u32> {

@@ -867,72 +867,42 @@ impl<'c> Run<'c, '_> {
             Kind::Seq,
         );
         let mut heads = Vec::new();
-        let mut total = 0u64;
-        let mut err = None;
-        for k in 0..*groups as usize {
-            let hp = p + k as u64 * (cw + bw);
-            let c = match self.read_uint(count, hp) {
-                Ok(v) => v,
-                Err(e) => {
-                    err = Some(InterpError::from(e));
-                    break;
-                }
-            };
-            let b = match self.read_uint(base, hp + cw) {
-                Ok(v) => v,
-                Err(e) => {
-                    err = Some(InterpError::from(e));
-                    break;
-                }
-            };
-            if b != total {
-                err = Some(
-                    InterpError::new(
-                        hp + cw,
-                        format!(
-                            "group {k} starts at element {b}, but the groups before it hold {total}; groups must follow each other"
-                        ),
-                    )
-                    .at_index(k),
-                );
-                break;
-            }
-            total += c;
+        let read = codec_runtime::groups::read_heads(&self.r, p, *groups, cw, bw, |k, hp, c, b| {
             heads.push(c);
-            let mut h = Node::new(
-                format!("count[{k}]"),
-                format!("{}.count[{k}]", site.path),
-                hp,
-                crate::docs::type_label(count),
-                site.unknown,
-                Kind::Derived {
-                    raw: c,
-                    meaning: format!("number of elements of group {k}"),
-                },
-            );
-            h.size = cw;
-            node.children.push(h);
-            let mut h = Node::new(
-                format!("base[{k}]"),
-                format!("{}.base[{k}]", site.path),
-                hp + cw,
-                crate::docs::type_label(base),
-                site.unknown,
-                Kind::Derived {
-                    raw: b,
-                    meaning: format!("index of the first element of group {k}"),
-                },
-            );
-            h.size = bw;
-            node.children.push(h);
-        }
+            for (name, at, size, ty, raw, meaning) in [
+                (
+                    "count",
+                    hp,
+                    cw,
+                    count,
+                    c,
+                    format!("number of elements of group {k}"),
+                ),
+                (
+                    "base",
+                    hp + cw,
+                    bw,
+                    base,
+                    b,
+                    format!("index of the first element of group {k}"),
+                ),
+            ] {
+                let mut h = Node::new(
+                    format!("{name}[{k}]"),
+                    format!("{}.{name}[{k}]", site.path),
+                    at,
+                    crate::docs::type_label(ty),
+                    site.unknown,
+                    Kind::Derived { raw, meaning },
+                );
+                h.size = size;
+                node.children.push(h);
+            }
+        });
         let start = p + *groups * (cw + bw);
         node.size = start - p;
         self.open(node);
-        if let Some(e) = err {
-            return Err(e);
-        }
-        let n = total;
+        let n = read?.total;
         self.r.check_count(start, start, n, esize)?;
         if let Type::Named(name) = &**of {
             if let Some(TypeDef::Struct(s)) = self.c.get(name) {
