@@ -150,28 +150,15 @@ impl Gen<'_> {
         let elem = self.inline_read(of, quote!(q), owner, field);
         quote! {
             (|| -> #rt::DecodeResult<(::std::vec::Vec<#ety>, u64)> {
-                let first: u64 = #start;
                 let own: ::std::option::Option<u64> = #own;
-                let mut end = r.list_end(first, own);
-                r.enter(#at, first, end.saturating_sub(first).max(1))?;
+                let mut list = #rt::to_next::ToNext::begin(r, #start, #at, own)?;
                 let mut out: ::std::vec::Vec<#ety> = ::std::vec::Vec::new();
-                let mut q = first;
-                while q < end {
-                    r.set_element(0, out.len(), out.len() + 1);
+                while let Some(q) = list.next(r) {
                     let (e, next) = match #elem { Ok(v) => v, Err(e) => return Err(e.at_index(out.len())) };
-                    if next <= q {
-                        return Err(#rt::DecodeError::new(q, #rt::ErrorKind::Invalid("an element takes no bytes".into())).at_index(out.len()));
-                    }
+                    list.advance(r, next)?;
                     out.push(e);
-                    q = next;
-                    end = end.min(r.list_end(first, own));
                 }
-                if q > end {
-                    return Err(#rt::DecodeError::new(q, #rt::ErrorKind::Invalid(format!(
-                        "the elements run past 0x{end:x}, where the next target starts"
-                    ))));
-                }
-                r.leave();
+                let q = list.finish(r)?;
                 Ok((out, q))
             })()
         }
@@ -762,7 +749,7 @@ impl Gen<'_> {
             Type::List { of, count } => match &**count {
                 Count::ToNext => {
                     let fi = s.fields.iter().position(|g| g.name == field).unwrap_or(0);
-                    let rank = self.rank(s, fi);
+                    let rank = self.c.target_rank(s, fi);
                     let seq =
                         self.seq_read(of, quote!(t), &at, &s.name, field, quote!(Some(#rank)));
                     quote! { #head #seq.map(|(v, _)| v) }

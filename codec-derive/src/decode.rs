@@ -172,10 +172,8 @@ impl Gen<'_> {
                     // or padded file: say so rather than decode part of it.
                     let verify = if f.derive == Some(Derive::FileSize) && f.verify {
                         quote! {
-                            if #raw != r.len() {
-                                return Err(#rt::DecodeError::new(#at, #rt::ErrorKind::Invalid(format!(
-                                    "the header gives the file size as {} bytes, but the file has {}", #raw, r.len()
-                                ))).in_field(#fname));
+                            if let Err(e) = r.check_file_size(#at, #raw) {
+                                return Err(e.in_field(#fname));
                             }
                         }
                     } else {
@@ -534,7 +532,7 @@ impl Gen<'_> {
                     }
                     Count::ToNext => {
                         let fi = s.fields.iter().position(|g| g.name == field).unwrap_or(0);
-                        let rank = self.rank(s, fi);
+                        let rank = self.c.target_rank(s, fi);
                         let seq =
                             self.seq_read(of, quote!(t), &at, &s.name, field, quote!(Some(#rank)));
                         return quote! {
@@ -563,7 +561,7 @@ impl Gen<'_> {
             Type::Select { union, hook } => self.select_follow(union, hook, &at, target),
             Type::Pool {} => {
                 let fi = s.fields.iter().position(|g| g.name == field).unwrap_or(0);
-                let rank = self.rank(s, fi);
+                let rank = self.c.target_rank(s, fi);
                 quote! {
                     #target
                     let end = r.list_end(t, Some(#rank));

@@ -69,18 +69,6 @@ impl Gen<'_> {
         out
     }
 
-    /// The rank of the targets of offset field `fi` of `s` (see
-    /// `Reader::add_bound`): its section, then its position in the record.
-    pub(crate) fn rank(&self, s: &StructDef, fi: usize) -> u64 {
-        let sec = match &s.fields[fi].ty {
-            Type::Ptr(p) => p.section.as_deref(),
-            Type::Follows { section, .. } => Some(section.as_str()),
-            _ => None,
-        };
-        let sec = sec.and_then(|n| self.c.section_id(n)).unwrap_or(0) as u64;
-        sec * 1024 + fi as u64
-    }
-
     /// Decode statements run after a struct's offsets were followed: each
     /// pool it locates learns the references that missed its strings' starts.
     pub(crate) fn pool_poststep(&self, s: &StructDef) -> TokenStream {
@@ -112,7 +100,9 @@ impl Gen<'_> {
         }
         let at = local("at", f);
         let raw = local("raw", f);
-        let rank = self.rank(s, s.fields.iter().position(|g| g.name == f).unwrap_or(0));
+        let rank = self
+            .c
+            .target_rank(s, s.fields.iter().position(|g| g.name == f).unwrap_or(0));
         let base = self.base_expr(&p.base, quote!(pos));
         let scale = p.scale;
         let cond = if p.optional {
@@ -147,7 +137,7 @@ impl Gen<'_> {
             let Some(off) = off else { break };
             match &f.ty {
                 Type::Ptr(p) => {
-                    let rank = self.rank(s, fi);
+                    let rank = self.c.target_rank(s, fi);
                     let read = read_uint(&p.width, quote!(pos + #off));
                     let base = self.base_expr(&p.base, quote!(pos));
                     let scale = p.scale;

@@ -460,7 +460,7 @@ fn magic_check(m: &str, fname: &str, pos: TokenStream) -> TokenStream {
     quote! {
         if found != #lit {
             return Err(cx.locate(DecodeError::new(#pos, ErrorKind::BadMagic {
-                expected: #lit, found: found.to_vec() }).in_field(#fname)));
+                expected: #lit.to_vec(), found: found.to_vec() }).in_field(#fname)));
         }
     }
 }

@@ -121,7 +121,7 @@ fn prims_decode_errors() {
         0,
         "Prims.magic",
         ErrorKind::BadMagic {
-            expected: b"BE",
+            expected: b"BE".to_vec(),
             found: b"BX".to_vec(),
         },
     );

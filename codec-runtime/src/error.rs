@@ -23,10 +23,7 @@ pub enum ErrorKind {
     /// Fewer bytes remain than the field needs.
     UnexpectedEof { needed: u64, available: u64 },
     /// Magic bytes differ from the schema's literal.
-    BadMagic {
-        expected: &'static [u8],
-        found: Vec<u8>,
-    },
+    BadMagic { expected: Vec<u8>, found: Vec<u8> },
     /// An offset points outside the file.
     OffsetOutOfRange { target: u64, len: u64 },
     /// A count promises more elements than the bytes left can hold.

@@ -29,6 +29,7 @@ mod serde_impls;
 pub mod shared;
 mod span_index;
 mod text;
+pub mod to_next;
 pub mod view;
 pub mod writer;
 

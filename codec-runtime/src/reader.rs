@@ -214,8 +214,24 @@ impl<'a> Reader<'a> {
         Ok(f64::from_bits(self.u64(pos)?))
     }
 
+    /// Checks a file size read at `at` against the input's length: one
+    /// that disagrees means a cut or padded file, which is said rather than
+    /// decoded in part.
+    pub fn check_file_size(&self, at: u64, declared: u64) -> DecodeResult<()> {
+        if declared == self.len() {
+            return Ok(());
+        }
+        Err(DecodeError::new(
+            at,
+            ErrorKind::Invalid(format!(
+                "the header gives the file size as {declared} bytes, but the file has {}",
+                self.len()
+            )),
+        ))
+    }
+
     /// Checks magic bytes at `pos`.
-    pub fn magic(&self, pos: u64, expected: &'static [u8]) -> DecodeResult<()> {
+    pub fn magic(&self, pos: u64, expected: &[u8]) -> DecodeResult<()> {
         let found = self.bytes(pos, expected.len() as u64)?;
         if found == expected {
             Ok(())
@@ -223,7 +239,7 @@ impl<'a> Reader<'a> {
             Err(DecodeError::new(
                 pos,
                 ErrorKind::BadMagic {
-                    expected,
+                    expected: expected.to_vec(),
                     found: found.to_vec(),
                 },
             ))

@@ -522,6 +522,58 @@ impl StringPlacer<'_> {
     }
 }
 
+/// What [`size_columns`] finds of a row's columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizedColumns {
+    /// Cells per row, over all columns.
+    pub per_row: u64,
+    /// Where the last cell of a row ends: the rest of the row, up to its
+    /// stride, is the padding of its rounded-up length.
+    pub cells_end: u64,
+}
+
+/// Gives each column slot the size of its cells (`cell_size(tag)`, `None`
+/// for a tag that union `union` does not know) and checks that its cells
+/// fit in rows of `stride` bytes. Decode and the interpreter both size
+/// their columns here.
+pub fn size_columns(
+    slots: &mut [CellSlot],
+    stride: u64,
+    union: &'static str,
+    cell_size: impl Fn(u64) -> Option<u64>,
+) -> DecodeResult<SizedColumns> {
+    let mut out = SizedColumns {
+        per_row: 0,
+        cells_end: 0,
+    };
+    for (ci, s) in slots.iter_mut().enumerate() {
+        let Some(size) = cell_size(s.tag) else {
+            return Err(
+                DecodeError::new(s.tag_pos, ErrorKind::UnknownTag { union, tag: s.tag })
+                    .within(PathSeg::Index(ci)),
+            );
+        };
+        s.size = size;
+        let end = s
+            .count
+            .checked_mul(size)
+            .and_then(|n| n.checked_add(s.offset))
+            .filter(|&e| e <= stride)
+            .ok_or_else(|| {
+                DecodeError::new(
+                    s.tag_pos,
+                    ErrorKind::Invalid(format!(
+                        "column {ci}: {} cell(s) of {size} byte(s) at offset {} do not fit in rows of {stride} byte(s)",
+                        s.count, s.offset
+                    )),
+                )
+            })?;
+        out.per_row += s.count;
+        out.cells_end = out.cells_end.max(end);
+    }
+    Ok(out)
+}
+
 /// Reads `count` rows of `stride` bytes from `start`, laid out as the column
 /// records read so far describe them. `field_pos` is where the offset to the
 /// rows was read.
@@ -533,34 +585,7 @@ pub fn decode_rows<'a, C: Cells<V>, const V: usize>(
     field_pos: u64,
 ) -> DecodeResult<Rows<C>> {
     let mut slots: Vec<CellSlot> = r.cells().to_vec();
-    let mut per_row = 0u64;
-    for (ci, s) in slots.iter_mut().enumerate() {
-        let Some(size) = C::cell_size(s.tag) else {
-            return Err(DecodeError::new(
-                s.tag_pos,
-                ErrorKind::UnknownTag {
-                    union: C::NAME,
-                    tag: s.tag,
-                },
-            )
-            .within(PathSeg::Index(ci)));
-        };
-        s.size = size;
-        let end = s
-            .count
-            .checked_mul(size)
-            .and_then(|n| n.checked_add(s.offset));
-        if end.is_none_or(|e| e > stride) {
-            return Err(DecodeError::new(
-                s.tag_pos,
-                ErrorKind::Invalid(format!(
-                    "column {ci}: {} cell(s) of {size} byte(s) at offset {} do not fit in rows of {stride} byte(s)",
-                    s.count, s.offset
-                )),
-            ));
-        }
-        per_row += s.count;
-    }
+    let SizedColumns { per_row, .. } = size_columns(&mut slots, stride, C::NAME, C::cell_size)?;
     r.check_count(field_pos, start, count, stride)?;
     let mut rows = Rows::new(per_row as usize);
     if count == 0 {
@@ -779,4 +804,71 @@ pub fn place_rows<C: Cells<V>, const V: usize>(
 /// The row length for cells ending at `end`, rounded to `align`.
 pub fn stride_for(end: u64, align: u64) -> u64 {
     align_up(end, align)
+}
+
+#[cfg(test)]
+mod column_tests {
+    use super::*;
+
+    fn slot(tag: u64, count: u64, offset: u64) -> CellSlot {
+        CellSlot {
+            tag,
+            count,
+            offset,
+            size: 0,
+            tag_pos: 0x40 + offset,
+        }
+    }
+
+    /// Tag 1 is a byte, tag 2 a word; nothing else is known.
+    fn cell_size(tag: u64) -> Option<u64> {
+        match tag {
+            1 => Some(1),
+            2 => Some(4),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn columns_get_their_sizes_and_the_rows_cells_end() {
+        let mut slots = [slot(2, 1, 0), slot(1, 3, 4)];
+        let sized = size_columns(&mut slots, 8, "Cell", cell_size).unwrap();
+        assert_eq!(
+            sized,
+            SizedColumns {
+                per_row: 4,
+                cells_end: 7
+            }
+        );
+        assert_eq!((slots[0].size, slots[1].size), (4, 1));
+    }
+
+    #[test]
+    fn a_column_past_the_row_or_of_an_unknown_type_is_named() {
+        let mut slots = [slot(2, 1, 0), slot(2, 2, 4)];
+        let e = size_columns(&mut slots, 8, "Cell", cell_size).unwrap_err();
+        assert_eq!(e.offset(), 0x44);
+        assert!(
+            e.to_string().contains(
+                "column 1: 2 cell(s) of 4 byte(s) at offset 4 do not fit in rows of 8 byte(s)"
+            ),
+            "{e}"
+        );
+        // A count that overflows is the same error, not a panic.
+        let mut slots = [slot(2, u64::MAX, 0)];
+        assert!(size_columns(&mut slots, 8, "Cell", cell_size).is_err());
+        let mut slots = [slot(1, 1, 0), slot(9, 1, 1)];
+        let e = size_columns(&mut slots, 8, "Cell", cell_size).unwrap_err();
+        assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::UnknownTag {
+                    union: "Cell",
+                    tag: 9
+                }
+            ),
+            "{e}"
+        );
+        assert_eq!(e.segments(), [PathSeg::Index(1)]);
+    }
 }

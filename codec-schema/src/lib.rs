@@ -254,6 +254,21 @@ impl Checked {
         self.section_index.get(name).copied()
     }
 
+    /// The rank of the targets of offset field `fi` of `s`, by which
+    /// `Reader::add_bound` orders targets that share a position: the
+    /// section they are placed in, then the field's index in its record
+    /// (of two lists starting at one position, the one placed first is
+    /// empty). Decode and the interpreter both ask here.
+    pub fn target_rank(&self, s: &StructDef, fi: usize) -> u64 {
+        let sec = match &s.fields[fi].ty {
+            Type::Ptr(p) => p.section.as_deref(),
+            Type::Follows { section, .. } => Some(section.as_str()),
+            _ => None,
+        };
+        let sec = sec.and_then(|n| self.section_id(n)).unwrap_or(0) as u64;
+        sec * 1024 + fi as u64
+    }
+
     pub fn root(&self) -> &StructDef {
         match self.get(&self.schema.root) {
             Some(TypeDef::Struct(s)) => s,

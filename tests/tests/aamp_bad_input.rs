@@ -399,7 +399,7 @@ fn wrong_magic() {
     assert_eq!(
         e.kind(),
         &ErrorKind::BadMagic {
-            expected: b"AAMP",
+            expected: b"AAMP".to_vec(),
             found: b"AAMQ".to_vec()
         }
     );

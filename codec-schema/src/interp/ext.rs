@@ -12,7 +12,7 @@ use super::{
     base_of, variant_node, InterpError, Kind, Node, Open, Run, ShapeField, Site, Value, R,
 };
 use crate::{int_width, Base, Checked, Count, Derive, Field, Role, StructDef, Type, TypeDef};
-use codec_runtime::{DecodeResult, Endian, ErrorKind, SelectCx, StringPool};
+use codec_runtime::{DecodeResult, Endian, SelectCx, StringPool};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
@@ -120,18 +120,6 @@ impl Facts {
             f.shapes.insert(s.name.clone(), shape);
         }
         f
-    }
-
-    /// The rank of the targets of offset field `fi` of `s` (its section,
-    /// then its index), as `Reader::add_bound` orders them.
-    pub fn rank(&self, c: &Checked, s: &StructDef, fi: usize) -> u64 {
-        let sec = match &s.fields[fi].ty {
-            Type::Ptr(p) => p.section.as_deref(),
-            Type::Follows { section, .. } => Some(section.as_str()),
-            _ => None,
-        };
-        let sec = sec.and_then(|n| c.section_id(n)).unwrap_or(0) as u64;
-        sec * 1024 + fi as u64
     }
 }
 
@@ -625,7 +613,7 @@ impl<'c> Run<'c, '_> {
             let Some(off) = off else { break };
             match &f.ty {
                 Type::Ptr(p) => {
-                    let rank = self.facts.rank(self.c, st, fi);
+                    let rank = self.c.target_rank(st, fi);
                     if let Ok(raw) = self.read_uint(&p.width, pos + off) {
                         if !(p.optional && raw == 0) {
                             if let Ok(t) = self.r.target(
@@ -743,7 +731,6 @@ impl<'c> Run<'c, '_> {
         owner: &str,
         field: &str,
     ) -> R<u64> {
-        let mut end = self.r.list_end(first, own);
         let node = Node::new(
             site.name.clone(),
             site.path.clone(),
@@ -753,28 +740,16 @@ impl<'c> Run<'c, '_> {
             Kind::Seq,
         );
         self.open(node);
-        self.r.enter(at, first, end.saturating_sub(first).max(1))?;
-        let mut q = first;
-        let mut len = 0usize;
-        while q < end {
-            self.r.set_element(0, len, len + 1);
+        let mut list = codec_runtime::to_next::ToNext::begin(&mut self.r, first, at, own)?;
+        while let Some(q) = list.next(&mut self.r) {
+            let len = list.len();
             let next = self
                 .inline(of, q, &site.index(len), owner, field)
                 .map_err(|e| e.at_index(len))?;
-            if next <= q {
-                return Err(InterpError::new(q, "an element takes no bytes").at_index(len));
-            }
-            len += 1;
-            q = next;
-            end = end.min(self.r.list_end(first, own));
+            list.advance(&self.r, next)?;
         }
-        if q > end {
-            return Err(InterpError::new(
-                q,
-                format!("the elements run past 0x{end:x}, where the next target starts"),
-            ));
-        }
-        self.r.leave();
+        let len = list.len();
+        let q = list.finish(&mut self.r)?;
         let top = self.top();
         top.size = q - first;
         top.ty = format!("{}[{len}]", crate::docs::type_label(of));
@@ -803,7 +778,7 @@ impl<'c> Run<'c, '_> {
         match to {
             Type::List { of, count } => match &**count {
                 Count::ToNext => {
-                    let rank = self.facts.rank(self.c, st, fi);
+                    let rank = self.c.target_rank(st, fi);
                     self.seq(of, t, at, Some(rank), site, &st.name, fname)?;
                 }
                 Count::Field(c) => {
@@ -1010,46 +985,16 @@ impl<'c> Run<'c, '_> {
             ));
         };
         let mut slots: Vec<codec_runtime::CellSlot> = self.r.cells().to_vec();
-        let mut per_row = 0u64;
-        // Where the last cell of a row ends: the row's tail up to the stride
-        // is the padding of its rounded-up length.
-        let mut cells_end = 0u64;
-        for (ci, s) in slots.iter_mut().enumerate() {
-            let size = u
-                .variants
-                .iter()
-                .find(|v| v.tag == s.tag)
-                .and_then(|v| match &v.ty {
-                    Type::Ptr(p) => int_width(&p.width),
-                    t => self.c.fixed_size(t),
-                });
-            let Some(size) = size else {
-                return Err(InterpError::kind(
-                    s.tag_pos,
-                    ErrorKind::UnknownTag {
-                        union: leak(&u.name),
-                        tag: s.tag,
-                    },
-                )
-                .at_index(ci));
-            };
-            s.size = size;
-            let end = s
-                .count
-                .checked_mul(size)
-                .and_then(|n| n.checked_add(s.offset));
-            if end.is_none_or(|e| e > stride) {
-                return Err(InterpError::new(
-                    s.tag_pos,
-                    format!(
-                        "column {ci}: {} cell(s) of {size} byte(s) at offset {} do not fit in rows of {stride} byte(s)",
-                        s.count, s.offset
-                    ),
-                ));
-            }
-            per_row += s.count;
-            cells_end = cells_end.max(end.unwrap_or(0));
-        }
+        let codec_runtime::rows::SizedColumns { per_row, cells_end } =
+            codec_runtime::rows::size_columns(&mut slots, stride, leak(&u.name), |tag| {
+                u.variants
+                    .iter()
+                    .find(|v| v.tag == tag)
+                    .and_then(|v| match &v.ty {
+                        Type::Ptr(p) => int_width(&p.width),
+                        t => self.c.fixed_size(t),
+                    })
+            })?;
         self.r.check_count(field_pos, start, count, stride)?;
         let mut node = Node::new(
             site.name.clone(),

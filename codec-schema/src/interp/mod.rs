@@ -773,7 +773,7 @@ impl<'c> Run<'c, '_> {
                     if !(ptr.optional && raw == 0) {
                         let base = base_of(&ptr.base, pos, self.c, &self.r);
                         if let Ok(t) = self.r.target(p, base, raw, ptr.scale) {
-                            let rank = self.facts.rank(self.c, st, i);
+                            let rank = self.c.target_rank(st, i);
                             self.r.add_bound(t, rank, p);
                         }
                     }
@@ -952,17 +952,9 @@ impl<'c> Run<'c, '_> {
         for (i, f) in st.fields.iter().enumerate() {
             if f.derive == Some(Derive::FileSize) && f.verify {
                 let Some((at, raw)) = raws[i] else { continue };
-                if raw != self.r.len() {
-                    return Err(InterpError::new(
-                        at,
-                        format!(
-                            "the header gives the file size as {} bytes, but the file has {}",
-                            raw,
-                            self.r.len()
-                        ),
-                    )
-                    .in_field(&f.name));
-                }
+                self.r
+                    .check_file_size(at, raw)
+                    .map_err(|e| InterpError::from(e).in_field(&f.name))?;
             }
         }
         self.top().size = p - pos;
@@ -1111,7 +1103,7 @@ impl<'c> Run<'c, '_> {
                     }
                     Count::Sum(_) => (0, t),
                     Count::ToNext => {
-                        let rank = self.facts.rank(self.c, st, fi);
+                        let rank = self.c.target_rank(st, fi);
                         let ls = site.named("elements");
                         let end = self.seq(of, t, at, Some(rank), &ls, &st.name, field)?;
                         return Ok(Some(end));
@@ -1142,7 +1134,7 @@ impl<'c> Run<'c, '_> {
                 Ok(None)
             }
             Type::Pool {} => {
-                let rank = self.facts.rank(self.c, st, fi);
+                let rank = self.c.target_rank(st, fi);
                 let end = self.r.list_end(t, Some(rank));
                 let pool = self.r.pool_strings(at, t, end)?;
                 self.pool_node(&pool, t, site);
@@ -1347,17 +1339,7 @@ impl<'c> Run<'c, '_> {
             Type::Magic(m) => {
                 let bytes = crate::magic_bytes(m);
                 let n = bytes.len() as u64;
-                let found = self.r.bytes(pos, n)?;
-                if found != bytes.as_slice() {
-                    return Err(InterpError::new(
-                        pos,
-                        format!(
-                            "expected magic {:?}, found {:?}",
-                            m,
-                            String::from_utf8_lossy(found)
-                        ),
-                    ));
-                }
+                self.r.magic(pos, &bytes)?;
                 self.leaf(mk(Kind::Magic { text: m.clone() }, n));
                 Ok(pos + n)
             }
