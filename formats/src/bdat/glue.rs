@@ -6,6 +6,7 @@
 //! is computed on the plain bytes, then used as the key.
 
 use super::schema::Table;
+use codec_runtime::reader::field;
 use codec_runtime::{DecodeError, DecodeResult, EncodeError, EncodeResult, Endian, ErrorKind};
 use std::borrow::Cow;
 
@@ -19,22 +20,6 @@ const STRINGS_LEN: usize = 0x1c;
 /// The bytes before this are the part of the header both sizes share.
 const SHORT_HEADER: usize = 0x20;
 const SCRAMBLED: u8 = 0b10;
-
-fn u16_at(b: &[u8], at: usize, e: Endian) -> u16 {
-    let x = [b[at], b[at + 1]];
-    match e {
-        Endian::Little => u16::from_le_bytes(x),
-        Endian::Big => u16::from_be_bytes(x),
-    }
-}
-
-fn u32_at(b: &[u8], at: usize, e: Endian) -> u32 {
-    let x = [b[at], b[at + 1], b[at + 2], b[at + 3]];
-    match e {
-        Endian::Little => u32::from_le_bytes(x),
-        Endian::Big => u32::from_be_bytes(x),
-    }
-}
 
 /// A table's length and its two scrambled regions, from its header.
 struct Regions {
@@ -53,10 +38,10 @@ fn regions(b: &[u8], e: Endian) -> Result<Regions, (u64, String)> {
             ),
         ));
     }
-    let names = usize::from(u16_at(b, NAMES, e));
-    let hash = usize::from(u16_at(b, HASH, e));
-    let strings = u32_at(b, STRINGS, e) as usize;
-    let strings_len = u32_at(b, STRINGS_LEN, e) as usize;
+    let names = usize::from(field::u16(&b[NAMES..], e));
+    let hash = usize::from(field::u16(&b[HASH..], e));
+    let strings = field::u32(&b[STRINGS..], e) as usize;
+    let strings_len = field::u32(&b[STRINGS_LEN..], e) as usize;
     let len = strings
         .checked_add(strings_len)
         .filter(|&n| n <= b.len())
@@ -125,7 +110,7 @@ pub fn unscramble(bytes: &[u8], endian: Endian) -> DecodeResult<Cow<'_, [u8]>> {
     if table[FLAGS] & SCRAMBLED == 0 {
         return Ok(Cow::Borrowed(table));
     }
-    let key = u16_at(table, KEY, endian);
+    let key = field::u16(&table[KEY..], endian);
     let mut out = table.to_vec();
     unscramble_region(&mut out[r.names.0..r.names.1], key);
     unscramble_region(&mut out[r.strings.0..r.strings.1], key);
@@ -139,7 +124,7 @@ pub fn scramble(table: &Table, bytes: &mut [u8], endian: Endian) -> EncodeResult
         return Ok(());
     }
     let r = regions(bytes, endian).map_err(|(_, m)| EncodeError::new("Table", m))?;
-    let key = u16_at(bytes, KEY, endian);
+    let key = field::u16(&bytes[KEY..], endian);
     scramble_region(&mut bytes[r.names.0..r.names.1], key);
     scramble_region(&mut bytes[r.strings.0..r.strings.1], key);
     Ok(())

@@ -96,13 +96,15 @@ impl Variant {
     }
 }
 
+/// The u32 at `at`, big-endian when `big`; `None` past the end.
 fn u32_at(data: &[u8], at: usize, big: bool) -> Option<u32> {
-    let b: [u8; 4] = data.get(at..at + 4)?.try_into().ok()?;
-    Some(if big {
-        u32::from_be_bytes(b)
+    let e = if big {
+        codec_runtime::Endian::Big
     } else {
-        u32::from_le_bytes(b)
-    })
+        codec_runtime::Endian::Little
+    };
+    let word = codec_runtime::reader::checked::uint(data, at as u64, 4, e).ok()?;
+    Some(word as u32)
 }
 
 /// Recognises a legacy BDAT file and its game, as bdat-rs does: a modern
