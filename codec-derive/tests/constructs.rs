@@ -371,7 +371,7 @@ fn union_decode_errors() {
         0,
         "Rec.value",
         ErrorKind::UnknownTag {
-            union: "Value",
+            union: "Value".into(),
             tag: 9,
         },
     );

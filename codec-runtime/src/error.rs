@@ -2,6 +2,7 @@
 //! and what was expected. The path is built lazily while the error travels
 //! up through the generated decoders, so the success path pays nothing.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// One step of a field path such as `ParameterList.objects[3].params[7]`.
@@ -39,14 +40,14 @@ pub enum ErrorKind {
     /// The file makes the decoder read far more than its own size (shared targets).
     BudgetExhausted { limit: u64 },
     /// A tag byte names no variant of the union.
-    UnknownTag { union: &'static str, tag: u64 },
+    UnknownTag { union: Cow<'static, str>, tag: u64 },
     /// A tag the schema knows of but does not read (`reserved` in the
     /// schema), with the reason.
     ReservedTag {
-        union: &'static str,
+        union: Cow<'static, str>,
         tag: u64,
-        name: &'static str,
-        why: &'static str,
+        name: Cow<'static, str>,
+        why: Cow<'static, str>,
     },
     /// A string has no NUL terminator within its capacity or the file.
     UnterminatedString { capacity: Option<u64> },
@@ -262,19 +263,23 @@ pub type EncodeResult<T> = Result<T, EncodeError>;
 /// The error for tag `tag` of union `union` that names none of its
 /// variants, read at `pos`: `ReservedTag` when the schema lists it among the
 /// union's `reserved` tags (`(tag, name, why)`), else `UnknownTag`. The
-/// generated decoders, the views and the interpreter all report it so.
+/// generated decoders, the views and the interpreter all report it so (the
+/// generated code with its static names, the interpreter with the names of
+/// the schema it loaded).
+#[cold]
 pub fn unknown_tag(
     pos: u64,
-    union: &'static str,
+    union: impl Into<Cow<'static, str>>,
     tag: u64,
-    reserved: &[(u64, &'static str, &'static str)],
+    reserved: &[(u64, &str, &str)],
 ) -> DecodeError {
+    let union = union.into();
     let kind = match reserved.iter().find(|r| r.0 == tag) {
         Some(&(_, name, why)) => ErrorKind::ReservedTag {
             union,
             tag,
-            name,
-            why,
+            name: Cow::Owned(name.to_owned()),
+            why: Cow::Owned(why.to_owned()),
         },
         None => ErrorKind::UnknownTag { union, tag },
     };

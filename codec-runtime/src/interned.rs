@@ -310,13 +310,7 @@ impl Reader<'_> {
 
     /// The string at `index` of table `table`; `pos` is where the index was read.
     #[inline]
-    pub fn interned(
-        &self,
-        table: usize,
-        index: u64,
-        pos: u64,
-        name: &'static str,
-    ) -> DecodeResult<Str> {
+    pub fn interned(&self, table: usize, index: u64, pos: u64, name: &str) -> DecodeResult<Str> {
         let t = self
             .tables
             .tables

@@ -14,6 +14,7 @@ use crate::reader::Reader;
 use crate::span_index::SpanIndex;
 use crate::writer::Writer;
 use crate::Str;
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// A string pool as decoded: its strings in order (those no offset uses
@@ -46,7 +47,7 @@ pub struct ReadLayout {
     /// (target, rank, position of the offset that leads there).
     bounds: BTreeSet<(u64, u64, u64)>,
     /// Context values of the records whose offsets are being followed.
-    context: Vec<(&'static str, u64)>,
+    context: Vec<(Cow<'static, str>, u64)>,
     /// The group, index and length of the list element being decoded.
     element: (usize, usize, usize),
     /// Where each section of the current layout starts, by section id, once
@@ -110,7 +111,7 @@ impl WriteLayout {
 pub struct SelectCx<'a> {
     /// Context values of the enclosing records (`context: true` fields),
     /// outermost first.
-    pub context: &'a [(&'static str, u64)],
+    pub context: &'a [(Cow<'static, str>, u64)],
     /// The group of the list element that holds the offset (`Groups`), or 0.
     pub group: usize,
     /// The element's index in its list or group.
@@ -128,7 +129,7 @@ impl SelectCx<'_> {
         self.context
             .iter()
             .rev()
-            .find(|(n, _)| *n == name)
+            .find(|(n, _)| n == name)
             .map(|&(_, v)| v)
     }
 
@@ -282,8 +283,8 @@ impl Reader<'_> {
 
     /// Adds a context value while a record's offsets are followed.
     #[inline]
-    pub fn push_context(&mut self, name: &'static str, value: u64) {
-        self.layout.context.push((name, value));
+    pub fn push_context(&mut self, name: impl Into<Cow<'static, str>>, value: u64) {
+        self.layout.context.push((name.into(), value));
     }
 
     #[inline]
@@ -312,7 +313,7 @@ impl Reader<'_> {
     }
 
     /// The error for a `Select` hook that chose no variant.
-    pub fn no_variant(&self, field_pos: u64, union: &'static str, target: u64) -> DecodeError {
+    pub fn no_variant(&self, field_pos: u64, union: &str, target: u64) -> DecodeError {
         let room = self.bound_after(target).saturating_sub(target);
         DecodeError::new(
             field_pos,

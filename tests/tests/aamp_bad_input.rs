@@ -706,7 +706,7 @@ fn unknown_parameter_type() {
         assert_eq!(
             e.kind(),
             &ErrorKind::UnknownTag {
-                union: "ParameterValue",
+                union: "ParameterValue".into(),
                 tag: u64::from(tag)
             }
         );

@@ -188,36 +188,19 @@ fn default_value(c: &Checked, t: &Type, owner: &str, field: &str) -> Value {
     }
 }
 
-/// A name that lives as long as the program (the runtime's context and
-/// error types take `&'static str`); each distinct name is leaked once.
-pub(super) fn leak(name: &str) -> &'static str {
-    use std::sync::{Mutex, OnceLock};
-    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let mut set = NAMES
-        .get_or_init(|| Mutex::new(HashSet::new()))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(s) = set.get(name) {
-        return s;
-    }
-    let s: &'static str = Box::leak(name.to_owned().into_boxed_str());
-    set.insert(s);
-    s
-}
-
 /// The variant of `u` whose tag is `tag`, or the runtime's `UnknownTag`
 /// error at `pos`: how a union whose tag the interpreter read itself (a tag
 /// in front, a row cell's type) picks its variant, as the generated code does.
 pub(super) fn variant_by_tag(u: &crate::UnionDef, tag: u64, pos: u64) -> R<&crate::Variant> {
     u.variants.iter().find(|v| v.tag == tag).ok_or_else(|| {
-        let reserved: Vec<(u64, &'static str, &'static str)> = u
+        let reserved: Vec<(u64, &str, &str)> = u
             .reserved
             .iter()
-            .map(|r| (r.tag, leak(&r.name), leak(&r.doc)))
+            .map(|r| (r.tag, r.name.as_str(), r.doc.as_str()))
             .collect();
         InterpError::from(codec_runtime::error::unknown_tag(
             pos,
-            leak(&u.name),
+            u.name.clone(),
             tag,
             &reserved,
         ))
@@ -986,7 +969,7 @@ impl<'c> Run<'c, '_> {
         };
         let mut slots: Vec<codec_runtime::CellSlot> = self.r.cells().to_vec();
         let codec_runtime::rows::SizedColumns { per_row, cells_end } =
-            codec_runtime::rows::size_columns(&mut slots, stride, leak(&u.name), |tag| {
+            codec_runtime::rows::size_columns(&mut slots, stride, &u.name, |tag| {
                 u.variants
                     .iter()
                     .find(|v| v.tag == tag)

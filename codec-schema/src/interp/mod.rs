@@ -862,7 +862,7 @@ impl<'c> Run<'c, '_> {
         let mut pushed = 0;
         for f in st.fields.iter().filter(|f| f.context) {
             let v = self.stored_u64(&f.name).unwrap_or(0);
-            self.r.push_context(ext::leak(&f.name), v);
+            self.r.push_context(f.name.clone(), v);
             pushed += 1;
         }
         // Where each followed target ends (for the `Follows` after it).
@@ -1128,7 +1128,7 @@ impl<'c> Run<'c, '_> {
                 let tag = match self.hooks.select(hook, &self.r.select_cx(t)) {
                     None => return Err(ext::no_glue(at, hook)),
                     Some(Some(tag)) => tag,
-                    Some(None) => return Err(self.r.no_variant(at, ext::leak(union), t).into()),
+                    Some(None) => return Err(self.r.no_variant(at, union, t).into()),
                 };
                 self.payload(u, tag, t, at, at, site)?;
                 Ok(None)

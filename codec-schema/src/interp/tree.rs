@@ -109,7 +109,7 @@ impl<'c> Run<'c, '_> {
         let raw = self.read_uint(width, pos)?;
         let w = int_width(width).unwrap_or(4);
         let id = self.c.table_id(table);
-        let s = self.r.interned(id, raw, pos, super::ext::leak(table))?;
+        let s = self.r.interned(id, raw, pos, table)?;
         let mut node = Node::new(
             site.name.clone(),
             site.path.clone(),
