@@ -9,6 +9,8 @@ use crate::aamp::{Curve, ParameterIO, ParameterList, ParameterObject, ParameterV
 use crate::yaml::emit::{Writer, INDENT};
 use crate::yaml::number::FloatText;
 
+use super::tags::Kind;
+
 /// Writes `pio` as oead's YAML.
 pub fn emit(pio: &ParameterIO, names: &NameTable) -> String {
     let mut e = Emitter {
@@ -16,7 +18,7 @@ pub fn emit(pio: &ParameterIO, names: &NameTable) -> String {
         namer: Namer::new(names, pio),
         scratch: String::new(),
     };
-    e.w.write_tag("!io");
+    e.w.write_tag(Kind::Io.text());
     e.key_str("version", 0);
     e.w.int(i64::from(pio.version));
     e.key_str("type", 0);
@@ -76,7 +78,7 @@ impl Emitter<'_> {
 
     /// A list whose own key is `name` (the parent of its children's keys).
     fn list(&mut self, list: &ParameterList, indent: usize, name: u32) {
-        self.w.write_tag("!list");
+        self.w.write_tag(Kind::List.text());
         let inner = indent + INDENT;
         self.key_str("objects", inner);
         if list.objects.is_empty() {
@@ -97,7 +99,7 @@ impl Emitter<'_> {
     }
 
     fn object(&mut self, object: &ParameterObject, indent: usize) {
-        self.w.write_tag("!obj");
+        self.w.write_tag(Kind::Obj.text());
         if object.params.is_empty() {
             self.empty_mapping();
         }
@@ -116,39 +118,45 @@ impl Emitter<'_> {
             }
             ParameterValue::F32(v) => self.float_item(*v),
             ParameterValue::Int(v) => self.w.int(i64::from(*v)),
-            ParameterValue::Vec2(v) => self.floats("!vec2", v, indent),
-            ParameterValue::Vec3(v) => self.floats("!vec3", v, indent),
-            ParameterValue::Vec4(v) => self.floats("!vec4", v, indent),
-            ParameterValue::Color(v) => self.floats("!color", v, indent),
-            ParameterValue::Quat(v) => self.floats("!quat", v, indent),
-            ParameterValue::String32(s) => self.tagged_string("!str32", s, indent),
-            ParameterValue::String64(s) => self.tagged_string("!str64", s, indent),
-            ParameterValue::String256(s) => self.tagged_string("!str256", s, indent),
+            ParameterValue::Vec2(v) => self.floats(Kind::Vec2.text(), v, indent),
+            ParameterValue::Vec3(v) => self.floats(Kind::Vec3.text(), v, indent),
+            ParameterValue::Vec4(v) => self.floats(Kind::Vec4.text(), v, indent),
+            ParameterValue::Color(v) => self.floats(Kind::Color.text(), v, indent),
+            ParameterValue::Quat(v) => self.floats(Kind::Quat.text(), v, indent),
+            ParameterValue::String32(s) => self.tagged_string(Kind::Str32.text(), s, indent),
+            ParameterValue::String64(s) => self.tagged_string(Kind::Str64.text(), s, indent),
+            ParameterValue::String256(s) => self.tagged_string(Kind::Str256.text(), s, indent),
             ParameterValue::StringRef(s) => self.untagged_string(s, indent),
             ParameterValue::Curve1(c) => self.curves(&c[..], indent),
             ParameterValue::Curve2(c) => self.curves(&c[..], indent),
             ParameterValue::Curve3(c) => self.curves(&c[..], indent),
             ParameterValue::Curve4(c) => self.curves(&c[..], indent),
-            ParameterValue::BufferInt(v) => {
-                self.ints("!buffer_int", v.iter().map(|&x| i64::from(x)), indent)
-            }
-            ParameterValue::BufferF32(v) => self.floats("!buffer_f32", v, indent),
+            ParameterValue::BufferInt(v) => self.ints(
+                Kind::BufferInt.text(),
+                v.iter().map(|&x| i64::from(x)),
+                indent,
+            ),
+            ParameterValue::BufferF32(v) => self.floats(Kind::BufferF32.text(), v, indent),
             ParameterValue::U32(v) => {
-                self.w.write_tag("!u");
+                self.w.write_tag(Kind::U.text());
                 self.w.int(i64::from(*v));
             }
-            ParameterValue::BufferU32(v) => {
-                self.ints("!buffer_u32", v.iter().map(|&x| i64::from(x)), indent)
-            }
-            ParameterValue::BufferBinary(v) => {
-                self.ints("!buffer_binary", v.iter().map(|&x| i64::from(x)), indent)
-            }
+            ParameterValue::BufferU32(v) => self.ints(
+                Kind::BufferU32.text(),
+                v.iter().map(|&x| i64::from(x)),
+                indent,
+            ),
+            ParameterValue::BufferBinary(v) => self.ints(
+                Kind::BufferBinary.text(),
+                v.iter().map(|&x| i64::from(x)),
+                indent,
+            ),
         }
     }
 
     /// A NaN that `.nan` does not cover: `!f32 0xXXXXXXXX`.
     fn nan_bits(&mut self, bits: u32) {
-        self.w.write_tag("!f32");
+        self.w.write_tag(Kind::F32.text());
         self.w.hex32(bits);
     }
 
@@ -196,7 +204,7 @@ impl Emitter<'_> {
     }
 
     fn curves(&mut self, curves: &[Curve], indent: usize) {
-        self.seq_start("!curve");
+        self.seq_start(Kind::Curve.text());
         let mut first = true;
         for curve in curves {
             for v in [curve.a, curve.b] {

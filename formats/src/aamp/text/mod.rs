@@ -65,6 +65,7 @@
 
 mod emit;
 mod parse;
+mod tags;
 
 pub use crate::yaml::number::{needs_quotes, resolve_plain, Plain};
 pub use crate::yaml::TextError;

@@ -11,6 +11,8 @@ use codec_runtime::{crc32, Str};
 use saphyr_parser::{Event, ScalarStyle, Span, Tag};
 use std::borrow::Cow;
 
+use super::tags::Kind;
+
 /// Parses an AAMP text document.
 pub fn parse(text: &str) -> Result<ParameterIO, TextError> {
     let mut r = Reader {
@@ -24,67 +26,11 @@ pub fn parse(text: &str) -> Result<ParameterIO, TextError> {
 /// recursion bounded).
 const MAX_DEPTH: usize = 256;
 
-/// The tags the dialect knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Io,
-    List,
-    Obj,
-    U,
-    F32,
-    Str32,
-    Str64,
-    Str256,
-    Vec2,
-    Vec3,
-    Vec4,
-    Color,
-    Quat,
-    Curve,
-    BufferInt,
-    BufferF32,
-    BufferU32,
-    BufferBinary,
-    CoreStr,
-    CoreInt,
-    CoreFloat,
-    CoreBool,
-}
-
-const PARAMETER_TAGS: &str = "!u, !str32, !str64, !str256, !vec2, !vec3, !vec4, !color, !quat, \
-     !curve, !buffer_int, !buffer_f32, !buffer_u32, !buffer_binary, !f32";
-
 fn kind(tag: &Tag) -> Option<Kind> {
     if tag.handle == "!" {
-        Some(match tag.suffix.as_str() {
-            "io" => Kind::Io,
-            "list" => Kind::List,
-            "obj" => Kind::Obj,
-            "u" => Kind::U,
-            "f32" => Kind::F32,
-            "str32" => Kind::Str32,
-            "str64" => Kind::Str64,
-            "str256" => Kind::Str256,
-            "vec2" => Kind::Vec2,
-            "vec3" => Kind::Vec3,
-            "vec4" => Kind::Vec4,
-            "color" => Kind::Color,
-            "quat" => Kind::Quat,
-            "curve" => Kind::Curve,
-            "buffer_int" => Kind::BufferInt,
-            "buffer_f32" => Kind::BufferF32,
-            "buffer_u32" => Kind::BufferU32,
-            "buffer_binary" => Kind::BufferBinary,
-            _ => return None,
-        })
+        Kind::dialect(&tag.suffix)
     } else if tag.is_yaml_core_schema() {
-        Some(match tag.suffix.as_str() {
-            "str" => Kind::CoreStr,
-            "int" => Kind::CoreInt,
-            "float" => Kind::CoreFloat,
-            "bool" => Kind::CoreBool,
-            _ => return None,
-        })
+        Kind::core(&tag.suffix)
     } else {
         None
     }
@@ -102,7 +48,11 @@ impl ScalarKind for Scalar<'_> {
             Some(tag) => kind(tag).map(Some).ok_or_else(|| {
                 err(
                     self.span,
-                    format!("unknown tag {}; expected {PARAMETER_TAGS}", tag_text(tag)),
+                    format!(
+                        "unknown tag {}; expected {}",
+                        tag_text(tag),
+                        Kind::parameter_tags()
+                    ),
                 )
             }),
         }
@@ -397,13 +347,20 @@ impl<'a> Reader<'a> {
                 let Some(tag) = tag else {
                     return Err(err(
                         span,
-                        "a sequence parameter needs a tag: !vec2, !vec3, !vec4, !color, !quat, !curve, !buffer_int, !buffer_f32, !buffer_u32 or !buffer_binary",
+                        format!(
+                            "a sequence parameter needs a tag: {}",
+                            Kind::sequence_tags()
+                        ),
                     ));
                 };
                 let k = kind(&tag).ok_or_else(|| {
                     err(
                         span,
-                        format!("unknown tag {}; expected {PARAMETER_TAGS}", tag_text(&tag)),
+                        format!(
+                            "unknown tag {}; expected {}",
+                            tag_text(&tag),
+                            Kind::parameter_tags()
+                        ),
                     )
                 })?;
                 self.sequence(k, &tag_text(&tag), span)
@@ -471,7 +428,12 @@ impl<'a> Reader<'a> {
             Kind::BufferInt => {
                 let mut v = Vec::new();
                 while let Some(s) = self.item(tag)? {
-                    v.push(int_in(&s, i128::from(i32::MIN), i128::from(i32::MAX), "an item of !buffer_int")? as i32);
+                    v.push(int_in(
+                        &s,
+                        i128::from(i32::MIN),
+                        i128::from(i32::MAX),
+                        "an item of !buffer_int",
+                    )? as i32);
                 }
                 ParameterValue::BufferInt(v)
             }
@@ -504,8 +466,16 @@ impl<'a> Reader<'a> {
                     if curves.len() <= 4 {
                         let c = curves.last_mut().expect("pushed above");
                         match i {
-                            0 => c.a = int_in(&s, 0, i128::from(u32::MAX), "a curve's first integer")? as u32,
-                            1 => c.b = int_in(&s, 0, i128::from(u32::MAX), "a curve's second integer")? as u32,
+                            0 => {
+                                c.a =
+                                    int_in(&s, 0, i128::from(u32::MAX), "a curve's first integer")?
+                                        as u32
+                            }
+                            1 => {
+                                c.b =
+                                    int_in(&s, 0, i128::from(u32::MAX), "a curve's second integer")?
+                                        as u32
+                            }
                             _ => c.floats[i - 2] = float_of(&s)?,
                         }
                     }
@@ -533,7 +503,10 @@ impl<'a> Reader<'a> {
             _ => {
                 return Err(err(
                     span,
-                    format!("{tag} does not take a sequence; sequences take !vec2, !vec3, !vec4, !color, !quat, !curve, !buffer_int, !buffer_f32, !buffer_u32 or !buffer_binary"),
+                    format!(
+                        "{tag} does not take a sequence; sequences take {}",
+                        Kind::sequence_tags()
+                    ),
                 ))
             }
         })
@@ -658,12 +631,12 @@ fn scalar_value(s: Scalar<'_>) -> Result<ParameterValue, TextError> {
             }
             Plain::Str => ParameterValue::StringRef(string_of(&s, None, "")?),
         },
-        Some(Kind::U) => ParameterValue::U32(int_in(&s, 0, i128::from(u32::MAX), "!u")? as u32),
+        Some(Kind::U) => ParameterValue::U32(int_in(&s, 0, i128::from(u32::MAX), Kind::U.text())? as u32),
         Some(Kind::CoreInt) => ParameterValue::Int(int_in(
             &s,
             i128::from(i32::MIN),
             i128::from(i32::MAX),
-            "!!int",
+            Kind::CoreInt.text(),
         )? as i32),
         Some(Kind::F32 | Kind::CoreFloat) => ParameterValue::F32(explicit_f32(&s)?),
         Some(Kind::CoreBool) => match &*s.text {
@@ -672,17 +645,19 @@ fn scalar_value(s: Scalar<'_>) -> Result<ParameterValue, TextError> {
             other => return Err(err(s.span, format!("expected true or false, found `{other}`"))),
         },
         Some(Kind::CoreStr) => ParameterValue::StringRef(string_of(&s, None, "")?),
-        Some(Kind::Str32) => ParameterValue::String32(string_of(&s, Some(32), "!str32")?),
-        Some(Kind::Str64) => ParameterValue::String64(string_of(&s, Some(64), "!str64")?),
-        Some(Kind::Str256) => ParameterValue::String256(string_of(&s, Some(256), "!str256")?),
+        Some(Kind::Str32) => ParameterValue::String32(string_of(&s, Some(32), Kind::Str32.text())?),
+        Some(Kind::Str64) => ParameterValue::String64(string_of(&s, Some(64), Kind::Str64.text())?),
+        Some(Kind::Str256) => ParameterValue::String256(string_of(&s, Some(256), Kind::Str256.text())?),
         Some(k) => {
             let tag = s.tag.as_deref().map(tag_text).unwrap_or_default();
             let message = match k {
-                Kind::Vec2 | Kind::Vec3 | Kind::Vec4 | Kind::Color | Kind::Quat | Kind::Curve
-                | Kind::BufferInt | Kind::BufferF32 | Kind::BufferU32 | Kind::BufferBinary => {
+                k if k.is_sequence() => {
                     format!("{tag} takes a sequence such as [1.0, 2.0], found a scalar")
                 }
-                _ => format!("{tag} is not a parameter tag; expected {PARAMETER_TAGS}"),
+                _ => format!(
+                    "{tag} is not a parameter tag; expected {}",
+                    Kind::parameter_tags()
+                ),
             };
             return Err(err(s.span, message));
         }
