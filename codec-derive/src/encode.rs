@@ -779,12 +779,8 @@ impl Gen<'_> {
             t @ Type::Groups { .. } => self.groups_write(t, v, what),
             Type::Bits { word, fields } => {
                 let wt = width_tokens(word);
-                let mut shift = 0u32;
-                let parts = fields.iter().map(|b| {
+                let parts = crate::names::bit_ranges(fields).map(|(b, sh, mask)| {
                     let n = ident(&b.name);
-                    let sh = shift;
-                    shift += b.bits;
-                    let mask: u64 = if b.bits >= 64 { u64::MAX } else { (1u64 << b.bits) - 1 };
                     let bwhat = format!("{what}.{}", b.name);
                     quote! {
                         let part = (#v).#n as u64;

@@ -83,18 +83,9 @@ pub fn bit_range_inits(
     fields: &[codec_schema::BitField],
     mut str_range: impl FnMut(&str, u32, u64) -> TokenStream,
 ) -> Vec<TokenStream> {
-    let mut shift = 0u32;
-    fields
-        .iter()
-        .map(|b| {
+    bit_ranges(fields)
+        .map(|(b, sh, mask)| {
             let n = ident(&b.name);
-            let mask: u64 = if b.bits >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << b.bits) - 1
-            };
-            let sh = shift;
-            shift += b.bits;
             if let Some(pool) = &b.str {
                 let v = str_range(pool, sh, mask);
                 quote!(#n: #v)
@@ -106,6 +97,25 @@ pub fn bit_range_inits(
             }
         })
         .collect()
+}
+
+/// Each range of a bits struct with its shift and mask, low bits first:
+/// the one reading of a `Bits` declaration that decode, encode and
+/// `to_word` are generated from.
+pub fn bit_ranges(
+    fields: &[codec_schema::BitField],
+) -> impl Iterator<Item = (&codec_schema::BitField, u32, u64)> {
+    let mut shift = 0u32;
+    fields.iter().map(move |b| {
+        let mask: u64 = if b.bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << b.bits) - 1
+        };
+        let sh = shift;
+        shift += b.bits;
+        (b, sh, mask)
+    })
 }
 
 pub fn is_prim(t: &Type) -> bool {

@@ -164,12 +164,25 @@ impl Gen<'_> {
                 } else {
                     // No range is a string here.
                     let inits = crate::names::bit_range_inits(bits, |_, _, _| quote!());
+                    let parts = crate::names::bit_ranges(bits).map(|(b, sh, mask)| {
+                        let n = ident(&b.name);
+                        quote!(((self.#n as u64) & #mask) << #sh)
+                    });
                     quote! {
                         impl #bname {
                             /// The bit ranges of `word`.
                             #[inline]
                             pub fn from_word(word: u64) -> Self {
                                 #bname { #(#inits,)* }
+                            }
+
+                            /// The word the ranges make, each cut to its
+                            /// bits (the encoder refuses a range that does
+                            /// not fit; this is for glue and text forms
+                            /// that need the stored word).
+                            #[inline]
+                            pub fn to_word(&self) -> u64 {
+                                0 #(| #parts)*
                             }
                         }
                     }

@@ -66,6 +66,20 @@ fn big_endian_scalars_and_bits_round_trip() {
 }
 
 #[test]
+fn a_bits_struct_gives_its_word_back() {
+    let flags = prims_value().flags;
+    assert_eq!(flags.to_word(), 0x851B);
+    assert_eq!(prims::PrimsFlags::from_word(0x851B), flags);
+    // A range holding more than its bits is cut to them, not spilled into
+    // the next range (the encoder refuses it; see below).
+    let wide = prims::PrimsFlags {
+        mode: 0b1101,
+        ..Default::default()
+    };
+    assert_eq!(wide.to_word(), 0b101 << 1);
+}
+
+#[test]
 fn bits_are_low_bits_first() {
     let mut v = prims_value();
     v.flags = prims::PrimsFlags {

@@ -24,17 +24,9 @@ pub(super) struct Emit<'a> {
     exb_lines: Vec<(String, bool)>,
 }
 
-/// The raw flag word of a parameter.
+/// The raw flag word of a parameter (the schema's ranges, packed).
 pub(super) fn flag_word(w: &ParamFlagsWord) -> u32 {
-    u32::from(w.index)
-        | u32::from(w.reserved_16) << 16
-        | u32::from(w.uses_default) << 23
-        | u32::from(w.unknown_24) << 24
-        | u32::from(w.expression_25) << 25
-        | u32::from(w.vector_component) << 26
-        | u32::from(w.reserved_28) << 28
-        | u32::from(w.expression_30) << 30
-        | u32::from(w.blackboard) << 31
+    w.to_word() as u32
 }
 
 /// The flag word the dt fields of a parameter describe.
@@ -504,14 +496,7 @@ impl<'a> Emit<'a> {
         o.set("Plugs", self.plugs(i));
         // What the dump leaves out.
         let mut c = J::obj()
-            .with(
-                "Flags Byte",
-                u8::from(fl.query)
-                    | u8::from(fl.module) << 1
-                    | u8::from(fl.root) << 2
-                    | u8::from(fl.multi_param_type2) << 3
-                    | fl.reserved_4 << 4,
-            )
+            .with("Flags Byte", fl.to_word() as u8)
             .with(
                 "Query Window",
                 J::Arr(vec![J::from(n.query_base), J::from(n.query_count)]),

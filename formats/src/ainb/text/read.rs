@@ -134,25 +134,11 @@ fn pair<A: TryFrom<i64>, B: TryFrom<i64>>(v: &Value, at: &str) -> R<(A, B)> {
     Ok((num(&a[0], at)?, num(&a[1], at)?))
 }
 
-fn flags_word(raw: u32) -> ParamFlagsWord {
-    ParamFlagsWord {
-        index: raw as u16,
-        reserved_16: (raw >> 16 & 0x7f) as u8,
-        uses_default: raw >> 23 & 1 == 1,
-        unknown_24: raw >> 24 & 1 == 1,
-        expression_25: raw >> 25 & 1 == 1,
-        vector_component: (raw >> 26 & 3) as u8,
-        reserved_28: (raw >> 28 & 3) as u8,
-        expression_30: raw >> 30 & 1 == 1,
-        blackboard: raw >> 31 == 1,
-    }
-}
-
 /// A parameter's flag word from its dt fields, or `$Flag Word`.
 fn flags(o: &Obj, at: &str) -> R<ParamFlags> {
     if let Some(w) = o.get("$Flag Word") {
         return Ok(ParamFlags {
-            word: flags_word(num(w, at)?),
+            word: ParamFlagsWord::from_word(u64::from(num::<u32>(w, at)?)),
         });
     }
     let names: Vec<&str> = match o.get("Flags") {
@@ -168,12 +154,12 @@ fn flags(o: &Obj, at: &str) -> R<ParamFlags> {
     let expression = opt::<u16>(o, "Expression Index", at)?;
     let blackboard = opt::<u16>(o, "Blackboard Index", at)?.map(|i| (i, comp));
     Ok(ParamFlags {
-        word: flags_word(dt_flag_word(
+        word: ParamFlagsWord::from_word(u64::from(dt_flag_word(
             names.contains(&"Uses Default"),
             names.contains(&"Is Output"),
             expression,
             blackboard,
-        )),
+        ))),
     })
 }
 
@@ -1096,16 +1082,7 @@ fn node_flags(o: &Obj, at: &str) -> R<(NodeFlags, u8)> {
             .map(|(i, _)| 1u8 << i)
             .sum(),
     };
-    Ok((
-        NodeFlags {
-            query: byte & 1 != 0,
-            module: byte & 2 != 0,
-            root: byte & 4 != 0,
-            multi_param_type2: byte & 8 != 0,
-            reserved_4: byte >> 4,
-        },
-        byte,
-    ))
+    Ok((NodeFlags::from_word(u64::from(byte)), byte))
 }
 
 /// A node of type `ty` named `name`, with this GUID and these flags, and
