@@ -233,6 +233,27 @@ impl Gen<'_> {
             let s = &v.name;
             quote! { Self::#vn(_) => #s }
         });
+        // Each variant's tag as a constant, for glue that chooses a variant
+        // (a `Select` hook) and text forms that name one; a name two
+        // variants would share is left out.
+        let mut const_names = std::collections::HashMap::new();
+        for v in &u.variants {
+            *const_names.entry(upper_snake(&v.name)).or_insert(0) += 1;
+        }
+        let tag_consts = u.variants.iter().filter_map(|v| {
+            let cn = upper_snake(&v.name);
+            (const_names[&cn] == 1).then(|| {
+                let id = quote::format_ident!("TAG_{}", cn);
+                let t = v.tag;
+                let d = format!("The tag of `{}`.", v.name);
+                quote! { #[doc = #d] pub const #id: u64 = #t; }
+            })
+        });
+        let by_name = u.variants.iter().map(|v| {
+            let s = &v.name;
+            let t = v.tag;
+            quote! { #s => ::std::option::Option::Some(#t) }
+        });
         let ser = self.serde_derive();
         let row_cell = if cells {
             let uname = &u.name;
@@ -273,6 +294,11 @@ impl Gen<'_> {
                 pub const fn tag(&self) -> u64 { match self { #(#tags,)* } }
                 /// The variant's name in the schema.
                 pub const fn variant_name(&self) -> &'static str { match self { #(#names,)* } }
+                #(#tag_consts)*
+                /// The tag of the variant named `name` in the schema.
+                pub fn tag_of(name: &str) -> ::std::option::Option<u64> {
+                    match name { #(#by_name,)* _ => ::std::option::Option::None }
+                }
             }
         }
     }
@@ -366,4 +392,31 @@ pub(crate) fn external_ty(path: &str) -> TokenStream {
         let msg = format!("`{path}` is not a Rust type path");
         quote!(::core::compile_error!(#msg))
     })
+}
+
+/// A variant name as a constant's: `StringCase` → `STRING_CASE`,
+/// `Vec3Input` → `VEC3_INPUT`.
+fn upper_snake(name: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_uppercase() && prev_lower {
+            out.push('_');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        out.extend(c.to_uppercase());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn variant_names_become_constant_names() {
+        assert_eq!(super::upper_snake("StringCase"), "STRING_CASE");
+        assert_eq!(super::upper_snake("Vec3Input"), "VEC3_INPUT");
+        assert_eq!(super::upper_snake("Raw"), "RAW");
+        assert_eq!(super::upper_snake("U8"), "U8");
+        assert_eq!(super::upper_snake("String32"), "STRING32");
+    }
 }

@@ -4,6 +4,7 @@
 //! the bytes up to the next offset target); the encoder writes whichever
 //! variant the value holds.
 
+use super::schema::Plug;
 use codec_runtime::SelectCx;
 
 /// Node types whose child plugs hold a string condition.
@@ -14,20 +15,6 @@ const GROUP_CHILD: usize = 2;
 const GROUP_TRANSITION: usize = 3;
 const GROUP_STRING: usize = 4;
 
-/// Tags of the `Plug` union's variants.
-pub mod plug {
-    pub const LINK: u64 = 0;
-    pub const TRANSITION: u64 = 1;
-    pub const CASE: u64 = 2;
-    pub const STRING_CASE: u64 = 3;
-    pub const RANGE_CASE: u64 = 4;
-    pub const INPUT: u64 = 5;
-    pub const STRING_INPUT: u64 = 6;
-    pub const VEC3_INPUT: u64 = 7;
-    pub const RAW: u64 = 8;
-    pub const RANGE_DEFAULT: u64 = 9;
-}
-
 /// The layout of a plug body: the group and the node type say what it
 /// holds, the room up to the next plug (or the next block) how much of it
 /// (research/ainb.md §4.3; the room also keeps bodies that disagree with the
@@ -35,17 +22,17 @@ pub mod plug {
 pub fn plug_variant(cx: &SelectCx<'_>) -> Option<u64> {
     let node_type = cx.get("type")?;
     Some(match (cx.group, cx.room()) {
-        (GROUP_TRANSITION, 8) => plug::TRANSITION,
-        (_, 8) => plug::LINK,
-        (GROUP_CHILD, 16) if node_type == STRING_SELECTOR => plug::STRING_CASE,
-        (GROUP_CHILD, 16) => plug::CASE,
+        (GROUP_TRANSITION, 8) => Plug::TAG_TRANSITION,
+        (_, 8) => Plug::TAG_LINK,
+        (GROUP_CHILD, 16) if node_type == STRING_SELECTOR => Plug::TAG_STRING_CASE,
+        (GROUP_CHILD, 16) => Plug::TAG_CASE,
         // The last child of an F32 selector is its default case.
-        (GROUP_CHILD, 40) if cx.is_last() => plug::RANGE_DEFAULT,
-        (GROUP_CHILD, 40) => plug::RANGE_CASE,
-        (GROUP_STRING, 16) => plug::STRING_INPUT,
-        (_, 16) => plug::INPUT,
-        (_, 24) => plug::VEC3_INPUT,
-        _ => plug::RAW,
+        (GROUP_CHILD, 40) if cx.is_last() => Plug::TAG_RANGE_DEFAULT,
+        (GROUP_CHILD, 40) => Plug::TAG_RANGE_CASE,
+        (GROUP_STRING, 16) => Plug::TAG_STRING_INPUT,
+        (_, 16) => Plug::TAG_INPUT,
+        (_, 24) => Plug::TAG_VEC3_INPUT,
+        _ => Plug::TAG_RAW,
     })
 }
 

@@ -38,8 +38,7 @@ mod read;
 pub use emit::to_json;
 pub use read::from_json;
 
-use super::glue::plug;
-use super::schema::{File, Node};
+use super::schema::{File, Node, Plug};
 use names::*;
 use std::fmt;
 
@@ -121,28 +120,30 @@ pub(crate) fn layout_of(f: &File, n: &Node, group: usize, last: bool, name: Opti
     let ty = n.r#type;
     let v407 = f.version >= 0x407;
     let typed = |name: Option<&str>| match name.and_then(|s| param_type(f, n, s)) {
-        Some(4) => plug::VEC3_INPUT,
-        Some(3) => plug::STRING_INPUT,
-        _ => plug::INPUT,
+        Some(4) => Plug::TAG_VEC3_INPUT,
+        Some(3) => Plug::TAG_STRING_INPUT,
+        _ => Plug::TAG_INPUT,
     };
     match group {
-        3 => plug::TRANSITION,
+        3 => Plug::TAG_TRANSITION,
         2 => match ty {
-            S32_SELECTOR | RANDOM_SELECTOR => plug::CASE,
-            F32_SELECTOR if last => plug::RANGE_DEFAULT,
-            F32_SELECTOR => plug::RANGE_CASE,
-            STRING_SELECTOR => plug::STRING_CASE,
-            _ if BSA_UPDATERS.contains(&n.name.as_str()) => plug::CASE,
-            _ => plug::LINK,
+            S32_SELECTOR | RANDOM_SELECTOR => Plug::TAG_CASE,
+            F32_SELECTOR if last => Plug::TAG_RANGE_DEFAULT,
+            F32_SELECTOR => Plug::TAG_RANGE_CASE,
+            STRING_SELECTOR => Plug::TAG_STRING_CASE,
+            _ if BSA_UPDATERS.contains(&n.name.as_str()) => Plug::TAG_CASE,
+            _ => Plug::TAG_LINK,
         },
-        4 if v407 && matches!(ty, STRING_SELECTOR | EXPRESSION | ALERT | 203) => plug::STRING_INPUT,
-        5 if v407 && matches!(ty, S32_SELECTOR | EXPRESSION | 200) => plug::INPUT,
+        4 if v407 && matches!(ty, STRING_SELECTOR | EXPRESSION | ALERT | 203) => {
+            Plug::TAG_STRING_INPUT
+        }
+        5 if v407 && matches!(ty, S32_SELECTOR | EXPRESSION | 200) => Plug::TAG_INPUT,
         0 => match ty {
-            BOOL_SELECTOR | F32_SELECTOR => plug::INPUT,
+            BOOL_SELECTOR | F32_SELECTOR => Plug::TAG_INPUT,
             EXPRESSION | ALERT | 200..=205 => typed(name),
-            _ => plug::LINK,
+            _ => Plug::TAG_LINK,
         },
-        _ => plug::LINK,
+        _ => Plug::TAG_LINK,
     }
 }
 

@@ -6,7 +6,6 @@ use super::emit::dt_flag_word;
 use super::exb;
 use super::names::*;
 use super::TextError;
-use crate::ainb::glue::plug;
 use crate::ainb::schema::*;
 use crate::ainb::File;
 use codec_runtime::{Str, StringPool};
@@ -748,7 +747,7 @@ impl Read {
                 let last = i + 1 == items.len();
                 let name = p.get("Name").and_then(Value::as_str);
                 let layout = match p.get("$Layout").and_then(Value::as_str) {
-                    Some(l) => layout_tag(l).ok_or_else(|| {
+                    Some(l) => Plug::tag_of(l).ok_or_else(|| {
                         TextError::new(format!("{pat}.$Layout"), format!("unknown layout `{l}`"))
                     })?,
                     None => super::layout_of(f, n, g, last, name),
@@ -1262,37 +1261,21 @@ fn source(multi: &mut Multi, k: usize, index: usize, e: &Obj, at: &str) -> R<(So
     ))
 }
 
-fn layout_tag(name: &str) -> Option<u64> {
-    Some(match name {
-        "Link" => plug::LINK,
-        "Transition" => plug::TRANSITION,
-        "Case" => plug::CASE,
-        "StringCase" => plug::STRING_CASE,
-        "RangeCase" => plug::RANGE_CASE,
-        "RangeDefault" => plug::RANGE_DEFAULT,
-        "Input" => plug::INPUT,
-        "StringInput" => plug::STRING_INPUT,
-        "Vec3Input" => plug::VEC3_INPUT,
-        "Raw" => plug::RAW,
-        _ => return None,
-    })
-}
-
 /// A plug body of a layout, from dt's fields (and raw `$` words).
 fn plug_body(ty: u16, layout: u64, last: bool, p: &Obj, at: &str) -> R<Plug> {
     let node = || field::<i32>(p, "Node Index", at);
     let name = || text_field(p, "Name", at);
     let raw = |k: &str| opt::<u32>(p, k, at);
     Ok(match layout {
-        plug::LINK => Plug::Link(LinkPlug {
+        Plug::TAG_LINK => Plug::Link(LinkPlug {
             node: node()?,
             name: name()?,
         }),
-        plug::TRANSITION => Plug::Transition(TransitionPlug {
+        Plug::TAG_TRANSITION => Plug::Transition(TransitionPlug {
             node: node()?,
             transition: field(p, "Transition Index", at)?,
         }),
-        plug::CASE => {
+        Plug::TAG_CASE => {
             let bb_index = opt::<i16>(p, "Blackboard Index", at)?;
             let (word, value) = match ty {
                 S32_SELECTOR if p.get("Is Default").and_then(Value::as_bool) == Some(true) => {
@@ -1324,7 +1307,7 @@ fn plug_body(ty: u16, layout: u64, last: bool, p: &Obj, at: &str) -> R<Plug> {
                 value: raw("$Value")?.unwrap_or(value),
             })
         }
-        plug::STRING_CASE => {
+        Plug::TAG_STRING_CASE => {
             let bb_index = opt::<i16>(p, "Blackboard Index", at)?;
             let (word, value) = if p.get("Is Default").and_then(Value::as_bool) == Some(true) {
                 (0, Str::from("その他"))
@@ -1344,7 +1327,7 @@ fn plug_body(ty: u16, layout: u64, last: bool, p: &Obj, at: &str) -> R<Plug> {
                 value,
             })
         }
-        plug::RANGE_CASE => {
+        Plug::TAG_RANGE_CASE => {
             let bound = |k: &str| -> R<(u32, f32)> {
                 if let Some(w) = p.get(&format!("${k} Words")) {
                     let (a, b): (u32, u32) = pair(w, at)?;
@@ -1379,7 +1362,7 @@ fn plug_body(ty: u16, layout: u64, last: bool, p: &Obj, at: &str) -> R<Plug> {
                 reserved,
             }))
         }
-        plug::RANGE_DEFAULT => Plug::RangeDefault(Box::new(RangeDefaultPlug {
+        Plug::TAG_RANGE_DEFAULT => Plug::RangeDefault(Box::new(RangeDefaultPlug {
             node: node()?,
             name: name()?,
             unknown_0x08: raw("$Unknown 08")?.unwrap_or(0),
@@ -1395,7 +1378,7 @@ fn plug_body(ty: u16, layout: u64, last: bool, p: &Obj, at: &str) -> R<Plug> {
             },
         })),
         // dt names the selectors' input plug fields by number.
-        plug::INPUT => {
+        Plug::TAG_INPUT => {
             let (unknown, value) = if matches!(ty, BOOL_SELECTOR | F32_SELECTOR) {
                 ("Unknown 1", "Unknown 2")
             } else {
@@ -1411,7 +1394,7 @@ fn plug_body(ty: u16, layout: u64, last: bool, p: &Obj, at: &str) -> R<Plug> {
                 },
             })
         }
-        plug::STRING_INPUT => Plug::StringInput(StringInputPlug {
+        Plug::TAG_STRING_INPUT => Plug::StringInput(StringInputPlug {
             node: node()?,
             name: name()?,
             unknown_0x08: opt(p, "Unknown", at)?.unwrap_or(0),
@@ -1420,7 +1403,7 @@ fn plug_body(ty: u16, layout: u64, last: bool, p: &Obj, at: &str) -> R<Plug> {
                 None => Str::default(),
             },
         }),
-        plug::VEC3_INPUT => Plug::Vec3Input(Vec3InputPlug {
+        Plug::TAG_VEC3_INPUT => Plug::Vec3Input(Vec3InputPlug {
             node: node()?,
             name: name()?,
             unknown_0x08: opt(p, "Unknown", at)?.unwrap_or(0),
