@@ -197,12 +197,64 @@ impl Gen<'_> {
             }
         }
         let ser = self.serde_derive();
+        let offsets = self.field_offset_consts(s);
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
             #ser
             pub struct #name { #(#fields,)* }
             #extra
+            #offsets
+        }
+    }
+
+    /// `NAME_AT` constants: where each field lies in the record, for the
+    /// fields whose place is fixed and the same in every variant. Glue that
+    /// reads a record's bytes before decode (a unit's transform) takes the
+    /// places from here rather than restating them.
+    fn field_offset_consts(&self, s: &StructDef) -> TokenStream {
+        let family: Vec<&Checked> = if self.c.variants().is_empty() {
+            vec![self.c]
+        } else {
+            self.c.variants().iter().collect()
+        };
+        let mut by_name: Vec<(&str, Option<u64>)> = Vec::new();
+        for (k, vc) in family.iter().enumerate() {
+            let Some(codec_schema::TypeDef::Struct(vs)) = vc.get(&s.name) else {
+                return TokenStream::new();
+            };
+            let offs = vc.field_offsets(vs);
+            for name in s.fields.iter().map(|f| f.name.as_str()) {
+                // Every field of this name in this variant, at one place.
+                let mut here = vs.fields.iter().zip(&offs).filter(|(f, _)| f.name == name);
+                let first = here.next().and_then(|(_, o)| *o);
+                let agreed = first.filter(|&o| here.all(|(_, x)| *x == Some(o)));
+                match by_name.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, o)) if *o != agreed => *o = None,
+                    Some(_) => {}
+                    None if k == 0 => by_name.push((name, agreed)),
+                    None => {}
+                }
+            }
+        }
+        let upper = |n: &str| format!("{}_AT", n.to_uppercase());
+        let consts = by_name.iter().filter_map(|&(name, at)| {
+            let at = at?;
+            // Two names that differ only in case would make one constant.
+            let id = upper(name);
+            if by_name.iter().filter(|(n, _)| upper(n) == id).count() > 1 {
+                return None;
+            }
+            let id = quote::format_ident!("{}", id);
+            let d = format!(
+                "Where `{}` lies in the record (bytes from its start).",
+                name
+            );
+            Some(quote! { #[doc = #d] pub const #id: usize = #at as usize; })
+        });
+        let name = ident(&s.name);
+        quote! {
+            impl #name { #(#consts)* }
         }
     }
 

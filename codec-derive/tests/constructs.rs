@@ -66,6 +66,22 @@ fn big_endian_scalars_and_bits_round_trip() {
 }
 
 #[test]
+fn fields_at_fixed_places_are_named_by_constants() {
+    use prims::Prims;
+    assert_eq!(
+        (
+            Prims::MAGIC_AT,
+            Prims::A_AT,
+            Prims::B_AT,
+            Prims::FLAGS_AT,
+            Prims::U24_AT
+        ),
+        (0, 2, 3, 36, 38)
+    );
+    assert_eq!(PRIMS_BYTES[Prims::FLAGS_AT], 0x85);
+}
+
+#[test]
 fn a_bits_struct_gives_its_word_back() {
     let flags = prims_value().flags;
     assert_eq!(flags.to_word(), 0x851B);

@@ -10,15 +10,18 @@ use codec_runtime::reader::field;
 use codec_runtime::{DecodeError, DecodeResult, EncodeError, EncodeResult, Endian, ErrorKind};
 use std::borrow::Cow;
 
-/// Header fields the scramble needs, at their offsets in every variant.
-const FLAGS: usize = 0x04;
-const NAMES: usize = 0x06;
-const HASH: usize = 0x0a;
-const KEY: usize = 0x16;
-const STRINGS: usize = 0x18;
-const STRINGS_LEN: usize = 0x1c;
-/// The bytes before this are the part of the header both sizes share.
-const SHORT_HEADER: usize = 0x20;
+/// Header fields the scramble needs, where the schema places them (the
+/// same in every variant): the flags, where the names start (the table's
+/// own name comes first), where the hash table starts (the names end), the
+/// checksum that keys the scramble, and the strings' start and length.
+const FLAGS: usize = Table::FLAGS_AT;
+const NAMES: usize = Table::NAME_AT;
+const HASH: usize = Table::HASH_AT;
+const KEY: usize = Table::CHECKSUM_AT;
+const STRINGS: usize = Table::STRINGS_AT;
+const STRINGS_LEN: usize = Table::STRINGS_LENGTH_AT;
+/// The part of the header both sizes share ends with the strings' length.
+const SHORT_HEADER: usize = STRINGS_LEN + 4;
 const SCRAMBLED: u8 = 0b10;
 
 /// A table's length and its two scrambled regions, from its header.
@@ -180,6 +183,16 @@ pub fn name_hash(name: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The places the schema gives are those of research/bdat.md (the table
+    /// header; the checksum written at 0x16, summed from 0x20).
+    #[test]
+    fn the_header_fields_are_where_the_format_has_them() {
+        assert_eq!(
+            (FLAGS, NAMES, HASH, KEY, STRINGS, STRINGS_LEN, SHORT_HEADER),
+            (0x04, 0x06, 0x0a, 0x16, 0x18, 0x1c, 0x20)
+        );
+    }
 
     #[test]
     fn scramble_then_unscramble_is_the_identity() {
