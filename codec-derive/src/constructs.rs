@@ -563,38 +563,7 @@ impl Gen<'_> {
 
     /// Is this struct the target of a reference somewhere?
     pub(crate) fn is_ref_target(&self, name: &str) -> bool {
-        fn refs(t: &Type, name: &str) -> bool {
-            match t {
-                Type::Ref { to, .. } => to == name,
-                Type::Array { of, .. } | Type::List { of, .. } => refs(of, name),
-                Type::Ptr(p) => refs(&p.to, name),
-                Type::Follows { to, .. } => refs(to, name),
-                _ => false,
-            }
-        }
-        self.c.schema.types.iter().any(|t| match t {
-            codec_schema::TypeDef::Struct(s) => s.fields.iter().any(|f| refs(&f.ty, name)),
-            codec_schema::TypeDef::Union(u) => u.variants.iter().any(|v| refs(&v.ty, name)),
-        })
-    }
-
-    /// Does the schema have a list that runs to the next target?
-    fn uses_to_next(&self) -> bool {
-        fn to_next(t: &Type) -> bool {
-            match t {
-                Type::List { of, count } => {
-                    matches!(**count, codec_schema::Count::ToNext) || to_next(of)
-                }
-                Type::Array { of, .. } => to_next(of),
-                Type::Ptr(p) => to_next(&p.to),
-                Type::Follows { to, .. } => to_next(to),
-                _ => false,
-            }
-        }
-        self.c.schema.types.iter().any(|t| match t {
-            codec_schema::TypeDef::Struct(s) => s.fields.iter().any(|f| to_next(&f.ty)),
-            _ => false,
-        })
+        self.c.is_ref_target(name)
     }
 
     /// Statements run before a record's fields are read (its position, for
@@ -634,7 +603,7 @@ impl Gen<'_> {
             }
         }
         let layout_root = s.name == self.c.schema.root || s.layout.is_some();
-        if layout_root && self.uses_to_next() {
+        if layout_root && self.c.uses_to_next() {
             let mut bounds = Vec::new();
             for f in &s.fields {
                 let raw = crate::names::local("raw", &f.name);

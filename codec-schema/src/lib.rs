@@ -368,20 +368,45 @@ impl Checked {
     /// sees the bytes up to the next target)? Only then must a decoder note
     /// the target of every offset it reads.
     pub fn ends_at_next_target(&self) -> bool {
-        fn ends(t: &Type) -> bool {
-            match t {
-                Type::List { of, count } => matches!(**count, Count::ToNext) || ends(of),
-                Type::Rows { count, .. } => matches!(**count, Count::ToNext),
-                Type::Select { .. } | Type::Pool {} => true,
-                Type::Ptr(p) => ends(&p.to),
-                Type::Array { of, .. } | Type::Groups { of, .. } => ends(of),
-                Type::Follows { to, .. } => ends(to),
-                _ => false,
+        self.any_type(|t| match t {
+            Type::List { count, .. } | Type::Rows { count, .. } => {
+                matches!(**count, Count::ToNext)
             }
+            Type::Select { .. } | Type::Pool {} => true,
+            _ => false,
+        })
+    }
+
+    /// Does any list of the schema run to the next offset target (`ToNext`)?
+    pub fn uses_to_next(&self) -> bool {
+        self.any_type(|t| matches!(t, Type::List { count, .. } if matches!(**count, Count::ToNext)))
+    }
+
+    /// Does a `Ref` anywhere in the schema point at records of `name` (so
+    /// that their positions must be noted when they are read)?
+    pub fn is_ref_target(&self, name: &str) -> bool {
+        self.any_type(|t| matches!(t, Type::Ref { to, .. } if to == name))
+    }
+
+    /// Does `pred` hold for any type the schema's fields and variants hold,
+    /// nested ones included (what a list, an array, groups, an offset or a
+    /// `Follows` holds or leads to)? The one walk behind every "does the
+    /// schema use X" question, for the generator and the interpreter alike.
+    pub fn any_type(&self, mut pred: impl FnMut(&Type) -> bool) -> bool {
+        fn walk(t: &Type, pred: &mut impl FnMut(&Type) -> bool) -> bool {
+            pred(t)
+                || match t {
+                    Type::List { of, .. } | Type::Array { of, .. } | Type::Groups { of, .. } => {
+                        walk(of, pred)
+                    }
+                    Type::Ptr(p) => walk(&p.to, pred),
+                    Type::Follows { to, .. } => walk(to, pred),
+                    _ => false,
+                }
         }
         self.schema.types.iter().any(|d| match d {
-            TypeDef::Struct(s) => s.fields.iter().any(|f| ends(&f.ty)),
-            TypeDef::Union(u) => u.variants.iter().any(|v| ends(&v.ty)),
+            TypeDef::Struct(s) => s.fields.iter().any(|f| walk(&f.ty, &mut pred)),
+            TypeDef::Union(u) => u.variants.iter().any(|v| walk(&v.ty, &mut pred)),
         })
     }
 
@@ -429,22 +454,9 @@ impl Checked {
     /// Does any offset of the schema count from section `name`
     /// (`base: Section(name)`)?
     pub fn section_based(&self, name: &str) -> bool {
-        fn based(t: &Type, name: &str) -> bool {
-            match t {
-                Type::Ptr(p) => {
-                    matches!(&p.base, Base::Section(s) if s == name) || based(&p.to, name)
-                }
-                Type::List { of, .. } | Type::Array { of, .. } | Type::Groups { of, .. } => {
-                    based(of, name)
-                }
-                Type::Follows { to, .. } => based(to, name),
-                _ => false,
-            }
-        }
-        self.schema.types.iter().any(|d| match d {
-            TypeDef::Struct(s) => s.fields.iter().any(|f| based(&f.ty, name)),
-            TypeDef::Union(u) => u.variants.iter().any(|v| based(&v.ty, name)),
-        })
+        self.any_type(
+            |t| matches!(t, Type::Ptr(p) if matches!(&p.base, Base::Section(s) if s == name)),
+        )
     }
 
     /// Can a value of type `type_id` lead to something placed in `section`?

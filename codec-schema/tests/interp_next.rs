@@ -116,3 +116,26 @@ fn only_schemas_that_read_up_to_the_next_target_say_so() {
     assert!(!load("aamp.ron").ends_at_next_target());
     assert!(load("ainb.ron").ends_at_next_target());
 }
+
+/// The schema questions the generator and the interpreter both ask, each
+/// answered by one walk over every type the schema holds, nested ones
+/// included (a `Ref` inside a union payload, a list inside an offset).
+#[test]
+fn schema_questions_see_nested_types() {
+    let load = |name: &str| {
+        let path = format!("{}/../schemas/{name}", env!("CARGO_MANIFEST_DIR"));
+        codec_schema::load(std::path::Path::new(&path), name).unwrap()
+    };
+    let bdat = load("bdat_legacy.ron");
+    // FlagInfo, a payload of the ColumnInfo union, refers to its Column.
+    assert!(bdat.is_ref_target("Column"));
+    assert!(!bdat.is_ref_target("ColumnInfo"));
+    // Without the long header, the columns follow the table's name up to
+    // the hash table; with it, they are counted.
+    assert!(bdat.variant("Wii").unwrap().uses_to_next());
+    assert!(!bdat.variant("Switch").unwrap().uses_to_next());
+    assert!(!load("aamp.ron").uses_to_next());
+    let sarc = load("sarc.ron");
+    assert!(sarc.section_based("names") && sarc.section_based("data"));
+    assert!(!sarc.section_based("nodes"));
+}

@@ -65,42 +65,19 @@ pub(super) struct Facts {
 
 impl Facts {
     pub fn of(c: &Checked) -> Facts {
-        fn refs(t: &Type, out: &mut HashSet<String>) {
-            match t {
-                Type::Ref { to, .. } => {
-                    out.insert(to.clone());
-                }
-                Type::Array { of, .. } | Type::List { of, .. } => refs(of, out),
-                Type::Ptr(p) => refs(&p.to, out),
-                Type::Follows { to, .. } => refs(to, out),
-                _ => {}
-            }
-        }
-        fn to_next(t: &Type) -> bool {
-            match t {
-                Type::List { of, count } => matches!(**count, Count::ToNext) || to_next(of),
-                Type::Array { of, .. } => to_next(of),
-                Type::Ptr(p) => to_next(&p.to),
-                Type::Follows { to, .. } => to_next(to),
-                _ => false,
-            }
-        }
-        let mut f = Facts::default();
-        for t in &c.schema.types {
-            match t {
-                TypeDef::Struct(s) => {
-                    for x in &s.fields {
-                        refs(&x.ty, &mut f.ref_targets);
-                        f.uses_to_next |= to_next(&x.ty);
-                    }
-                }
-                TypeDef::Union(u) => {
-                    for v in &u.variants {
-                        refs(&v.ty, &mut f.ref_targets);
-                    }
-                }
-            }
-        }
+        let mut f = Facts {
+            ref_targets: c
+                .schema
+                .types
+                .iter()
+                .filter_map(|t| match t {
+                    TypeDef::Struct(s) if c.is_ref_target(&s.name) => Some(s.name.clone()),
+                    _ => None,
+                })
+                .collect(),
+            uses_to_next: c.uses_to_next(),
+            shapes: HashMap::new(),
+        };
         // The Rust type's fields: the schema as written, first of each
         // name, stored ones only.
         for t in &c.base().types {
