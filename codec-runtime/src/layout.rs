@@ -144,7 +144,9 @@ impl SelectCx<'_> {
     }
 }
 
-fn slot<T: Default>(v: &mut Vec<T>, i: usize) -> &mut T {
+/// Element `i` of a table indexed by a small id (a type, a pool, a
+/// section), the table grown with defaults to reach it.
+pub(crate) fn slot<T: Default>(v: &mut Vec<T>, i: usize) -> &mut T {
     if v.len() <= i {
         v.resize_with(i + 1, T::default);
     }

@@ -13,6 +13,7 @@
 //! one unit to the next.
 
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
+use crate::layout::slot;
 use crate::reader::{align_up, Reader};
 use crate::writer::{Width, Writer};
 use rustc_hash::FxHashMap;
@@ -193,13 +194,6 @@ impl WriteScope {
         self.cells.clear();
         self.cells_end = 0;
     }
-}
-
-fn slot<T: Default>(v: &mut Vec<T>, i: usize) -> &mut T {
-    if v.len() <= i {
-        v.resize_with(i + 1, T::default);
-    }
-    &mut v[i]
 }
 
 impl<'a> Reader<'a> {
