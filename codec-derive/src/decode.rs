@@ -505,20 +505,11 @@ impl Gen<'_> {
                     }
                     Count::Before(ct) => {
                         let w = codec_schema::int_width(ct).unwrap_or(4);
-                        let read = read_uint(ct, quote!(cpos));
-                        (
-                            quote! {{
-                                let cpos = t.checked_sub(#w).ok_or_else(|| #rt::DecodeError::new(#at,
-                                    #rt::ErrorKind::OffsetOutOfRange { target: t, len: r.len() }))?;
-                                #read?
-                            }},
-                            quote!(t),
-                        )
+                        (quote!(r.count_before(#at, t, #w)?.0), quote!(t))
                     }
                     Count::Prefix(ct) => {
                         let w = codec_schema::int_width(ct).unwrap_or(4);
-                        let read = read_uint(ct, quote!(t));
-                        (quote!(#read?), quote!(t + #w))
+                        (quote!(r.count_prefix(t, #w)?.0), quote!(t + #w))
                     }
                     Count::Sum(_) => (quote!(0u64), quote!(t)),
                     Count::End(e) => {
@@ -806,23 +797,22 @@ impl Gen<'_> {
                     let (count_expr, start) = match &**count {
                         Count::Before(ct) => {
                             let w = codec_schema::int_width(ct).unwrap_or(4);
-                            let read = read_uint(ct, quote!(cpos));
-                            (quote! {{
-                                let cpos = pos.checked_sub(#w).ok_or_else(|| #rt::DecodeError::new(field_pos,
-                                    #rt::ErrorKind::OffsetOutOfRange { target: pos, len: r.len() }))?;
-                                #read?
-                            }}, quote!(pos))
+                            (quote!(r.count_before(field_pos, pos, #w)?.0), quote!(pos))
                         }
                         Count::Prefix(ct) => {
                             let w = codec_schema::int_width(ct).unwrap_or(4);
-                            let read = read_uint(ct, quote!(pos));
-                            (quote!(#read?), quote!(pos + #w))
+                            (quote!(r.count_prefix(pos, #w)?.0), quote!(pos + #w))
                         }
-                        Count::Field(_) | Count::Sum(_) | Count::End(_) => (quote!(0u64), quote!(pos)),
+                        Count::Field(_) | Count::Sum(_) | Count::End(_) => {
+                            (quote!(0u64), quote!(pos))
+                        }
                         // Up to the next target: a payload of bytes kept as they are.
                         Count::ToNext => {
                             let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
-                            (quote!((r.bound_after(pos).saturating_sub(pos) / #esize)), quote!(pos))
+                            (
+                                quote!((r.bound_after(pos).saturating_sub(pos) / #esize)),
+                                quote!(pos),
+                            )
                         }
                     };
                     let at = proc_macro2::Ident::new("field_pos", proc_macro2::Span::call_site());
@@ -840,7 +830,11 @@ impl Gen<'_> {
                     quote! { (|| -> #rt::DecodeResult<#ty> { #charge #read.map(|(v, _)| v) })() }
                 }
             };
-            let wrap = if self.boxed_payload(&v.ty) { quote!(::std::boxed::Box::new(v)) } else { quote!(v) };
+            let wrap = if self.boxed_payload(&v.ty) {
+                quote!(::std::boxed::Box::new(v))
+            } else {
+                quote!(v)
+            };
             quote! {
                 #tag => match #read {
                     Ok(v) => Ok(Self::#vn(#wrap)),

@@ -194,6 +194,34 @@ impl<'a> Reader<'a> {
         checked::uint(self.data, pos, width, self.endian)
     }
 
+    /// The count of a list stored just before it (`Count::Before`): `width`
+    /// bytes ending where the offset read at `field_pos` leads (`target`).
+    /// Returns the count and where it was read.
+    pub fn count_before(
+        &self,
+        field_pos: u64,
+        target: u64,
+        width: u64,
+    ) -> DecodeResult<(u64, u64)> {
+        let at = target.checked_sub(width).ok_or_else(|| {
+            DecodeError::new(
+                field_pos,
+                ErrorKind::OffsetOutOfRange {
+                    target,
+                    len: self.len(),
+                },
+            )
+        })?;
+        Ok((self.uint(at, width)?, at))
+    }
+
+    /// The count of a list stored first at `target` (`Count::Prefix`):
+    /// returns the count and where the elements start, after it.
+    #[inline]
+    pub fn count_prefix(&self, target: u64, width: u64) -> DecodeResult<(u64, u64)> {
+        Ok((self.uint(target, width)?, target + width))
+    }
+
     /// A 24-bit unsigned integer in the reader's byte order.
     #[inline]
     pub fn u24(&self, pos: u64) -> DecodeResult<u32> {
@@ -655,6 +683,24 @@ pub mod field {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_before_or_in_front_of_its_list_is_read_where_it_lies() {
+        // A u16 count of 2, then two elements.
+        let data = [0x02, 0x00, 0xAA, 0xBB];
+        let r = Reader::new(&data, Endian::Little);
+        assert_eq!(r.count_before(0x40, 2, 2).unwrap(), (2, 0));
+        assert_eq!(r.count_prefix(0, 2).unwrap(), (2, 2));
+        // A list at 1 cannot have 2 bytes of count before it: the offset
+        // (read at 0x40) is what is wrong.
+        let e = r.count_before(0x40, 1, 2).unwrap_err();
+        assert_eq!(e.offset(), 0x40);
+        assert!(matches!(
+            e.kind(),
+            ErrorKind::OffsetOutOfRange { target: 1, .. }
+        ));
+        assert_eq!(r.count_prefix(3, 2).unwrap_err().offset(), 3);
+    }
 
     #[test]
     fn the_read_budget_is_the_larger_of_the_factor_and_the_floor() {

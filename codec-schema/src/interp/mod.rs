@@ -284,10 +284,6 @@ impl InterpError {
         }
     }
 
-    fn kind(offset: u64, kind: ErrorKind) -> Self {
-        InterpError::new(offset, kind.to_string())
-    }
-
     /// The error of a unit read on its own, located in the file.
     fn shifted(mut self, by: u64) -> Self {
         self.offset = self.offset.saturating_add(by);
@@ -1082,24 +1078,15 @@ impl<'c> Run<'c, '_> {
                     }
                     Count::Before(ct) => {
                         let w = int_width(ct).unwrap_or(4);
-                        let cpos = t.checked_sub(w).ok_or_else(|| {
-                            InterpError::kind(
-                                at,
-                                ErrorKind::OffsetOutOfRange {
-                                    target: t,
-                                    len: self.r.len(),
-                                },
-                            )
-                        })?;
-                        let n = self.read_uint(ct, cpos)?;
+                        let (n, cpos) = self.r.count_before(at, t, w)?;
                         self.count_leaf(ct, cpos, n, site);
                         (n, t)
                     }
                     Count::Prefix(ct) => {
                         let w = int_width(ct).unwrap_or(4);
-                        let n = self.read_uint(ct, t)?;
+                        let (n, start) = self.r.count_prefix(t, w)?;
                         self.count_leaf(ct, t, n, site);
-                        (n, t + w)
+                        (n, start)
                     }
                     Count::Sum(_) => (0, t),
                     Count::ToNext => {
@@ -1251,30 +1238,23 @@ impl<'c> Run<'c, '_> {
                     Count::Sum(_) => Ok((0, pos)),
                     Count::Before(ct) => {
                         let w = int_width(ct).unwrap_or(4);
-                        match pos.checked_sub(w) {
-                            None => Err(InterpError::kind(
-                                field_pos,
-                                ErrorKind::OffsetOutOfRange {
-                                    target: pos,
-                                    len: self.r.len(),
-                                },
-                            )),
-                            Some(cpos) => {
-                                self.read_uint(ct, cpos)
-                                    .map_err(InterpError::from)
-                                    .map(|n| {
-                                        self.count_leaf(ct, cpos, n, &vs);
-                                        (n, pos)
-                                    })
-                            }
-                        }
+                        self.r
+                            .count_before(field_pos, pos, w)
+                            .map_err(InterpError::from)
+                            .map(|(n, cpos)| {
+                                self.count_leaf(ct, cpos, n, &vs);
+                                (n, pos)
+                            })
                     }
                     Count::Prefix(ct) => {
                         let w = int_width(ct).unwrap_or(4);
-                        self.read_uint(ct, pos).map_err(InterpError::from).map(|n| {
-                            self.count_leaf(ct, pos, n, &vs);
-                            (n, pos + w)
-                        })
+                        self.r
+                            .count_prefix(pos, w)
+                            .map_err(InterpError::from)
+                            .map(|(n, start)| {
+                                self.count_leaf(ct, pos, n, &vs);
+                                (n, start)
+                            })
                     }
                     Count::Field(_) | Count::End(_) => Ok((0, pos)),
                 };
