@@ -203,16 +203,7 @@ impl<'a> Reader<'a> {
         target: u64,
         width: u64,
     ) -> DecodeResult<(u64, u64)> {
-        let at = target.checked_sub(width).ok_or_else(|| {
-            DecodeError::new(
-                field_pos,
-                ErrorKind::OffsetOutOfRange {
-                    target,
-                    len: self.len(),
-                },
-            )
-        })?;
-        Ok((self.uint(at, width)?, at))
+        checked::count_before(self.data, field_pos, target, width, self.endian)
     }
 
     /// The count of a list stored first at `target` (`Count::Prefix`):
@@ -547,6 +538,28 @@ pub mod checked {
             return Err(too_deep(field_pos, max));
         }
         Ok(())
+    }
+
+    /// The count of a list stored just before it: `width` bytes ending at
+    /// `target`, where the offset read at `field_pos` leads. The count and
+    /// where it was read; decode, the interpreter and the views read it so.
+    pub fn count_before(
+        data: &[u8],
+        field_pos: u64,
+        target: u64,
+        width: u64,
+        e: crate::Endian,
+    ) -> DecodeResult<(u64, u64)> {
+        let at = target.checked_sub(width).ok_or_else(|| {
+            DecodeError::new(
+                field_pos,
+                ErrorKind::OffsetOutOfRange {
+                    target,
+                    len: data.len() as u64,
+                },
+            )
+        })?;
+        Ok((uint(data, at, width, e)?, at))
     }
 
     /// An unsigned integer of `width` (1, 2, 3, 4 or 8) bytes at `pos`.

@@ -312,16 +312,8 @@ impl<'s> ViewCx<'s> {
     /// whose count sits before its first element).
     #[inline]
     pub fn count_before(&self, field_pos: u64, t: u64, width: u64) -> DecodeResult<u64> {
-        let pos = t.checked_sub(width).ok_or_else(|| {
-            self.locate(DecodeError::new(
-                field_pos,
-                ErrorKind::OffsetOutOfRange {
-                    target: t,
-                    len: self.src.data.len() as u64,
-                },
-            ))
-        })?;
-        self.uint(pos, width)
+        let read = checked::count_before(self.src.data, field_pos, t, width, self.src.endian);
+        self.loc(read.map(|(n, _)| n))
     }
 
     /// An unsigned integer of `width` (1, 2, 3, 4 or 8) bytes at `pos`.
