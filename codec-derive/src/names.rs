@@ -119,20 +119,7 @@ pub fn bit_ranges(
 }
 
 pub fn is_prim(t: &Type) -> bool {
-    matches!(
-        t,
-        Type::U8
-            | Type::U16
-            | Type::U24
-            | Type::U32
-            | Type::U64
-            | Type::I8
-            | Type::I16
-            | Type::I32
-            | Type::I64
-            | Type::F32
-            | Type::F64
-    )
+    codec_schema::is_number(t)
 }
 
 /// Does a value of type `t` contain a value of struct `target` without a

@@ -1478,6 +1478,24 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
     d[a.len()][b.len()]
 }
 
+/// Is `t` an integer or a float (a number stored as itself; not a bool)?
+pub fn is_number(t: &Type) -> bool {
+    matches!(
+        t,
+        Type::U8
+            | Type::U16
+            | Type::U24
+            | Type::U32
+            | Type::U64
+            | Type::I8
+            | Type::I16
+            | Type::I32
+            | Type::I64
+            | Type::F32
+            | Type::F64
+    )
+}
+
 /// The byte width of an unsigned integer type.
 pub fn int_width(t: &Type) -> Option<u64> {
     match t {

@@ -556,23 +556,9 @@ fn variant_node(
 // with the checker and codegen. Also public here, where it was before.
 pub use crate::names::bits_struct_name;
 
+/// A number or a bool: what the interpreter shows as a number leaf.
 fn is_number(t: &Type) -> bool {
-    matches!(
-        t,
-        Type::U8
-            | Type::U16
-            | Type::U24
-            | Type::U32
-            | Type::U64
-            | Type::I8
-            | Type::I16
-            | Type::I32
-            | Type::I64
-            | Type::F32
-            | Type::F64
-            | Type::Bool8
-            | Type::Bool32
-    )
+    crate::check::is_number(t) || matches!(t, Type::Bool8 | Type::Bool32)
 }
 
 impl<'c> Run<'c, '_> {
