@@ -752,8 +752,11 @@ fn refusals(c: &Checked, variant: Option<&str>, data: &[u8]) -> Option<String> {
 #[test]
 fn interpreter_and_codec_refuse_damaged_corpus_files_of_every_format_alike() {
     use formats::{aamp, ainb, bdat, byml};
+    // The codec on the damaged bytes (given the original too), and the
+    // variant a file is read as (`None`: not a file of the format).
     type Decode = fn(&[u8], &[u8]) -> Result<(), String>;
-    let cases: [(&str, &str, &str, Decode, fn(&[u8]) -> Option<String>); 4] = [
+    type Variant = fn(&[u8]) -> Option<String>;
+    let cases: [(&str, &str, &str, Decode, Variant); 4] = [
         (
             "aamp",
             aamp::schema::SCHEMA_SOURCE,
