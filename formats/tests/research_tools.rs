@@ -527,18 +527,24 @@ fn corpus_files(format: &str, detect: impl Fn(&[u8]) -> bool) -> Option<Vec<Path
     Some(out)
 }
 
-/// The interpreter, with the formats' glue, on one variant of a schema.
-fn interpreted_with(c: &Checked, variant: Option<&str>, data: &[u8]) -> interp::Value {
+/// The interpreter, with the formats' glue, on one variant of a schema
+/// (`None`: the schema as it is).
+fn interpret(c: &Checked, variant: Option<&str>, data: &[u8]) -> interp::Decoded {
     let c = match variant {
         Some(v) => c.variant(v).expect("the variant exists"),
         None => c,
     };
-    let d = interp::decode_partial_with(
+    interp::decode_partial_with(
         c,
         data,
         codec_runtime::Limits::default(),
         &formats::interp_hooks::Glue,
-    );
+    )
+}
+
+/// The interpreter's value of a file it reads whole.
+fn interpreted_with(c: &Checked, variant: Option<&str>, data: &[u8]) -> interp::Value {
+    let d = interpret(c, variant, data);
     if let Some(e) = d.error {
         panic!("interpreter: {e}");
     }
@@ -728,17 +734,7 @@ fn bdat_coverage_has_no_gaps() {
 /// (AINB's version and attachment checks, outside the schema) give the
 /// codec's error and an accepting interpreter, and are counted apart.
 fn refusals(c: &Checked, variant: Option<&str>, data: &[u8]) -> Option<String> {
-    let c = match variant {
-        Some(v) => c.variant(v).expect("the variant exists"),
-        None => c,
-    };
-    let d = interp::decode_partial_with(
-        c,
-        data,
-        codec_runtime::Limits::default(),
-        &formats::interp_hooks::Glue,
-    );
-    d.error.map(|e| e.to_string())
+    interpret(c, variant, data).error.map(|e| e.to_string())
 }
 
 /// The interpreter and the codec refuse damaged files alike: each corpus

@@ -690,16 +690,8 @@ impl<'s> Checker<'s> {
     /// number, or an offset to a value placed in a section.
     pub(super) fn check_cell(&self, cx: &mut Ctxt<'_>, tat: &[Step], item: &str, ty: &Type) {
         match ty {
-            Type::U8
-            | Type::U16
-            | Type::U32
-            | Type::U64
-            | Type::I8
-            | Type::I16
-            | Type::I32
-            | Type::I64
-            | Type::F32
-            | Type::F64 => {}
+            // Any number but a 24-bit one.
+            t if crate::check::is_number(t) && !matches!(t, Type::U24) => {}
             Type::Fixed { .. } => self.check_new_type(cx, tat, item, ty, Place::Payload),
             Type::Ptr(p) => {
                 self.check_type(cx, tat, item, ty, Place::Field);
