@@ -290,10 +290,12 @@ impl Gen<'_> {
         // variants would share is left out.
         let mut const_names = std::collections::HashMap::new();
         for v in &u.variants {
-            *const_names.entry(upper_snake(&v.name)).or_insert(0) += 1;
+            *const_names
+                .entry(codec_schema::names::upper_snake(&v.name))
+                .or_insert(0) += 1;
         }
         let tag_consts = u.variants.iter().filter_map(|v| {
-            let cn = upper_snake(&v.name);
+            let cn = codec_schema::names::upper_snake(&v.name);
             (const_names[&cn] == 1).then(|| {
                 let id = quote::format_ident!("TAG_{}", cn);
                 let t = v.tag;
@@ -444,31 +446,4 @@ pub(crate) fn external_ty(path: &str) -> TokenStream {
         let msg = format!("`{path}` is not a Rust type path");
         quote!(::core::compile_error!(#msg))
     })
-}
-
-/// A variant name as a constant's: `StringCase` → `STRING_CASE`,
-/// `Vec3Input` → `VEC3_INPUT`.
-fn upper_snake(name: &str) -> String {
-    let mut out = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if c.is_uppercase() && prev_lower {
-            out.push('_');
-        }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        out.extend(c.to_uppercase());
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn variant_names_become_constant_names() {
-        assert_eq!(super::upper_snake("StringCase"), "STRING_CASE");
-        assert_eq!(super::upper_snake("Vec3Input"), "VEC3_INPUT");
-        assert_eq!(super::upper_snake("Raw"), "RAW");
-        assert_eq!(super::upper_snake("U8"), "U8");
-        assert_eq!(super::upper_snake("String32"), "STRING32");
-    }
 }

@@ -27,6 +27,21 @@ pub fn bits_struct_name(owner: &str, field: &str) -> String {
     format!("{owner}{}", upper_camel_case(field))
 }
 
+/// A variant name as a constant's: `StringCase` -> `STRING_CASE`,
+/// `Vec3Input` -> `VEC3_INPUT` (the generated unions' `TAG_` constants).
+pub fn upper_snake(name: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_uppercase() && prev_lower {
+            out.push('_');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        out.extend(c.to_uppercase());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -38,5 +53,14 @@ mod tests {
         assert_eq!(upper_camel_case("_a__b_"), "AB");
         assert_eq!(upper_camel_case("x1_2y"), "X12y");
         assert_eq!(bits_struct_name("Header", "flags_hi"), "HeaderFlagsHi");
+    }
+
+    #[test]
+    fn variant_names_become_constant_names() {
+        assert_eq!(upper_snake("StringCase"), "STRING_CASE");
+        assert_eq!(upper_snake("Vec3Input"), "VEC3_INPUT");
+        assert_eq!(upper_snake("Raw"), "RAW");
+        assert_eq!(upper_snake("U8"), "U8");
+        assert_eq!(upper_snake("String32"), "STRING32");
     }
 }
