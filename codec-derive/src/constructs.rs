@@ -1431,8 +1431,8 @@ impl Gen<'_> {
         };
         let sec = self.c.section(si);
         let place = self.place_value(&p.to, quote!(e), &sec.dedup, sec.item_align, &what);
-        // Units are appended whole: make room for the rest once a few are
-        // written (`Writer::reserve_for_units`).
+        // Units are appended whole: the writer notes what the rest will
+        // take, to grow once when one does not fit (`Writer::put_unit`).
         let reserve = if matches!(&p.to, Type::Named(n) if self.is_unit(n)) {
             quote!(w.reserve_for_units(first, i, self.#fid.len());)
         } else {
@@ -1708,7 +1708,7 @@ impl Gen<'_> {
                         #transform
                         Ok(())
                     })();
-                    parent.put_bytes(w.bytes());
+                    parent.put_unit(w.bytes());
                     parent.give_unit_writer(w);
                     done
                 }

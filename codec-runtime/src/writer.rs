@@ -96,6 +96,9 @@ pub struct Writer {
     /// [`crate::lane::LANE`] while a lane is entered, else 0: the bit the
     /// positions handed out carry.
     pub(crate) lane_tag: u64,
+    /// The bytes the units still to come are guessed to take (see
+    /// [`Writer::reserve_for_units`]).
+    units_to_come: usize,
 }
 
 macro_rules! put_int {
@@ -174,6 +177,7 @@ impl Writer {
             sorted: Default::default(),
             lanes: Default::default(),
             lane_tag: 0,
+            units_to_come: 0,
         }
     }
 
@@ -230,6 +234,7 @@ impl Writer {
         self.shapes.clear();
         self.sorted.clear();
         self.lane_tag = 0;
+        self.units_to_come = 0;
     }
 
     /// Makes `id` the current section with `dedup`; returns the previous ones.
@@ -262,29 +267,33 @@ impl Writer {
         self.buf.reserve(n);
     }
 
-    /// Makes room for the units still to come in a list of `total` units,
-    /// `done` of them written since `first`: a unit is appended whole, so
-    /// once a few are written (after the first, then every eighth) the
-    /// rest are reserved at their average size plus a quarter, rather than
-    /// growing the output step by step.
-    ///
-    /// The average is a guess (a file's first tables are often its largest),
-    /// so room within a quarter of it is kept as it is: an output buffer
-    /// sized from the previous output of the same file is then never grown
-    /// on the guess. Growing copies only the bytes written so far (see
-    /// [`Writer::grow_to`]).
+    /// Before unit `done` of a list of `total` units that started at
+    /// `first`: notes what the units still to come will take at the average size so far, for [`Writer::put_unit`].
+    /// Nothing grows here: a buffer that has the room (sized from the
+    /// previous output of the same file, say) is never grown on a guess,
+    /// and a file's first tables are often its largest, so the guess runs
+    /// high.
     pub fn reserve_for_units(&mut self, first: u64, done: usize, total: usize) {
-        if done == 0 || (done != 1 && done % 8 != 0) {
-            return;
+        self.units_to_come = if done == 0 {
+            0
+        } else {
+            let avg = (self.pos().saturating_sub(first)) / done as u64;
+            avg.saturating_mul(total.saturating_sub(done) as u64)
+                .min(1 << 31) as usize
+        };
+    }
+
+    /// Appends a unit laid out on its own. When it does not fit, the
+    /// output grows once, to room for it and for the units still to come
+    /// (their guess from [`Writer::reserve_for_units`] plus a quarter),
+    /// rather than doubling step by step; growing copies only the bytes
+    /// written so far (see [`Writer::grow_to`]).
+    pub fn put_unit(&mut self, b: &[u8]) {
+        if b.len() > self.buf.capacity() - self.buf.len() {
+            let rest = self.units_to_come;
+            self.grow_to(self.buf.len() + b.len().max(rest.saturating_add(rest / 4)));
         }
-        let avg = (self.pos().saturating_sub(first)) / done as u64;
-        let rest = avg
-            .saturating_mul(total.saturating_sub(done) as u64)
-            .min(1 << 31) as usize;
-        let room = self.buf.capacity() - self.buf.len();
-        if room.saturating_add(room / 4) < rest {
-            self.grow_to(self.buf.len() + rest + rest / 4);
-        }
+        self.buf.extend_from_slice(b);
     }
 
     /// Moves the output into a new buffer of `capacity` bytes. Unlike
@@ -681,34 +690,44 @@ impl Drop for Writer {
 mod tests {
     use super::*;
 
-    /// Units are reserved for at their average size once, and a buffer
-    /// that already has the room is not grown (growing copies the output).
+    /// A unit that fits is appended where the buffer is; one that does not
+    /// grows the buffer once, for itself and the units guessed to come,
+    /// keeping the bytes written (growing copies the output).
     #[test]
-    fn units_are_reserved_for_only_where_room_is_missing() {
+    fn units_grow_the_output_only_when_one_does_not_fit() {
         let mut w = Writer::fresh(Endian::Little, 0, 0, 4096);
         w.put_zeros(100);
-        // Room for 4 more units of 100 bytes is there: nothing moves.
-        w.reserve_for_units(0, 1, 5);
-        assert_eq!(w.buf.capacity(), 4096);
-        // 3,996 bytes of room against a guess of 4,900: within a quarter of
-        // the guess, so the buffer stays.
+        // 1 unit of 100 bytes written, 49 to come: a guess of 4,900 bytes,
+        // more than the room, but the next unit fits: nothing moves.
         w.reserve_for_units(0, 1, 50);
+        w.put_unit(&[1; 100]);
         assert_eq!(w.buf.capacity(), 4096);
-        // Not every unit is a checkpoint.
-        w.put_zeros(100);
-        w.reserve_for_units(0, 2, 1000);
-        assert_eq!(w.buf.capacity(), 4096);
-        // 8 units of 100 bytes written, 92 to come: 9,200 bytes and a
-        // quarter more.
-        w.put_zeros(600);
+        // Units up to the room's end still fit.
+        w.reserve_for_units(0, 2, 50);
+        w.put_unit(&[2; 3896]);
+        assert_eq!((w.buf.len(), w.buf.capacity()), (4096, 4096));
+        // The next one does not: room for the 47 units to come, it among
+        // them, at the average so far (1,365 bytes), and a quarter more.
         let before = w.buf.clone();
-        w.reserve_for_units(0, 8, 100);
+        w.reserve_for_units(0, 3, 50);
+        w.put_unit(&[3; 10]);
+        let guess = 4096 / 3 * 47;
         assert!(
-            w.buf.capacity() >= 800 + 9200 + 2300,
+            w.buf.capacity() >= 4096 + guess + guess / 4,
             "{}",
             w.buf.capacity()
         );
-        assert_eq!(w.buf, before, "growing keeps the bytes written");
+        assert_eq!(
+            &w.buf[..4096],
+            &before[..],
+            "growing keeps the bytes written"
+        );
+        assert_eq!(&w.buf[4096..], &[3; 10]);
+        // A unit larger than the guess gets room for itself.
+        let mut w = Writer::fresh(Endian::Little, 0, 0, 16);
+        w.reserve_for_units(0, 0, 1);
+        w.put_unit(&[4; 100]);
+        assert_eq!(w.buf, [4; 100]);
     }
 
     /// Writes `words` as one-word values of a byte-search section; returns
