@@ -1434,7 +1434,7 @@ impl Gen<'_> {
         // Units are appended whole: the writer notes what the rest will
         // take, to grow once when one does not fit (`Writer::put_unit`).
         let reserve = if matches!(&p.to, Type::Named(n) if self.is_unit(n)) {
-            quote!(w.reserve_for_units(first, i, self.#fid.len());)
+            quote!(w.note_units_to_come(first, i, self.#fid.len());)
         } else {
             TokenStream::new()
         };

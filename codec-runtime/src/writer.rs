@@ -97,7 +97,7 @@ pub struct Writer {
     /// positions handed out carry.
     pub(crate) lane_tag: u64,
     /// The bytes the units still to come are guessed to take (see
-    /// [`Writer::reserve_for_units`]).
+    /// [`Writer::note_units_to_come`]).
     units_to_come: usize,
 }
 
@@ -268,12 +268,12 @@ impl Writer {
     }
 
     /// Before unit `done` of a list of `total` units that started at
-    /// `first`: notes what the units still to come will take at the average size so far, for [`Writer::put_unit`].
-    /// Nothing grows here: a buffer that has the room (sized from the
-    /// previous output of the same file, say) is never grown on a guess,
-    /// and a file's first tables are often its largest, so the guess runs
-    /// high.
-    pub fn reserve_for_units(&mut self, first: u64, done: usize, total: usize) {
+    /// `first`: notes what the units still to come will take, at the
+    /// average size so far, for [`Writer::put_unit`]. Nothing grows here:
+    /// a buffer that has the room (sized from the previous output of the
+    /// same file, say) is never grown on a guess, and the guess runs high
+    /// (a file's first tables are often its largest).
+    pub fn note_units_to_come(&mut self, first: u64, done: usize, total: usize) {
         self.units_to_come = if done == 0 {
             0
         } else {
@@ -285,7 +285,7 @@ impl Writer {
 
     /// Appends a unit laid out on its own. When it does not fit, the
     /// output grows once, to room for it and for the units still to come
-    /// (their guess from [`Writer::reserve_for_units`] plus a quarter),
+    /// (their guess from [`Writer::note_units_to_come`] plus a quarter),
     /// rather than doubling step by step; growing copies only the bytes
     /// written so far (see [`Writer::grow_to`]).
     pub fn put_unit(&mut self, b: &[u8]) {
@@ -699,17 +699,17 @@ mod tests {
         w.put_zeros(100);
         // 1 unit of 100 bytes written, 49 to come: a guess of 4,900 bytes,
         // more than the room, but the next unit fits: nothing moves.
-        w.reserve_for_units(0, 1, 50);
+        w.note_units_to_come(0, 1, 50);
         w.put_unit(&[1; 100]);
         assert_eq!(w.buf.capacity(), 4096);
         // Units up to the room's end still fit.
-        w.reserve_for_units(0, 2, 50);
+        w.note_units_to_come(0, 2, 50);
         w.put_unit(&[2; 3896]);
         assert_eq!((w.buf.len(), w.buf.capacity()), (4096, 4096));
         // The next one does not: room for the 47 units to come, it among
         // them, at the average so far (1,365 bytes), and a quarter more.
         let before = w.buf.clone();
-        w.reserve_for_units(0, 3, 50);
+        w.note_units_to_come(0, 3, 50);
         w.put_unit(&[3; 10]);
         let guess = 4096 / 3 * 47;
         assert!(
@@ -725,7 +725,7 @@ mod tests {
         assert_eq!(&w.buf[4096..], &[3; 10]);
         // A unit larger than the guess gets room for itself.
         let mut w = Writer::fresh(Endian::Little, 0, 0, 16);
-        w.reserve_for_units(0, 0, 1);
+        w.note_units_to_come(0, 0, 1);
         w.put_unit(&[4; 100]);
         assert_eq!(w.buf, [4; 100]);
     }
