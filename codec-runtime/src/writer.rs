@@ -288,9 +288,13 @@ impl Writer {
     /// (their guess from [`Writer::note_units_to_come`] plus a quarter),
     /// rather than doubling step by step; growing copies only the bytes
     /// written so far (see [`Writer::grow_to`]).
+    ///
+    /// A guess made from a few units is trusted up to 16 times the bytes
+    /// written, so that one large unit before thousands of small ones
+    /// cannot make the writer reserve gigabytes it will not use.
     pub fn put_unit(&mut self, b: &[u8]) {
         if b.len() > self.buf.capacity() - self.buf.len() {
-            let rest = self.units_to_come;
+            let rest = self.units_to_come.min(self.buf.len().saturating_mul(16));
             self.grow_to(self.buf.len() + b.len().max(rest.saturating_add(rest / 4)));
         }
         self.buf.extend_from_slice(b);
@@ -723,6 +727,18 @@ mod tests {
             "growing keeps the bytes written"
         );
         assert_eq!(&w.buf[4096..], &[3; 10]);
+        // One large unit, then 999,999 small ones to come: the guess
+        // (100 GB) is trusted up to 16 times the bytes written.
+        let mut w = Writer::fresh(Endian::Little, 0, 0, 16);
+        w.note_units_to_come(0, 0, 1_000_000);
+        w.put_unit(&[5; 100_000]);
+        w.note_units_to_come(0, 1, 1_000_000);
+        w.put_unit(&[6; 10]);
+        assert!(
+            w.buf.capacity() <= 100_000 + 1_600_000 + 400_000 + 64,
+            "{}",
+            w.buf.capacity()
+        );
         // A unit larger than the guess gets room for itself.
         let mut w = Writer::fresh(Endian::Little, 0, 0, 16);
         w.note_units_to_come(0, 0, 1);
