@@ -878,7 +878,10 @@ impl Gen<'_> {
                     r.charge(field_pos, #charged)?;
                     let mut sub = r.sub(&bytes);
                     match #me::decode_at(&mut sub, 0) {
-                        Ok((v, _)) => Ok(v),
+                        Ok((v, _)) => {
+                            r.end_sub(&sub);
+                            Ok(v)
+                        }
                         Err(e) => Err(e.shifted(pos)),
                     }
                 }

@@ -132,6 +132,26 @@ impl<'a> Reader<'a> {
         self.limits
     }
 
+    /// A reader for a unit's bytes, with this reader's byte order and
+    /// limits. It spends this reader's read budget, and [`Reader::end_sub`]
+    /// takes back what it left: a file's units share the file's budget.
+    /// (A budget of their own, from the unit's size, would give every unit
+    /// at least `min_budget`: a file of many small units could read far
+    /// more than its size allows, and a unit re-encoded without the junk
+    /// around it could get less than it had.)
+    pub fn sub<'b>(&self, bytes: &'b [u8]) -> Reader<'b> {
+        let mut sub = Reader::with_limits(bytes, self.endian(), self.limits());
+        sub.budget = self.budget;
+        sub.budget_limit = self.budget_limit;
+        sub
+    }
+
+    /// Takes back the read budget a unit's reader (see [`Reader::sub`])
+    /// left.
+    pub fn end_sub(&mut self, sub: &Reader<'_>) {
+        self.budget = sub.budget;
+    }
+
     pub fn data(&self) -> &'a [u8] {
         self.data
     }
@@ -696,6 +716,31 @@ pub mod field {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A unit's reader spends the file's budget and hands back the rest: two
+    /// units of 40 KB fit a 100 KB budget one after the other, a third does
+    /// not, and its error names the file's limit, not one of its own.
+    #[test]
+    fn units_spend_the_files_read_budget() {
+        let file = vec![0u8; 400];
+        let limits = Limits {
+            read_factor: 250,
+            ..Limits::default()
+        };
+        let mut r = Reader::with_limits(&file, Endian::Little, limits);
+        let unit = [0u8; 8];
+        for _ in 0..2 {
+            let mut sub = r.sub(&unit);
+            sub.charge(0, 40_000).unwrap();
+            r.end_sub(&sub);
+        }
+        let mut sub = r.sub(&unit);
+        let e = sub.charge(3, 40_000).unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::BudgetExhausted { limit: 100_000 }),
+            "{e}"
+        );
+    }
 
     #[test]
     fn a_count_before_or_in_front_of_its_list_is_read_where_it_lies() {

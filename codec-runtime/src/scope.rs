@@ -197,11 +197,6 @@ impl WriteScope {
 }
 
 impl<'a> Reader<'a> {
-    /// A reader for a unit's bytes, with this reader's byte order and limits.
-    pub fn sub<'b>(&self, bytes: &'b [u8]) -> Reader<'b> {
-        Reader::with_limits(bytes, self.endian(), self.limits())
-    }
-
     /// Remembers that a record of `type_id` starts at `pos` (for references).
     #[inline]
     pub fn note_position(&mut self, type_id: usize, pos: u64) {

@@ -1092,6 +1092,7 @@ impl<'c> Run<'c, '_> {
             }
         }
         self.stack = std::mem::take(&mut sub.stack);
+        self.r.end_sub(&sub.r);
         for Open { node, .. } in &mut self.stack[depth..] {
             shift(node, pos);
         }
