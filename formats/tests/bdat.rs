@@ -404,6 +404,23 @@ fn duplicate_columns_stay_distinct() {
     assert_eq!(&back, t);
 }
 
+/// Found by the `bdat_round_trip` fuzz target: a column named `$id` was
+/// written under the row's own `$id` key, and the JSON read back refused
+/// the row id (or took the cell for it). Its values go to
+/// `$codec.duplicates` like a repeated name's.
+#[test]
+fn a_column_named_like_the_row_id_keeps_its_values() {
+    let mut t = Table::new("Table1");
+    t.add_value_column("$id", CellType::U32);
+    t.add_value_column("x", CellType::U8);
+    t.rows.push(vec![Cell::U32(7), Cell::U8(1)]);
+    t.rows.push(vec![Cell::U32(9), Cell::U8(2)]);
+    let json = text::table_to_json(&t, "Table1");
+    assert!(json.contains("\"duplicates\""), "{json}");
+    let back = text::table_from_json(&json, "Table1", Variant::Switch).unwrap();
+    assert_eq!(back, t);
+}
+
 // ---------------------------------------------------------------------------
 // Files the tests build.
 
@@ -883,4 +900,51 @@ fn a_cell_of_another_type_than_its_column_is_named_on_encode() {
             "{variant:?}: {err}"
         );
     }
+}
+
+/// Found by the `bdat_round_trip` fuzz target: a 624-byte file whose one
+/// table holds 65,535 rows of no columns, with junk around it. Its 268-byte
+/// re-encoding was refused: each table was read with a budget of its own,
+/// from its own size (the 64 KB floor), and the rows are charged a byte
+/// each. The tables now spend the file's budget.
+#[test]
+fn a_re_encoded_table_of_empty_rows_decodes() {
+    let data = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bdat_65535_empty_rows.bin"),
+    )
+    .unwrap();
+    let file = bdat::decode_as(&data, Variant::Switch).unwrap();
+    assert_eq!(file.tables[0].rows.len(), 65_535);
+    let bytes = bdat::encode(&file, Variant::Switch).unwrap();
+    assert!(bytes.len() < data.len());
+    assert_eq!(bdat::decode_as(&bytes, Variant::Switch).unwrap(), file);
+}
+
+/// The tables of a file share the file's read budget: twenty tables of
+/// 60,000 empty rows each (1.2 million rows charged, in a file of a few
+/// kilobytes) are refused, where a budget per table (each at least the
+/// 64 KB floor, which one table's rows fit) let them all through. Larger
+/// limits read the file.
+#[test]
+fn the_tables_of_a_file_share_its_read_budget() {
+    let mut t = Table::new("EMPTY");
+    for _ in 0..60_000 {
+        t.rows.push(Vec::<Cell>::new());
+    }
+    let file = BdatFile {
+        tables: vec![t; 20],
+    };
+    let bytes = bdat::encode(&file, Variant::Switch).unwrap();
+    assert!(bytes.len() < 8 << 10, "{}", bytes.len());
+    let e = bdat::decode_as(&bytes, Variant::Switch).unwrap_err();
+    assert!(
+        matches!(e.kind(), codec_runtime::ErrorKind::BudgetExhausted { .. }),
+        "{e}"
+    );
+    let limits = codec_runtime::Limits {
+        read_factor: 1 << 16,
+        ..Default::default()
+    };
+    let back = bdat::schema::decode_with(&bytes, Variant::Switch, limits).unwrap();
+    assert_eq!(back, file);
 }

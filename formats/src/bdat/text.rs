@@ -16,7 +16,8 @@
 //! - `order`: the columns' file order, when flags do not follow their
 //!   parents as the schema lists them;
 //! - `duplicates`: the values of the second and later columns of a name,
-//!   one per row (a row object holds one value per name);
+//!   and of a column named `$id`, one per row (a row object holds one
+//!   value per name, and its `$id` is the row's id);
 //! - `raw`: a flag parent's bits that no flag gives back (no mask covers
 //!   them, the shift drops them: a flag's `index` is any byte, as in the
 //!   file, and one of 32 or more is always 0; or the flag shares an earlier
@@ -201,14 +202,15 @@ fn canonical(v: &View) -> Vec<usize> {
 /// second and later columns of a name, `None` (their values go to
 /// `$codec.duplicates`).
 fn keys(t: &Table, v: &View) -> Vec<Option<String>> {
-    let mut seen = std::collections::HashSet::new();
-    v.cells
-        .iter()
-        .map(|&i| {
-            let name = t.columns[i].name.to_string();
-            seen.insert(name.clone()).then_some(name)
-        })
-        .collect()
+    row_keys(v.cells.iter().map(|&i| t.columns[i].name.to_string()))
+}
+
+/// The key in a row of each column of `names`, in order: its name, or
+/// `None` for a name a row already uses (the row's `$id`, or an earlier
+/// column's name). The writer and the reader both take the keys from here.
+fn row_keys(names: impl Iterator<Item = String>) -> Vec<Option<String>> {
+    let mut seen = std::collections::HashSet::from(["$id".to_owned()]);
+    names.map(|n| seen.insert(n.clone()).then_some(n)).collect()
 }
 
 fn cell_json(c: &Cell, strings: &StringList) -> J {
@@ -428,7 +430,8 @@ fn extension(
         ext.push(("orphan_flags".into(), J::Arr(o)));
     }
     // The second and later columns of a name, where their values are not
-    // the first one's (as a reader that knows no `$codec` would set them).
+    // the first one's (as a reader that knows no `$codec` would set them),
+    // and a column named `$id`.
     // Names compare as their JSON keys (`keys`): two names of different
     // bytes can share one (a name that is not UTF-8 is keyed by its lossy
     // text).
@@ -450,7 +453,11 @@ fn extension(
         .cells
         .iter()
         .enumerate()
-        .filter(|(k, _)| keys[*k].is_none() && !same(first_of(*k), *k))
+        .filter(|(k, _)| {
+            // A column named `$id` has no earlier column to copy: its
+            // values are always written.
+            keys[*k].is_none() && (first_of(*k) == *k || !same(first_of(*k), *k))
+        })
         .map(|(k, &i)| {
             let values = t
                 .rows
@@ -786,14 +793,8 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
         .ok_or_else(|| err("", "no `rows`"))?
         .as_array()
         .ok_or_else(|| err("rows", "`rows` is an array"))?;
-    let mut seen = std::collections::HashSet::new();
-    let keys: Vec<Option<String>> = cols
-        .iter()
-        .map(|c| {
-            let n = c.name.to_string();
-            seen.insert(n.clone()).then_some(n)
-        })
-        .collect();
+    let keys = row_keys(cols.iter().map(|c| c.name.to_string()));
+    let seen: std::collections::HashSet<&str> = keys.iter().flatten().map(String::as_str).collect();
     let dup_values = per_column(&ext, "duplicates", ncell, rows_json.len())?;
     let raw_values = per_column(&ext, "raw", ncell, rows_json.len())?;
     let base_id = match rows_json.first() {
@@ -835,7 +836,7 @@ pub fn table_from_json(text: &str, stem: &str, variant: Variant) -> Result<Table
             ));
         }
         for key in o.keys() {
-            if key != "$id" && !seen.contains(key) {
+            if key != "$id" && !seen.contains(key.as_str()) {
                 return Err(err(
                     format!("{at}.{key}"),
                     "no column of the schema has this name",
