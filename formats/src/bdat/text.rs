@@ -199,8 +199,8 @@ fn canonical(v: &View) -> Vec<usize> {
 }
 
 /// The JSON key of each value and array column: its name, or for the
-/// second and later columns of a name, `None` (their values go to
-/// `$codec.duplicates`).
+/// second and later columns of a name and for a column named `$id`,
+/// `None` (their values go to `$codec.duplicates`).
 fn keys(t: &Table, v: &View) -> Vec<Option<String>> {
     row_keys(v.cells.iter().map(|&i| t.columns[i].name.to_string()))
 }
