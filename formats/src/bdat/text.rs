@@ -431,7 +431,7 @@ fn extension(
     }
     // The second and later columns of a name, where their values are not
     // the first one's (as a reader that knows no `$codec` would set them),
-    // and a column named `$id`.
+    // and every column named `$id`.
     // Names compare as their JSON keys (`keys`): two names of different
     // bytes can share one (a name that is not UTF-8 is keyed by its lossy
     // text).
@@ -454,9 +454,11 @@ fn extension(
         .iter()
         .enumerate()
         .filter(|(k, _)| {
-            // A column named `$id` has no earlier column to copy: its
-            // values are always written.
-            keys[*k].is_none() && (first_of(*k) == *k || !same(first_of(*k), *k))
+            // A reader copies a keyless column from the keyed column of its
+            // name; with none (columns named `$id`, whose key is the row
+            // id), the values are always written.
+            let first = first_of(*k);
+            keys[*k].is_none() && (keys[first].is_none() || !same(first, *k))
         })
         .map(|(k, &i)| {
             let values = t
