@@ -341,13 +341,24 @@ fn main() -> ExitCode {
         .zip(&docs)
         .filter(|(f, d)| w.encode(d) == **f)
         .count();
-    println!("hand writer: {same} of {} files byte-identical", files.len());
+    println!(
+        "hand writer: {same} of {} files byte-identical",
+        files.len()
+    );
     if let Some((f, d)) = files.iter().zip(&docs).find(|(f, d)| w.encode(d) != **f) {
         let o = w.encode(d);
         let at = o.iter().zip(f.iter()).position(|(a, b)| a != b);
-        eprintln!("first differing file: {} vs {} bytes, first difference at {at:?}", o.len(), f.len());
+        eprintln!(
+            "first differing file: {} vs {} bytes, first difference at {at:?}",
+            o.len(),
+            f.len()
+        );
         if let Some(at) = at {
-            eprintln!("ours {:02x?}\norig {:02x?}", &o[at & !15..(at & !15) + 32], &f[at & !15..(at & !15) + 32]);
+            eprintln!(
+                "ours {:02x?}\norig {:02x?}",
+                &o[at & !15..(at & !15) + 32],
+                &f[at & !15..(at & !15) + 32]
+            );
         }
     }
     let peers: Vec<roead::aamp::ParameterIO> = files

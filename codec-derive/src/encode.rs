@@ -448,6 +448,21 @@ impl Gen<'_> {
             quote!()
         };
         let _ = &name;
+        // A record of fixed size whose fields are plain writes is assembled
+        // on the stack and appended in one copy (the same bytes).
+        let size = self.c.fixed_size(&Type::Named(s.name.clone()));
+        if let Some(n) = size.filter(|&n| n > 0 && n <= 256 && plain_record_writes(&writes)) {
+            let n = n as usize;
+            let what = s.name.to_string();
+            writes = quote! {
+                let mut rec = w.record_buf::<#n>();
+                {
+                    let w = &mut rec;
+                    #writes
+                }
+                w.put_record(&rec, #what)?;
+            };
+        }
         let methods = quote! {
             #type_id_const
 
@@ -563,7 +578,26 @@ impl Gen<'_> {
                     let sec = self.c.section(si);
                     let ia = v.align.unwrap_or(sec.item_align);
                     let place = self.place_value(&v.ty, quote!(v), &sec.dedup, ia, &what);
-                    if self.is_lane(si) {
+                    let lane = self.is_lane(si);
+                    if let Some(place) =
+                        exact_cstring(&v.ty, &sec.dedup, ia, &what, quote!(sec != #si && #lane))
+                    {
+                        // A string shared by content: placed in one call,
+                        // into the lane when the walk is the section before.
+                        let guard = if lane {
+                            quote!(sec == #si || w.lane_is(#si))
+                        } else {
+                            quote!(sec == #si)
+                        };
+                        arms.extend(quote! {
+                            #un::#vn(v) if #guard => {
+                                let target: u64 = #place;
+                                #patch
+                            }
+                        });
+                        continue;
+                    }
+                    if lane {
                         // Also placed from the walk of the section before,
                         // into the lane that section opened for this one.
                         arms.extend(quote! {
@@ -651,6 +685,15 @@ impl Gen<'_> {
         item_align: u64,
         what: &str,
     ) -> TokenStream {
+        if let Some(bits) = word_bits(t, dedup, item_align) {
+            // One word in a section that reuses bytes at 4-aligned
+            // positions (most values of such sections): looked up before
+            // it is written, with one map probe inlined here.
+            return quote! {
+                let v = #v;
+                w.place_word(#bits)
+            };
+        }
         self.place_value_with(t, v, dedup, quote!(#item_align), what)
     }
 
@@ -957,4 +1000,92 @@ fn opt(v: Option<u64>) -> TokenStream {
         Some(n) => quote!(::std::option::Option::Some(#n)),
         None => quote!(::std::option::Option::None),
     }
+}
+
+/// The value `v` (a reference) as the `u32` whose bytes it is written as,
+/// for a one-word type placed in a section that byte-searches at 4-aligned
+/// positions ([`Writer::place_word`](codec_runtime::Writer::place_word));
+/// `None` for anything else.
+fn word_bits(t: &Type, dedup: &Dedup, item_align: u64) -> Option<TokenStream> {
+    if !matches!(dedup, Dedup::ByteSearch { align: 4 }) || item_align != 4 {
+        return None;
+    }
+    Some(match t {
+        Type::U32 => quote!(*v),
+        Type::I32 => quote!(*v as u32),
+        Type::F32 => quote!(v.to_bits()),
+        Type::Bool32 => quote!(u32::from(*v)),
+        _ => return None,
+    })
+}
+
+/// The call placing a NUL-terminated string `v` (a reference) in a section
+/// that shares values by exact content
+/// ([`Writer::place_cstring_exact`](codec_runtime::Writer::place_cstring_exact)),
+/// into the lane when `in_lane` holds; `None` for anything else.
+fn exact_cstring(
+    t: &Type,
+    dedup: &Dedup,
+    item_align: u64,
+    what: &str,
+    in_lane: TokenStream,
+) -> Option<TokenStream> {
+    let Type::CString {
+        max,
+        pad,
+        lossless: false,
+    } = t
+    else {
+        return None;
+    };
+    if !matches!(dedup, Dedup::Exact) {
+        return None;
+    }
+    let (max, pad) = (opt(*max), opt(*pad));
+    Some(quote!(w.place_cstring_exact(v, #max, #pad, #item_align, #in_lane, #what)?))
+}
+
+/// Whether a record's field writes only call the writer's plain methods
+/// (those [`RecordBuf`](codec_runtime::RecordBuf) has too) and never pass
+/// the writer on, so that they can fill a record buffer instead.
+fn plain_record_writes(writes: &TokenStream) -> bool {
+    const PLAIN: &[&str] = &[
+        "put_u8",
+        "put_i8",
+        "put_u16",
+        "put_i16",
+        "put_u24",
+        "put_u32",
+        "put_i32",
+        "put_u64",
+        "put_i64",
+        "put_f32",
+        "put_f64",
+        "put_bytes",
+        "put_uint",
+    ];
+    fn scan(ts: TokenStream, plain: &mut bool) {
+        let tokens: Vec<proc_macro2::TokenTree> = ts.into_iter().collect();
+        for (i, t) in tokens.iter().enumerate() {
+            match t {
+                proc_macro2::TokenTree::Group(g) => scan(g.stream(), plain),
+                proc_macro2::TokenTree::Ident(id) if id == "w" => {
+                    let method = match (tokens.get(i + 1), tokens.get(i + 2)) {
+                        (
+                            Some(proc_macro2::TokenTree::Punct(dot)),
+                            Some(proc_macro2::TokenTree::Ident(m)),
+                        ) if dot.as_char() == '.' => m.to_string(),
+                        _ => String::new(),
+                    };
+                    if !PLAIN.contains(&method.as_str()) {
+                        *plain = false;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut plain = !writes.is_empty();
+    scan(writes.clone(), &mut plain);
+    plain
 }

@@ -29,7 +29,7 @@ pub const LANE: u64 = 1 << 62;
 pub(crate) struct Lane {
     section: usize,
     align: u64,
-    dedup: Option<Dedup>,
+    pub(crate) dedup: Option<Dedup>,
     /// The lane's bytes; while the lane is entered, the main output.
     pub(crate) buf: Vec<u8>,
     /// The lane's pools. They stay here while the lane is entered:

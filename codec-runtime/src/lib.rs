@@ -22,6 +22,7 @@ pub mod layout;
 pub mod placement;
 pub mod pool;
 pub mod reader;
+pub mod record;
 pub mod rows;
 pub mod scope;
 #[cfg(feature = "serde")]
@@ -38,6 +39,7 @@ pub use external::External;
 pub use layout::{SelectCx, StringPool};
 pub use placement::Aligned;
 pub use reader::{align_up, Endian, Limits, Reader};
+pub use record::RecordBuf;
 pub use rows::Cells;
 pub use scope::{CellSlot, HashSpec, UNPLACED};
 pub use text::Text;

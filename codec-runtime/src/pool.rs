@@ -239,6 +239,24 @@ impl ByteSearchPool {
         }
     }
 
+    /// [`ByteSearchPool::find_word_or_keep`] for a word not written yet:
+    /// `hay` is the section so far, and the caller appends `word` (as its
+    /// little-endian bytes) at its end when this returns `None`.
+    #[inline(always)]
+    pub fn find_or_keep_word(&mut self, hay: &[u8], word: u32) -> Option<u64> {
+        let at = hay.len();
+        debug_assert!(at % 4 == 0);
+        self.index_words(hay, at);
+        match self.first_word.entry(word) {
+            Entry::Occupied(e) => Some(u64::from(*e.get())),
+            Entry::Vacant(e) => {
+                e.insert(at as u32);
+                self.words_indexed = at + 4;
+                None
+            }
+        }
+    }
+
     /// How many candidate positions lookups have compared in full.
     pub fn compared(&self) -> u64 {
         self.compared

@@ -322,12 +322,7 @@ impl Writer {
     /// Pads with zero bytes up to a multiple of `align`.
     #[inline(always)]
     pub fn align(&mut self, align: u64) {
-        if align > 1 {
-            let rem = self.buf.len() as u64 % align;
-            if rem != 0 {
-                self.buf.resize(self.buf.len() + (align - rem) as usize, 0);
-            }
-        }
+        pad_to(&mut self.buf, align);
     }
 
     #[inline]
@@ -417,26 +412,59 @@ impl Writer {
         pad: Option<u64>,
         what: &'static str,
     ) -> EncodeResult<()> {
-        if s.as_bytes().contains(&0) {
-            return Err(EncodeError::new(
-                what,
-                "a NUL-terminated string cannot contain a NUL byte",
-            ));
-        }
-        if let Some(m) = max {
-            if s.len() as u64 + 1 > m {
-                return Err(EncodeError::new(
-                    what,
-                    format!("{} bytes do not fit in {m} (NUL included)", s.len()),
-                ));
-            }
-        }
+        check_cstring(s, max, what)?;
         self.buf.extend_from_slice(s.as_bytes());
         self.buf.push(0);
         if let Some(a) = pad {
             self.align(a);
         }
         Ok(())
+    }
+
+    /// Places a NUL-terminated string as one value of a section whose
+    /// values are shared by exact content, into the open lane when
+    /// `in_lane` (the walk of the section before fills this one): the bytes
+    /// and position of entering the lane, [`Writer::begin_value`],
+    /// [`Writer::put_cstring`], [`Writer::end_value`] and leaving, without
+    /// switching buffers. Returns the value's position (lane-tagged in a
+    /// lane).
+    #[inline]
+    pub fn place_cstring_exact(
+        &mut self,
+        s: &str,
+        max: Option<u64>,
+        pad: Option<u64>,
+        item_align: u64,
+        in_lane: bool,
+        what: &'static str,
+    ) -> EncodeResult<u64> {
+        debug_assert!(self.lane_tag == 0, "placing while a lane is entered");
+        check_cstring(s, max, what)?;
+        let (buf, exact, tag) = if in_lane {
+            let lane = &mut self.lanes.lane;
+            debug_assert!(self.lanes.open && lane.dedup == Some(Dedup::Exact));
+            (&mut lane.buf, &mut lane.exact, crate::lane::LANE)
+        } else {
+            debug_assert!(self.dedup == Dedup::Exact);
+            (&mut self.buf, &mut self.exact, 0)
+        };
+        pad_to(buf, item_align);
+        let start = buf.len();
+        buf.extend_from_slice(s.as_bytes());
+        buf.push(0);
+        if let Some(a) = pad {
+            pad_to(buf, a);
+        }
+        Ok(match exact.find_or_insert(buf, start) {
+            Some(p) => {
+                buf.truncate(start);
+                p | tag
+            }
+            None => {
+                pad_to(buf, item_align);
+                start as u64 | tag
+            }
+        })
     }
 
     /// Overwrites an unsigned value of the given width at `at`.
@@ -620,6 +648,37 @@ impl Writer {
         self.pos()
     }
 
+    /// Places a value of exactly one 4-byte word, `bits` in its integer
+    /// form, in the current section: the same bytes and position as
+    /// [`Writer::begin_value`]`(4)`, the word, then [`Writer::end_value`].
+    /// In a section that reuses bytes at 4-aligned positions (most values of
+    /// such sections are one word), the word is looked up before it is
+    /// written, with one map probe, inlined where the value is placed.
+    #[inline(always)]
+    pub fn place_word(&mut self, bits: u32) -> u64 {
+        self.align(4);
+        let bytes = match self.endian {
+            Endian::Little => bits.to_le_bytes(),
+            Endian::Big => bits.to_be_bytes(),
+        };
+        let s = self.buf.len();
+        if self.lane_tag == 0 && matches!(self.dedup, Dedup::ByteSearch { align: 4 }) {
+            let sec_start = self.section(self.current).start as usize;
+            if (s - sec_start) % 4 == 0 && s + 4 < u32::MAX as usize {
+                // The pool keys words as read back from the output.
+                let word = u32::from_le_bytes(bytes);
+                if let Some(p) = self.search.find_or_keep_word(&self.buf[sec_start..], word) {
+                    return sec_start as u64 + p;
+                }
+                self.buf.extend_from_slice(&bytes);
+                return s as u64;
+            }
+        }
+        let start = self.pos();
+        self.buf.extend_from_slice(&bytes);
+        self.end_value(start, 4)
+    }
+
     /// Ends a value begun at `start`: under the section's dedup policy, an
     /// earlier copy of its bytes is reused (and the new bytes dropped);
     /// otherwise the value stays and is padded to `align`. Returns where the
@@ -664,6 +723,37 @@ impl Writer {
                 self.align(align);
                 start
             }
+        }
+    }
+}
+
+/// Refuses a string that a NUL terminator cannot end, or that does not fit
+/// in `max` bytes with it.
+fn check_cstring(s: &str, max: Option<u64>, what: &'static str) -> EncodeResult<()> {
+    if s.as_bytes().contains(&0) {
+        return Err(EncodeError::new(
+            what,
+            "a NUL-terminated string cannot contain a NUL byte",
+        ));
+    }
+    if let Some(m) = max {
+        if s.len() as u64 + 1 > m {
+            return Err(EncodeError::new(
+                what,
+                format!("{} bytes do not fit in {m} (NUL included)", s.len()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Pads `buf` with zero bytes up to a multiple of `align`.
+#[inline(always)]
+fn pad_to(buf: &mut Vec<u8>, align: u64) {
+    if align > 1 {
+        let rem = buf.len() as u64 % align;
+        if rem != 0 {
+            buf.resize(buf.len() + (align - rem) as usize, 0);
         }
     }
 }
@@ -769,6 +859,72 @@ mod tests {
         let (at, out) = place_words(&[5, 6, 5, 6, 7, 5]);
         assert_eq!(at, [4, 8, 4, 8, 12, 4]);
         assert_eq!(out.len(), 16);
+    }
+
+    /// `place_word` gives the bytes and positions of the general path
+    /// (begin, write, end) in every case: a word found whole, a word found
+    /// straddling two longer values, a new word, a big-endian output, a
+    /// section without byte search, and a value left unaligned before it.
+    #[test]
+    fn placing_a_word_equals_writing_then_ending_it() {
+        enum Step {
+            Word(u32),
+            Pair(u32, u32),
+            Byte(u8),
+        }
+        use Step::*;
+        let steps = [
+            Word(5),
+            Pair(1, 2),
+            Pair(3, 4),
+            Word(2),
+            Word(3),
+            Word(5),
+            Word(9),
+            Byte(7),
+            Word(9),
+            Word(0x0907),
+        ];
+        for endian in [Endian::Little, Endian::Big] {
+            for dedup in [Dedup::ByteSearch { align: 4 }, Dedup::Exact, Dedup::None] {
+                let run = |fast: bool| {
+                    let mut w = Writer::new(endian, 0, 1);
+                    w.put_u8(0xAA);
+                    w.begin_section(0, 4, dedup);
+                    let mut at = Vec::new();
+                    for step in &steps {
+                        at.push(match *step {
+                            Word(v) if fast => w.place_word(v),
+                            Word(v) => {
+                                let s = w.begin_value(4);
+                                w.put_u32(v);
+                                w.end_value(s, 4)
+                            }
+                            Pair(a, b) => {
+                                let s = w.begin_value(4);
+                                w.put_u32(a);
+                                w.put_u32(b);
+                                w.end_value(s, 4)
+                            }
+                            Byte(b) => {
+                                let s = w.begin_value(1);
+                                w.put_u8(b);
+                                w.end_value(s, 1)
+                            }
+                        });
+                    }
+                    w.end_section(4);
+                    (at, w.into_bytes())
+                };
+                let (fast, slow) = (run(true), run(false));
+                assert_eq!(fast, slow, "{endian:?}, {dedup:?}");
+                if matches!(dedup, Dedup::ByteSearch { .. }) {
+                    // 2 is found inside the pair (1, 2), 3 in (3, 4), and 5
+                    // at its first copy.
+                    assert_eq!(&fast.0[3..6], &[12, 16, 4], "{endian:?}");
+                }
+            }
+        }
     }
 
     #[test]
