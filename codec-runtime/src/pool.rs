@@ -247,14 +247,14 @@ impl ByteSearchPool {
         let at = hay.len();
         debug_assert!(at % 4 == 0);
         self.index_words(hay, at);
-        match self.first_word.entry(word) {
-            Entry::Occupied(e) => Some(u64::from(*e.get())),
-            Entry::Vacant(e) => {
-                e.insert(at as u32);
-                self.words_indexed = at + 4;
-                None
-            }
+        // A lookup, then an insert when new: most words are found, and
+        // `get` is inlined where the entry API is a call.
+        if let Some(&p) = self.first_word.get(&word) {
+            return Some(u64::from(p));
         }
+        self.first_word.insert(word, at as u32);
+        self.words_indexed = at + 4;
+        None
     }
 
     /// How many candidate positions lookups have compared in full.
