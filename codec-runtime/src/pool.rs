@@ -247,8 +247,8 @@ impl ByteSearchPool {
         let at = hay.len();
         debug_assert!(at % 4 == 0);
         self.index_words(hay, at);
-        // A lookup, then an insert when new: most words are found, and
-        // `get` is inlined where the entry API is a call.
+        // A lookup, then an insert when new: most words are found, and a
+        // plain lookup runs fewer instructions than the entry API's.
         if let Some(&p) = self.first_word.get(&word) {
             return Some(u64::from(p));
         }

@@ -950,6 +950,70 @@ mod tests {
         }
     }
 
+    /// `place_cstring_exact` gives the bytes and positions of the general
+    /// path (entering the lane when the string goes there, begin, write,
+    /// end, leaving), in a lane beside a section and in a section of its
+    /// own, with and without padding after the NUL: repeated strings are
+    /// shared, a suffix of another string is not.
+    #[test]
+    fn placing_a_string_equals_the_general_path() {
+        let strings = ["abc", "abcdefg", "abc", "bcdefg", "", "abcdefg", ""];
+        for pad in [None, Some(4)] {
+            for in_lane in [true, false] {
+                let run = |fast: bool| {
+                    let mut w = Writer::new(Endian::Little, 0, 2);
+                    w.put_u8(0xAA);
+                    let mut at = Vec::new();
+                    if in_lane {
+                        w.begin_section(0, 4, Dedup::None);
+                        w.open_lane(1, 4, Dedup::Exact);
+                    } else {
+                        w.begin_section(1, 4, Dedup::Exact);
+                    }
+                    for (i, s) in strings.iter().enumerate() {
+                        if in_lane {
+                            // Something of the section itself between strings.
+                            w.put_u8(i as u8);
+                        }
+                        at.push(if fast {
+                            w.place_cstring_exact(s, Some(16), pad, 4, in_lane, "s")
+                                .unwrap()
+                        } else {
+                            if in_lane {
+                                w.enter_lane();
+                            }
+                            let start = w.begin_value(4);
+                            w.put_cstring(s, Some(16), pad, "s").unwrap();
+                            let t = w.end_value(start, 4);
+                            if in_lane {
+                                w.leave_lane();
+                            }
+                            t
+                        });
+                    }
+                    w.end_section(4);
+                    w.close_lane().unwrap();
+                    (at, w.into_bytes())
+                };
+                let (fast, slow) = (run(true), run(false));
+                assert_eq!(fast, slow, "pad {pad:?}, in lane: {in_lane}");
+                let (at, _) = fast;
+                assert_eq!(at[2], at[0], "a repeated string is shared");
+                assert_eq!(at[5], at[1]);
+                assert_ne!(at[3], at[1] + 1, "a suffix is not shared");
+            }
+        }
+        // Refused as `put_cstring` refuses: a NUL inside, or too long.
+        let mut w = Writer::new(Endian::Little, 0, 1);
+        w.begin_section(0, 4, Dedup::Exact);
+        assert!(w
+            .place_cstring_exact("a\0b", None, None, 4, false, "s")
+            .is_err());
+        assert!(w
+            .place_cstring_exact("abcd", Some(4), None, 4, false, "s")
+            .is_err());
+    }
+
     /// The word-wise NUL test agrees with a byte scan at every length and
     /// every place of the NUL, bytes of 0x80 and 0x01 around it included
     /// (the carry trick's false friends).
