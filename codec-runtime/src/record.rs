@@ -10,7 +10,7 @@
 
 use crate::error::{EncodeError, EncodeResult};
 use crate::reader::Endian;
-use crate::writer::{Width, Writer};
+use crate::writer::{uint_bytes, Width, Writer};
 
 /// A record of `N` bytes being assembled, with the writer's byte order.
 #[derive(Debug)]
@@ -94,19 +94,8 @@ impl<const N: usize> RecordBuf<N> {
     /// [`Writer::put_uint`]: refuses a value wider than `width`.
     #[inline(always)]
     pub fn put_uint(&mut self, width: Width, v: u64, what: &'static str) -> EncodeResult<()> {
-        if v > width.max() {
-            return Err(EncodeError::new(
-                what,
-                format!("{v} does not fit in {} byte(s)", width.bytes()),
-            ));
-        }
-        match width {
-            Width::U8 => self.put_u8(v as u8),
-            Width::U16 => self.put_u16(v as u16),
-            Width::U24 => self.put_u24(v as u32),
-            Width::U32 => self.put_u32(v as u32),
-            Width::U64 => self.put_u64(v),
-        }
+        let (bytes, n) = uint_bytes(width, v, self.endian, what)?;
+        self.put_bytes(&bytes[..n]);
         Ok(())
     }
 }

@@ -549,20 +549,7 @@ impl Writer {
         pad: Option<u64>,
         what: &'static str,
     ) -> EncodeResult<()> {
-        if memchr::memchr(0, s).is_some() {
-            return Err(EncodeError::new(
-                what,
-                "a NUL-terminated string cannot contain a NUL byte",
-            ));
-        }
-        if let Some(m) = max {
-            if s.len() as u64 + 1 > m {
-                return Err(EncodeError::new(
-                    what,
-                    format!("{} bytes do not fit in {m} (NUL included)", s.len()),
-                ));
-            }
-        }
+        crate::writer::check_cstring(s, max, what)?;
         self.put_bytes(s);
         self.put_u8(0);
         if let Some(a) = pad {

@@ -387,19 +387,8 @@ impl Writer {
     /// Writes an unsigned value of the given width, checking that it fits.
     #[inline(always)]
     pub fn put_uint(&mut self, width: Width, v: u64, what: &'static str) -> EncodeResult<()> {
-        if v > width.max() {
-            return Err(EncodeError::new(
-                what,
-                format!("{v} does not fit in {} byte(s)", width.bytes()),
-            ));
-        }
-        match width {
-            Width::U8 => self.put_u8(v as u8),
-            Width::U16 => self.put_u16(v as u16),
-            Width::U24 => self.put_u24(v as u32),
-            Width::U32 => self.put_u32(v as u32),
-            Width::U64 => self.put_u64(v),
-        }
+        let (bytes, n) = uint_bytes(width, v, self.endian, what)?;
+        self.buf.extend_from_slice(&bytes[..n]);
         Ok(())
     }
 
@@ -412,7 +401,7 @@ impl Writer {
         pad: Option<u64>,
         what: &'static str,
     ) -> EncodeResult<()> {
-        check_cstring(s, max, what)?;
+        check_cstring(s.as_bytes(), max, what)?;
         self.buf.extend_from_slice(s.as_bytes());
         self.buf.push(0);
         if let Some(a) = pad {
@@ -439,7 +428,7 @@ impl Writer {
         what: &'static str,
     ) -> EncodeResult<u64> {
         debug_assert!(self.lane_tag == 0, "placing while a lane is entered");
-        check_cstring(s, max, what)?;
+        check_cstring(s.as_bytes(), max, what)?;
         let (buf, exact, tag) = if in_lane {
             let lane = &mut self.lanes.lane;
             debug_assert!(self.lanes.open && lane.dedup == Some(Dedup::Exact));
@@ -727,10 +716,34 @@ impl Writer {
     }
 }
 
+/// An unsigned field of `width` holding `v`, in `endian` order: its bytes
+/// are the first `n` of the array returned with `n`. Refuses a value the
+/// width cannot hold. (Used by the writer and by record buffers alike.)
+#[inline(always)]
+pub(crate) fn uint_bytes(
+    width: Width,
+    v: u64,
+    endian: Endian,
+    what: &'static str,
+) -> EncodeResult<([u8; 8], usize)> {
+    if v > width.max() {
+        return Err(EncodeError::new(
+            what,
+            format!("{v} does not fit in {} byte(s)", width.bytes()),
+        ));
+    }
+    let n = width.bytes() as usize;
+    Ok(match endian {
+        Endian::Little => (v.to_le_bytes(), n),
+        // The low `n` bytes, most significant first, moved to the front.
+        Endian::Big => ((v << ((8 - n) * 8)).to_be_bytes(), n),
+    })
+}
+
 /// Refuses a string that a NUL terminator cannot end, or that does not fit
 /// in `max` bytes with it.
-fn check_cstring(s: &str, max: Option<u64>, what: &'static str) -> EncodeResult<()> {
-    if contains_nul(s.as_bytes()) {
+pub(crate) fn check_cstring(s: &[u8], max: Option<u64>, what: &'static str) -> EncodeResult<()> {
+    if contains_nul(s) {
         return Err(EncodeError::new(
             what,
             "a NUL-terminated string cannot contain a NUL byte",
@@ -1012,6 +1025,36 @@ mod tests {
         assert!(w
             .place_cstring_exact("abcd", Some(4), None, 4, false, "s")
             .is_err());
+    }
+
+    /// An unsigned field is its low bytes, in the output's order, and a
+    /// value wider than the field is refused.
+    #[test]
+    fn an_unsigned_field_is_its_low_bytes_in_order() {
+        let v = 0x0102_0304_0506_0708u64;
+        let cases = [
+            (Width::U8, vec![0x08], vec![0x08]),
+            (Width::U16, vec![0x08, 0x07], vec![0x07, 0x08]),
+            (Width::U24, vec![0x08, 0x07, 0x06], vec![0x06, 0x07, 0x08]),
+            (Width::U32, vec![8, 7, 6, 5], vec![5, 6, 7, 8]),
+            (
+                Width::U64,
+                vec![8, 7, 6, 5, 4, 3, 2, 1],
+                vec![1, 2, 3, 4, 5, 6, 7, 8],
+            ),
+        ];
+        for (width, little, big) in cases {
+            let fits = v & width.max();
+            for (endian, want) in [(Endian::Little, &little), (Endian::Big, &big)] {
+                let mut w = Writer::new(endian, 0, 0);
+                w.put_uint(width, fits, "f").unwrap();
+                assert_eq!(&w.into_bytes(), want, "{width:?} {endian:?}");
+            }
+            if width != Width::U64 {
+                let mut w = Writer::new(Endian::Little, 0, 0);
+                assert!(w.put_uint(width, width.max() + 1, "f").is_err());
+            }
+        }
     }
 
     /// The word-wise NUL test agrees with a byte scan at every length and
