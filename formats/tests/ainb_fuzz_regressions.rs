@@ -1,7 +1,8 @@
 //! AINB: regressions for what fuzzing binary -> JSON -> binary found (bugs
 //! 1-3 fixed in 02aae21; 4-5, EXB windows past the instruction table, and the
 //! budget for overlapping windows, later; 6, a window starting past the table;
-//! 7, secondary roots at the ends of their range). Each test takes a small corpus
+//! 7, secondary roots at the ends of their range; 8, a multi-input source
+//! no input covers between sources that inputs do cover). Each test takes a small corpus
 //! file, edits the decoded model into the situation the fuzzer hit, encodes
 //! it, and checks that the file decodes back, that binary -> JSON -> binary
 //! gives the same bytes, and that the JSON holds what keeps the situation (or
@@ -543,4 +544,68 @@ fn secondary_roots_at_both_ends_survive_json() {
     let err = from_json(&too_far.to_string()).expect_err("32767 plus one is past an i16");
     assert_eq!(err.path, "Commands[1].Secondary Root Node Index", "{err}");
     assert!(err.message.contains("out of range"), "{err}");
+}
+
+/// Bug 8 (fuzzing, ainb_round_trip, 2026-11-27): the multi-input source
+/// table holds a source no input covers *before* sources that inputs do
+/// cover (the fuzzer set an input's source count to 0). The JSON kept the
+/// whole table under `$codec.Multi Sources`, but the reader first rebuilt
+/// the table from the inputs' `$Multi Index` values and refused the gap
+/// (`no input holds multi-input source 0`) before looking at it.
+#[test]
+fn an_unused_multi_input_source_before_used_ones_survives_json() {
+    let Some((path, mut doc)) = pick("totk-407-fcdc44e1-Horablin.action.wait.module.ainb", |d| {
+        !d.multi.is_empty()
+    }) else {
+        return;
+    };
+    // A source no input uses at the front; every window moves up by one.
+    let mut extra = doc.multi[0].clone();
+    extra.node = 0;
+    extra.output = 7;
+    doc.multi.insert(0, extra);
+    let io = &mut doc.io;
+    let mut moved = 0;
+    let mut shift = |s: &mut formats::ainb::schema::Source| {
+        if s.node <= -100 {
+            s.node -= 1;
+            moved += 1;
+        }
+    };
+    macro_rules! shift_all {
+        ($($inputs:ident),*) => {$(
+            for x in io.$inputs.iter_mut().flatten() {
+                shift(&mut x.source);
+            }
+        )*};
+    }
+    shift_all!(
+        int_inputs,
+        bool_inputs,
+        float_inputs,
+        string_inputs,
+        vec3_inputs,
+        pointer_inputs
+    );
+    assert!(moved > 0, "the file has a multi-input");
+
+    let json = json_round_trip(&path, &doc, |back, again| {
+        assert_eq!(
+            again.multi, back.multi,
+            "the multi-input source table through JSON"
+        );
+    });
+    let first = &json["$codec"]["Multi Sources"][0];
+    assert_eq!(
+        (&first["Node Index"], &first["Output Index"]),
+        (&Value::from(0), &Value::from(7)),
+        "the unused source is the first of `$codec.Multi Sources`"
+    );
+
+    // An input that names a place where the stored table holds another
+    // source is refused with the place.
+    let mut wrong = json.clone();
+    wrong["$codec"]["Multi Sources"][1]["Output Index"] = Value::from(99);
+    let err = from_json(&wrong.to_string()).expect_err("the input disagrees with the table");
+    assert_eq!(err.path, "$codec.Multi Sources[1]", "{err}");
 }

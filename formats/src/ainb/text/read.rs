@@ -219,21 +219,24 @@ impl Read {
             f.nodes.push(node);
             node_atts.push(atts);
         }
-        std::mem::take(&mut self.multi).finish(&mut f)?;
-        if let Some(list) = codec.get("Multi Sources") {
-            // The table as stored (it holds sources no input uses).
-            let mut table = Vec::new();
-            for (i, s) in arr(list, "$codec.Multi Sources")?.iter().enumerate() {
-                let at = format!("$codec.Multi Sources[{i}]");
-                let s = obj(s, &at)?;
-                table.push(Source {
-                    node: field(s, "Node Index", &at)?,
-                    output: field(s, "Output Index", &at)?,
-                    flags: flags(s, &at)?,
-                });
+        // The table as stored, when it holds sources no input uses.
+        let stored = match codec.get("Multi Sources") {
+            Some(list) => {
+                let mut table = Vec::new();
+                for (i, s) in arr(list, "$codec.Multi Sources")?.iter().enumerate() {
+                    let at = format!("$codec.Multi Sources[{i}]");
+                    let s = obj(s, &at)?;
+                    table.push(Source {
+                        node: field(s, "Node Index", &at)?,
+                        output: field(s, "Output Index", &at)?,
+                        flags: flags(s, &at)?,
+                    });
+                }
+                Some(table)
             }
-            f.multi = table;
-        }
+            None => None,
+        };
+        std::mem::take(&mut self.multi).finish(&mut f, stored)?;
         // Plugs last: a plug's layout may depend on the node's parameters.
         for (i, n) in nodes.iter().enumerate() {
             let at = format!("Nodes[{i}]");
@@ -1126,17 +1129,36 @@ struct Multi {
 
 impl Multi {
     /// The multi table; patches the inputs whose sources were placed here.
-    fn finish(self, f: &mut File) -> R<()> {
-        let mut table = Vec::with_capacity(self.placed.len());
-        for (i, (k, s)) in self.placed.into_iter().enumerate() {
-            if k != i {
-                return Err(TextError::new(
-                    "$Multi Index",
-                    format!("no input holds multi-input source {i}"),
-                ));
+    /// `stored` is the table as `$codec.Multi Sources` gives it, with the
+    /// sources no input covers: the inputs that name their place must then
+    /// agree with it, and it may have gaps between them.
+    fn finish(self, f: &mut File, stored: Option<Vec<Source>>) -> R<()> {
+        let mut table = match stored {
+            Some(table) => {
+                for (k, s) in &self.placed {
+                    if table.get(*k) != Some(s) {
+                        return Err(TextError::new(
+                            format!("$codec.Multi Sources[{k}]"),
+                            "differs from (or lacks) the source an input places there",
+                        ));
+                    }
+                }
+                table
             }
-            table.push(s);
-        }
+            None => {
+                let mut table = Vec::with_capacity(self.placed.len());
+                for (i, (k, s)) in self.placed.into_iter().enumerate() {
+                    if k != i {
+                        return Err(TextError::new(
+                            "$Multi Index",
+                            format!("no input holds multi-input source {i}"),
+                        ));
+                    }
+                    table.push(s);
+                }
+                table
+            }
+        };
         let mut derived = self.derived;
         derived.sort_by_key(|&(k, i, _)| (k, i));
         for (k, i, sources) in derived {
