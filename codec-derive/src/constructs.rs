@@ -445,8 +445,8 @@ impl Gen<'_> {
             #[doc(hidden)]
             pub trait __Encode<const V: usize> {
                 fn write_record(&self, w: &mut #rt::Writer) -> #rt::EncodeResult<()>;
-                fn visit(&self, w: &mut #rt::Writer, sec: usize, post: bool, pos: u64) -> #rt::EncodeResult<()>;
-                fn place_own(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()>;
+                fn visit<const SEC: usize, const POST: bool>(&self, w: &mut #rt::Writer, pos: u64) -> #rt::EncodeResult<()>;
+                fn place_own<const SEC: usize>(&self, w: &mut #rt::Writer, pos: u64) -> #rt::EncodeResult<()>;
             }
             #[doc(hidden)]
             pub trait __Tree<const V: usize> {
@@ -1487,7 +1487,7 @@ impl Gen<'_> {
                 Some(esize) => quote! {
                     for (i, e) in #value.iter().enumerate() {
                         let ea = if at == #rt::UNPLACED { #rt::UNPLACED } else { at + #extra + i as u64 * #esize };
-                        #vp::visit(e, w, sec, post, ea)?;
+                        #vp::visit::<SEC, POST>(e, w, ea)?;
                     }
                 },
                 None => quote! {
@@ -1495,7 +1495,7 @@ impl Gen<'_> {
                         return Err(#rt::EncodeError::new(#what, "internal: records of variable size are visited after they were placed"));
                     }
                     for e in #value.iter() {
-                        #vp::visit(e, w, sec, post, #rt::UNPLACED)?;
+                        #vp::visit::<SEC, POST>(e, w, #rt::UNPLACED)?;
                     }
                 },
             })
@@ -1529,7 +1529,7 @@ impl Gen<'_> {
                 match &p.to {
                     Type::Named(n) => {
                         let vp = self.path_as(n, "__Encode");
-                        Some(quote! { #at #vp::visit(&#value, w, sec, post, at)?; })
+                        Some(quote! { #at #vp::visit::<SEC, POST>(&#value, w, at)?; })
                     }
                     Type::Array { of, .. } | Type::List { of, .. } => {
                         list_visit(of, extra).map(|l| quote! { #at #l })
@@ -1559,7 +1559,7 @@ impl Gen<'_> {
                     Type::List { of, .. } => list_visit(of, 0),
                     Type::Named(n) => {
                         let vp = self.path_as(n, "__Encode");
-                        Some(quote!(#vp::visit(&self.#fid, w, sec, post, at)?;))
+                        Some(quote!(#vp::visit::<SEC, POST>(&self.#fid, w, at)?;))
                     }
                     _ => None,
                 };
@@ -1577,7 +1577,7 @@ impl Gen<'_> {
                 let vp = self.path_as(n, "__Encode");
                 Some(quote! {
                     let at: u64 = if pos == #rt::UNPLACED { #rt::UNPLACED } else { pos + #off };
-                    #vp::visit(&self.#fid, w, sec, post, at)?;
+                    #vp::visit::<SEC, POST>(&self.#fid, w, at)?;
                 })
             }
             Type::Array { of, .. } | Type::List { of, .. } => {
@@ -1606,7 +1606,7 @@ impl Gen<'_> {
                             } else {
                                 w.resolve(pos + fo, #wt, #base, #scale)
                             };
-                            #vp::visit(e, w, sec, post, at)?;
+                            #vp::visit::<SEC, POST>(e, w, at)?;
                         }
                     })
                 } else if let (Some(keys), Type::Named(n)) = (self.sort_keys(s, f), &**of) {
@@ -1618,7 +1618,7 @@ impl Gen<'_> {
                         let keys: ::std::vec::Vec<u64> = #keys;
                         for (k, &i) in #rt::placement::sorted_order(&keys).iter().enumerate() {
                             let ea = if at == #rt::UNPLACED { #rt::UNPLACED } else { at + k as u64 * #esize };
-                            #vp::visit(&self.#fid[i], w, sec, post, ea)?;
+                            #vp::visit::<SEC, POST>(&self.#fid[i], w, ea)?;
                         }
                     })
                 } else {
@@ -1649,7 +1649,7 @@ impl Gen<'_> {
                     let at: u64 = if pos == #rt::UNPLACED { #rt::UNPLACED } else { pos + #off + #heads };
                     for (i, e) in self.#fid.iter().flatten().enumerate() {
                         let ea = if at == #rt::UNPLACED { #rt::UNPLACED } else { at + i as u64 * #esize };
-                        #vp::visit(e, w, sec, post, ea)?;
+                        #vp::visit::<SEC, POST>(e, w, ea)?;
                     }
                 })
             }
@@ -1661,7 +1661,7 @@ impl Gen<'_> {
         };
         Ok(match step {
             Some(step) => quote! {
-                if matches!(sec, #(#secs)|*) { #step }
+                if const { matches!(SEC, #(#secs)|*) } { #step }
             },
             None => TokenStream::new(),
         })
@@ -1756,12 +1756,12 @@ impl Gen<'_> {
 
                 /// A self-tagged union places nothing.
                 #[allow(unused_variables)]
-                #vis fn visit(&self, w: &mut #rt::Writer, sec: usize, post: bool, pos: u64) -> #rt::EncodeResult<()> {
+                #vis fn visit<const SEC: usize, const POST: bool>(&self, w: &mut #rt::Writer, pos: u64) -> #rt::EncodeResult<()> {
                     Ok(())
                 }
 
                 #[allow(unused_variables)]
-                fn place_own(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
+                fn place_own<const SEC: usize>(&self, w: &mut #rt::Writer, pos: u64) -> #rt::EncodeResult<()> {
                     Ok(())
                 }
             },

@@ -104,8 +104,8 @@ impl Gen<'_> {
             let align = sec.align;
             let dedup = dedup_tokens(&sec.dedup);
             let walk = match &sec.order {
-                Order::PreOrder => quote!(#enc::visit(v, &mut w, #i, false, 0)?;),
-                Order::PostOrder => quote!(#enc::visit(v, &mut w, #i, true, 0)?;),
+                Order::PreOrder => quote!(#enc::visit::<#i, false>(v, &mut w, 0)?;),
+                Order::PostOrder => quote!(#enc::visit::<#i, true>(v, &mut w, 0)?;),
                 Order::DepthFirst => {
                     let tree = self.path_as(&root_def.name, "__Tree");
                     quote!(#tree::visit_df(v, &mut w, #i, 0)?;)
@@ -123,7 +123,7 @@ impl Gen<'_> {
                     match lane {
                         None => quote!(#hooks::#hn(v, &mut |o: &#vt| {
                             let pos = w.record(#rt::key_of(o), #vt::TYPE_ID, #visits)?;
-                            #venc::visit(o, &mut w, #i, false, pos)
+                            #venc::visit::<#i, false>(o, &mut w, pos)
                         })?;),
                         Some(j) => {
                             // The walk places section `j`'s values too,
@@ -135,7 +135,7 @@ impl Gen<'_> {
                                 w.open_lane(#j, #la, #ldedup);
                                 #hooks::#hn(v, &mut |o: &#vt| {
                                     let pos = w.record(#rt::key_of(o), #vt::TYPE_ID, #visits)?;
-                                    #venc::visit(o, &mut w, #i, false, pos)
+                                    #venc::visit::<#i, false>(o, &mut w, pos)
                                 })?;
                             }
                         }
@@ -431,7 +431,7 @@ impl Gen<'_> {
         let holds_word = s.fields.iter().any(|f| matches!(f.ty, Type::Switch { .. }));
         let looked_up = holds_word && self.record_looked_up(&s.name);
         let mut note = if hook_visited || looked_up {
-            quote!(w.note_record(#rt::key_of(self), #type_id, start);)
+            quote!(w.note_record(#rt::key_of(self), #type_id, ::std::mem::size_of::<Self>(), start);)
         } else {
             quote!()
         };
@@ -482,13 +482,14 @@ impl Gen<'_> {
             /// Places what belongs to section `sec`, in pre- or post-order.
             /// `pos` is where this record was written.
             #[allow(unused_variables)]
-            #vis fn visit(&self, w: &mut #rt::Writer, sec: usize, post: bool, pos: u64) -> #rt::EncodeResult<()> {
-                if !post {
-                    #me::place_own(self, w, sec, pos)?;
+            #vis fn visit<const SEC: usize, const POST: bool>(&self, w: &mut #rt::Writer, pos: u64) -> #rt::EncodeResult<()> {
+                let sec = SEC;
+                if !POST {
+                    #me::place_own::<SEC>(self, w, pos)?;
                 }
                 #descend
-                if post {
-                    #me::place_own(self, w, sec, pos)?;
+                if POST {
+                    #me::place_own::<SEC>(self, w, pos)?;
                 }
                 Ok(())
             }
@@ -497,7 +498,8 @@ impl Gen<'_> {
             /// belong to section `sec`, and patches the offsets.
             #[allow(unused_variables)]
             #[inline]
-            fn place_own(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
+            fn place_own<const SEC: usize>(&self, w: &mut #rt::Writer, pos: u64) -> #rt::EncodeResult<()> {
+                let sec = SEC;
                 #own
                 Ok(())
             }

@@ -1437,11 +1437,11 @@ impl Gen<'_> {
                         match self { #(#writes)* }
                     }
                     #[allow(unused_variables)]
-                    #vis fn visit(&self, w: &mut #rt::Writer, sec: usize, post: bool, pos: u64) -> #rt::EncodeResult<()> {
+                    #vis fn visit<const SEC: usize, const POST: bool>(&self, w: &mut #rt::Writer, pos: u64) -> #rt::EncodeResult<()> {
                         Ok(())
                     }
                     #[allow(unused_variables)]
-                    fn place_own(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
+                    fn place_own<const SEC: usize>(&self, w: &mut #rt::Writer, pos: u64) -> #rt::EncodeResult<()> {
                         Ok(())
                     }
                 },

@@ -19,6 +19,7 @@ pub mod held;
 pub mod interned;
 pub mod lane;
 pub mod layout;
+mod noted;
 pub mod placement;
 pub mod pool;
 pub mod reader;

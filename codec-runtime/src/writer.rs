@@ -5,7 +5,6 @@
 use crate::error::{EncodeError, EncodeResult};
 use crate::pool::{ByteSearchPool, ExactPool};
 use crate::reader::Endian;
-use rustc_hash::FxHashMap;
 
 /// Width of an integer field that holds an offset or a count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,13 +66,9 @@ pub struct Writer {
     last_len: usize,
     pub(crate) buf: Vec<u8>,
     endian: Endian,
-    /// (address of a value in the typed tree, its type id, position of its
-    /// record), for the records a glue hook hands back by reference. The type
-    /// is part of the key because a struct and its first field can share an
-    /// address. Collected in write order; indexed on the first lookup.
-    noted: Vec<(usize, usize, u64)>,
-    noted_indexed: usize,
-    records: FxHashMap<(usize, usize), u64>,
+    /// Where the records a glue hook hands back by reference were written
+    /// (see `noted.rs`).
+    noted: crate::noted::NotedRecords,
     /// Records written per type id (the schema's type index).
     counts: Vec<u64>,
     sections: Vec<SectionSpan>,
@@ -161,9 +156,7 @@ impl Writer {
             last_len: 0,
             buf: Vec::with_capacity(capacity),
             endian,
-            noted: Vec::new(),
-            noted_indexed: 0,
-            records: FxHashMap::default(),
+            noted: Default::default(),
             counts: vec![0; type_count],
             sections: vec![SectionSpan::default(); section_count],
             current: 0,
@@ -218,8 +211,6 @@ impl Writer {
         self.buf.clear();
         self.endian = endian;
         self.noted.clear();
-        self.noted_indexed = 0;
-        crate::pool::clear_map(&mut self.records);
         self.counts.clear();
         self.counts.resize(type_count, 0);
         self.sections.clear();
@@ -551,9 +542,11 @@ impl Writer {
     /// Remembers where the record of the value at `key` was written, for
     /// records that a glue hook hands back by reference. Other records are
     /// found by following the offsets already patched (see [`Writer::resolve`]).
+    /// `stride` is the value's size in memory (`size_of`), so that records
+    /// of consecutive elements are kept as one run.
     #[inline]
-    pub fn note_record(&mut self, key: usize, type_id: usize, pos: u64) {
-        self.noted.push((key, type_id, pos));
+    pub fn note_record(&mut self, key: usize, type_id: usize, stride: usize, pos: u64) {
+        self.noted.note(key, type_id, stride, pos);
     }
 
     /// Reads back a patched offset field at `at` and returns the position it
@@ -582,14 +575,7 @@ impl Writer {
     /// Where the record of the value at `key` was written.
     #[inline]
     pub fn record(&mut self, key: usize, type_id: usize, what: &'static str) -> EncodeResult<u64> {
-        if self.noted_indexed < self.noted.len() {
-            self.records.reserve(self.noted.len() - self.noted_indexed);
-            for &(k, t, p) in &self.noted[self.noted_indexed..] {
-                self.records.entry((k, t)).or_insert(p);
-            }
-            self.noted_indexed = self.noted.len();
-        }
-        self.records.get(&(key, type_id)).copied().ok_or_else(|| {
+        self.noted.find(key, type_id).ok_or_else(|| {
             EncodeError::new(
                 what,
                 "internal: a record was referenced before it was placed",
