@@ -463,6 +463,13 @@ impl Gen<'_> {
                 w.put_record(&rec, #what)?;
             };
         }
+        // A record that leads nowhere else is visited in its parent's loop
+        // over the elements, without a call per element.
+        let visit_inline = if descend.is_empty() {
+            quote!(#[inline(always)])
+        } else {
+            quote!()
+        };
         let methods = quote! {
             #type_id_const
 
@@ -482,6 +489,7 @@ impl Gen<'_> {
             /// Places what belongs to section `sec`, in pre- or post-order.
             /// `pos` is where this record was written.
             #[allow(unused_variables)]
+            #visit_inline
             #vis fn visit<const SEC: usize, const POST: bool>(&self, w: &mut #rt::Writer, pos: u64) -> #rt::EncodeResult<()> {
                 let sec = SEC;
                 if !POST {
@@ -496,8 +504,11 @@ impl Gen<'_> {
 
             /// Places the targets of this record's own offsets that
             /// belong to section `sec`, and patches the offsets.
+            // One call site survives in each `visit::<SEC, POST>`, so
+            // inlining copies nothing and lets a record's loop over its
+            // elements run without a call per element.
             #[allow(unused_variables)]
-            #[inline]
+            #[inline(always)]
             fn place_own<const SEC: usize>(&self, w: &mut #rt::Writer, pos: u64) -> #rt::EncodeResult<()> {
                 let sec = SEC;
                 #own

@@ -512,13 +512,22 @@ impl Writer {
                 format!("target 0x{target:x} lies before the offset's base 0x{base:x}"),
             ));
         };
-        if delta % scale != 0 {
+        // Scales are powers of two in every known format: a shift and a
+        // mask, where a division would cost tens of cycles when the scale
+        // is not a constant here (the patches kept for a lane).
+        let (v, rem) = if scale.is_power_of_two() {
+            (delta >> scale.trailing_zeros(), delta & (scale - 1))
+        } else if scale == 0 {
+            (u64::MAX, 0)
+        } else {
+            (delta / scale, delta % scale)
+        };
+        if rem != 0 {
             return Err(EncodeError::new(
                 what,
                 format!("distance 0x{delta:x} is not a multiple of {scale}"),
             ));
         }
-        let v = delta / scale;
         if v > width.max() {
             return Err(EncodeError::new(
                 what,
