@@ -456,28 +456,18 @@ impl Writer {
         v: u64,
         what: &'static str,
     ) -> EncodeResult<()> {
-        if v > width.max() {
-            return Err(EncodeError::new(
-                what,
-                format!("{v} does not fit in {} byte(s)", width.bytes()),
-            ));
-        }
-        let n = width.bytes() as usize;
+        let (bytes, n) = uint_bytes(width, v, self.endian, what)?;
         let at = at as usize;
         // Never called while a lane is entered: offsets into a lane are
         // kept (see `patch_offset`), and nothing else is patched there.
         debug_assert_eq!(self.lane_tag, 0, "patch while a lane is entered");
-        let endian = self.endian;
         let Some(dst) = self.buf.get_mut(at..at + n) else {
             return Err(EncodeError::new(
                 what,
                 format!("patch at 0x{at:x} is outside the output"),
             ));
         };
-        match endian {
-            Endian::Little => dst.copy_from_slice(&v.to_le_bytes()[..n]),
-            Endian::Big => dst.copy_from_slice(&v.to_be_bytes()[8 - n..]),
-        }
+        copy_low(dst, &bytes);
         Ok(())
     }
 
@@ -733,6 +723,20 @@ pub(crate) fn uint_bytes(
         // The low `n` bytes, most significant first, moved to the front.
         Endian::Big => ((v << ((8 - n) * 8)).to_be_bytes(), n),
     })
+}
+
+/// Copies the first `dst.len()` bytes of `src` with a copy of fixed size
+/// for each width: a copy whose length is known only at run time (a width
+/// kept for a lane's patches) is a call into `memcpy`.
+#[inline(always)]
+fn copy_low(dst: &mut [u8], src: &[u8; 8]) {
+    match dst.len() {
+        1 => dst[0] = src[0],
+        2 => dst.copy_from_slice(&src[..2]),
+        3 => dst.copy_from_slice(&src[..3]),
+        4 => dst.copy_from_slice(&src[..4]),
+        n => dst.copy_from_slice(&src[..n]),
+    }
 }
 
 /// Refuses a string that a NUL terminator cannot end, or that does not fit
@@ -1022,8 +1026,8 @@ mod tests {
             .is_err());
     }
 
-    /// An unsigned field is its low bytes, in the output's order, and a
-    /// value wider than the field is refused.
+    /// An unsigned field is its low bytes, in the output's order, written
+    /// or patched, and a value wider than the field is refused.
     #[test]
     fn an_unsigned_field_is_its_low_bytes_in_order() {
         let v = 0x0102_0304_0506_0708u64;
@@ -1044,6 +1048,13 @@ mod tests {
                 let mut w = Writer::new(endian, 0, 0);
                 w.put_uint(width, fits, "f").unwrap();
                 assert_eq!(&w.into_bytes(), want, "{width:?} {endian:?}");
+                // Patched in place, between bytes it must leave alone.
+                let mut w = Writer::new(endian, 0, 0);
+                w.put_bytes(&[0xEE; 10]);
+                w.patch_uint(1, width, fits, "f").unwrap();
+                let out = w.into_bytes();
+                assert_eq!(&out[1..1 + want.len()], &want[..], "{width:?} {endian:?}");
+                assert!(out[..1].iter().chain(&out[1 + want.len()..]).all(|&b| b == 0xEE));
             }
             if width != Width::U64 {
                 let mut w = Writer::new(Endian::Little, 0, 0);
