@@ -876,8 +876,8 @@ fn a_name_whose_lossy_text_is_another_columns_name_keeps_its_values() {
 }
 
 /// A cell whose type is not its column's is refused on encode, naming the
-/// row and the column (counted in layout order, columns of several cells
-/// once), in both byte orders.
+/// first such row and its column (counted in layout order, columns of
+/// several cells once), in both byte orders.
 #[test]
 fn a_cell_of_another_type_than_its_column_is_named_on_encode() {
     for variant in [Variant::Switch, Variant::Wii] {
@@ -896,6 +896,9 @@ fn a_cell_of_another_type_than_its_column_is_named_on_encode() {
         };
         bdat::encode(&good, variant).expect("matching cells encode");
         t.rows[2][4] = Cell::U16(7);
+        // A bad cell in a later row but an earlier column is not the
+        // first one (the writer goes column by column).
+        t.rows[3][0] = Cell::I32(5);
         let err = bdat::encode(&BdatFile { tables: vec![t] }, variant)
             .expect_err("a U16 cell in an I32 column")
             .to_string();
