@@ -11,12 +11,18 @@
 //! largest document is cleared between outputs. The type is part of what
 //! is looked up, since a struct and its first field share an address.
 //!
-//! Should a record be noted after lookups began (no schema does this today),
-//! the runs are spread into a hash map once and both go through the map
-//! from then on, so no pattern of notes and lookups costs more than a
-//! hash map would.
+//! Should a record be noted after the runs were sorted for lookups (no
+//! schema does this today), the runs are spread into a hash map once and
+//! both go through the map from then on, so no pattern of notes and
+//! lookups costs more than a hash map would.
 
 use rustc_hash::FxHashMap;
+
+/// How many runs before the last one a lookup tries before the index.
+const NEAR_BEFORE: usize = 8;
+
+/// How many lookups scan every run before the runs are sorted for them.
+const SCANS_BEFORE_INDEX: usize = 8;
 
 /// Records of one type from consecutive elements of one slice, written
 /// back to back at the same distance from each other.
@@ -58,8 +64,10 @@ pub(crate) struct NotedRecords {
     /// Indexes into `runs`, sorted by (type, address); built at the first
     /// lookup.
     sorted: Vec<u32>,
-    /// Whether `sorted` is built (lookups began).
+    /// Whether `sorted` is built.
     indexed: bool,
+    /// Lookups answered by scanning every run (before `sorted` is built).
+    scans: usize,
     /// The run that answered the last lookup.
     last: usize,
     /// Every record by (address, type), once a note followed a lookup.
@@ -71,6 +79,7 @@ impl NotedRecords {
         self.runs.clear();
         self.sorted.clear();
         self.indexed = false;
+        self.scans = 0;
         self.last = 0;
         self.map = None;
     }
@@ -118,16 +127,16 @@ impl NotedRecords {
         if let Some(p) = self.runs.get(self.last).and_then(|r| r.find(key, type_id)) {
             return Some(p);
         }
-        // A walk that leaves a slice mostly goes on with the next one
-        // written.
-        if let Some(p) = self
-            .runs
-            .get(self.last + 1)
-            .and_then(|r| r.find(key, type_id))
-        {
-            if self.map.is_none() {
-                self.last += 1;
-                return Some(p);
+        if self.map.is_none() {
+            // A walk that leaves a slice mostly goes on with the next one
+            // written, or comes back to one a few runs before (the parent
+            // of a small subtree).
+            let near = self.last.saturating_sub(NEAR_BEFORE)..self.runs.len().min(self.last + 2);
+            for i in near.rev() {
+                if let Some(p) = self.runs[i].find(key, type_id) {
+                    self.last = i;
+                    return Some(p);
+                }
             }
         }
         self.find_slow(key, type_id)
@@ -136,6 +145,19 @@ impl NotedRecords {
     fn find_slow(&mut self, key: usize, type_id: usize) -> Option<u64> {
         if let Some(map) = &self.map {
             return map.get(&(key, type_id)).copied();
+        }
+        if !self.indexed && self.scans < SCANS_BEFORE_INDEX {
+            // A few lookups scan the runs: cheaper than sorting them when
+            // the walk rarely strays (the first run holding a record is
+            // where it was first noted).
+            self.scans += 1;
+            let (i, p) = self
+                .runs
+                .iter()
+                .enumerate()
+                .find_map(|(i, r)| r.find(key, type_id).map(|p| (i, p)))?;
+            self.last = i;
+            return Some(p);
         }
         if !self.indexed {
             let runs = &self.runs;
@@ -224,13 +246,24 @@ mod tests {
         ]);
         // Out of order, as a hook asks.
         keys.reverse();
-        for (k, t) in keys {
-            assert_eq!(n.find(k, t), naive(&notes, k, t), "key 0x{k:x} type {t}");
+        // Twice: first answered near the last run or by scans until the
+        // runs are sorted, then through the sorted runs.
+        for round in 0..2 {
+            for &(k, t) in &keys {
+                assert_eq!(
+                    n.find(k, t),
+                    naive(&notes, k, t),
+                    "key 0x{k:x} type {t}, round {round}"
+                );
+            }
         }
+        assert!(n.indexed);
     }
 
     #[test]
     fn a_note_after_lookups_began_is_found_too() {
+        // Lookups answered near the last run, by a scan, and (after
+        // enough misses) through the sorted runs, each followed by notes.
         let mut n = NotedRecords::default();
         n.note(0x100, 1, 16, 0x40);
         n.note(0x110, 1, 16, 0x48);
@@ -239,12 +272,25 @@ mod tests {
         n.note(0x110, 1, 16, 0x99);
         assert_eq!(n.find(0x120, 1), Some(0x50));
         assert_eq!(n.find(0x110, 1), Some(0x48), "the first note wins");
-        assert_eq!(n.find(0x100, 1), Some(0x40));
-        assert_eq!(n.find(0x130, 1), None);
+        for _ in 0..=SCANS_BEFORE_INDEX {
+            assert_eq!(n.find(0x5000, 1), None);
+        }
+        assert!(
+            n.indexed,
+            "the runs are sorted after {SCANS_BEFORE_INDEX} scans"
+        );
+        n.note(0x130, 1, 16, 0x58);
+        n.note(0x100, 1, 16, 0x77);
+        assert!(n.map.is_some(), "a note after sorting moves to the map");
+        assert_eq!(n.find(0x130, 1), Some(0x58));
+        assert_eq!(n.find(0x110, 1), Some(0x48));
+        assert_eq!(n.find(0x100, 1), Some(0x40), "the first note wins");
+        assert_eq!(n.find(0x140, 1), None);
         n.clear();
         assert_eq!(n.find(0x100, 1), None);
         n.note(0x100, 1, 16, 0x40);
         assert_eq!(n.find(0x100, 1), Some(0x40));
+        assert!(n.map.is_none() && !n.indexed);
     }
 
     #[test]

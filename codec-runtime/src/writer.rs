@@ -1054,7 +1054,10 @@ mod tests {
                 w.patch_uint(1, width, fits, "f").unwrap();
                 let out = w.into_bytes();
                 assert_eq!(&out[1..1 + want.len()], &want[..], "{width:?} {endian:?}");
-                assert!(out[..1].iter().chain(&out[1 + want.len()..]).all(|&b| b == 0xEE));
+                assert!(out[..1]
+                    .iter()
+                    .chain(&out[1 + want.len()..])
+                    .all(|&b| b == 0xEE));
             }
             if width != Width::U64 {
                 let mut w = Writer::new(Endian::Little, 0, 0);
