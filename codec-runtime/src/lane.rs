@@ -192,6 +192,61 @@ mod tests {
         assert_eq!(&out[20..28], b"ab\0\0cd\0\0");
     }
 
+    /// Offsets into a lane of several widths, scales and bases, kept
+    /// interleaved, are each patched as its own call asked, and one that
+    /// does not fit is refused with its own field's name.
+    #[test]
+    fn kept_offsets_of_several_kinds_are_patched_as_asked() {
+        let mut w = Writer::new(Endian::Big, 1, 2);
+        w.put_bytes(&[0u8; 16]);
+        w.begin_section(0, 4, Dedup::None);
+        w.open_lane(1, 4, Dedup::Exact);
+        let mut targets = Vec::new();
+        for s in ["abc", "defgh", "ij"] {
+            w.enter_lane();
+            let start = w.begin_value(4);
+            w.put_cstring(s, None, None, "s").unwrap();
+            targets.push(w.end_value(start, 4));
+            w.leave_lane();
+        }
+        // u16 in 4-byte units from 0, u32 in bytes from 4, u24 in 4-byte
+        // units from 8, then u16 again.
+        w.patch_offset(0, Width::U16, 0, 4, targets[0], "a")
+            .unwrap();
+        w.patch_offset(4, Width::U32, 4, 1, targets[1], "b")
+            .unwrap();
+        w.patch_offset(8, Width::U24, 8, 4, targets[2], "c")
+            .unwrap();
+        w.patch_offset(12, Width::U16, 0, 4, targets[1], "a")
+            .unwrap();
+        w.end_section(4);
+        w.close_lane().unwrap();
+        let out = w.into_bytes();
+        // The lane starts at 16: "abc\0" at 16, "defgh\0" at 20, "ij\0" at 28.
+        assert_eq!(&out[16..], b"abc\0defgh\0\0\0ij\0\0");
+        assert_eq!(&out[0..2], &(16u16 / 4).to_be_bytes());
+        assert_eq!(&out[4..8], &(20u32 - 4).to_be_bytes());
+        assert_eq!(&out[8..11], &[0, 0, (28 - 8) / 4]);
+        assert_eq!(&out[12..14], &(20u16 / 4).to_be_bytes());
+
+        // A target too far for its width names its field.
+        let mut w = Writer::new(Endian::Little, 1, 2);
+        w.put_bytes(&[0u8; 4]);
+        w.begin_section(0, 4, Dedup::None);
+        w.open_lane(1, 4, Dedup::Exact);
+        w.enter_lane();
+        w.put_bytes(&[1u8; 300]);
+        let start = w.begin_value(4);
+        w.put_u32(7);
+        let t = w.end_value(start, 4);
+        w.leave_lane();
+        w.patch_offset(0, Width::U16, 0, 4, t, "near").unwrap();
+        w.patch_offset(2, Width::U8, 0, 1, t, "far").unwrap();
+        w.end_section(4);
+        let err = w.close_lane().expect_err("304 bytes do not fit in a u8");
+        assert_eq!(err.path, "far");
+    }
+
     /// The lane and the section beside it dedup each in its own pool: equal
     /// bytes on the other side are never reused, in either direction, while
     /// equal bytes on the same side are.
