@@ -48,7 +48,7 @@ impl Run {
         if self.type_id != type_id || key < self.key || d >= self.len * self.stride.max(1) {
             return None;
         }
-        let i = if self.stride == 0 { 0 } else { d / self.stride };
+        let i = d.checked_div(self.stride).unwrap_or(0);
         if i * self.stride != d {
             return None;
         }

@@ -505,12 +505,15 @@ impl Writer {
         // Scales are powers of two in every known format: a shift and a
         // mask, where a division would cost tens of cycles when the scale
         // is not a constant here (the patches kept for a lane).
+        // A scale of 0 is refused by the schema checks; here it only
+        // fails to fit.
         let (v, rem) = if scale.is_power_of_two() {
             (delta >> scale.trailing_zeros(), delta & (scale - 1))
-        } else if scale == 0 {
-            (u64::MAX, 0)
         } else {
-            (delta / scale, delta % scale)
+            (
+                delta.checked_div(scale).unwrap_or(u64::MAX),
+                delta.checked_rem(scale).unwrap_or(0),
+            )
         };
         if rem != 0 {
             return Err(EncodeError::new(
