@@ -6,10 +6,14 @@
 //! in step: the writer keeps one *run* per stretch of consecutive elements
 //! (first address, first position, how many) instead of one entry per
 //! record. A lookup tries the run that answered last (a hook walks a slice
-//! in order, so this is nearly always it), then a binary search over the
-//! runs sorted by address. Nothing is hashed and nothing sized by the
+//! in order, so this is nearly always it) and the runs noted just around
+//! it (the next slice, or a parent's a few runs back), then scans every
+//! run for its first few misses, and only after that sorts the runs by
+//! address for a binary search. Nothing is hashed and nothing sized by the
 //! largest document is cleared between outputs. The type is part of what
-//! is looked up, since a struct and its first field share an address.
+//! is looked up, since a struct and its first field share an address. A
+//! record noted twice (no schema writes one twice) may be found at either
+//! place.
 //!
 //! Should a record be noted after the runs were sorted for lookups (no
 //! schema does this today), the runs are spread into a hash map once and
