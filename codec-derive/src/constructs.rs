@@ -954,6 +954,7 @@ impl Gen<'_> {
         let mut plain_tags = Vec::new();
         let mut plain_reads = TokenStream::new();
         let mut plain_writes = TokenStream::new();
+        let mut plain_runs = TokenStream::new();
         for var in &u.variants {
             let vn = ident(&var.name);
             let tag = var.tag;
@@ -986,9 +987,27 @@ impl Gen<'_> {
                         true
                     }
                 });
+                plain_runs.extend(quote! {
+                    #tag => {
+                        for &(k, at) in cells {
+                            let ::std::option::Option::Some(Self::#vn(v)) = row.get(k as usize) else {
+                                return false;
+                            };
+                            let at = at as usize;
+                            out[at..at + #n].copy_from_slice(&match e {
+                                #rt::Endian::Little => v.to_le_bytes(),
+                                #rt::Endian::Big => v.to_be_bytes(),
+                            });
+                        }
+                        true
+                    }
+                });
             } else {
                 // An offset: zeros until it is patched.
                 plain_writes.extend(quote!(Self::#vn(_) if tag == #tag => true,));
+                plain_runs.extend(quote! {
+                    #tag => cells.iter().all(|&(k, _)| matches!(row.get(k as usize), ::std::option::Option::Some(Self::#vn(_)))),
+                });
             }
         }
         for var in &u.variants {
@@ -1169,6 +1188,17 @@ impl Gen<'_> {
                 fn write_plain(&self, tag: u64, out: &mut [u8], e: #rt::Endian) -> bool {
                     match self {
                         #plain_writes
+                        _ => false,
+                    }
+                }
+
+                // One dispatch on the type for all of a row's cells of that
+                // type; inlined into the row loop like `write_plain`.
+                #[inline(always)]
+                #[allow(unreachable_patterns, unused_variables)]
+                fn write_plain_run(tag: u64, row: &[Self], cells: &[(u32, u32)], out: &mut [u8], e: #rt::Endian) -> bool {
+                    match tag {
+                        #plain_runs
                         _ => false,
                     }
                 }

@@ -417,6 +417,18 @@ pub trait Cells<const V: usize>: Sized {
     /// is of another type.
     fn write_plain(&self, tag: u64, out: &mut [u8], e: crate::Endian) -> bool;
 
+    /// Writes the cells `row[k]` of every `(k, at)` in `cells` at `out[at..]`
+    /// as [`Cells::write_plain`] does, all of type `tag`: one dispatch on
+    /// the type for the run, not one per cell. `false` when a cell there is
+    /// of another type (which one is for the caller to find).
+    fn write_plain_run(
+        tag: u64,
+        row: &[Self],
+        cells: &[(u32, u32)],
+        out: &mut [u8],
+        e: crate::Endian,
+    ) -> bool;
+
     /// The tag of this cell's type.
     fn cell_tag(&self) -> u64;
 
@@ -729,10 +741,48 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
     })
 }
 
+/// The cells of a row grouped by type: for each type, in order of first
+/// use, the range of its `(cell index, place in the row)` pairs in
+/// `cells`, in layout order. `None` when an index or a place does not fit
+/// in 32 bits.
+struct TypeRuns {
+    runs: Vec<(u64, std::ops::Range<usize>)>,
+    cells: Vec<(u32, u32)>,
+}
+
+impl TypeRuns {
+    fn of(ops: &[CellOp]) -> Option<TypeRuns> {
+        let mut tags: Vec<u64> = Vec::new();
+        for op in ops {
+            if !tags.contains(&op.tag) {
+                tags.push(op.tag);
+            }
+        }
+        let mut runs = Vec::with_capacity(tags.len());
+        let mut cells = Vec::with_capacity(ops.len());
+        for tag in tags {
+            let first = cells.len();
+            for (k, op) in ops.iter().enumerate() {
+                if op.tag == tag {
+                    cells.push((u32::try_from(k).ok()?, u32::try_from(op.at).ok()?));
+                }
+            }
+            runs.push((tag, first..cells.len()));
+        }
+        Some(TypeRuns { runs, cells })
+    }
+}
+
 /// Writes every row's plain cells into `out` (`stride` bytes per row) at
 /// the places `ops` gives, big-endian when `BIG`; the row and cell index
-/// of a cell whose type is not its column's. A function of its own, so
-/// that the loop is compiled apart from its caller's code.
+/// of the first cell (rows in order, cells in layout order) whose type is
+/// not its column's. A function of its own, so that the loop is compiled
+/// apart from its caller's code.
+///
+/// Within a row, the cells are written a type at a time
+/// ([`Cells::write_plain_run`]): a dispatch on each cell's type, in a row
+/// of many columns of mixed types, is a jump the processor mispredicts
+/// again and again, where one per type and row repeats a short pattern.
 #[inline(never)]
 fn fill_rows<C: Cells<V>, const V: usize, const BIG: bool>(
     rows: &Rows<C>,
@@ -745,10 +795,23 @@ fn fill_rows<C: Cells<V>, const V: usize, const BIG: bool>(
     } else {
         crate::Endian::Little
     };
-    for (i, (row, row_out)) in rows.iter().zip(out.chunks_exact_mut(stride)).enumerate() {
-        for (k, (c, op)) in row.iter().zip(ops).enumerate() {
-            if !c.write_plain(op.tag, &mut row_out[op.at..], e) {
+    let first_bad = |row: &[C], row_out: &mut [u8]| {
+        row.iter()
+            .zip(ops)
+            .position(|(c, op)| !c.write_plain(op.tag, &mut row_out[op.at..], e))
+    };
+    let Some(by_type) = TypeRuns::of(ops) else {
+        for (i, (row, row_out)) in rows.iter().zip(out.chunks_exact_mut(stride)).enumerate() {
+            if let Some(k) = first_bad(row, row_out) {
                 return Err((i, k));
+            }
+        }
+        return Ok(());
+    };
+    for (i, (row, row_out)) in rows.iter().zip(out.chunks_exact_mut(stride)).enumerate() {
+        for (tag, run) in &by_type.runs {
+            if !C::write_plain_run(*tag, row, &by_type.cells[run.clone()], row_out, e) {
+                return Err((i, first_bad(row, row_out).unwrap_or(0)));
             }
         }
     }

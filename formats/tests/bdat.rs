@@ -909,6 +909,31 @@ fn a_cell_of_another_type_than_its_column_is_named_on_encode() {
     }
 }
 
+/// Cells of one type are written together within a row (`fill_rows`), so
+/// a row with columns of types U8, U16, U8 writes its first and third
+/// cells before its second. The bad cell named is still the first in
+/// layout order, not the first of its type to be written.
+#[test]
+fn the_first_bad_cell_of_a_row_is_named_in_column_order() {
+    let mut t = Table::new("Table1");
+    t.add_value_column("a", CellType::U8);
+    t.add_value_column("b", CellType::U16);
+    t.add_value_column("c", CellType::U8);
+    for i in 0..3u8 {
+        t.rows
+            .push(vec![Cell::U8(i), Cell::U16(u16::from(i)), Cell::U8(i)]);
+    }
+    t.rows[1][1] = Cell::I32(9);
+    t.rows[1][2] = Cell::U16(9);
+    let err = bdat::encode(&BdatFile { tables: vec![t] }, Variant::Switch)
+        .expect_err("bad cells in row 1")
+        .to_string();
+    assert!(
+        err.contains("row 1, column 1: a cell of type 6 where the column holds type 2"),
+        "{err}"
+    );
+}
+
 /// Found by the `bdat_round_trip` fuzz target: a 624-byte file whose one
 /// table holds 65,535 rows of no columns, with junk around it. Its 268-byte
 /// re-encoding was refused: each table was read with a budget of its own,
