@@ -896,6 +896,23 @@ mod column_tests {
         }
     }
 
+    /// Cells are grouped by type in order of the types' first use, each
+    /// group in layout order, with the place of each cell in the row.
+    #[test]
+    fn a_rows_cells_are_grouped_by_type_in_layout_order() {
+        let op = |tag, at| CellOp {
+            at,
+            tag,
+            plain: true,
+        };
+        let ops = [op(2, 0), op(1, 4), op(2, 6), op(3, 8), op(1, 12)];
+        let by_type = TypeRuns::of(&ops).unwrap();
+        assert_eq!(by_type.runs, [(2, 0..2), (1, 2..4), (3, 4..5)]);
+        assert_eq!(by_type.cells, [(0, 0), (2, 6), (1, 4), (4, 12), (3, 8)]);
+        // A place beyond 32 bits is refused, not cut.
+        assert!(TypeRuns::of(&[op(1, 1 << 33)]).is_none());
+    }
+
     #[test]
     fn columns_get_their_sizes_and_the_rows_cells_end() {
         let mut slots = [slot(2, 1, 0), slot(1, 3, 4)];
