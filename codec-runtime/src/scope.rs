@@ -307,6 +307,7 @@ impl Writer {
 
     /// Writes the offset from `base` to an earlier-placed `target` (as
     /// [`Writer::patch_offset`] would compute it).
+    #[inline]
     pub fn put_offset(
         &mut self,
         width: Width,
@@ -315,9 +316,14 @@ impl Writer {
         target: u64,
         what: &'static str,
     ) -> EncodeResult<()> {
-        let at = self.pos();
-        self.put_bytes(&[0u8; 8][..width.bytes() as usize]);
-        self.patch_offset(at, width, base, scale, target, what)
+        if target & crate::lane::LANE != 0 {
+            // Into a lane: zeros now, patched when the lane is closed.
+            let at = self.pos();
+            self.put_bytes(&[0u8; 8][..width.bytes() as usize]);
+            return self.patch_offset(at, width, base, scale, target, what);
+        }
+        let v = crate::writer::offset_value(width, base, scale, target, what)?;
+        self.put_uint(width, v, what)
     }
 
     /// Remembers that a record of `type_id` was written at `pos` (its
@@ -600,6 +606,45 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `put_offset` writes what zeros patched by `patch_offset` hold, in
+    /// both byte orders and every width, and refuses what that refuses.
+    #[test]
+    fn an_offset_put_in_place_equals_one_patched() {
+        use crate::Endian;
+        for endian in [Endian::Little, Endian::Big] {
+            for (width, base, scale, target) in [
+                (Width::U8, 0, 1, 0x7f),
+                (Width::U16, 0x10, 4, 0x1010),
+                (Width::U24, 8, 4, 0x3_0008),
+                (Width::U32, 0, 2, 0x1234_5678),
+            ] {
+                let mut put = Writer::new(endian, 1, 1);
+                put.put_u8(0xAA);
+                put.put_offset(width, base, scale, target, "f").unwrap();
+                let mut patched = Writer::new(endian, 1, 1);
+                patched.put_u8(0xAA);
+                patched.put_zeros(width.bytes() as usize);
+                patched
+                    .patch_offset(1, width, base, scale, target, "f")
+                    .unwrap();
+                assert_eq!(put.into_bytes(), patched.into_bytes(), "{width:?}");
+            }
+            let mut w = Writer::new(endian, 1, 1);
+            let before = w.put_offset(Width::U16, 8, 1, 4, "f.before").unwrap_err();
+            assert!(before.to_string().contains("lies before"), "{before}");
+            let inexact = w.put_offset(Width::U16, 0, 4, 6, "f.inexact").unwrap_err();
+            assert!(
+                inexact.to_string().contains("not a multiple of 4"),
+                "{inexact}"
+            );
+            let wide = w.put_offset(Width::U8, 0, 1, 0x100, "f.wide").unwrap_err();
+            assert!(
+                wide.to_string().contains("does not fit in 1 byte"),
+                "{wide}"
+            );
+        }
+    }
 
     /// Two fields of one type, their targets placed field by field and
     /// taken record by record (as BDAT's column records take their info

@@ -496,40 +496,7 @@ impl Writer {
             self.lanes.lane.patches.push(patch);
             return Ok(());
         }
-        let Some(delta) = target.checked_sub(base) else {
-            return Err(EncodeError::new(
-                what,
-                format!("target 0x{target:x} lies before the offset's base 0x{base:x}"),
-            ));
-        };
-        // Scales are powers of two in every known format: a shift and a
-        // mask, where a division would cost tens of cycles when the scale
-        // is not a constant here (the patches kept for a lane).
-        // A scale of 0 is refused by the schema checks; here it only
-        // fails to fit.
-        let (v, rem) = if scale.is_power_of_two() {
-            (delta >> scale.trailing_zeros(), delta & (scale - 1))
-        } else {
-            (
-                delta.checked_div(scale).unwrap_or(u64::MAX),
-                delta.checked_rem(scale).unwrap_or(0),
-            )
-        };
-        if rem != 0 {
-            return Err(EncodeError::new(
-                what,
-                format!("distance 0x{delta:x} is not a multiple of {scale}"),
-            ));
-        }
-        if v > width.max() {
-            return Err(EncodeError::new(
-                what,
-                format!(
-                    "offset 0x{delta:x} (stored as {v}) does not fit in {} byte(s)",
-                    width.bytes()
-                ),
-            ));
-        }
+        let v = offset_value(width, base, scale, target, what)?;
         self.patch_uint(at, width, v, what)
     }
 
@@ -726,6 +693,54 @@ pub(crate) fn uint_bytes(
         // The low `n` bytes, most significant first, moved to the front.
         Endian::Big => ((v << ((8 - n) * 8)).to_be_bytes(), n),
     })
+}
+
+/// The value an offset field holds for `target`: `(target - base) / scale`,
+/// refused unless exact and within the width. (A lane's targets are not
+/// known yet; callers keep those apart.)
+#[inline(always)]
+pub(crate) fn offset_value(
+    width: Width,
+    base: u64,
+    scale: u64,
+    target: u64,
+    what: &'static str,
+) -> EncodeResult<u64> {
+    let Some(delta) = target.checked_sub(base) else {
+        return Err(EncodeError::new(
+            what,
+            format!("target 0x{target:x} lies before the offset's base 0x{base:x}"),
+        ));
+    };
+    // Scales are powers of two in every known format: a shift and a
+    // mask, where a division would cost tens of cycles when the scale
+    // is not a constant here (the patches kept for a lane).
+    // A scale of 0 is refused by the schema checks; here it only
+    // fails to fit.
+    let (v, rem) = if scale.is_power_of_two() {
+        (delta >> scale.trailing_zeros(), delta & (scale - 1))
+    } else {
+        (
+            delta.checked_div(scale).unwrap_or(u64::MAX),
+            delta.checked_rem(scale).unwrap_or(0),
+        )
+    };
+    if rem != 0 {
+        return Err(EncodeError::new(
+            what,
+            format!("distance 0x{delta:x} is not a multiple of {scale}"),
+        ));
+    }
+    if v > width.max() {
+        return Err(EncodeError::new(
+            what,
+            format!(
+                "offset 0x{delta:x} (stored as {v}) does not fit in {} byte(s)",
+                width.bytes()
+            ),
+        ));
+    }
+    Ok(v)
 }
 
 /// Copies the first `dst.len()` bytes of `src` with a copy of fixed size
