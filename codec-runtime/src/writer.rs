@@ -759,6 +759,7 @@ fn copy_low(dst: &mut [u8], src: &[u8; 8]) {
 
 /// Refuses a string that a NUL terminator cannot end, or that does not fit
 /// in `max` bytes with it.
+#[inline]
 pub(crate) fn check_cstring(s: &[u8], max: Option<u64>, what: &'static str) -> EncodeResult<()> {
     if contains_nul(s) {
         return Err(EncodeError::new(
