@@ -909,19 +909,40 @@ fn a_cell_of_another_type_than_its_column_is_named_on_encode() {
     }
 }
 
-/// Cells of one type are written together within a row (`fill_rows`), so
-/// a row with columns of types U8, U16, U8 writes its first and third
-/// cells before its second. The bad cell named is still the first in
-/// layout order, not the first of its type to be written.
+/// In a long row, the cells of one type are written together
+/// (`fill_rows`): a row whose columns alternate U8 and U16 writes all its
+/// U8 cells before its U16 cells. The cells still land in their places,
+/// and the bad cell named is still the first in layout order, not the
+/// first of its type to be written.
 #[test]
-fn the_first_bad_cell_of_a_row_is_named_in_column_order() {
+fn a_long_rows_cells_land_in_place_and_the_first_bad_one_is_named() {
     let mut t = Table::new("Table1");
-    t.add_value_column("a", CellType::U8);
-    t.add_value_column("b", CellType::U16);
-    t.add_value_column("c", CellType::U8);
+    let types = |k: u8| {
+        if k % 2 == 0 {
+            CellType::U8
+        } else {
+            CellType::U16
+        }
+    };
+    for k in 0..12 {
+        t.add_value_column(format!("c{k}"), types(k));
+    }
     for i in 0..3u8 {
-        t.rows
-            .push(vec![Cell::U8(i), Cell::U16(u16::from(i)), Cell::U8(i)]);
+        t.rows.push((0..12u8).map(|k| match types(k) {
+            CellType::U8 => Cell::U8(i * 16 + k),
+            _ => Cell::U16(u16::from(i) << 8 | u16::from(k)),
+        }));
+    }
+    for variant in [Variant::Switch, Variant::Wii] {
+        let good = BdatFile {
+            tables: vec![t.clone()],
+        };
+        let bytes = bdat::encode(&good, variant).expect("matching cells encode");
+        assert_eq!(
+            bdat::decode_as(&bytes, variant).unwrap(),
+            good,
+            "{variant:?}"
+        );
     }
     t.rows[1][1] = Cell::I32(9);
     t.rows[1][2] = Cell::U16(9);
