@@ -978,12 +978,14 @@ impl Gen<'_> {
             if let Some((f, n)) = plain {
                 plain_tags.push(tag);
                 plain_reads.extend(quote!(#tag => ::std::option::Option::Some(Self::#vn(#rt::reader::field::#f(b, e))),));
+                // The value `v` as its bytes in the order `e`.
+                let bytes = quote!(&match e {
+                    #rt::Endian::Little => v.to_le_bytes(),
+                    #rt::Endian::Big => v.to_be_bytes(),
+                });
                 plain_writes.extend(quote! {
                     Self::#vn(v) if tag == #tag => {
-                        out[..#n].copy_from_slice(&match e {
-                            #rt::Endian::Little => v.to_le_bytes(),
-                            #rt::Endian::Big => v.to_be_bytes(),
-                        });
+                        out[..#n].copy_from_slice(#bytes);
                         true
                     }
                 });
@@ -994,10 +996,7 @@ impl Gen<'_> {
                                 return false;
                             };
                             let at = at as usize;
-                            out[at..at + #n].copy_from_slice(&match e {
-                                #rt::Endian::Little => v.to_le_bytes(),
-                                #rt::Endian::Big => v.to_be_bytes(),
-                            });
+                            out[at..at + #n].copy_from_slice(#bytes);
                         }
                         true
                     }
