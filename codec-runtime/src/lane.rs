@@ -17,7 +17,8 @@
 
 use crate::error::EncodeResult;
 use crate::pool::{ByteSearchPool, ExactPool};
-use crate::writer::{Dedup, SectionSpan, Width, Writer};
+use crate::reader::Endian;
+use crate::writer::{copy_low, offset_value, put_uint_at, Dedup, SectionSpan, Width, Writer};
 
 /// The bit that marks a position inside the lane being written (bit 62:
 /// far above any output the writer accepts, and never set by arithmetic on
@@ -136,22 +137,61 @@ impl Writer {
         let end = self.pos();
         self.set_section_span(self.lanes.lane.section, SectionSpan { start, end });
         let patches = std::mem::take(&mut self.lanes.lane.patches);
-        let mut result = Ok(());
-        for p in &patches {
-            result = self.patch_offset(p.at, p.width, p.base, p.scale, start + p.target, p.what);
-            if result.is_err() {
-                break;
-            }
-        }
+        let result = patch_kept(&mut self.buf, self.endian, start, &patches);
         self.lanes.lane.patches = patches;
         result
     }
 }
 
+/// Patches the offsets kept for a lane that starts at `start`, stopping at
+/// the first that does not fit. A loop of its own rather than a call of
+/// [`Writer::patch_offset`] per patch: that one is built for widths and
+/// scales known where it is inlined, and these are known only here. The
+/// checks are folded into one branch, and the error (with its message)
+/// is made apart, by the same code as `patch_offset`'s.
+fn patch_kept(
+    buf: &mut [u8],
+    endian: Endian,
+    start: u64,
+    patches: &[LanePatch],
+) -> EncodeResult<()> {
+    for p in patches {
+        let target = start + p.target;
+        let delta = target.wrapping_sub(p.base);
+        let v = delta >> p.scale.trailing_zeros();
+        let n = p.width.bytes() as usize;
+        let at = p.at as usize;
+        let fits = target >= p.base
+            && p.scale.is_power_of_two()
+            && delta & (p.scale - 1) == 0
+            && v <= p.width.max();
+        match buf.get_mut(at..at + n) {
+            Some(dst) if fits => {
+                let bytes = match endian {
+                    Endian::Little => v.to_le_bytes(),
+                    Endian::Big => (v << ((8 - n) * 8)).to_be_bytes(),
+                };
+                copy_low(dst, &bytes);
+            }
+            _ => patch_slowly(buf, endian, target, p)?,
+        }
+    }
+    Ok(())
+}
+
+/// A kept offset that [`patch_kept`] did not write: patched here if its
+/// scale is not a power of two, else refused with the error
+/// `patch_offset` would give.
+#[cold]
+#[inline(never)]
+fn patch_slowly(buf: &mut [u8], endian: Endian, target: u64, p: &LanePatch) -> EncodeResult<()> {
+    let v = offset_value(p.width, p.base, p.scale, target, p.what)?;
+    put_uint_at(buf, p.at, p.width, v, endian, p.what)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reader::Endian;
 
     /// One walk filling section 0 and, through a lane, section 1 gives the
     /// bytes of two walks: section 1 after section 0, its values deduped
@@ -245,6 +285,39 @@ mod tests {
         w.end_section(4);
         let err = w.close_lane().expect_err("304 bytes do not fit in a u8");
         assert_eq!(err.path, "far");
+    }
+
+    /// A kept offset whose scale is not a power of two takes the slow path
+    /// and the patches after it are still written; an inexact distance is
+    /// refused with its field's name.
+    #[test]
+    fn a_kept_offset_of_any_scale_is_patched_and_the_rest_follow() {
+        let kept = |scale: u64| {
+            let mut w = Writer::new(Endian::Little, 1, 2);
+            w.put_bytes(&[0u8; 8]);
+            w.begin_section(0, 4, Dedup::None);
+            w.open_lane(1, 4, Dedup::Exact);
+            let mut targets = Vec::new();
+            for s in ["abcde", "xy"] {
+                w.enter_lane();
+                let start = w.begin_value(4);
+                w.put_cstring(s, None, None, "s").unwrap();
+                targets.push(w.end_value(start, 4));
+                w.leave_lane();
+            }
+            w.patch_offset(0, Width::U16, 1, scale, targets[1], "odd")
+                .unwrap();
+            w.patch_offset(4, Width::U24, 4, 4, targets[1], "after")
+                .unwrap();
+            w.end_section(4);
+            w.close_lane().map(|()| w.into_bytes())
+        };
+        // The lane starts at 8: "abcde\0\0\0" at 8, "xy\0\0" at 16.
+        let out = kept(3).unwrap();
+        assert_eq!(&out[0..2], &((16u16 - 1) / 3).to_le_bytes());
+        assert_eq!(&out[4..7], &[(16 - 4) / 4, 0, 0], "the patch after it");
+        let err = kept(7).expect_err("15 is not a multiple of 7");
+        assert_eq!(err.path, "odd");
     }
 
     /// The lane and the section beside it dedup each in its own pool: equal

@@ -1,9 +1,10 @@
 //! Dedup pools: how a section lets a new value reuse bytes already written.
 //! Neither pool copies the bytes it indexes: both look at the output itself.
 
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use hashbrown::HashTable;
+use rustc_hash::{FxHashMap, FxHasher};
 use std::collections::hash_map::Entry;
-use std::hash::BuildHasher;
+use std::hash::Hasher;
 
 const NONE: u32 = u32::MAX;
 
@@ -264,41 +265,61 @@ impl ByteSearchPool {
 }
 
 /// Reuse of whole values with identical bytes (string pools). Remembers a
-/// hash and a place per value; equality is checked against the output.
+/// hash, a place and a length per value; equality is checked against the
+/// output.
+///
+/// A value's hash covers its bytes up to its trailing zeros, and its length.
+/// A NUL-terminated string padded with zeros therefore hashes the same
+/// whether it is read back from the output or taken from the document
+/// before it is written (see [`ExactPool::find_cstring`]): its bytes up to
+/// the terminator are the string's own.
 #[derive(Debug, Default)]
 pub struct ExactPool {
-    /// Hash of a value's bytes -> (position, length) of its first copy.
-    first: FxHashMap<u64, (u32, u32)>,
-    /// Values whose hash collided with a different earlier value.
-    collided: Vec<(u64, u32, u32)>,
+    /// (hash, position, length) of the first copy of each distinct value.
+    /// Values with equal hashes are separate entries, told apart by content.
+    first: HashTable<(u64, u32, u32)>,
 }
 
 impl ExactPool {
     pub fn reset(&mut self) {
-        clear_map(&mut self.first);
-        self.collided.clear();
+        // Clearing writes every control byte of the table: skip it when
+        // nothing was remembered (a section that placed nothing).
+        if !self.first.is_empty() {
+            self.first.clear();
+        }
     }
 
-    fn hash(bytes: &[u8]) -> u64 {
-        FxBuildHasher.hash_one(bytes)
+    fn key(prefix: &[u8], len: usize) -> u64 {
+        let mut h = FxHasher::default();
+        h.write(prefix);
+        h.write_usize(len);
+        h.finish()
+    }
+
+    fn hash(value: &[u8]) -> u64 {
+        let end = value.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        Self::key(&value[..end], value.len())
+    }
+
+    /// The first remembered copy with hash `h` for which `same` holds.
+    #[inline]
+    fn lookup(&self, h: u64, same: impl Fn(u32, u32) -> bool) -> Option<u64> {
+        self.first
+            .find(h, |&(eh, pos, len)| eh == h && same(pos, len))
+            .map(|&(_, pos, _)| u64::from(pos))
+    }
+
+    fn remember(&mut self, h: u64, pos: usize, len: usize) {
+        self.first
+            .insert_unique(h, (h, pos as u32, len as u32), |&(eh, _, _)| eh);
     }
 
     /// The position of an earlier copy of `value` in `out` (the whole output).
     pub fn find(&self, out: &[u8], value: &[u8]) -> Option<u64> {
-        let h = Self::hash(value);
-        let same = |pos: u32, len: u32| {
+        self.lookup(Self::hash(value), |pos, len| {
             len as usize == value.len()
                 && out.get(pos as usize..pos as usize + len as usize) == Some(value)
-        };
-        match self.first.get(&h) {
-            Some(&(pos, len)) if same(pos, len) => Some(pos as u64),
-            Some(_) => self
-                .collided
-                .iter()
-                .find(|&&(ch, pos, len)| ch == h && same(pos, len))
-                .map(|&(_, pos, _)| pos as u64),
-            None => None,
-        }
+        })
     }
 
     /// The position of an earlier copy of the value at `out[start..]`, or
@@ -306,46 +327,47 @@ impl ExactPool {
     pub fn find_or_insert(&mut self, out: &[u8], start: usize) -> Option<u64> {
         let value = &out[start..];
         let h = Self::hash(value);
-        let same = |pos: u32, len: u32| {
+        let found = self.lookup(h, |pos, len| {
             len as usize == value.len()
                 && out.get(pos as usize..pos as usize + len as usize) == Some(value)
-        };
-        let entry = (start as u32, value.len() as u32);
-        match self.first.entry(h) {
-            Entry::Vacant(e) => {
-                e.insert(entry);
-                None
-            }
-            Entry::Occupied(e) => {
-                let &(pos, len) = e.get();
-                if same(pos, len) {
-                    return Some(pos as u64);
-                }
-                match self
-                    .collided
-                    .iter()
-                    .find(|&&(ch, p, l)| ch == h && same(p, l))
-                {
-                    Some(&(_, p, _)) => Some(p as u64),
-                    None => {
-                        self.collided.push((h, entry.0, entry.1));
-                        None
-                    }
-                }
-            }
+        });
+        if found.is_none() {
+            self.remember(h, start, value.len());
         }
+        found
+    }
+
+    /// Looks up the NUL-terminated string `s` padded with zeros to `len`
+    /// bytes before it is written: the position of an earlier copy in
+    /// `out`, or else the hash to hand to [`ExactPool::insert_cstring`]
+    /// once it is written. Hashing and comparing the document's bytes
+    /// rather than bytes just stored keeps the lookup from waiting on
+    /// those stores, and a string found is never written at all.
+    #[inline]
+    pub fn find_cstring(&self, out: &[u8], s: &[u8], len: usize) -> Result<u64, u64> {
+        debug_assert!(!s.contains(&0) && len > s.len());
+        let h = Self::key(s, len);
+        let same = |pos: u32, l: u32| {
+            let pos = pos as usize;
+            l as usize == len
+                && out.get(pos..pos + s.len()) == Some(s)
+                && out
+                    .get(pos + s.len()..pos + len)
+                    .is_some_and(|tail| tail.iter().all(|&b| b == 0))
+        };
+        self.lookup(h, same).ok_or(h)
+    }
+
+    /// Remembers the string that [`ExactPool::find_cstring`] did not find
+    /// (hash `h`), now written at `pos`, `len` bytes long.
+    #[inline]
+    pub fn insert_cstring(&mut self, h: u64, pos: usize, len: usize) {
+        self.remember(h, pos, len);
     }
 
     /// Remembers `value`, written at `pos`.
     pub fn insert(&mut self, value: &[u8], pos: u64) {
-        let h = Self::hash(value);
-        let entry = (pos as u32, value.len() as u32);
-        match self.first.entry(h) {
-            Entry::Vacant(e) => {
-                e.insert(entry);
-            }
-            Entry::Occupied(_) => self.collided.push((h, entry.0, entry.1)),
-        }
+        self.remember(Self::hash(value), pos as usize, value.len());
     }
 }
 
@@ -482,5 +504,52 @@ mod tests {
         // If the output changed under a remembered entry, it no longer matches.
         out[0] = b'q';
         assert_eq!(pool.find(&out, b"abc\0"), None);
+    }
+
+    /// A string looked up before it is written finds exactly what the
+    /// same bytes looked up in the output find: the hash of its bytes up
+    /// to the padding and of its length agrees with the hash of the value
+    /// as written, and a padded copy of a shorter string is not taken for
+    /// a longer one of the same length.
+    #[test]
+    fn a_string_looked_up_before_writing_agrees_with_its_written_bytes() {
+        let mut out = Vec::new();
+        let mut pool = ExactPool::default();
+        // Written and remembered as bytes (the path of any other value).
+        for v in [&b"ab\0\0"[..], b"abc\0", b"hello\0\0\0"] {
+            let at = out.len();
+            out.extend_from_slice(v);
+            assert_eq!(pool.find_or_insert(&out, at), None);
+        }
+        assert_eq!(pool.find_cstring(&out, b"ab", 4), Ok(0));
+        assert_eq!(pool.find_cstring(&out, b"abc", 4), Ok(4));
+        assert_eq!(pool.find_cstring(&out, b"hello", 8), Ok(8));
+        // Same bytes, other lengths: not the same value.
+        assert!(pool.find_cstring(&out, b"ab", 3).is_err());
+        assert!(pool.find_cstring(&out, b"hello", 6).is_err());
+        // Remembered from the string, found again as bytes.
+        let h = pool.find_cstring(&out, b"new", 4).unwrap_err();
+        let at = out.len();
+        out.extend_from_slice(b"new\0");
+        pool.insert_cstring(h, at, 4);
+        assert_eq!(pool.find(&out, b"new\0"), Some(at as u64));
+        assert_eq!(pool.find_cstring(&out, b"new", 4), Ok(at as u64));
+    }
+
+    /// Values whose hashes collide are kept apart by their content.
+    #[test]
+    fn exact_pool_keeps_colliding_values_apart() {
+        let out = b"aaaabbbb";
+        let mut pool = ExactPool::default();
+        // Two different values remembered under one hash.
+        pool.remember(7, 0, 4);
+        pool.remember(7, 4, 4);
+        let equal_to = |v: &'static [u8]| {
+            move |pos: u32, len: u32| out[pos as usize..(pos + len) as usize] == *v
+        };
+        assert_eq!(pool.lookup(7, equal_to(b"bbbb")), Some(4));
+        assert_eq!(pool.lookup(7, equal_to(b"aaaa")), Some(0));
+        assert_eq!(pool.lookup(7, equal_to(b"cccc")), None);
+        assert_eq!(pool.lookup(8, equal_to(b"aaaa")), None);
     }
 }

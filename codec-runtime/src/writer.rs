@@ -65,7 +65,7 @@ pub struct Writer {
     /// The length of the output this writer last handed out.
     last_len: usize,
     pub(crate) buf: Vec<u8>,
-    endian: Endian,
+    pub(crate) endian: Endian,
     /// Where the records a glue hook hands back by reference were written
     /// (see `noted.rs`).
     noted: crate::noted::NotedRecords,
@@ -430,21 +430,22 @@ impl Writer {
         };
         pad_to(buf, item_align);
         let start = buf.len();
-        buf.extend_from_slice(s.as_bytes());
-        buf.push(0);
-        if let Some(a) = pad {
-            pad_to(buf, a);
+        let bytes = s.as_bytes();
+        let mut len = bytes.len() + 1;
+        if let Some(a) = pad.filter(|&a| a > 1) {
+            len += (a - (start + len) as u64 % a) as usize % a as usize;
         }
-        Ok(match exact.find_or_insert(buf, start) {
-            Some(p) => {
-                buf.truncate(start);
-                p | tag
-            }
-            None => {
+        // Looked up before it is written: a string found costs no write.
+        match exact.find_cstring(buf, bytes, len) {
+            Ok(p) => Ok(p | tag),
+            Err(h) => {
+                buf.extend_from_slice(bytes);
+                buf.resize(start + len, 0);
+                exact.insert_cstring(h, start, len);
                 pad_to(buf, item_align);
-                start as u64 | tag
+                Ok(start as u64 | tag)
             }
-        })
+        }
     }
 
     /// Overwrites an unsigned value of the given width at `at`.
@@ -456,19 +457,10 @@ impl Writer {
         v: u64,
         what: &'static str,
     ) -> EncodeResult<()> {
-        let (bytes, n) = uint_bytes(width, v, self.endian, what)?;
-        let at = at as usize;
         // Never called while a lane is entered: offsets into a lane are
         // kept (see `patch_offset`), and nothing else is patched there.
         debug_assert_eq!(self.lane_tag, 0, "patch while a lane is entered");
-        let Some(dst) = self.buf.get_mut(at..at + n) else {
-            return Err(EncodeError::new(
-                what,
-                format!("patch at 0x{at:x} is outside the output"),
-            ));
-        };
-        copy_low(dst, &bytes);
-        Ok(())
+        put_uint_at(&mut self.buf, at, width, v, self.endian, what)
     }
 
     /// Patches an offset field: `(target - base) / scale` must be exact and fit.
@@ -695,6 +687,29 @@ pub(crate) fn uint_bytes(
     })
 }
 
+/// Overwrites the `width` bytes at `at` in `buf` with `v`, refused when `v`
+/// does not fit or the bytes lie outside `buf`.
+#[inline(always)]
+pub(crate) fn put_uint_at(
+    buf: &mut [u8],
+    at: u64,
+    width: Width,
+    v: u64,
+    endian: Endian,
+    what: &'static str,
+) -> EncodeResult<()> {
+    let (bytes, n) = uint_bytes(width, v, endian, what)?;
+    let at = at as usize;
+    let Some(dst) = buf.get_mut(at..at + n) else {
+        return Err(EncodeError::new(
+            what,
+            format!("patch at 0x{at:x} is outside the output"),
+        ));
+    };
+    copy_low(dst, &bytes);
+    Ok(())
+}
+
 /// The value an offset field holds for `target`: `(target - base) / scale`,
 /// refused unless exact and within the width. (A lane's targets are not
 /// known yet; callers keep those apart.)
@@ -747,7 +762,7 @@ pub(crate) fn offset_value(
 /// for each width: a copy whose length is known only at run time (a width
 /// kept for a lane's patches) is a call into `memcpy`.
 #[inline(always)]
-fn copy_low(dst: &mut [u8], src: &[u8; 8]) {
+pub(crate) fn copy_low(dst: &mut [u8], src: &[u8; 8]) {
     match dst.len() {
         1 => dst[0] = src[0],
         2 => dst.copy_from_slice(&src[..2]),
