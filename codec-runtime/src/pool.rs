@@ -271,7 +271,7 @@ impl ByteSearchPool {
 /// A value's hash covers its bytes up to its trailing zeros, and its length.
 /// A NUL-terminated string padded with zeros therefore hashes the same
 /// whether it is read back from the output or taken from the document
-/// before it is written (see [`ExactPool::find_cstring`]): its bytes up to
+/// before it is written (see [`ExactPool::find_or_remember_cstring`]): its bytes up to
 /// the terminator are the string's own.
 #[derive(Debug, Default)]
 pub struct ExactPool {
@@ -337,32 +337,38 @@ impl ExactPool {
         found
     }
 
-    /// Looks up the NUL-terminated string `s` padded with zeros to `len`
-    /// bytes before it is written: the position of an earlier copy in
-    /// `out`, or else the hash to hand to [`ExactPool::insert_cstring`]
-    /// once it is written. Hashing and comparing the document's bytes
-    /// rather than bytes just stored keeps the lookup from waiting on
-    /// those stores, and a string found is never written at all.
+    /// The position of an earlier copy of the NUL-terminated string `s`,
+    /// padded with zeros to `len` bytes, in `out`; or else `None`, having
+    /// remembered it at `at`, where the caller writes it next. It is looked
+    /// up by the document's bytes rather than bytes just stored, which
+    /// keeps the lookup from waiting on those stores, and a string found is
+    /// never written at all. One probe of the table does both.
     #[inline]
-    pub fn find_cstring(&self, out: &[u8], s: &[u8], len: usize) -> Result<u64, u64> {
+    pub fn find_or_remember_cstring(
+        &mut self,
+        out: &[u8],
+        s: &[u8],
+        len: usize,
+        at: usize,
+    ) -> Option<u64> {
         debug_assert!(!s.contains(&0) && len > s.len());
         let h = Self::key(s, len);
-        let same = |pos: u32, l: u32| {
+        let same = |&(eh, pos, l): &(u64, u32, u32)| {
             let pos = pos as usize;
-            l as usize == len
+            eh == h
+                && l as usize == len
                 && out.get(pos..pos + s.len()) == Some(s)
                 && out
                     .get(pos + s.len()..pos + len)
                     .is_some_and(|tail| tail.iter().all(|&b| b == 0))
         };
-        self.lookup(h, same).ok_or(h)
-    }
-
-    /// Remembers the string that [`ExactPool::find_cstring`] did not find
-    /// (hash `h`), now written at `pos`, `len` bytes long.
-    #[inline]
-    pub fn insert_cstring(&mut self, h: u64, pos: usize, len: usize) {
-        self.remember(h, pos, len);
+        match self.first.entry(h, same, |&(eh, _, _)| eh) {
+            hashbrown::hash_table::Entry::Occupied(e) => Some(u64::from(e.get().1)),
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                e.insert((h, at as u32, len as u32));
+                None
+            }
+        }
     }
 
     /// Remembers `value`, written at `pos`.
@@ -521,19 +527,30 @@ mod tests {
             out.extend_from_slice(v);
             assert_eq!(pool.find_or_insert(&out, at), None);
         }
-        assert_eq!(pool.find_cstring(&out, b"ab", 4), Ok(0));
-        assert_eq!(pool.find_cstring(&out, b"abc", 4), Ok(4));
-        assert_eq!(pool.find_cstring(&out, b"hello", 8), Ok(8));
-        // Same bytes, other lengths: not the same value.
-        assert!(pool.find_cstring(&out, b"ab", 3).is_err());
-        assert!(pool.find_cstring(&out, b"hello", 6).is_err());
-        // Remembered from the string, found again as bytes.
-        let h = pool.find_cstring(&out, b"new", 4).unwrap_err();
         let at = out.len();
+        let mut string = |out: &[u8], s: &[u8], len| pool.find_or_remember_cstring(out, s, len, at);
+        assert_eq!(string(&out, b"ab", 4), Some(0));
+        assert_eq!(string(&out, b"abc", 4), Some(4));
+        assert_eq!(string(&out, b"hello", 8), Some(8));
+        // Remembered from the string, written, then found again by its
+        // bytes and as a string.
+        assert_eq!(string(&out, b"new", 4), None);
         out.extend_from_slice(b"new\0");
-        pool.insert_cstring(h, at, 4);
         assert_eq!(pool.find(&out, b"new\0"), Some(at as u64));
-        assert_eq!(pool.find_cstring(&out, b"new", 4), Ok(at as u64));
+        assert_eq!(
+            pool.find_or_remember_cstring(&out, b"new", 4, 99),
+            Some(at as u64)
+        );
+        // Same bytes, other lengths: not the same value.
+        let end = out.len();
+        assert_eq!(pool.find_or_remember_cstring(&out, b"ab", 3, end), None);
+        out.extend_from_slice(b"ab\0");
+        let later = out.len();
+        assert_eq!(
+            pool.find_or_remember_cstring(&out, b"hello", 6, later),
+            None
+        );
+        assert_eq!(pool.find(&out, b"ab\0"), Some(end as u64));
     }
 
     /// Values whose hashes collide are kept apart by their content.

@@ -436,12 +436,11 @@ impl Writer {
             len += (a - (start + len) as u64 % a) as usize % a as usize;
         }
         // Looked up before it is written: a string found costs no write.
-        match exact.find_cstring(buf, bytes, len) {
-            Ok(p) => Ok(p | tag),
-            Err(h) => {
+        match exact.find_or_remember_cstring(buf, bytes, len, start) {
+            Some(p) => Ok(p | tag),
+            None => {
                 buf.extend_from_slice(bytes);
                 buf.resize(start + len, 0);
-                exact.insert_cstring(h, start, len);
                 pad_to(buf, item_align);
                 Ok(start as u64 | tag)
             }
