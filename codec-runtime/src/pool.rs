@@ -271,8 +271,8 @@ impl ByteSearchPool {
 /// A value's hash covers its bytes up to its trailing zeros, and its length.
 /// A NUL-terminated string padded with zeros therefore hashes the same
 /// whether it is read back from the output or taken from the document
-/// before it is written (see [`ExactPool::find_or_remember_cstring`]): its bytes up to
-/// the terminator are the string's own.
+/// before it is written (see [`ExactPool::find_or_remember_cstring`]): its
+/// bytes up to the terminator are the string's own.
 #[derive(Debug, Default)]
 pub struct ExactPool {
     /// (hash, position, length) of the first copy of each distinct value.
@@ -537,8 +537,10 @@ mod tests {
         assert_eq!(string(&out, b"new", 4), None);
         out.extend_from_slice(b"new\0");
         assert_eq!(pool.find(&out, b"new\0"), Some(at as u64));
+        // Found, so the place offered for a new copy is not taken.
+        let unused = out.len();
         assert_eq!(
-            pool.find_or_remember_cstring(&out, b"new", 4, 99),
+            pool.find_or_remember_cstring(&out, b"new", 4, unused),
             Some(at as u64)
         );
         // Same bytes, other lengths: not the same value.
