@@ -603,10 +603,7 @@ impl Gen<'_> {
                             quote!(sec == #si)
                         };
                         arms.extend(quote! {
-                            #un::#vn(v) if #guard => {
-                                let target: u64 = #place;
-                                #patch
-                            }
+                            #un::#vn(v) if #guard => Some(#place),
                         });
                         continue;
                     }
@@ -619,22 +616,25 @@ impl Gen<'_> {
                                 if lane { w.enter_lane(); }
                                 let target: u64 = { #place };
                                 if lane { w.leave_lane(); }
-                                #patch
+                                Some(target)
                             }
                         });
                         continue;
                     }
                     arms.extend(quote! {
-                        #un::#vn(v) if sec == #si => {
-                            let target: u64 = { #place };
-                            #patch
-                        }
+                        #un::#vn(v) if sec == #si => Some({ #place }),
                     });
                 }
+                // Each arm only places its variant's value; the offset to
+                // it is patched once, after the match (one copy of the
+                // patch, not one per variant).
                 Ok(wrap(quote! {
-                    match #value {
+                    let target: Option<u64> = match #value {
                         #arms
-                        _ => {}
+                        _ => None,
+                    };
+                    if let Some(target) = target {
+                        #patch
                     }
                 }))
             }
