@@ -1,6 +1,7 @@
 //! Dedup pools: how a section lets a new value reuse bytes already written.
 //! Neither pool copies the bytes it indexes: both look at the output itself.
 
+use crate::span_index::same_bytes;
 use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHasher};
 use std::collections::hash_map::Entry;
@@ -357,7 +358,9 @@ impl ExactPool {
             let pos = pos as usize;
             eh == h
                 && l as usize == len
-                && out.get(pos..pos + s.len()) == Some(s)
+                && out
+                    .get(pos..pos + s.len())
+                    .is_some_and(|o| same_bytes(o, s))
                 && out
                     .get(pos + s.len()..pos + len)
                     .is_some_and(|tail| tail.iter().all(|&b| b == 0))
@@ -374,22 +377,6 @@ impl ExactPool {
     /// Remembers `value`, written at `pos`.
     pub fn insert(&mut self, value: &[u8], pos: u64) {
         self.remember(Self::hash(value), pos as usize, value.len());
-    }
-}
-
-/// Slice equality that settles most mismatches on the first 8 bytes without
-/// a call into `memcmp` (candidates are short and usually differ early).
-#[inline(always)]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    if let (Some((ha, ta)), Some((hb, tb))) =
-        (a.split_first_chunk::<8>(), b.split_first_chunk::<8>())
-    {
-        u64::from_ne_bytes(*ha) == u64::from_ne_bytes(*hb) && ta == tb
-    } else {
-        a == b
     }
 }
 

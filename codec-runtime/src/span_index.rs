@@ -108,10 +108,10 @@ impl ShortKey {
     }
 }
 
-/// `a == b` for slices of one length, without a call to `memcmp` for the
-/// short ones (most keys and names): their [`ShortKey`]s.
+/// `a == b`, without a call to `memcmp` for slices of up to 16 bytes (most
+/// keys, names and values): their [`ShortKey`]s.
 #[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
