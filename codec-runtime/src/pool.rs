@@ -319,7 +319,9 @@ impl ExactPool {
     pub fn find(&self, out: &[u8], value: &[u8]) -> Option<u64> {
         self.lookup(Self::hash(value), |pos, len| {
             len as usize == value.len()
-                && out.get(pos as usize..pos as usize + len as usize) == Some(value)
+                && out
+                    .get(pos as usize..pos as usize + len as usize)
+                    .is_some_and(|o| same_bytes(o, value))
         })
     }
 
@@ -330,7 +332,9 @@ impl ExactPool {
         let h = Self::hash(value);
         let found = self.lookup(h, |pos, len| {
             len as usize == value.len()
-                && out.get(pos as usize..pos as usize + len as usize) == Some(value)
+                && out
+                    .get(pos as usize..pos as usize + len as usize)
+                    .is_some_and(|o| same_bytes(o, value))
         });
         if found.is_none() {
             self.remember(h, start, value.len());
