@@ -941,6 +941,7 @@ impl Gen<'_> {
     /// The `Cells` implementation of a row region's cell union.
     pub(crate) fn cells_impl(&self, u: &codec_schema::UnionDef) -> TokenStream {
         let rt = RT();
+        let order = self.endian_const();
         let name = ident(&u.name);
         let uname = &u.name;
         let unknown = crate::names::unknown_tag(u, quote!(pos));
@@ -1120,7 +1121,7 @@ impl Gen<'_> {
                                 } else {
                                     *slot
                                 };
-                                w.patch_offset(at, #wt, #base, #scale, target, #what)
+                                w.patch_offset(at, #wt, #base, #scale, target, #order, #what)
                             }
                         });
                         secs.push(si);
@@ -1452,6 +1453,7 @@ impl Gen<'_> {
         off: u64,
     ) -> syn::Result<TokenStream> {
         let rt = RT();
+        let order = self.endian_const();
         let fid = ident(field);
         let what = format!("{}.{}", s.name, field);
         let wt = width_tokens(&p.width);
@@ -1480,7 +1482,7 @@ impl Gen<'_> {
                     if pos == #rt::UNPLACED {
                         w.defer(#rt::key_of(self), Self::TYPE_ID, fo, target);
                     } else {
-                        w.patch_offset(pos + fo, #wt, #base, #scale, target, #what)?;
+                        w.patch_offset(pos + fo, #wt, #base, #scale, target, #order, #what)?;
                     }
                 }
             }
@@ -1498,6 +1500,7 @@ impl Gen<'_> {
     ) -> syn::Result<TokenStream> {
         use codec_schema::Count;
         let rt = RT();
+        let order = self.endian_const();
         let fid = ident(&f.name);
         let what = format!("{}.{}", s.name, f.name);
         // Visits each record of a list whose elements start at `at` (UNPLACED
@@ -1552,7 +1555,7 @@ impl Gen<'_> {
                     } else if sec < #ts {
                         #rt::UNPLACED
                     } else {
-                        w.resolve(pos + #off, #wt, #base, #scale)
+                        w.resolve(pos + #off, #wt, #base, #scale, #order)
                     };
                 };
                 match &p.to {
@@ -1633,7 +1636,7 @@ impl Gen<'_> {
                             } else if sec < #ts {
                                 #rt::UNPLACED
                             } else {
-                                w.resolve(pos + fo, #wt, #base, #scale)
+                                w.resolve(pos + fo, #wt, #base, #scale, #order)
                             };
                             #vp::visit::<SEC, POST>(e, w, at)?;
                         }

@@ -772,18 +772,6 @@ impl Gen<'_> {
         }
     }
 
-    /// The byte order this schema (or variant) is decoded in, as a
-    /// constant, so that field reads from checked records need no run-time
-    /// branch on it. The reader is created with the same one (`ENDIAN`, or
-    /// the variant's).
-    fn endian_const(&self) -> TokenStream {
-        let rt = RT();
-        match self.c.schema.endian {
-            Endian::Little => quote!(#rt::Endian::Little),
-            Endian::Big => quote!(#rt::Endian::Big),
-        }
-    }
-
     fn decode_union(&self, u: &UnionDef) -> TokenStream {
         let rt = RT();
         let name = ident(&u.name);

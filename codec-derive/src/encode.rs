@@ -61,10 +61,7 @@ impl Gen<'_> {
             }),
             Some(k) => {
                 let f = quote::format_ident!("__encode_{}", k);
-                let endian = match self.c.schema.endian {
-                    codec_schema::Endian::Little => quote!(#rt::Endian::Little),
-                    codec_schema::Endian::Big => quote!(#rt::Endian::Big),
-                };
+                let endian = self.endian_const();
                 out.extend(quote! {
                     #[doc(hidden)]
                     fn #f(v: &#root) -> #rt::EncodeResult<::std::vec::Vec<u8>> {
@@ -453,9 +450,10 @@ impl Gen<'_> {
         let size = self.c.fixed_size(&Type::Named(s.name.clone()));
         if let Some(n) = size.filter(|&n| n > 0 && n <= 256 && plain_record_writes(&writes)) {
             let n = n as usize;
+            let order = self.endian_const();
             let what = s.name.to_string();
             writes = quote! {
-                let mut rec = w.record_buf::<#n>();
+                let mut rec = #rt::RecordBuf::<#n>::new(#order);
                 {
                     let w = &mut rec;
                     #writes
@@ -529,6 +527,7 @@ impl Gen<'_> {
         off: u64,
     ) -> syn::Result<TokenStream> {
         let rt = RT();
+        let order = self.endian_const();
         let fid = ident(field);
         let what = format!("{}.{}", s.name, field);
         let wt = width_tokens(&p.width);
@@ -539,7 +538,7 @@ impl Gen<'_> {
                 w.defer(#rt::key_of(self), Self::TYPE_ID, #off, target);
             } else {
                 let rec = pos;
-                w.patch_offset(rec + #off, #wt, #base, #scale, target, #what)?;
+                w.patch_offset(rec + #off, #wt, #base, #scale, target, #order, #what)?;
             }
         };
         if let Some(special) = self.place_construct(s, field, p, &patch)? {
@@ -669,7 +668,7 @@ impl Gen<'_> {
                                 if pos != #rt::UNPLACED {
                                     let rec = pos;
                                     let end = target + (#value).len() as u64 * #esize;
-                                    w.patch_offset(pos + #eoff, #ewt, #base, #scale, end, #what)?;
+                                    w.patch_offset(pos + #eoff, #ewt, #base, #scale, end, #order, #what)?;
                                 }
                             }
                         }
@@ -702,9 +701,10 @@ impl Gen<'_> {
             // One word in a section that reuses bytes at 4-aligned
             // positions (most values of such sections): looked up before
             // it is written, with one map probe inlined here.
+            let order = self.endian_const();
             return quote! {
                 let v = #v;
-                w.place_word(#bits)
+                w.place_word(#bits, #order)
             };
         }
         self.place_value_with(t, v, dedup, quote!(#item_align), what)
@@ -776,18 +776,24 @@ impl Gen<'_> {
         let rt = RT();
         match t {
             Type::U8 => quote!(w.put_u8(*#v);),
-            Type::U16 => quote!(w.put_u16(*#v);),
+            Type::U16
+            | Type::U32
+            | Type::U64
+            | Type::I16
+            | Type::I32
+            | Type::I64
+            | Type::F32
+            | Type::F64 => {
+                let order = self.endian_const();
+                quote!(w.put_as(*#v, #order);)
+            }
             Type::U24 => quote!(w.put_uint(#rt::Width::U24, u64::from(*#v), #what)?;),
-            Type::U32 => quote!(w.put_u32(*#v);),
-            Type::U64 => quote!(w.put_u64(*#v);),
             Type::I8 => quote!(w.put_i8(*#v);),
-            Type::I16 => quote!(w.put_i16(*#v);),
-            Type::I32 => quote!(w.put_i32(*#v);),
-            Type::I64 => quote!(w.put_i64(*#v);),
-            Type::F32 => quote!(w.put_f32(*#v);),
-            Type::F64 => quote!(w.put_f64(*#v);),
             Type::Bool8 => quote!(w.put_u8(u8::from(*#v));),
-            Type::Bool32 => quote!(w.put_u32(u32::from(*#v));),
+            Type::Bool32 => {
+                let order = self.endian_const();
+                quote!(w.put_as(u32::from(*#v), #order);)
+            }
             Type::Magic(m) => {
                 let lit = syn::LitByteStr::new(
                     &codec_schema::magic_bytes(m),
@@ -1074,6 +1080,7 @@ fn plain_record_writes(writes: &TokenStream) -> bool {
         "put_i64",
         "put_f32",
         "put_f64",
+        "put_as",
         "put_bytes",
         "put_uint",
     ];

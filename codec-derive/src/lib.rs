@@ -208,6 +208,17 @@ impl Gen<'_> {
         }
     }
 
+    /// The byte order of the schema (or variant) code is generated for, as
+    /// a constant: reads and writes of fixed-size numbers take it, so that
+    /// the choice between the two orders is made when the code is compiled.
+    /// The reader and writer are created with the same one.
+    pub(crate) fn endian_const(&self) -> proc_macro2::TokenStream {
+        match self.c.schema.endian {
+            codec_schema::Endian::Little => quote!(::codec_runtime::Endian::Little),
+            codec_schema::Endian::Big => quote!(::codec_runtime::Endian::Big),
+        }
+    }
+
     pub(crate) fn err(msg: impl std::fmt::Display) -> syn::Error {
         syn::Error::new(Span::call_site(), msg.to_string())
     }

@@ -101,7 +101,7 @@ impl Gen<'_> {
     /// `place_own` statements for a root offset to an interned table: the
     /// table, built from the collected strings, when it has any.
     pub(crate) fn interned_place(&self, f: &Field, p: &Ptr, off: u64) -> syn::Result<TokenStream> {
-        let _rt = RT();
+        let order = self.endian_const();
         let Type::Named(tn) = &p.to else {
             return Err(Gen::err(format!(
                 "`{}`: an interned table is a struct",
@@ -131,7 +131,7 @@ impl Gen<'_> {
                     let written = #enc::write_record(&tbl, w);
                     w.restore_table(#id, tbl.#field);
                     written?;
-                    w.patch_offset(pos + #off, #wt, 0, 1, target, #what)?;
+                    w.patch_offset(pos + #off, #wt, 0, 1, target, #order, #what)?;
                 }
             }
         })
@@ -1295,6 +1295,7 @@ impl Gen<'_> {
         off: TokenStream,
     ) -> syn::Result<TokenStream> {
         let rt = RT();
+        let order = self.endian_const();
         let Some(si) = p.section.as_deref().and_then(|s| self.c.section_id(s)) else {
             return Ok(quote!());
         };
@@ -1307,7 +1308,7 @@ impl Gen<'_> {
             if pos == #rt::UNPLACED {
                 w.defer(#key, #tid, off, target);
             } else {
-                w.patch_offset(pos + off, #wt, #base, #scale, target, #what)?;
+                w.patch_offset(pos + off, #wt, #base, #scale, target, #order, #what)?;
             }
         };
         let named = match &p.to {

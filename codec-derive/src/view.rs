@@ -652,16 +652,6 @@ fn stride_field<'s>(s: &'s StructDef, rows: &str) -> Option<&'s codec_schema::Fi
 }
 
 impl Gen<'_> {
-    /// The byte order accessors read with: the schema's, a constant (views
-    /// exist only for schemas without variants, whose order is fixed), so
-    /// that each read compiles to one load.
-    fn view_endian(&self) -> TokenStream {
-        match self.c.schema.endian {
-            codec_schema::Endian::Little => quote!(::codec_runtime::Endian::Little),
-            codec_schema::Endian::Big => quote!(::codec_runtime::Endian::Big),
-        }
-    }
-
     /// The `view` module, or nothing when the root cannot be viewed. A
     /// schema with variants gets one module per variant inside it
     /// (`view::little`, `view::big`), each reading its variant's layout
@@ -777,7 +767,7 @@ impl Gen<'_> {
         }
         let root = view_name(&self.c.schema.root);
         let root_name = &self.c.schema.root;
-        let endian = self.view_endian();
+        let endian = self.endian_const();
         let sections = self.open_sections();
         Some((
             names,
@@ -844,7 +834,7 @@ impl Gen<'_> {
             };
             let id = self.c.section_id(pool).unwrap_or(0);
             let (read, _) = scalar_at(&p.width);
-            let e = self.view_endian();
+            let e = self.endian_const();
             let base = match &p.base {
                 Base::Absolute(n) => quote!(#n),
                 _ => quote!(0u64),
@@ -917,7 +907,7 @@ impl Gen<'_> {
         let mut list_end = TokenStream::new();
         let mut checks = TokenStream::new();
         let mut debug = TokenStream::new();
-        let e = self.view_endian();
+        let e = self.endian_const();
         // An inline list a view cannot read is skipped with what follows.
         let tail = tail_list(self, s).filter(|&li| v.field_ok(s, li));
         // Past an inline list: each field's distance from the list's end.
@@ -1524,7 +1514,7 @@ impl Gen<'_> {
         doc: &str,
     ) -> TokenStream {
         let rt = RT();
-        let e = self.view_endian();
+        let e = self.endian_const();
         let (fname, sname, fid) = (&f.name, &s.name, accessor(&f.name));
         let Count::Field(c) = count else {
             return quote!();
@@ -1597,7 +1587,7 @@ impl Gen<'_> {
         let sname = &s.name;
         let fid = accessor(fname);
         let offu = off as usize;
-        let e = self.view_endian();
+        let e = self.endian_const();
         let (wread, _) = scalar_at(&p.width);
         let scale = p.scale;
         let base = match &p.base {
@@ -1831,7 +1821,7 @@ impl Gen<'_> {
         let Some((si, sf)) = s.fields.iter().enumerate().find(|(_, g)| &g.name == slots) else {
             return quote!();
         };
-        let e = self.view_endian();
+        let e = self.endian_const();
         let (sread, _) = scalar_at(&sf.ty);
         let so = offsets[si].unwrap_or(0) as usize;
         let (wread, _) = scalar_at(&p.width);
@@ -1933,7 +1923,7 @@ impl Gen<'_> {
             t if Viewable::scalar(t) => {
                 let (read, ty) = scalar_at(t);
                 let n = self.c.fixed_size(t)?;
-                let e = self.view_endian();
+                let e = self.endian_const();
                 let f = follow(quote!(#n));
                 (
                     ty,
@@ -2096,13 +2086,13 @@ impl Gen<'_> {
                 Type::Fixed { raw, .. } => {
                     let (read, ty) = scalar_at(raw);
                     let n = self.c.fixed_size(raw).unwrap_or(4);
-                    let e = self.view_endian();
+                    let e = self.endian_const();
                     (ty, quote!(cx.record(pos, #n).map(|b| at::#read(b, 0, #e))))
                 }
                 t if Viewable::scalar(t) => {
                     let (read, ty) = scalar_at(t);
                     let n = self.c.fixed_size(t).unwrap_or(4);
-                    let e = self.view_endian();
+                    let e = self.endian_const();
                     (
                         ty.clone(),
                         quote!(cx.record(pos, #n).map(|b| at::#read(b, 0, #e))),

@@ -208,7 +208,8 @@ mod tests {
             w.put_u32(i as u32 + 10);
             let t = w.end_value(t, 4);
             if i == 0 {
-                w.patch_offset(0, Width::U32, 0, 1, t, "data").unwrap();
+                w.patch_offset(0, Width::U32, 0, 1, t, Endian::Little, "data")
+                    .unwrap();
             }
             assert!(w.lane_is(1));
             w.enter_lane();
@@ -218,7 +219,8 @@ mod tests {
             w.leave_lane();
             assert_ne!(t & LANE, 0, "a lane position carries the bit");
             if i == 2 {
-                w.patch_offset(4, Width::U32, 0, 1, t, "string").unwrap();
+                w.patch_offset(4, Width::U32, 0, 1, t, Endian::Little, "string")
+                    .unwrap();
             }
         }
         w.end_section(4);
@@ -251,13 +253,13 @@ mod tests {
         }
         // u16 in 4-byte units from 0, u32 in bytes from 4, u24 in 4-byte
         // units from 8, then u16 again.
-        w.patch_offset(0, Width::U16, 0, 4, targets[0], "a")
+        w.patch_offset(0, Width::U16, 0, 4, targets[0], Endian::Big, "a")
             .unwrap();
-        w.patch_offset(4, Width::U32, 4, 1, targets[1], "b")
+        w.patch_offset(4, Width::U32, 4, 1, targets[1], Endian::Big, "b")
             .unwrap();
-        w.patch_offset(8, Width::U24, 8, 4, targets[2], "c")
+        w.patch_offset(8, Width::U24, 8, 4, targets[2], Endian::Big, "c")
             .unwrap();
-        w.patch_offset(12, Width::U16, 0, 4, targets[1], "a")
+        w.patch_offset(12, Width::U16, 0, 4, targets[1], Endian::Big, "a")
             .unwrap();
         w.end_section(4);
         w.close_lane().unwrap();
@@ -280,8 +282,10 @@ mod tests {
         w.put_u32(7);
         let t = w.end_value(start, 4);
         w.leave_lane();
-        w.patch_offset(0, Width::U16, 0, 4, t, "near").unwrap();
-        w.patch_offset(2, Width::U8, 0, 1, t, "far").unwrap();
+        w.patch_offset(0, Width::U16, 0, 4, t, Endian::Little, "near")
+            .unwrap();
+        w.patch_offset(2, Width::U8, 0, 1, t, Endian::Little, "far")
+            .unwrap();
         w.end_section(4);
         let err = w.close_lane().expect_err("304 bytes do not fit in a u8");
         assert_eq!(err.path, "far");
@@ -305,9 +309,9 @@ mod tests {
                 targets.push(w.end_value(start, 4));
                 w.leave_lane();
             }
-            w.patch_offset(0, Width::U16, 1, scale, targets[1], "odd")
+            w.patch_offset(0, Width::U16, 1, scale, targets[1], Endian::Little, "odd")
                 .unwrap();
-            w.patch_offset(4, Width::U24, 4, 4, targets[1], "after")
+            w.patch_offset(4, Width::U24, 4, 4, targets[1], Endian::Little, "after")
                 .unwrap();
             w.end_section(4);
             w.close_lane().map(|()| w.into_bytes())

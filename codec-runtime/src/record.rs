@@ -10,7 +10,7 @@
 
 use crate::error::{EncodeError, EncodeResult};
 use crate::reader::Endian;
-use crate::writer::{uint_bytes, Width, Writer};
+use crate::writer::{uint_bytes, Primitive, Width, Writer};
 
 /// A record of `N` bytes being assembled, with the writer's byte order.
 #[derive(Debug)]
@@ -27,10 +27,7 @@ macro_rules! record_put_int {
     ($name:ident, $t:ty) => {
         #[inline(always)]
         pub fn $name(&mut self, v: $t) {
-            match self.endian {
-                Endian::Little => self.put_bytes(&v.to_le_bytes()),
-                Endian::Big => self.put_bytes(&v.to_be_bytes()),
-            }
+            self.put_as(v, self.endian);
         }
     };
 }
@@ -81,14 +78,13 @@ impl<const N: usize> RecordBuf<N> {
         }
     }
 
-    #[inline(always)]
-    pub fn put_f32(&mut self, v: f32) {
-        self.put_u32(v.to_bits())
-    }
+    record_put_int!(put_f32, f32);
+    record_put_int!(put_f64, f64);
 
+    /// [`Writer::put_as`]: `v` in `endian` order.
     #[inline(always)]
-    pub fn put_f64(&mut self, v: f64) {
-        self.put_u64(v.to_bits())
+    pub fn put_as<T: Primitive>(&mut self, v: T, endian: Endian) {
+        self.put_bytes(v.bytes_in(endian).as_ref());
     }
 
     /// [`Writer::put_uint`]: refuses a value wider than `width`.

@@ -320,7 +320,7 @@ impl Writer {
             // Into a lane: zeros now, patched when the lane is closed.
             let at = self.pos();
             self.put_bytes(&[0u8; 8][..width.bytes() as usize]);
-            return self.patch_offset(at, width, base, scale, target, what);
+            return self.patch_offset(at, width, base, scale, target, self.endian, what);
         }
         let v = crate::writer::offset_value(width, base, scale, target, what)?;
         self.put_uint(width, v, what)
@@ -377,7 +377,7 @@ impl Writer {
                     format!("refers to record {}, but only {n} were written", r.index),
                 ));
             };
-            self.patch_offset(r.at, r.width, r.base, r.scale, target, r.what)?;
+            self.patch_offset(r.at, r.width, r.base, r.scale, target, self.endian, r.what)?;
         }
         Ok(())
     }
@@ -462,6 +462,7 @@ impl Writer {
                     spec.base,
                     spec.scale,
                     entries[i].0,
+                    self.endian,
                     spec.what,
                 )?;
             }
@@ -475,6 +476,7 @@ impl Writer {
                     spec.base,
                     spec.scale,
                     entries[j].0,
+                    self.endian,
                     spec.next_what,
                 )?;
             }
@@ -626,7 +628,7 @@ mod tests {
                 patched.put_u8(0xAA);
                 patched.put_zeros(width.bytes() as usize);
                 patched
-                    .patch_offset(1, width, base, scale, target, "f")
+                    .patch_offset(1, width, base, scale, target, endian, "f")
                     .unwrap();
                 assert_eq!(put.into_bytes(), patched.into_bytes(), "{width:?}");
             }

@@ -96,14 +96,36 @@ pub struct Writer {
     units_to_come: usize,
 }
 
+/// A number written as its bytes in a given order. Generated code passes
+/// its schema's byte order as a constant (see [`Writer::put_as`]), so that
+/// the choice between the two orders is made when it is compiled.
+pub trait Primitive: Copy {
+    type Bytes: AsRef<[u8]>;
+    fn bytes_in(self, endian: Endian) -> Self::Bytes;
+}
+
+macro_rules! primitive {
+    ($($t:ty),*) => {$(
+        impl Primitive for $t {
+            type Bytes = [u8; std::mem::size_of::<$t>()];
+            #[inline(always)]
+            fn bytes_in(self, endian: Endian) -> Self::Bytes {
+                match endian {
+                    Endian::Little => self.to_le_bytes(),
+                    Endian::Big => self.to_be_bytes(),
+                }
+            }
+        }
+    )*};
+}
+
+primitive!(u16, i16, u32, i32, u64, i64, f32, f64);
+
 macro_rules! put_int {
     ($name:ident, $t:ty) => {
         #[inline]
         pub fn $name(&mut self, v: $t) {
-            match self.endian {
-                Endian::Little => self.buf.extend_from_slice(&v.to_le_bytes()),
-                Endian::Big => self.buf.extend_from_slice(&v.to_be_bytes()),
-            }
+            self.put_as(v, self.endian);
         }
     };
 }
@@ -342,14 +364,15 @@ impl Writer {
         }
     }
 
-    #[inline]
-    pub fn put_f32(&mut self, v: f32) {
-        self.put_u32(v.to_bits())
-    }
+    put_int!(put_f32, f32);
+    put_int!(put_f64, f64);
 
-    #[inline]
-    pub fn put_f64(&mut self, v: f64) {
-        self.put_u64(v.to_bits())
+    /// Writes `v` in `endian` order. Generated code calls this with its
+    /// schema's order as a constant, where the interpreter and glue call
+    /// the `put_u32`-style methods, which use the writer's order.
+    #[inline(always)]
+    pub fn put_as<T: Primitive>(&mut self, v: T, endian: Endian) {
+        self.buf.extend_from_slice(v.bytes_in(endian).as_ref());
     }
 
     #[inline]
@@ -462,7 +485,10 @@ impl Writer {
         put_uint_at(&mut self.buf, at, width, v, self.endian, what)
     }
 
-    /// Patches an offset field: `(target - base) / scale` must be exact and fit.
+    /// Patches an offset field: `(target - base) / scale` must be exact and
+    /// fit. `endian` is the writer's byte order (generated code passes it as
+    /// a constant).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub fn patch_offset(
         &mut self,
@@ -471,8 +497,10 @@ impl Writer {
         base: u64,
         scale: u64,
         target: u64,
+        endian: Endian,
         what: &'static str,
     ) -> EncodeResult<()> {
+        debug_assert_eq!(endian, self.endian);
         if target & crate::lane::LANE != 0 {
             // Into a lane: patched once the lane's start is known.
             let target = target & !crate::lane::LANE;
@@ -488,7 +516,8 @@ impl Writer {
             return Ok(());
         }
         let v = offset_value(width, base, scale, target, what)?;
-        self.patch_uint(at, width, v, what)
+        debug_assert_eq!(self.lane_tag, 0, "patch while a lane is entered");
+        put_uint_at(&mut self.buf, at, width, v, endian, what)
     }
 
     /// Counts a record of a type (for derived record counts).
@@ -510,16 +539,18 @@ impl Writer {
     }
 
     /// Reads back a patched offset field at `at` and returns the position it
-    /// points to: `base + stored * scale`.
+    /// points to: `base + stored * scale`. `endian` is the writer's byte
+    /// order (generated code passes it as a constant).
     #[inline(always)]
-    pub fn resolve(&self, at: u64, width: Width, base: u64, scale: u64) -> u64 {
+    pub fn resolve(&self, at: u64, width: Width, base: u64, scale: u64, endian: Endian) -> u64 {
+        debug_assert_eq!(endian, self.endian);
         let n = width.bytes() as usize;
         let at = at as usize;
         let Some(b) = self.main_buf().get(at..at + n) else {
             return 0;
         };
         let mut word = [0u8; 8];
-        let v = match self.endian {
+        let v = match endian {
             Endian::Little => {
                 word[..n].copy_from_slice(b);
                 u64::from_le_bytes(word)
@@ -584,18 +615,17 @@ impl Writer {
     }
 
     /// Places a value of exactly one 4-byte word, `bits` in its integer
-    /// form, in the current section: the same bytes and position as
+    /// form written in `endian` order (the writer's own, which generated
+    /// code passes as a constant), in the current section: the same bytes
+    /// and position as
     /// [`Writer::begin_value`]`(4)`, the word, then [`Writer::end_value`].
     /// In a section that reuses bytes at 4-aligned positions (most values of
     /// such sections are one word), the word is looked up before it is
     /// written, with one map probe, inlined where the value is placed.
     #[inline(always)]
-    pub fn place_word(&mut self, bits: u32) -> u64 {
+    pub fn place_word(&mut self, bits: u32, endian: Endian) -> u64 {
         self.align(4);
-        let bytes = match self.endian {
-            Endian::Little => bits.to_le_bytes(),
-            Endian::Big => bits.to_be_bytes(),
-        };
+        let bytes = bits.bytes_in(endian);
         let s = self.buf.len();
         if self.lane_tag == 0 && matches!(self.dedup, Dedup::ByteSearch { align: 4 }) {
             let sec_start = self.section(self.current).start as usize;
@@ -962,7 +992,7 @@ mod tests {
                     let mut at = Vec::new();
                     for step in &steps {
                         at.push(match *step {
-                            Word(v) if fast => w.place_word(v),
+                            Word(v) if fast => w.place_word(v, endian),
                             Word(v) => {
                                 let s = w.begin_value(4);
                                 w.put_u32(v);
