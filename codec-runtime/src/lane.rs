@@ -18,7 +18,7 @@
 use crate::error::EncodeResult;
 use crate::pool::{ByteSearchPool, ExactPool};
 use crate::reader::Endian;
-use crate::writer::{copy_low, offset_value, put_uint_at, Dedup, SectionSpan, Width, Writer};
+use crate::writer::{offset_value, put_uint_at, Dedup, SectionSpan, Width, Writer};
 
 /// The bit that marks a position inside the lane being written (bit 62:
 /// far above any output the writer accepts, and never set by arithmetic on
@@ -39,19 +39,78 @@ pub(crate) struct Lane {
     pub(crate) exact: ExactPool,
     pub(crate) search: ByteSearchPool,
     /// Offsets that point into the lane, patched when it is closed.
-    pub(crate) patches: Vec<LanePatch>,
+    pub(crate) kept: KeptOffsets,
 }
 
-/// An offset into the lane, kept as `patch_offset` was called, the target
-/// lane-relative (without the [`LANE`] bit).
-#[derive(Debug)]
-pub(crate) struct LanePatch {
-    pub(crate) at: u64,
-    pub(crate) width: Width,
-    pub(crate) base: u64,
-    pub(crate) scale: u64,
-    pub(crate) target: u64,
-    pub(crate) what: &'static str,
+/// The offsets into a lane, kept as `patch_offset` was called: each one's
+/// place, base and lane-relative target (without the [`LANE`] bit), in runs
+/// that share their width, scale and field. A walk keeps many offsets of
+/// one field (AAMP: one per string parameter), so a run is usually all of
+/// them, and what they share is stored and checked once.
+#[derive(Debug, Default)]
+pub(crate) struct KeptOffsets {
+    spots: Vec<KeptOffset>,
+    /// (index of the run's first spot, what the run shares).
+    runs: Vec<(usize, OffsetKind)>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct KeptOffset {
+    at: u64,
+    base: u64,
+    target: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct OffsetKind {
+    width: Width,
+    scale: u64,
+    what: &'static str,
+}
+
+impl KeptOffsets {
+    /// Keeps an offset at `at` to the lane-relative `target`.
+    #[inline(always)]
+    pub(crate) fn keep(
+        &mut self,
+        at: u64,
+        width: Width,
+        base: u64,
+        scale: u64,
+        target: u64,
+        what: &'static str,
+    ) {
+        let same = self.runs.last().is_some_and(|(_, k)| {
+            k.width == width && k.scale == scale && std::ptr::eq(k.what, what)
+        });
+        if !same {
+            let kind = OffsetKind { width, scale, what };
+            self.runs.push((self.spots.len(), kind));
+        }
+        self.spots.push(KeptOffset { at, base, target });
+    }
+
+    fn clear(&mut self) {
+        self.spots.clear();
+        self.runs.clear();
+    }
+
+    /// Patches every kept offset for a lane that starts at `start`,
+    /// stopping at the first that does not fit.
+    fn patch(&self, buf: &mut [u8], endian: Endian, start: u64) -> EncodeResult<()> {
+        for (i, &(first, kind)) in self.runs.iter().enumerate() {
+            let end = self.runs.get(i + 1).map_or(self.spots.len(), |r| r.0);
+            let spots = &self.spots[first..end];
+            match kind.width {
+                Width::U8 => patch_run::<1>(buf, endian, start, kind, spots)?,
+                Width::U16 => patch_run::<2>(buf, endian, start, kind, spots)?,
+                Width::U24 => patch_run::<3>(buf, endian, start, kind, spots)?,
+                Width::U32 => patch_run::<4>(buf, endian, start, kind, spots)?,
+                Width::U64 => patch_run::<8>(buf, endian, start, kind, spots)?,
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The writer's lanes: at most one open at a time (a walk fills one section
@@ -82,7 +141,7 @@ impl Writer {
         lane.buf.clear();
         lane.exact.reset();
         lane.search.reset();
-        lane.patches.clear();
+        lane.kept.clear();
         self.lanes.open = true;
         self.set_section_span(id, SectionSpan::default());
     }
@@ -136,57 +195,59 @@ impl Writer {
         self.align(align);
         let end = self.pos();
         self.set_section_span(self.lanes.lane.section, SectionSpan { start, end });
-        let patches = std::mem::take(&mut self.lanes.lane.patches);
-        let result = patch_kept(&mut self.buf, self.endian, start, &patches);
-        self.lanes.lane.patches = patches;
-        result
+        self.lanes
+            .lane
+            .kept
+            .patch(&mut self.buf, self.endian, start)
     }
 }
 
-/// Patches the offsets kept for a lane that starts at `start`, stopping at
-/// the first that does not fit. A loop of its own rather than a call of
-/// [`Writer::patch_offset`] per patch: that one is built for widths and
-/// scales known where it is inlined, and these are known only here. The
-/// checks are folded into one branch, and the error (with its message)
-/// is made apart, by the same code as `patch_offset`'s.
-fn patch_kept(
+/// Patches a run of kept offsets `N` bytes wide. A loop of its own rather
+/// than a call of [`Writer::patch_offset`] per offset: that one is built for
+/// widths and scales known where it is inlined, and these are known only
+/// here, once per run. The checks are folded into one branch, and the error
+/// (with its message) is made apart, by the same code as `patch_offset`'s.
+fn patch_run<const N: usize>(
     buf: &mut [u8],
     endian: Endian,
     start: u64,
-    patches: &[LanePatch],
+    kind: OffsetKind,
+    spots: &[KeptOffset],
 ) -> EncodeResult<()> {
-    for p in patches {
+    let shift = kind.scale.trailing_zeros();
+    let exact = kind.scale.is_power_of_two();
+    let max = kind.width.max();
+    for p in spots {
         let target = start + p.target;
         let delta = target.wrapping_sub(p.base);
-        let v = delta >> p.scale.trailing_zeros();
-        let n = p.width.bytes() as usize;
+        let v = delta >> shift;
+        let fits = target >= p.base && exact && delta & (kind.scale - 1) == 0 && v <= max;
         let at = p.at as usize;
-        let fits = target >= p.base
-            && p.scale.is_power_of_two()
-            && delta & (p.scale - 1) == 0
-            && v <= p.width.max();
-        match buf.get_mut(at..at + n) {
-            Some(dst) if fits => {
-                let bytes = match endian {
-                    Endian::Little => v.to_le_bytes(),
-                    Endian::Big => (v << ((8 - n) * 8)).to_be_bytes(),
-                };
-                copy_low(dst, &bytes);
-            }
-            _ => patch_slowly(buf, endian, target, p)?,
+        match buf.get_mut(at..at + N) {
+            Some(dst) if fits => match endian {
+                Endian::Little => dst.copy_from_slice(&v.to_le_bytes()[..N]),
+                Endian::Big => dst.copy_from_slice(&v.to_be_bytes()[8 - N..]),
+            },
+            _ => patch_slowly(buf, endian, target, kind, p)?,
         }
     }
     Ok(())
 }
 
-/// A kept offset that [`patch_kept`] did not write: patched here if its
+/// A kept offset that [`patch_run`] did not write: patched here if its
 /// scale is not a power of two, else refused with the error
 /// `patch_offset` would give.
 #[cold]
 #[inline(never)]
-fn patch_slowly(buf: &mut [u8], endian: Endian, target: u64, p: &LanePatch) -> EncodeResult<()> {
-    let v = offset_value(p.width, p.base, p.scale, target, p.what)?;
-    put_uint_at(buf, p.at, p.width, v, endian, p.what)
+fn patch_slowly(
+    buf: &mut [u8],
+    endian: Endian,
+    target: u64,
+    kind: OffsetKind,
+    p: &KeptOffset,
+) -> EncodeResult<()> {
+    let v = offset_value(kind.width, p.base, kind.scale, target, kind.what)?;
+    put_uint_at(buf, p.at, kind.width, v, endian, kind.what)
 }
 
 #[cfg(test)]

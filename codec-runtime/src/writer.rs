@@ -504,15 +504,10 @@ impl Writer {
         if target & crate::lane::LANE != 0 {
             // Into a lane: patched once the lane's start is known.
             let target = target & !crate::lane::LANE;
-            let patch = crate::lane::LanePatch {
-                at,
-                width,
-                base,
-                scale,
-                target,
-                what,
-            };
-            self.lanes.lane.patches.push(patch);
+            self.lanes
+                .lane
+                .kept
+                .keep(at, width, base, scale, target, what);
             return Ok(());
         }
         let v = offset_value(width, base, scale, target, what)?;
@@ -758,7 +753,7 @@ pub(crate) fn offset_value(
     };
     // Scales are powers of two in every known format: a shift and a
     // mask, where a division would cost tens of cycles when the scale
-    // is not a constant here (the patches kept for a lane).
+    // is not a constant here (the interpreter's, a kept lane offset).
     // A scale of 0 is refused by the schema checks; here it only
     // fails to fit.
     let (v, rem) = if scale.is_power_of_two() {
@@ -789,7 +784,7 @@ pub(crate) fn offset_value(
 
 /// Copies the first `dst.len()` bytes of `src` with a copy of fixed size
 /// for each width: a copy whose length is known only at run time (a width
-/// kept for a lane's patches) is a call into `memcpy`.
+/// the interpreter reads from its schema) is a call into `memcpy`.
 #[inline(always)]
 pub(crate) fn copy_low(dst: &mut [u8], src: &[u8; 8]) {
     match dst.len() {
