@@ -4,7 +4,7 @@
 
 use crate::error::{EncodeError, EncodeResult};
 use crate::pool::{ByteSearchPool, ExactPool};
-use crate::reader::Endian;
+use crate::reader::{align_up, Endian};
 
 /// Width of an integer field that holds an offset or a count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -462,9 +462,10 @@ impl Writer {
         match exact.find_or_remember_cstring(buf, bytes, len, start) {
             Some(p) => Ok(p | tag),
             None => {
-                buf.extend_from_slice(bytes);
-                buf.resize(start + len, 0);
-                pad_to(buf, item_align);
+                // The string, its terminator and padding, and the zeros up
+                // to the next item's alignment, written at once.
+                let end = align_up(start as u64 + len as u64, item_align) as usize;
+                put_zero_padded(buf, bytes, end - start);
                 Ok(start as u64 | tag)
             }
         }
@@ -819,8 +820,9 @@ pub(crate) fn check_cstring(s: &[u8], max: Option<u64>, what: &'static str) -> E
 
 /// Whether `b` holds a zero byte. Strings are mostly short, where
 /// `contains` (a call into `memchr`, byte by byte below 16 bytes) costs more
-/// than testing 8 bytes at a time: whole words, then the last 8 bytes
-/// (overlapping the words read), by the carry trick.
+/// than testing several bytes at a time by the carry trick: below 8 bytes,
+/// two overlapping 4-byte words (or the three bytes of a 3-byte string),
+/// up to 64 whole 8-byte words and then the last 8 bytes, overlapping.
 #[inline]
 fn contains_nul(b: &[u8]) -> bool {
     const LOW: u64 = 0x0101_0101_0101_0101;
@@ -829,16 +831,65 @@ fn contains_nul(b: &[u8]) -> bool {
         let w = u64::from_le_bytes(*w);
         w.wrapping_sub(LOW) & !w & HIGH != 0
     };
-    match b.last_chunk::<8>() {
-        None => b.contains(&0),
-        Some(_) if b.len() > 64 => b.contains(&0),
-        Some(last) => {
+    let zero_in_half = |w: &[u8]| {
+        let w = u32::from_le_bytes(w.try_into().unwrap_or([1; 4]));
+        w.wrapping_sub(LOW as u32) & !w & HIGH as u32 != 0
+    };
+    let n = b.len();
+    match n {
+        0 => false,
+        1..=3 => b[0] == 0 || b[n / 2] == 0 || b[n - 1] == 0,
+        4..=7 => zero_in_half(&b[..4]) || zero_in_half(&b[n - 4..]),
+        8..=64 => {
             b.chunks_exact(8)
                 .any(|w| w.first_chunk::<8>().is_some_and(zero_in))
-                || zero_in(last)
+                || b.last_chunk::<8>().is_some_and(zero_in)
         }
+        _ => b.contains(&0),
     }
 }
+
+/// Appends `b` and zeros up to `len` bytes in all (`len > b.len()`). Up
+/// to [`SHORT_ROOM`] bytes, the zeros go in as one fixed-size store and the
+/// string's bytes as two overlapping fixed-size copies from its ends, so a
+/// short string costs no call into `memcpy` or `memset`; the output is then
+/// cut back to `len`.
+#[inline]
+fn put_zero_padded(buf: &mut Vec<u8>, b: &[u8], len: usize) {
+    let start = buf.len();
+    let n = b.len();
+    if len > SHORT_ROOM {
+        buf.extend_from_slice(b);
+        buf.resize(start + len, 0);
+        return;
+    }
+    buf.extend_from_slice(&[0u8; SHORT_ROOM]);
+    let dst = &mut buf[start..start + n];
+    match n {
+        0 => {}
+        1..=3 => {
+            dst[0] = b[0];
+            dst[n / 2] = b[n / 2];
+            dst[n - 1] = b[n - 1];
+        }
+        4..=7 => {
+            dst[..4].copy_from_slice(&b[..4]);
+            dst[n - 4..].copy_from_slice(&b[n - 4..]);
+        }
+        8..=16 => {
+            dst[..8].copy_from_slice(&b[..8]);
+            dst[n - 8..].copy_from_slice(&b[n - 8..]);
+        }
+        _ => {
+            dst[..16].copy_from_slice(&b[..16]);
+            dst[n - 16..].copy_from_slice(&b[n - 16..]);
+        }
+    }
+    buf.truncate(start + len);
+}
+
+/// The longest value [`put_zero_padded`] writes with fixed-size stores.
+const SHORT_ROOM: usize = 32;
 
 /// Pads `buf` with zero bytes up to a multiple of `align`.
 #[inline(always)]
@@ -1138,6 +1189,24 @@ mod tests {
                     s[at] = 0;
                     assert!(contains_nul(&s), "{len} bytes of {fill:#x}, NUL at {at}");
                 }
+            }
+        }
+    }
+
+    /// A string written with fixed-size stores gives the bytes of a plain
+    /// copy and zero fill: every length to 40 (both sides of the fixed
+    /// room), padded lengths from one byte past it, after other bytes.
+    #[test]
+    fn a_zero_padded_string_is_its_bytes_then_zeros() {
+        for n in 0..40usize {
+            let b: Vec<u8> = (0..n as u8).map(|i| i + 1).collect();
+            for len in n + 1..n + 12 {
+                let mut buf = vec![0xEE; 3];
+                put_zero_padded(&mut buf, &b, len);
+                let mut want = vec![0xEE; 3];
+                want.extend_from_slice(&b);
+                want.resize(3 + len, 0);
+                assert_eq!(buf, want, "{n} bytes padded to {len}");
             }
         }
     }
