@@ -176,6 +176,7 @@ impl Writer {
     fn swap_lane_storage(&mut self) {
         std::mem::swap(&mut self.buf, &mut self.lanes.lane.buf);
         self.lane_tag = if self.lanes.entered() { LANE } else { 0 };
+        self.refresh_word_base();
     }
 
     /// Appends the open lane after the current position (aligned), records

@@ -94,6 +94,11 @@ pub struct Writer {
     /// The bytes the units still to come are guessed to take (see
     /// [`Writer::note_units_to_come`]).
     units_to_come: usize,
+    /// Where the current section starts when [`Writer::place_word`] looks
+    /// its words up (a byte-search section at 4-byte steps that starts
+    /// 4-aligned, outside a lane), else `usize::MAX`: one field read per
+    /// word instead of the tests it stands for (see `refresh_word_base`).
+    word_base: usize,
 }
 
 /// A number written as its bytes in a given order. Generated code passes
@@ -193,6 +198,7 @@ impl Writer {
             lanes: Default::default(),
             lane_tag: 0,
             units_to_come: 0,
+            word_base: usize::MAX,
         }
     }
 
@@ -248,6 +254,17 @@ impl Writer {
         self.sorted.clear();
         self.lane_tag = 0;
         self.units_to_come = 0;
+        self.refresh_word_base();
+    }
+
+    /// Recomputes `word_base` after the section, its policy, its start or
+    /// the lane state changed.
+    pub(crate) fn refresh_word_base(&mut self) {
+        let start = self.section(self.current).start as usize;
+        let searched = self.lane_tag == 0
+            && matches!(self.dedup, Dedup::ByteSearch { align: 4 })
+            && start % 4 == 0;
+        self.word_base = if searched { start } else { usize::MAX };
     }
 
     /// Makes `id` the current section with `dedup`; returns the previous ones.
@@ -255,6 +272,7 @@ impl Writer {
         let old = (self.current, self.dedup);
         self.current = id;
         self.dedup = dedup;
+        self.refresh_word_base();
         old
     }
 
@@ -262,6 +280,7 @@ impl Writer {
         if let Some(s) = self.sections.get_mut(id) {
             *s = span;
         }
+        self.refresh_word_base();
     }
 
     /// The main output, also while a lane is entered (for patches and for
@@ -584,6 +603,7 @@ impl Writer {
         if let Some(s) = self.sections.get_mut(id) {
             *s = SectionSpan { start, end: start };
         }
+        self.refresh_word_base();
         self.search.reset();
         self.exact.reset();
     }
@@ -623,17 +643,18 @@ impl Writer {
         self.align(4);
         let bytes = bits.bytes_in(endian);
         let s = self.buf.len();
-        if self.lane_tag == 0 && matches!(self.dedup, Dedup::ByteSearch { align: 4 }) {
-            let sec_start = self.section(self.current).start as usize;
-            if (s - sec_start) % 4 == 0 && s + 4 < u32::MAX as usize {
-                // The pool keys words as read back from the output.
-                let word = u32::from_le_bytes(bytes);
-                if let Some(p) = self.search.find_or_keep_word(&self.buf[sec_start..], word) {
-                    return sec_start as u64 + p;
-                }
-                self.buf.extend_from_slice(&bytes);
-                return s as u64;
+        // A 4-aligned position in a section that starts 4-aligned is a
+        // 4-byte step from its start.
+        let sec_start = self.word_base;
+        if sec_start <= s && s + 4 < u32::MAX as usize {
+            debug_assert!(self.lane_tag == 0 && (s - sec_start) % 4 == 0);
+            // The pool keys words as read back from the output.
+            let word = u32::from_le_bytes(bytes);
+            if let Some(p) = self.search.find_or_keep_word(&self.buf[sec_start..], word) {
+                return sec_start as u64 + p;
             }
+            self.buf.extend_from_slice(&bytes);
+            return s as u64;
         }
         let start = self.pos();
         self.buf.extend_from_slice(&bytes);
