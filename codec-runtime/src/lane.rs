@@ -61,30 +61,24 @@ struct KeptOffset {
     target: u64,
 }
 
+/// What the offsets of one run share: their width, their scale and the
+/// field they belong to (for errors).
 #[derive(Debug, Clone, Copy)]
-struct OffsetKind {
-    width: Width,
-    scale: u64,
-    what: &'static str,
+pub(crate) struct OffsetKind {
+    pub(crate) width: Width,
+    pub(crate) scale: u64,
+    pub(crate) what: &'static str,
 }
 
 impl KeptOffsets {
-    /// Keeps an offset at `at` to the lane-relative `target`.
+    /// Keeps an offset of `kind` at `at`, from `base` to the lane-relative
+    /// `target`.
     #[inline(always)]
-    pub(crate) fn keep(
-        &mut self,
-        at: u64,
-        width: Width,
-        base: u64,
-        scale: u64,
-        target: u64,
-        what: &'static str,
-    ) {
+    pub(crate) fn keep(&mut self, at: u64, base: u64, target: u64, kind: OffsetKind) {
         let same = self.runs.last().is_some_and(|(_, k)| {
-            k.width == width && k.scale == scale && std::ptr::eq(k.what, what)
+            k.width == kind.width && k.scale == kind.scale && std::ptr::eq(k.what, kind.what)
         });
         if !same {
-            let kind = OffsetKind { width, scale, what };
             self.runs.push((self.spots.len(), kind));
         }
         self.spots.push(KeptOffset { at, base, target });

@@ -97,7 +97,8 @@ impl<const N: usize> RecordBuf<N> {
 }
 
 impl Writer {
-    /// A record buffer in this writer's byte order.
+    /// A record buffer in this writer's byte order (generated code, which
+    /// knows its order, creates one with [`RecordBuf::new`] instead).
     #[inline(always)]
     pub fn record_buf<const N: usize>(&self) -> RecordBuf<N> {
         RecordBuf::new(self.endian())

@@ -524,10 +524,8 @@ impl Writer {
         if target & crate::lane::LANE != 0 {
             // Into a lane: patched once the lane's start is known.
             let target = target & !crate::lane::LANE;
-            self.lanes
-                .lane
-                .kept
-                .keep(at, width, base, scale, target, what);
+            let kind = crate::lane::OffsetKind { width, scale, what };
+            self.lanes.lane.kept.keep(at, base, target, kind);
             return Ok(());
         }
         let v = offset_value(width, base, scale, target, what)?;
