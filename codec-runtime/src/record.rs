@@ -23,7 +23,7 @@ pub struct RecordBuf<const N: usize> {
     overflow: bool,
 }
 
-macro_rules! record_put_int {
+macro_rules! record_put_number {
     ($name:ident, $t:ty) => {
         #[inline(always)]
         pub fn $name(&mut self, v: $t) {
@@ -62,12 +62,12 @@ impl<const N: usize> RecordBuf<N> {
         self.put_bytes(&[v as u8]);
     }
 
-    record_put_int!(put_u16, u16);
-    record_put_int!(put_i16, i16);
-    record_put_int!(put_u32, u32);
-    record_put_int!(put_i32, i32);
-    record_put_int!(put_u64, u64);
-    record_put_int!(put_i64, i64);
+    record_put_number!(put_u16, u16);
+    record_put_number!(put_i16, i16);
+    record_put_number!(put_u32, u32);
+    record_put_number!(put_i32, i32);
+    record_put_number!(put_u64, u64);
+    record_put_number!(put_i64, i64);
 
     #[inline(always)]
     pub fn put_u24(&mut self, v: u32) {
@@ -78,8 +78,8 @@ impl<const N: usize> RecordBuf<N> {
         }
     }
 
-    record_put_int!(put_f32, f32);
-    record_put_int!(put_f64, f64);
+    record_put_number!(put_f32, f32);
+    record_put_number!(put_f64, f64);
 
     /// [`Writer::put_as`]: `v` in `endian` order.
     #[inline(always)]

@@ -126,7 +126,7 @@ macro_rules! primitive {
 
 primitive!(u16, i16, u32, i32, u64, i64, f32, f64);
 
-macro_rules! put_int {
+macro_rules! put_number {
     ($name:ident, $t:ty) => {
         #[inline]
         pub fn $name(&mut self, v: $t) {
@@ -367,12 +367,12 @@ impl Writer {
         self.buf.push(v as u8);
     }
 
-    put_int!(put_u16, u16);
-    put_int!(put_i16, i16);
-    put_int!(put_u32, u32);
-    put_int!(put_i32, i32);
-    put_int!(put_u64, u64);
-    put_int!(put_i64, i64);
+    put_number!(put_u16, u16);
+    put_number!(put_i16, i16);
+    put_number!(put_u32, u32);
+    put_number!(put_i32, i32);
+    put_number!(put_u64, u64);
+    put_number!(put_i64, i64);
 
     #[inline]
     pub fn put_u24(&mut self, v: u32) {
@@ -383,8 +383,8 @@ impl Writer {
         }
     }
 
-    put_int!(put_f32, f32);
-    put_int!(put_f64, f64);
+    put_number!(put_f32, f32);
+    put_number!(put_f64, f64);
 
     /// Writes `v` in `endian` order. Generated code calls this with its
     /// schema's order as a constant, where the interpreter and glue call
@@ -499,10 +499,23 @@ impl Writer {
         v: u64,
         what: &'static str,
     ) -> EncodeResult<()> {
+        self.patch_uint_as(at, width, v, self.endian, what)
+    }
+
+    /// [`Writer::patch_uint`] in a given byte order (the writer's own).
+    #[inline(always)]
+    fn patch_uint_as(
+        &mut self,
+        at: u64,
+        width: Width,
+        v: u64,
+        endian: Endian,
+        what: &'static str,
+    ) -> EncodeResult<()> {
         // Never called while a lane is entered: offsets into a lane are
         // kept (see `patch_offset`), and nothing else is patched there.
         debug_assert_eq!(self.lane_tag, 0, "patch while a lane is entered");
-        put_uint_at(&mut self.buf, at, width, v, self.endian, what)
+        put_uint_at(&mut self.buf, at, width, v, endian, what)
     }
 
     /// Patches an offset field: `(target - base) / scale` must be exact and
@@ -529,8 +542,7 @@ impl Writer {
             return Ok(());
         }
         let v = offset_value(width, base, scale, target, what)?;
-        debug_assert_eq!(self.lane_tag, 0, "patch while a lane is entered");
-        put_uint_at(&mut self.buf, at, width, v, endian, what)
+        self.patch_uint_as(at, width, v, endian, what)
     }
 
     /// Counts a record of a type (for derived record counts).
