@@ -22,6 +22,8 @@ mod docs;
 mod dump;
 #[path = "codec/inputs.rs"]
 mod inputs;
+#[path = "codec/interrupt.rs"]
+mod interrupt;
 #[path = "codec/survey.rs"]
 mod survey;
 #[path = "codec/text.rs"]

@@ -1,24 +1,51 @@
 //! `to-text` and `from-text` on archives: a SARC (inside any compression
 //! layers) becomes a folder, each file in it converted where a text form
-//! exists (AAMP → YAML, AINB → JSON) and kept as bytes otherwise, plus a
-//! manifest, `codec-archive.json`, with what the bytes alone do not say:
-//! the layers, the byte order, the header values, and per file its order,
-//! alignment, name flag and a CRC32 of its bytes. `from-text` on the folder
-//! writes the archive back: byte for byte when nothing was edited; a file
-//! whose bytes changed, or a new one, gets the alignment of its unchanged
-//! siblings of the same extension, else its kind's (`sarc::glue`); a file
-//! gone from the folder is gone from the archive.
+//! exists (AAMP → YAML, BYML → YAML, AINB → JSON) and kept as bytes
+//! otherwise, plus a manifest, `codec-archive.json`, with what the bytes
+//! alone do not say: the layers, the byte order, the header values, and per
+//! file its order, alignment, name flag and a CRC32 of its bytes.
+//! `from-text` on the folder writes the archive back: byte for byte when
+//! nothing was edited; a file whose bytes changed, or a new one, gets the
+//! alignment of its unchanged siblings of the same extension, else its
+//! kind's (`sarc::glue`).
+//!
+//! Archives come from strangers and folders are edited by hand, so the
+//! folder form is a closed world:
+//!
+//! - `to-text` writes the whole folder into a fresh staging folder beside
+//!   the target and swaps it in only once complete (an atomic exchange on
+//!   Linux). A failure or an interruption leaves the old folder as it was;
+//!   nothing is written through a symbolic link; two runs on one target
+//!   give one run's folder, never a mix.
+//! - Every entry gets a file of its own: duplicate names, an entry named
+//!   like the manifest, a text name that equals another entry's name, and a
+//!   file where another entry needs a folder get distinct stored names
+//!   (`name~2.ext`), recorded in the manifest ([`plan_stored`]).
+//! - `from-text` reads only regular files inside the folder: manifest
+//!   names and stored paths are checked by the same rule as `to-text`'s
+//!   ([`safe_relative`]), no symbolic link is followed (one found is an
+//!   error), layers are bounded, and a file deleted from the folder is
+//!   reported, not dropped in silence. A new file is converted by its
+//!   extension as the archive's own files are (`X.ainb.json` → AINB), or
+//!   refused when it cannot be.
 
-use crate::atomic::Staged;
-use formats::layer::{peel, Dictionaries, Layer};
+use formats::layer::{peel, Dictionaries, Layer, MAX_LAYERS};
 use formats::sarc::{self, Node, Sarc, Variant};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The manifest's file name inside an archive's folder.
 pub const MANIFEST: &str = "codec-archive.json";
+
+/// The prefix of every temporary name `codec` creates; such names are never
+/// read as content.
+const TEMP_PREFIX: &str = ".codec-";
+
+/// The largest manifest read (a manifest lists names, not contents).
+const MAX_MANIFEST: u64 = 256 << 20;
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -59,6 +86,14 @@ struct FileEntry {
     crc32: u32,
 }
 
+/// The forms a file can be stored in, with the extension their text adds.
+const FORMS: [(&str, Option<&str>); 4] = [
+    ("bytes", None),
+    ("aamp-yaml", Some("yml")),
+    ("byml-yaml", Some("yml")),
+    ("ainb-json", Some("json")),
+];
+
 /// Whether `data` is an archive, possibly compressed.
 pub fn is_archive(data: &[u8], dicts: &Dictionaries) -> bool {
     sarc::looks_like(data)
@@ -73,7 +108,7 @@ pub fn folder_for(input: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Writes archive `input` as a folder; returns the files written.
+/// Writes archive `input` as folder `out`; returns the files written.
 pub fn to_folder(
     input: &Path,
     data: &[u8],
@@ -86,42 +121,62 @@ pub fn to_folder(
     let (layers, inner) = peel(data, dicts).map_err(at)?;
     let (variant, archive) =
         sarc::decode(&inner).map_err(|e| at(format!("SARC decode error {e}")))?;
-    if out.exists() && !force {
-        return Err(format!(
-            "{}: exists; use --force to replace it",
-            out.display()
-        ));
+    check_target_folder(out, force)?;
+    // Every name is checked, and every stored name chosen, before anything
+    // is written.
+    let mut converted = Vec::with_capacity(archive.nodes.len());
+    for (i, node) in archive.nodes.iter().enumerate() {
+        let name = node.name.as_str();
+        let rel = safe_relative(name).ok_or_else(|| {
+            at(format!(
+                "file {i} of the archive is named {}, which is not a relative path inside a folder",
+                crate::inputs::shown(&format!("{name:?}"))
+            ))
+        })?;
+        converted.push((rel, text_form(&node.data.value, names)));
     }
-    let mut staged = Staged::new();
-    let mut written = Vec::new();
-    let mut files = Vec::new();
-    let mut created = Vec::new();
-    let result = (|| -> Result<(), String> {
-        for node in &archive.nodes {
-            let name = node.name.as_str();
-            let rel = safe_relative(name).ok_or_else(|| {
-                at(format!(
-                    "the archive holds a file named {name:?}, which is not a relative path"
-                ))
-            })?;
+    let wanted: Vec<(&str, Option<&str>)> = converted
+        .iter()
+        .map(|(rel, text)| (rel.as_str(), text.as_ref().map(|(_, ext, _)| *ext)))
+        .collect();
+    let stored = plan_stored(&wanted).map_err(at)?;
+
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let created = crate::atomic::create_dirs(&parent)?;
+    let staging = match tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .suffix(".tmp")
+        .tempdir_in(&parent)
+    {
+        Ok(t) => t,
+        Err(e) => {
+            crate::atomic::remove_created(&created);
+            return Err(format!("{}: {e}", parent.display()));
+        }
+    };
+    let _guard = crate::interrupt::register(staging.path());
+    let result = (|| -> Result<Vec<String>, String> {
+        let mut files = Vec::with_capacity(archive.nodes.len());
+        let mut written = Vec::with_capacity(archive.nodes.len() + 1);
+        for ((node, (_, text)), stored) in archive.nodes.iter().zip(converted).zip(stored) {
             let bytes = &node.data.value;
-            let (form, stored, content) = text_form(bytes, names)
-                .map(|(form, ext, text)| (form, format!("{rel}.{ext}"), text.into_bytes()))
-                .unwrap_or_else(|| ("bytes", rel.clone(), bytes.clone()));
-            let path = out.join(&stored);
-            if let Some(parent) = path.parent() {
-                created.extend(crate::atomic::create_dirs(parent)?);
-            }
-            staged.add(&path, &content, true).map_err(at)?;
-            written.push(path);
+            let (form, content) = match text {
+                Some((form, _, text)) => (form, std::borrow::Cow::Owned(text.into_bytes())),
+                None => ("bytes", std::borrow::Cow::Borrowed(bytes.as_slice())),
+            };
+            write_new(staging.path(), &stored, &content)?;
             files.push(FileEntry {
-                name: name.to_owned(),
-                stored,
+                name: node.name.as_str().to_owned(),
+                stored: stored.clone(),
                 form: form.to_owned(),
                 align: node.data.align,
                 name_flag: node.name_flag,
                 crc32: crc32fast::hash(bytes),
             });
+            written.push(stored);
         }
         let manifest = Manifest {
             format: "sarc".into(),
@@ -139,25 +194,184 @@ pub fn to_folder(
                 .collect(),
             version: archive.version,
             hash_multiplier: archive.hash_multiplier,
-            files: std::mem::take(&mut files),
+            files,
         };
         let json = serde_json::to_string_pretty(&manifest).map_err(|e| at(e.to_string()))?;
-        let path = out.join(MANIFEST);
-        created.extend(crate::atomic::create_dirs(out)?);
-        // The manifest names the others: staged last.
-        staged
-            .add(&path, format!("{json}\n").as_bytes(), true)
-            .map_err(at)?;
-        written.push(path);
-        Ok(())
-    })();
-    match result.and_then(|()| staged.commit()) {
-        Ok(()) => Ok(written),
+        write_new(staging.path(), MANIFEST, format!("{json}\n").as_bytes())?;
+        written.push(MANIFEST.to_owned());
+        Ok(written)
+    })()
+    .and_then(|written| {
+        swap_in(staging.path(), out, force)?;
+        Ok(written)
+    });
+    // The staging path now holds the old folder (after an exchange), a
+    // half-written one (after a failure), or nothing.
+    crate::interrupt::remove(staging.path());
+    drop(staging);
+    match result {
+        Ok(written) => Ok(written.iter().map(|s| out.join(s)).collect()),
         Err(e) => {
             crate::atomic::remove_created(&created);
             Err(e)
         }
     }
+}
+
+/// Refuses a target that must not be replaced: an existing one without
+/// `--force`, a symbolic link, anything but a folder.
+fn check_target_folder(out: &Path, force: bool) -> Result<(), String> {
+    match fs::symlink_metadata(out) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!("{}: {e}", out.display())),
+        Ok(m) if m.file_type().is_symlink() => Err(format!(
+            "{}: is a symbolic link, which codec does not follow; remove it or choose another -o",
+            out.display()
+        )),
+        Ok(m) if !m.is_dir() => Err(format!(
+            "{}: exists and is not a folder; remove it or choose another -o",
+            out.display()
+        )),
+        Ok(_) if !force => Err(format!(
+            "{}: exists; use --force to replace it",
+            out.display()
+        )),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// Writes a new file `rel` under `root` (a folder this run created),
+/// creating its folders; never opens an existing file.
+fn write_new(root: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    let path = root.join(rel);
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    f.write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Puts the finished folder `staging` at `out`. With `replace`, an
+/// existing `out` is exchanged with it (the old folder is then at
+/// `staging`, for the caller to remove); without, an existing `out` is
+/// refused, even one that appeared during the run.
+fn swap_in(staging: &Path, out: &Path, replace: bool) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("{}: {e}", out.display());
+    let exists = fs::symlink_metadata(out).is_ok();
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{renameat_with, RenameFlags, CWD};
+        let flags = if replace && exists {
+            RenameFlags::EXCHANGE
+        } else {
+            RenameFlags::NOREPLACE
+        };
+        match renameat_with(CWD, staging, CWD, out, flags) {
+            Ok(()) => return Ok(()),
+            // The filesystem (or kernel) cannot: the portable way below.
+            Err(e) if e == rustix::io::Errno::INVAL || e == rustix::io::Errno::NOSYS => {}
+            Err(e) if e == rustix::io::Errno::EXIST => {
+                return Err(format!(
+                    "{}: exists; use --force to replace it",
+                    out.display()
+                ))
+            }
+            Err(e) => return Err(fail(e.into())),
+        }
+    }
+    if !replace || !exists {
+        if fs::symlink_metadata(out).is_ok() {
+            return Err(format!(
+                "{}: exists; use --force to replace it",
+                out.display()
+            ));
+        }
+        return fs::rename(staging, out).map_err(fail);
+    }
+    // Move the old folder aside, the new one in, the old one to `staging`.
+    let aside = staging.with_extension("old");
+    fs::rename(out, &aside).map_err(fail)?;
+    if let Err(e) = fs::rename(staging, out) {
+        let _ = fs::rename(&aside, out);
+        return Err(fail(e));
+    }
+    fs::rename(&aside, staging).map_err(fail)
+}
+
+/// Chooses where each entry is stored in the folder: `wanted` gives each
+/// entry's relative name and the extension its text form adds (if any).
+/// Every entry gets a path of its own, compared without regard to case (so
+/// that the folder survives a copy to a case-insensitive disk): a name
+/// already taken, the manifest's, or a folder another entry needs gets
+/// `~2`, `~3`, ... before its last extension (`same~2.txt`,
+/// `m.byml~2.yml`).
+pub(crate) fn plan_stored(wanted: &[(&str, Option<&str>)]) -> Result<Vec<String>, String> {
+    let folders: HashSet<String> = wanted
+        .iter()
+        .flat_map(|(rel, _)| {
+            rel.match_indices('/')
+                .map(|(i, _)| rel[..i].to_lowercase())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut taken: HashSet<String> = HashSet::from([MANIFEST.to_lowercase()]);
+    let mut stored = Vec::with_capacity(wanted.len());
+    for (rel, ext) in wanted {
+        let (dir, file) = match rel.rsplit_once('/') {
+            Some((d, f)) => (Some(d), f),
+            None => (None, *rel),
+        };
+        if let Some(d) = dir {
+            if let Some(part) = d.split('/').find(|p| p.starts_with(TEMP_PREFIX)) {
+                return Err(format!(
+                    "the archive holds {rel:?}, in a folder named {part:?}: names starting with {TEMP_PREFIX:?} are codec's temporary files"
+                ));
+            }
+        }
+        let full = match ext {
+            Some(e) => format!("{file}.{e}"),
+            None => file.to_owned(),
+        };
+        // The name's own extension stays last: `same.txt` → `same~2.txt`,
+        // `m.byml.yml` → `m.byml~2.yml`.
+        let (stem, tail) = match ext {
+            Some(e) => (file.to_owned(), format!(".{e}")),
+            None => match file.rsplit_once('.') {
+                Some((s, e)) if !s.is_empty() => (s.to_owned(), format!(".{e}")),
+                _ => (file.to_owned(), String::new()),
+            },
+        };
+        let stem = if stem.starts_with(TEMP_PREFIX) {
+            format!("_{stem}")
+        } else {
+            stem
+        };
+        let with_dir = |f: &str| match dir {
+            Some(d) => format!("{d}/{f}"),
+            None => f.to_owned(),
+        };
+        let free = |p: &str| {
+            let k = p.to_lowercase();
+            !taken.contains(&k) && !folders.contains(&k)
+        };
+        let mut choice = with_dir(&full);
+        if full.starts_with(TEMP_PREFIX) || !free(&choice) {
+            choice = (2..)
+                .map(|n| with_dir(&format!("{stem}~{n}{tail}")))
+                .find(|p| free(p))
+                .expect("a free name among infinitely many");
+        }
+        taken.insert(choice.to_lowercase());
+        stored.push(choice);
+    }
+    Ok(stored)
 }
 
 /// A text form of an archive's file: (form, extension, text).
@@ -195,11 +409,14 @@ fn text_form(
     None
 }
 
-/// `name` as a path inside a folder: no root, no `..`, no empty parts.
-fn safe_relative(name: &str) -> Option<String> {
+/// `name` as a path inside a folder: no root, no `..`, no empty parts, no
+/// backslash or NUL, no control characters, no drive letter.
+pub(crate) fn safe_relative(name: &str) -> Option<String> {
     let ok = !name.is_empty()
         && !name.starts_with('/')
         && !name.contains('\\')
+        && !name.chars().any(char::is_control)
+        && !name.split('/').next().is_some_and(|p| p.contains(':'))
         && name
             .split('/')
             .all(|p| !p.is_empty() && p != "." && p != "..");
@@ -226,50 +443,109 @@ pub fn archive_for(dir: &Path) -> Result<PathBuf, String> {
         })
 }
 
+/// An archive built from a folder, and what the user should know about it.
+pub struct Packed {
+    pub bytes: Vec<u8>,
+    /// Files the manifest lists that are gone from the folder (and so from
+    /// the archive), and similar notes, one line each.
+    pub notes: Vec<String>,
+}
+
 /// Builds the archive of folder `dir` (with its layers).
-pub fn from_folder(dir: &Path, dicts: &Dictionaries) -> Result<Vec<u8>, String> {
+pub fn from_folder(dir: &Path, dicts: &Dictionaries) -> Result<Packed, String> {
     let at = |m: String| format!("{}: {m}", dir.display());
     let mpath = dir.join(MANIFEST);
-    let text = fs::read_to_string(&mpath).map_err(|e| format!("{}: {e}", mpath.display()))?;
+    let text = read_inside(dir, MANIFEST, MAX_MANIFEST)?;
+    let text =
+        String::from_utf8(text).map_err(|_| format!("{}: not UTF-8 text", mpath.display()))?;
     let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
         let (where_, what) = formats::json_syntax(&e);
         format!("{}: {where_}: {what}", mpath.display())
     })?;
+    let bad = |m: String| format!("{}: {m}", mpath.display());
+    if manifest.format != "sarc" {
+        return Err(bad(format!(
+            "format is {:?}: expected \"sarc\"",
+            manifest.format
+        )));
+    }
     let variant = match manifest.byte_order.as_str() {
         "little" => Variant::Little,
         "big" => Variant::Big,
         other => {
-            return Err(format!(
-                "{}: byte_order is \"{other}\": expected \"little\" or \"big\"",
-                mpath.display()
-            ))
+            return Err(bad(format!(
+                "byte_order is {other:?}: expected \"little\" or \"big\""
+            )))
         }
     };
-    // Every file in the folder: listed ones by where they are stored, the
-    // others are new.
-    let mut on_disk: Vec<String> = walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .filter_map(|e| {
-            let rel = e
-                .path()
-                .strip_prefix(dir)
-                .ok()?
-                .to_string_lossy()
-                .replace('\\', "/");
-            (rel != MANIFEST && !rel.starts_with(".codec-")).then_some(rel)
-        })
-        .collect();
-    let mut nodes: Vec<(Node, bool, String)> = Vec::new();
-    for f in &manifest.files {
-        let path = dir.join(&f.stored);
-        if !path.is_file() {
-            continue; // removed
+    if manifest.layers.len() > MAX_LAYERS {
+        return Err(bad(format!(
+            "layers lists {} compression layers; at most {MAX_LAYERS} are read or written",
+            manifest.layers.len()
+        )));
+    }
+    // Every entry is checked before any file is read.
+    let mut stored_seen: HashSet<String> = HashSet::new();
+    for (i, f) in manifest.files.iter().enumerate() {
+        let entry = |m: String| {
+            bad(format!(
+                "files[{i}] ({}): {m}",
+                crate::inputs::shown(&f.name)
+            ))
+        };
+        if safe_relative(&f.name).is_none() {
+            return Err(entry(
+                "name is not a relative path inside an archive (no leading /, no .. or empty parts, no backslash or control character)".into(),
+            ));
         }
-        on_disk.retain(|p| p != &f.stored);
-        let bytes = read_stored(&path, &f.form).map_err(at)?;
+        if safe_relative(&f.stored).is_none()
+            || f.stored.split('/').any(|p| p.starts_with(TEMP_PREFIX))
+            || f.stored.eq_ignore_ascii_case(MANIFEST)
+        {
+            return Err(entry(format!(
+                "stored is {}, which is not a file inside the folder",
+                crate::inputs::shown(&format!("{:?}", f.stored))
+            )));
+        }
+        if !stored_seen.insert(f.stored.to_lowercase()) {
+            return Err(entry(format!(
+                "stored {:?} is also another entry's: each entry needs its own file",
+                f.stored
+            )));
+        }
+        if !FORMS.iter().any(|(form, _)| *form == f.form) {
+            return Err(entry(format!(
+                "form {:?} is not one of bytes, aamp-yaml, byml-yaml, ainb-json",
+                f.form
+            )));
+        }
+    }
+    let on_disk = folder_files(dir)?;
+    let mut notes = Vec::new();
+    let mut nodes: Vec<(Node, bool, String)> = Vec::new();
+    // How the archive's own files of each extension are stored.
+    let mut form_of_ext: HashMap<String, &'static str> = HashMap::new();
+    for f in &manifest.files {
+        if let Some((form, _)) = FORMS
+            .iter()
+            .find(|(form, _)| *form == f.form && *form != "bytes")
+        {
+            form_of_ext.insert(extension(&f.name), form);
+        }
+    }
+    let mut listed: HashSet<&str> = HashSet::new();
+    for f in &manifest.files {
+        listed.insert(f.stored.as_str());
+        if !on_disk.contains(&f.stored) {
+            notes.push(format!(
+                "{} ({}): listed in the manifest but not in the folder; left out of the archive",
+                crate::inputs::shown(&f.stored),
+                crate::inputs::shown(&f.name)
+            ));
+            continue;
+        }
+        let raw = read_inside(dir, &f.stored, u64::MAX)?;
+        let bytes = convert_stored(&dir.join(&f.stored), raw, &f.form)?;
         let unchanged = crc32fast::hash(&bytes) == f.crc32;
         let mut node = Node::new(&f.name, bytes);
         node.name_flag = f.name_flag;
@@ -278,24 +554,17 @@ pub fn from_folder(dir: &Path, dicts: &Dictionaries) -> Result<Vec<u8>, String> 
         }
         nodes.push((node, unchanged, extension(&f.name)));
     }
-    for rel in on_disk {
-        let path = dir.join(&rel);
-        let (name, form) = match rel.strip_suffix(".yml") {
-            Some(n)
-                if fs::read_to_string(&path)
-                    .is_ok_and(|t| formats::aamp::text::looks_like_aamp_text(&t)) =>
-            {
-                (n.to_owned(), "aamp-yaml")
-            }
-            Some(n)
-                if fs::read_to_string(&path)
-                    .is_ok_and(|t| formats::byml::text::looks_like_byml_text(&t)) =>
-            {
-                (n.to_owned(), "byml-yaml")
-            }
-            _ => (rel.clone(), "bytes"),
-        };
-        let bytes = read_stored(&path, form).map_err(at)?;
+    for rel in on_disk.iter().filter(|p| !listed.contains(p.as_str())) {
+        let path = dir.join(rel);
+        let raw = read_inside(dir, rel, u64::MAX)?;
+        let (name, form) = new_file_form(rel, &raw, &form_of_ext).map_err(at)?;
+        if safe_relative(&name).is_none() {
+            return Err(at(format!(
+                "{}: not a name an archive can hold",
+                crate::inputs::shown(rel)
+            )));
+        }
+        let bytes = convert_stored(&path, raw, form)?;
         let ext = extension(&name);
         nodes.push((Node::new(&name, bytes), false, ext));
     }
@@ -331,24 +600,175 @@ pub fn from_folder(dir: &Path, dicts: &Dictionaries) -> Result<Vec<u8>, String> 
             .compress(&bytes, dicts)
             .map_err(|e| at(format!("{layer}: {e}")))?;
     }
+    Ok(Packed { bytes, notes })
+}
+
+/// The form a file new in the folder is read in, and its name in the
+/// archive. A text file named like a converted binary (`X.ainb.json`, or
+/// `X.bgyml.yml` where the archive keeps its `.bgyml` files as YAML) is
+/// converted, or refused when it is not that text; other files are bytes.
+fn new_file_form(
+    rel: &str,
+    raw: &[u8],
+    form_of_ext: &HashMap<String, &'static str>,
+) -> Result<(String, &'static str), String> {
+    let lower = rel.to_ascii_lowercase();
+    let stripped = [".yml", ".yaml", ".json"]
+        .iter()
+        .find(|e| lower.ends_with(*e))
+        .map(|e| (&rel[..rel.len() - e.len()], &e[1..]));
+    let Some((inner, text_ext)) = stripped else {
+        return Ok((rel.to_owned(), "bytes"));
+    };
+    let text = std::str::from_utf8(raw).ok();
+    let looks = |form: &str| {
+        text.is_some_and(|t| match form {
+            "aamp-yaml" => formats::aamp::text::looks_like_aamp_text(t),
+            "byml-yaml" => formats::byml::text::looks_like_byml_text(t),
+            "ainb-json" => formats::ainb::text::looks_like_ainb_json(t),
+            _ => false,
+        })
+    };
+    let yaml = text_ext != "json";
+    let by_content = if yaml {
+        ["aamp-yaml", "byml-yaml"].into_iter().find(|f| looks(f))
+    } else {
+        ["ainb-json"].into_iter().find(|f| looks(f))
+    };
+    if let Some(form) = by_content {
+        return Ok((inner.to_owned(), form));
+    }
+    // Named like a converted binary: its text is expected.
+    let ext = extension(inner);
+    let expected = form_of_ext
+        .get(&ext)
+        .copied()
+        .or_else(|| (ext == "ainb").then_some("ainb-json"));
+    match expected {
+        Some(form) if form.ends_with(if yaml { "yaml" } else { "json" }) => Err(format!(
+            "{}: a new file named like a {ext} file's text, but not that text ({}); \
+             rename it to keep it as bytes",
+            crate::inputs::shown(rel),
+            match form {
+                "aamp-yaml" => "AAMP YAML starts with the !io tag",
+                "byml-yaml" =>
+                    "BYML YAML starts with `# BYML version N, little-endian` or `big-endian`",
+                _ => "AINB JSON has `Nodes` and `Version`",
+            }
+        )),
+        _ => Ok((rel.to_owned(), "bytes")),
+    }
+}
+/// The files of folder `dir`, relative to it with `/` separators, but the
+/// manifest and codec's temporary names (at any depth). A symbolic link or
+/// anything else that is not a regular file or a folder is an error: the
+/// folder form reads only what is inside it.
+fn folder_files(dir: &Path) -> Result<HashSet<String>, String> {
+    let mut files = HashSet::new();
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| {
+            e.depth() == 0 || !e.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
+        });
+    for entry in walker {
+        let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+        if entry.depth() == 0 {
+            continue;
+        }
+        let ty = entry.file_type();
+        if ty.is_dir() {
+            continue;
+        }
+        let rel = entry
+            .path()
+            .strip_prefix(dir)
+            .map_err(|_| format!("{}: outside {}", entry.path().display(), dir.display()))?;
+        let rel = rel
+            .to_str()
+            .ok_or_else(|| format!("{}: the name is not UTF-8", entry.path().display()))?
+            .replace(std::path::MAIN_SEPARATOR, "/");
+        if ty.is_symlink() {
+            return Err(format!(
+                "{}: a symbolic link; the folder of an archive may hold only regular files (links are not followed)",
+                entry.path().display()
+            ));
+        }
+        if !ty.is_file() {
+            return Err(format!(
+                "{}: not a regular file; the folder of an archive may hold only regular files",
+                entry.path().display()
+            ));
+        }
+        if rel != MANIFEST {
+            files.insert(rel);
+        }
+    }
+    Ok(files)
+}
+
+/// Reads `rel` (checked by [`safe_relative`]) inside `dir`: every folder on
+/// the way must be a real folder and the file a regular file, none a
+/// symbolic link; at most `limit` bytes.
+fn read_inside(dir: &Path, rel: &str, limit: u64) -> Result<Vec<u8>, String> {
+    let path = dir.join(rel);
+    let fail = |m: String| format!("{}: {m}", path.display());
+    let mut at = dir.to_owned();
+    let parts: Vec<&str> = rel.split('/').collect();
+    for part in &parts[..parts.len() - 1] {
+        at.push(part);
+        let m = fs::symlink_metadata(&at).map_err(|e| fail(crate::inputs::io_message(&e)))?;
+        if !m.is_dir() {
+            return Err(fail(format!(
+                "{} is a symbolic link or not a folder; links are not followed",
+                at.display()
+            )));
+        }
+    }
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // No link followed; a FIFO does not block the open.
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = options.open(&path).map_err(|e| {
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return fail("a symbolic link; links are not followed".into());
+        }
+        fail(crate::inputs::io_message(&e))
+    })?;
+    let meta = file.metadata().map_err(|e| fail(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(fail("not a regular file".into()));
+    }
+    if meta.len() > limit {
+        return Err(fail(format!("larger than {limit} bytes")));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(e.to_string()))?;
     Ok(bytes)
 }
 
 /// A stored file's bytes: converted back from its text form.
-fn read_stored(path: &Path, form: &str) -> Result<Vec<u8>, String> {
+fn convert_stored(path: &Path, raw: Vec<u8>, form: &str) -> Result<Vec<u8>, String> {
     let fail = |m: String| format!("{}: {m}", path.display());
-    let raw = fs::read(path).map_err(|e| fail(crate::inputs::io_message(&e)))?;
+    if form == "bytes" {
+        return Ok(raw);
+    }
+    let text = String::from_utf8(raw).map_err(|_| fail("not UTF-8 text".into()))?;
     match form {
-        "bytes" => Ok(raw),
         "aamp-yaml" => {
-            let text = String::from_utf8(raw).map_err(|_| fail("not UTF-8 text".into()))?;
             let doc = formats::aamp::text::from_yaml(&text).map_err(|e| {
                 format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message)
             })?;
             formats::aamp::encode(&doc).map_err(|e| fail(format!("encode error: {e}")))
         }
         "byml-yaml" => {
-            let text = String::from_utf8(raw).map_err(|_| fail("not UTF-8 text".into()))?;
             // The first line names the version and byte order.
             let (variant, doc) =
                 formats::byml::text::from_yaml(&text, None, None).map_err(|e| {
@@ -357,7 +777,6 @@ fn read_stored(path: &Path, form: &str) -> Result<Vec<u8>, String> {
             formats::byml::encode(&doc, variant).map_err(|e| fail(format!("encode error: {e}")))
         }
         "ainb-json" => {
-            let text = String::from_utf8(raw).map_err(|_| fail("not UTF-8 text".into()))?;
             let doc = formats::ainb::text::from_json(&text).map_err(|e| fail(e.to_string()))?;
             formats::ainb::encode(&doc).map_err(|e| fail(format!("encode error: {e}")))
         }

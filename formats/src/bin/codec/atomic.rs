@@ -19,7 +19,7 @@ use tempfile::NamedTempFile;
 /// Files written to temporary files, waiting to be renamed into place.
 #[derive(Default)]
 pub(crate) struct Staged {
-    files: Vec<(NamedTempFile, PathBuf, bool)>,
+    files: Vec<(NamedTempFile, PathBuf, bool, crate::interrupt::Registered)>,
 }
 
 impl Staged {
@@ -56,17 +56,18 @@ impl Staged {
             fail(&message.split(" at path ").next().unwrap_or_default())
         };
         let mut tmp = builder.tempfile_in(folder).map_err(named)?;
+        let guard = crate::interrupt::register(tmp.path());
         tmp.write_all(bytes)
             .and_then(|()| tmp.as_file().sync_all())
             .map_err(named)?;
-        self.files.push((tmp, path.to_owned(), replace));
+        self.files.push((tmp, path.to_owned(), replace, guard));
         Ok(())
     }
 
     /// Renames every staged file into place, in the order they were added.
     /// On an error, the files not yet renamed are deleted.
     pub(crate) fn commit(self) -> Result<(), String> {
-        for (tmp, path, replace) in self.files {
+        for (tmp, path, replace, _guard) in self.files {
             let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
             if replace {
                 tmp.persist(&path).map_err(|e| fail(&e.error))?;

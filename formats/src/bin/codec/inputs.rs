@@ -211,3 +211,22 @@ impl Throughput {
         )
     }
 }
+
+/// `s` as printed: control characters (a newline, an escape sequence that
+/// would drive the terminal) escaped as `\n`, `\u{1b}`, ...; the rest as is.
+pub fn shown(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}

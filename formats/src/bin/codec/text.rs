@@ -288,8 +288,11 @@ pub fn run_from_text(args: &FromTextArgs) -> ExitCode {
                     let out = args.output.clone().unwrap_or(default);
                     let target =
                         Target::resolve(dir, Some(&out), args.force, |p| Ok(p.to_owned()))?;
-                    let bytes = crate::archive::from_folder(dir, &dicts)?;
-                    target.write(&bytes)
+                    let packed = crate::archive::from_folder(dir, &dicts)?;
+                    for note in &packed.notes {
+                        eprintln!("codec: {}: {note}", dir.display());
+                    }
+                    target.write(&packed.bytes)
                 });
             match done {
                 Ok(files) if !args.quiet => {

@@ -1,0 +1,70 @@
+//! What an interrupted run leaves behind: nothing. Every temporary file and
+//! staging folder a command creates is registered here while it exists; on
+//! Ctrl-C (SIGINT), SIGTERM or SIGHUP the handler deletes what is registered
+//! and exits with status 130, so the user's folders hold their old outputs
+//! and no `.codec-*.tmp` file. (Drop handlers do not run when a signal ends
+//! the process; this is why a registry is needed at all.)
+//!
+//! `kill -9` cannot be caught: then the temporary names stay, and the folder
+//! reader of `from-text` skips every `.codec-*` name at any depth.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, Once};
+
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+static INSTALL: Once = Once::new();
+
+/// Removes `path` (file or folder) if the run is interrupted, until the
+/// guard is dropped.
+#[must_use = "the path is only protected while the guard lives"]
+pub(crate) struct Registered {
+    path: PathBuf,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = live.iter().rposition(|p| *p == self.path) {
+            live.swap_remove(i);
+        }
+    }
+}
+
+/// Registers `path` for removal on interruption (installing the handler on
+/// first use).
+pub(crate) fn register(path: &Path) -> Registered {
+    INSTALL.call_once(|| {
+        // A second handler cannot be installed only if one already is,
+        // which this Once rules out; a failure leaves the default action.
+        let _ = ctrlc::set_handler(|| {
+            // Held until exit: no registration changes underneath.
+            let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+            for path in live.iter() {
+                remove(path);
+            }
+            eprintln!("codec: interrupted; temporary output removed");
+            std::process::exit(130);
+        });
+    });
+    let path = path.to_owned();
+    LIVE.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(path.clone());
+    Registered { path }
+}
+
+/// Removes a file or a folder tree without following symbolic links.
+pub(crate) fn remove(path: &Path) {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => {
+            // The writer may still be adding files: try twice.
+            if std::fs::remove_dir_all(path).is_err() {
+                let _ = std::fs::remove_dir_all(path);
+            }
+        }
+        Ok(_) => {
+            let _ = std::fs::remove_file(path);
+        }
+        Err(_) => {}
+    }
+}

@@ -1,0 +1,529 @@
+//! The folder form of archives as a hostile or careless user meets it
+//! (issue 47): `from-text` reads nothing outside the folder, `to-text`
+//! writes nothing outside it and loses no entry, a failed or interrupted
+//! run leaves the old folder as it was and no temporary file. Every archive
+//! here is built by the test with the project's own SARC encoder (no game
+//! bytes); each test names the case of the issue it covers.
+
+mod common;
+
+use formats::sarc::{self, Node, Sarc, Variant};
+use std::ffi::OsStr;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// A little-endian SARC of `files` (in that order before the hash sort).
+fn sarc_of(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let nodes = files
+        .iter()
+        .map(|(n, d)| Node::new(n, d.to_vec()))
+        .collect();
+    sarc::encode(&Sarc::new(nodes), Variant::Little).unwrap()
+}
+
+fn run(args: &[&OsStr]) -> std::process::Output {
+    common::codec(args)
+}
+
+/// `codec to-text [extra...] ARCHIVE`.
+fn to_text(archive: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args: Vec<&OsStr> = vec![OsStr::new("to-text")];
+    args.extend(extra.iter().map(OsStr::new));
+    args.push(archive.as_os_str());
+    run(&args)
+}
+
+/// `codec from-text FOLDER -o OUT`.
+fn from_text(folder: &Path, out: &Path) -> std::process::Output {
+    run(&[
+        OsStr::new("from-text"),
+        folder.as_os_str(),
+        OsStr::new("-o"),
+        out.as_os_str(),
+    ])
+}
+
+/// Every path below `dir`, relative, sorted (links not followed).
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .into_iter()
+        .map(|e| {
+            e.unwrap()
+                .path()
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Names in `dir` (not below) that start with `.codec-`.
+fn temp_names(dir: &Path) -> Vec<String> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".codec-"))
+        .collect()
+}
+
+/// An archive unpacked to `<tmp>/a.sarc.d`: (archive path, folder).
+fn unpacked(tmp: &Path, files: &[(&str, &[u8])]) -> (PathBuf, PathBuf) {
+    let archive = tmp.join("a.sarc");
+    fs::write(&archive, sarc_of(files)).unwrap();
+    let o = to_text(&archive, &[]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    (archive, tmp.join("a.sarc.d"))
+}
+
+fn set_manifest(folder: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let path = folder.join("codec-archive.json");
+    let mut v: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    edit(&mut v);
+    fs::write(&path, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+}
+
+// Case 1: a manifest or a folder that points outside itself.
+#[test]
+fn from_text_reads_nothing_outside_the_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let secret = tmp.path().join("secret.txt");
+    fs::write(&secret, b"not for the archive").unwrap();
+    let (_, folder) = unpacked(tmp.path(), &[("a.txt", b"aaa"), ("b.txt", b"bbb")]);
+    let out = tmp.path().join("out.sarc");
+    let stored_cases = [
+        secret.to_str().unwrap().to_owned(),
+        "../secret.txt".to_owned(),
+        "../../../../proc/self/environ".to_owned(),
+        "x/../../secret.txt".to_owned(),
+    ];
+    for stored in &stored_cases {
+        let (_, folder) = unpacked(
+            &tempfile::tempdir_in(tmp.path()).unwrap().keep(),
+            &[("a.txt", b"aaa")],
+        );
+        set_manifest(&folder, |m| {
+            m["files"][0]["stored"] = stored.as_str().into()
+        });
+        let o = from_text(&folder, &out);
+        assert!(!o.status.success(), "stored {stored:?} was packed");
+        assert!(
+            common::stderr(&o).contains("not a file inside the folder"),
+            "{stored:?}: {}",
+            common::stderr(&o)
+        );
+        assert!(!out.exists());
+    }
+    // A manifest name that to-text would refuse is refused here too.
+    let (_, folder2) = unpacked(
+        &tempfile::tempdir_in(tmp.path()).unwrap().keep(),
+        &[("a.txt", b"aaa")],
+    );
+    set_manifest(&folder2, |m| {
+        m["files"][0]["name"] = "../../evil.txt".into()
+    });
+    let o = from_text(&folder2, &out);
+    assert!(!o.status.success());
+    assert!(
+        common::stderr(&o).contains("not a relative path"),
+        "{}",
+        common::stderr(&o)
+    );
+    // A listed file replaced by a link to a file outside.
+    #[cfg(unix)]
+    {
+        fs::remove_file(folder.join("a.txt")).unwrap();
+        std::os::unix::fs::symlink(&secret, folder.join("a.txt")).unwrap();
+        let o = from_text(&folder, &out);
+        assert!(!o.status.success(), "a link was followed");
+        assert!(
+            common::stderr(&o).contains("symbolic link"),
+            "{}",
+            common::stderr(&o)
+        );
+        fs::remove_file(folder.join("a.txt")).unwrap();
+        fs::write(folder.join("a.txt"), b"aaa").unwrap();
+        // A new link, and a linked subfolder.
+        std::os::unix::fs::symlink(&secret, folder.join("h")).unwrap();
+        let o = from_text(&folder, &out);
+        assert!(!o.status.success(), "a new link was packed");
+        assert!(common::stderr(&o).contains("symbolic link"));
+        fs::remove_file(folder.join("h")).unwrap();
+        std::os::unix::fs::symlink(tmp.path(), folder.join("d")).unwrap();
+        let o = from_text(&folder, &out);
+        assert!(!o.status.success(), "a linked folder was walked");
+        fs::remove_file(folder.join("d")).unwrap();
+        assert!(!out.exists());
+        // What is left is the folder as unpacked: packed as it was.
+        let o = from_text(&folder, &out);
+        assert!(o.status.success(), "{}", common::stderr(&o));
+    }
+}
+
+// Case 2: `to-text --force` over a folder with a linked subfolder.
+#[cfg(unix)]
+#[test]
+fn to_text_never_writes_through_a_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let victim = tmp.path().join("victim");
+    fs::create_dir(&victim).unwrap();
+    let archive = tmp.path().join("s.sarc");
+    fs::write(&archive, sarc_of(&[("d/x.txt", b"payload")])).unwrap();
+    let folder = tmp.path().join("s.sarc.d");
+    fs::create_dir(&folder).unwrap();
+    std::os::unix::fs::symlink("../victim", folder.join("d")).unwrap();
+    let o = to_text(&archive, &["--force"]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(
+        listing(&victim).is_empty(),
+        "written outside: {:?}",
+        listing(&victim)
+    );
+    let d = fs::symlink_metadata(folder.join("d")).unwrap();
+    assert!(d.is_dir() && !d.file_type().is_symlink());
+    assert_eq!(fs::read(folder.join("d/x.txt")).unwrap(), b"payload");
+    // The target itself a link: refused, not followed.
+    let link = tmp.path().join("l.d");
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    let o = run(&[
+        OsStr::new("to-text"),
+        archive.as_os_str(),
+        OsStr::new("-o"),
+        link.as_os_str(),
+        OsStr::new("--force"),
+    ]);
+    assert!(!o.status.success());
+    assert!(common::stderr(&o).contains("symbolic link"));
+    assert!(listing(&victim).is_empty());
+}
+
+/// Unpacks and repacks `files`: every entry must come back, the archive
+/// byte for byte.
+fn assert_round_trips(files: &[(&str, &[u8])]) -> Vec<String> {
+    let tmp = tempfile::tempdir().unwrap();
+    let (archive, folder) = unpacked(tmp.path(), files);
+    let out = tmp.path().join("back.sarc");
+    let o = from_text(&folder, &out);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(
+        fs::read(&out).unwrap() == fs::read(&archive).unwrap(),
+        "{files:?}: not byte for byte; folder {:?}",
+        listing(&folder)
+    );
+    listing(&folder)
+}
+
+// Case 3: two entries with one name.
+#[test]
+fn duplicate_names_keep_both_entries() {
+    let listed = assert_round_trips(&[("same.txt", b"first"), ("same.txt", b"second")]);
+    assert!(listed.contains(&"same.txt".to_owned()), "{listed:?}");
+    assert!(listed.contains(&"same~2.txt".to_owned()), "{listed:?}");
+}
+
+// Case 4: an entry named like the manifest.
+#[test]
+fn an_entry_named_like_the_manifest_is_kept() {
+    let listed = assert_round_trips(&[("codec-archive.json", b"{\"mine\": 1}"), ("b", b"b")]);
+    assert!(
+        listed.contains(&"codec-archive~2.json".to_owned()),
+        "{listed:?}"
+    );
+}
+
+// Case 5: a text name equal to another entry's name; a file where another
+// entry needs a folder (case 7's `alaa` and `alaa/x`); a name that looks
+// like codec's temporary files.
+#[test]
+fn colliding_names_get_distinct_files() {
+    let byml =
+        fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/byml/sample_v7.byml"))
+            .unwrap();
+    let listed = assert_round_trips(&[
+        ("m.byml", &byml),
+        ("m.byml.yml", b"raw text, not the YAML of m.byml"),
+    ]);
+    assert!(listed.contains(&"m.byml.yml".to_owned()), "{listed:?}");
+    assert!(
+        listed.contains(&"m.byml~2.yml".to_owned()) || listed.contains(&"m.byml~2.yml".to_owned()),
+        "{listed:?}"
+    );
+    assert_round_trips(&[("alaa", b"file"), ("alaa/x", b"inside")]);
+    assert_round_trips(&[("Dir/A.txt", b"upper"), ("dir/a.txt", b"lower")]);
+    assert_round_trips(&[(".codec-x.tmp", b"not temporary"), ("y", b"y")]);
+}
+
+// Case 6: `--force` replaces the folder whole; concurrent runs do not mix.
+#[test]
+fn force_replaces_the_folder_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (archive, folder) = unpacked(tmp.path(), &[("a.txt", b"a"), ("sub/b.txt", b"b")]);
+    fs::write(folder.join("stale.txt"), b"from an earlier unpack").unwrap();
+    fs::write(folder.join("sub/stale2.txt"), b"so is this").unwrap();
+    let o = to_text(&archive, &["--force"]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert_eq!(
+        listing(&folder),
+        ["a.txt", "codec-archive.json", "sub", "sub/b.txt"]
+    );
+    assert!(temp_names(tmp.path()).is_empty());
+
+    // Two runs on one target at once: the folder is one run's, whole.
+    let many = |tag: &str| -> Vec<u8> {
+        let names: Vec<String> = (0..300).map(|i| format!("{tag}/{i}.bin")).collect();
+        let files: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &b"x"[..])).collect();
+        sarc_of(&files)
+    };
+    let (one, two) = (tmp.path().join("one.sarc"), tmp.path().join("two.sarc"));
+    fs::write(&one, many("one")).unwrap();
+    fs::write(&two, many("two")).unwrap();
+    let target = tmp.path().join("same.d");
+    for _ in 0..3 {
+        let spawn = |a: &Path| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_codec"))
+                .args([OsStr::new("to-text"), OsStr::new("-q"), OsStr::new("-f")])
+                .arg(a)
+                .arg("-o")
+                .arg(&target)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (c1, c2) = (spawn(&one), spawn(&two));
+        let (r1, r2) = (
+            c1.wait_with_output().unwrap(),
+            c2.wait_with_output().unwrap(),
+        );
+        // One may find the target appear under it; none may mix.
+        assert!(r1.status.success() || r2.status.success());
+        let tops: std::collections::BTreeSet<String> = listing(&target)
+            .iter()
+            .filter(|p| !p.contains('/') && *p != "codec-archive.json")
+            .cloned()
+            .collect();
+        assert_eq!(tops.len(), 1, "mixed folders: {tops:?}");
+        assert_eq!(listing(&target).len(), 302, "{:?}", tops);
+        assert!(temp_names(tmp.path()).is_empty());
+    }
+}
+
+// Case 7: a run that fails leaves nothing new, and the old folder as it was.
+#[test]
+fn a_failed_unpack_changes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let long = format!("b/{}", "n".repeat(300));
+    let bad = sarc_of(&[("a.txt", b"new bytes"), (long.as_str(), b"x")]);
+    let archive = tmp.path().join("p.sarc");
+    fs::write(&archive, &bad).unwrap();
+    let o = to_text(&archive, &[]);
+    assert!(!o.status.success(), "a name too long for the disk unpacked");
+    assert!(!tmp.path().join("p.sarc.d").exists());
+    assert!(
+        temp_names(tmp.path()).is_empty(),
+        "{:?}",
+        temp_names(tmp.path())
+    );
+    // With an old folder and --force: the old folder is untouched.
+    let good = tmp.path().join("good.sarc");
+    fs::write(&good, sarc_of(&[("a.txt", b"old bytes")])).unwrap();
+    let folder = tmp.path().join("p.sarc.d");
+    let o = run(&[
+        OsStr::new("to-text"),
+        good.as_os_str(),
+        OsStr::new("-o"),
+        folder.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let manifest = fs::read(folder.join("codec-archive.json")).unwrap();
+    let o = to_text(&archive, &["--force"]);
+    assert!(!o.status.success());
+    assert_eq!(fs::read(folder.join("a.txt")).unwrap(), b"old bytes");
+    assert_eq!(
+        fs::read(folder.join("codec-archive.json")).unwrap(),
+        manifest
+    );
+    assert_eq!(listing(&folder), ["a.txt", "codec-archive.json"]);
+    assert!(temp_names(tmp.path()).is_empty());
+}
+
+// Case 8: codec's temporary names are skipped at every depth; an
+// interrupted unpack leaves none and the old folder as it was.
+#[test]
+fn temporary_names_are_never_packed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (archive, folder) = unpacked(tmp.path(), &[("a.txt", b"a"), ("sub/deep/b.txt", b"b")]);
+    fs::write(folder.join("sub/.codec-AbC123.tmp"), b"left by kill -9").unwrap();
+    fs::write(folder.join("sub/deep/.codec-x.tmp"), b"and this").unwrap();
+    fs::create_dir(folder.join(".codec-stage.tmp")).unwrap();
+    fs::write(folder.join(".codec-stage.tmp/c.txt"), b"a staging folder").unwrap();
+    let out = tmp.path().join("out.sarc");
+    let o = from_text(&folder, &out);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(fs::read(&out).unwrap() == fs::read(&archive).unwrap());
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_unpack_leaves_no_temporary_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (0..6000).map(|i| format!("d{}/{i}.bin", i % 40)).collect();
+    let files: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &b"0123"[..])).collect();
+    let archive = tmp.path().join("big.sarc");
+    fs::write(&archive, sarc_of(&files)).unwrap();
+    let folder = tmp.path().join("big.sarc.d");
+    fs::create_dir(&folder).unwrap();
+    fs::write(folder.join("old.txt"), b"the old folder").unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args([
+            OsStr::new("to-text"),
+            OsStr::new("-q"),
+            OsStr::new("--force"),
+        ])
+        .arg(&archive)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the staging folder, then interrupt.
+    let started = std::time::Instant::now();
+    let mut seen = false;
+    while started.elapsed() < std::time::Duration::from_secs(60) {
+        if !temp_names(tmp.path()).is_empty() {
+            seen = true;
+            break;
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let out = child.wait_with_output().unwrap();
+    if !seen || out.status.success() {
+        eprintln!("SKIPPED: the unpack finished before it could be interrupted");
+        return;
+    }
+    assert_eq!(out.status.code(), Some(130), "{}", common::stderr(&out));
+    assert!(
+        temp_names(tmp.path()).is_empty(),
+        "left behind: {:?}",
+        temp_names(tmp.path())
+    );
+    assert_eq!(listing(&folder), ["old.txt"]);
+}
+
+// Case 9: a new file is converted by its extension, as the archive's own
+// files are, or refused; a deleted file is reported.
+#[test]
+fn new_files_convert_by_extension_and_deleted_ones_are_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let byml =
+        fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/byml/sample_v7.byml"))
+            .unwrap();
+    let (_, folder) = unpacked(
+        tmp.path(),
+        &[("Map/a.bgyml", &byml), ("gone.txt", b"to delete")],
+    );
+    let yml = fs::read_to_string(folder.join("Map/a.bgyml.yml")).unwrap();
+    fs::write(folder.join("Map/copy.bgyml.yml"), &yml).unwrap();
+    fs::remove_file(folder.join("gone.txt")).unwrap();
+    fs::write(folder.join("notes.json"), b"{\"plain\": \"json\"}").unwrap();
+    let out = tmp.path().join("out.sarc");
+    let o = from_text(&folder, &out);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("gone.txt") && common::stderr(&o).contains("not in the folder"),
+        "a deleted file went unreported: {}",
+        common::stderr(&o)
+    );
+    let (_, back) = sarc::decode(&fs::read(&out).unwrap()).unwrap();
+    assert_eq!(back.get("Map/copy.bgyml"), Some(&byml[..]));
+    assert_eq!(back.get("notes.json"), Some(&b"{\"plain\": \"json\"}"[..]));
+    assert!(back.get("gone.txt").is_none());
+    // Named like a converted file's text but not that text: refused.
+    fs::write(folder.join("Map/bad.bgyml.yml"), b"just: words\n").unwrap();
+    let o = from_text(&folder, &tmp.path().join("bad.sarc"));
+    assert!(!o.status.success(), "raw YAML packed as a .bgyml");
+    assert!(
+        common::stderr(&o).contains("bad.bgyml.yml"),
+        "{}",
+        common::stderr(&o)
+    );
+    fs::remove_file(folder.join("Map/bad.bgyml.yml")).unwrap();
+    fs::write(
+        folder.join("Copy.root.ainb.json"),
+        b"{\"not\": \"an AINB\"}",
+    )
+    .unwrap();
+    let o = from_text(&folder, &tmp.path().join("bad.sarc"));
+    assert!(!o.status.success(), "raw JSON packed as an .ainb");
+    assert!(common::stderr(&o).contains("Copy.root.ainb.json"));
+    assert!(!tmp.path().join("bad.sarc").exists());
+}
+
+// Case 9 with a real AINB: a new `.ainb.json` becomes the AINB.
+#[test]
+#[cfg_attr(
+    corpus_missing_ainb,
+    ignore = "needs the ainb corpus (../shared/corpus/ainb), absent here"
+)]
+fn a_new_ainb_json_is_packed_as_ainb() {
+    let Some(dir) = common::corpus("ainb") else {
+        return;
+    };
+    let file = common::paths_with_ext(&dir, "ainb")
+        .into_iter()
+        .min_by_key(|p| fs::metadata(p).unwrap().len())
+        .unwrap();
+    let ainb = fs::read(&file).unwrap();
+    let json = formats::ainb::text::to_json(&formats::ainb::decode(&ainb).unwrap()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, folder) = unpacked(tmp.path(), &[("a.txt", b"a")]);
+    fs::create_dir(folder.join("AI")).unwrap();
+    fs::write(folder.join("AI/Copy.root.ainb.json"), json).unwrap();
+    let out = tmp.path().join("out.sarc");
+    let o = from_text(&folder, &out);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let (_, back) = sarc::decode(&fs::read(&out).unwrap()).unwrap();
+    assert_eq!(back.get("AI/Copy.root.ainb"), Some(&ainb[..]));
+}
+
+// Case 10: the manifest's layers are bounded.
+#[test]
+fn manifest_layers_are_bounded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, folder) = unpacked(tmp.path(), &[("a.txt", b"a")]);
+    set_manifest(&folder, |m| {
+        m["layers"] = (0..200)
+            .map(|_| serde_json::json!({"kind": "yaz0", "alignment": 0}))
+            .collect::<Vec<_>>()
+            .into();
+    });
+    let started = std::time::Instant::now();
+    let o = from_text(&folder, &tmp.path().join("out.sarc"));
+    assert!(!o.status.success());
+    assert!(
+        common::stderr(&o).contains("at most 4"),
+        "{}",
+        common::stderr(&o)
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    // Up to the bound, what is written is what to-text reads back.
+    set_manifest(&folder, |m| {
+        m["layers"] = (0..4)
+            .map(|_| serde_json::json!({"kind": "yaz0", "alignment": 0}))
+            .collect::<Vec<_>>()
+            .into();
+    });
+    let out = tmp.path().join("ok.sarc");
+    let o = from_text(&folder, &out);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    common::assert_check_says_identical(&out);
+}
