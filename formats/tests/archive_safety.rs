@@ -389,11 +389,18 @@ fn an_interrupted_unpack_leaves_no_temporary_file() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait for the staging folder, then interrupt.
+    // Wait until files are being written into the staging folder, then
+    // interrupt.
+    let writing = || {
+        fs::read_dir(tmp.path()).unwrap().flatten().any(|e| {
+            e.file_name().to_string_lossy().starts_with(".codec-")
+                && fs::read_dir(e.path()).is_ok_and(|mut d| d.next().is_some())
+        })
+    };
     let started = std::time::Instant::now();
     let mut seen = false;
     while started.elapsed() < std::time::Duration::from_secs(60) {
-        if !temp_names(tmp.path()).is_empty() {
+        if writing() {
             seen = true;
             break;
         }
@@ -526,4 +533,142 @@ fn manifest_layers_are_bounded() {
     let o = from_text(&folder, &out);
     assert!(o.status.success(), "{}", common::stderr(&o));
     common::assert_check_says_identical(&out);
+}
+
+// Case 11: dump, coverage and survey refuse the blow-ups with the offset
+// and the field path (their memory: tests/tests/bounded_tools.rs).
+#[test]
+fn research_tools_refuse_blow_ups_where_they_happen() {
+    let tmp = tempfile::tempdir().unwrap();
+    let overlap = tmp.path().join("overlap.sarc");
+    fs::write(&overlap, common::hostile::overlapping_sarc(2000, 1 << 20)).unwrap();
+    let dag = tmp.path().join("dag.byml");
+    fs::write(&dag, common::hostile::byml_dag(6, 255)).unwrap();
+    for verb in ["dump", "coverage", "survey"] {
+        for (file, path) in [(&overlap, "Sarc.nodes["), (&dag, "Header.root")] {
+            let o = run(&[OsStr::new(verb), file.as_os_str()]);
+            assert!(!o.status.success(), "{verb} {}", file.display());
+            let e = common::stderr(&o);
+            assert!(
+                e.contains(path) && e.contains("refusing") && e.contains("offset 0x"),
+                "{verb} {}: {e}",
+                file.display()
+            );
+        }
+    }
+}
+
+// Case 12: a layer's content that no codec reads is not compressed again;
+// a bomb is refused by the layer, with its words.
+#[test]
+fn unread_content_is_not_recompressed_and_bombs_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let unknown = tmp.path().join("unknown.szs");
+    fs::write(&unknown, formats::layer::yaz0::compress(&[0x42; 4096], 0)).unwrap();
+    let o = run(&[OsStr::new("check"), unknown.as_os_str()]);
+    assert!(
+        !common::stdout(&o).contains("recompress"),
+        "{}",
+        common::stdout(&o)
+    );
+    let bomb = tmp.path().join("bomb.zs");
+    fs::write(&bomb, common::hostile::zstd_bomb(200 << 20)).unwrap();
+    for verb in ["check", "to-text", "survey"] {
+        let o = run(&[OsStr::new(verb), bomb.as_os_str()]);
+        assert!(!o.status.success());
+        let all = format!("{}{}", common::stdout(&o), common::stderr(&o));
+        assert!(
+            all.contains("zstd") && all.contains("a file of its size may hold"),
+            "{verb}: {all}"
+        );
+    }
+    assert!(!tmp.path().join("bomb.zs.yml").exists());
+}
+
+// Case 13: an encode limit is met while reading the text, with its line.
+// (Memory of a 100 MB list: the issue note; the count limit itself is unit
+// tested in `byml::text` with a small limit.)
+#[test]
+fn text_errors_name_the_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yml = tmp.path().join("x.yml");
+    fs::write(
+        &yml,
+        "# BYML version 2, little-endian\nKeep: 1.5\nBig: 1e400\n",
+    )
+    .unwrap();
+    let o = run(&[OsStr::new("from-text"), yml.as_os_str()]);
+    assert!(!o.status.success(), "1e400 read as infinity");
+    assert!(
+        common::stderr(&o).contains("x.yml:3:6") && common::stderr(&o).contains("out of range"),
+        "{}",
+        common::stderr(&o)
+    );
+    fs::write(&yml, "# BYML version 2, little-endian\nBig: !f64 -1e400\n").unwrap();
+    let o = run(&[OsStr::new("from-text"), yml.as_os_str()]);
+    assert!(!o.status.success(), "-1e400 read as -infinity");
+    fs::write(&yml, "# BYML version 2, little-endian\nInf: -.inf\n").unwrap();
+    let o = run(&[OsStr::new("from-text"), yml.as_os_str()]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let aamp = tmp.path().join("a.bxml.yml");
+    fs::write(
+        &aamp,
+        "!io\nversion: 0\ntype: xml\nparam_root: !list\n  objects:\n    Obj: !obj {F: 1e400}\n  lists: {}\n",
+    )
+    .unwrap();
+    let o = run(&[OsStr::new("from-text"), aamp.as_os_str()]);
+    assert!(!o.status.success(), "AAMP: 1e400 read as infinity");
+    assert!(
+        common::stderr(&o).contains("out of range"),
+        "{}",
+        common::stderr(&o)
+    );
+}
+
+// Case 14: the layer's own error in to-text; names with control characters
+// printed escaped.
+#[test]
+fn messages_say_the_layer_and_escape_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A frame that names a dictionary nobody gave.
+    let dict = zstd::dict::from_samples(
+        &(0..64)
+            .map(|i| format!("sample {i} of some text to train on, {i}").into_bytes())
+            .collect::<Vec<_>>(),
+        1024,
+    )
+    .unwrap();
+    let mut dicts = formats::layer::Dictionaries::default();
+    dicts.add_file(&dict).unwrap();
+    let did = zstd::zstd_safe::get_dict_id_from_dict(&dict).unwrap().get();
+    let framed =
+        formats::layer::zstd::compress(&sarc_of(&[("a", b"a")]), Some(did), &dicts).unwrap();
+    let zs = tmp.path().join("pack.zs");
+    fs::write(&zs, framed).unwrap();
+    let o = to_text(&zs, &[]);
+    assert!(!o.status.success());
+    assert!(
+        common::stderr(&o).contains(&format!("dictionary {did}")),
+        "{}",
+        common::stderr(&o)
+    );
+    // A broken frame: the zstd error, not "no known magic".
+    let mut broken = formats::layer::zstd::compress(&[7; 1000], None, &dicts).unwrap();
+    broken.truncate(broken.len() - 3);
+    fs::write(&zs, &broken).unwrap();
+    let o = to_text(&zs, &[]);
+    assert!(
+        common::stderr(&o).contains("zstd"),
+        "{}",
+        common::stderr(&o)
+    );
+    assert!(!common::stderr(&o).contains("no known magic"));
+    // A member named with a newline and an escape sequence.
+    let evil = "a\nchecked 0 files: all fine\u{1b}[2J";
+    let archive = tmp.path().join("n.sarc");
+    fs::write(&archive, sarc_of(&[(evil, b"x")])).unwrap();
+    let o = run(&[OsStr::new("check"), archive.as_os_str()]);
+    let out = common::stdout(&o) + &common::stderr(&o);
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+    assert!(!out.contains("\nchecked 0 files: all fine"), "{out:?}");
 }

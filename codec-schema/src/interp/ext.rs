@@ -60,7 +60,7 @@ pub(super) struct Facts {
     /// Does a list run to the next target anywhere?
     pub uses_to_next: bool,
     /// The typed value's fields of each struct.
-    pub shapes: HashMap<String, Vec<ShapeField>>,
+    pub shapes: HashMap<String, std::sync::Arc<[ShapeField]>>,
 }
 
 impl Facts {
@@ -311,8 +311,12 @@ impl<'c> Run<'c, '_> {
         out
     }
 
-    pub(super) fn shape(&self, name: &str) -> Vec<ShapeField> {
-        self.facts.shapes.get(name).cloned().unwrap_or_default()
+    pub(super) fn shape(&self, name: &str) -> std::sync::Arc<[ShapeField]> {
+        self.facts
+            .shapes
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| Vec::new().into())
     }
 
     /// The value of a stored field of the open record read so far
@@ -509,7 +513,7 @@ impl<'c> Run<'c, '_> {
             site.unknown,
             Kind::Record {
                 type_name: "StringPool".into(),
-                shape: Vec::new(),
+                shape: Vec::new().into(),
             },
         );
         node.size = q - start;
@@ -1079,6 +1083,7 @@ impl<'c> Run<'c, '_> {
             facts: self.facts.clone(),
             spans: Vec::new(),
             last_table: None,
+            memory: self.memory,
         };
         let result = sub.record(def, 0, site.name.clone(), site.path.clone(), site.unknown);
         if let (Ok(header_end), Some(layout)) = (&result, def.layout.as_ref()) {
@@ -1093,6 +1098,7 @@ impl<'c> Run<'c, '_> {
         }
         self.stack = std::mem::take(&mut sub.stack);
         self.r.end_sub(&sub.r);
+        self.memory = sub.memory;
         for Open { node, .. } in &mut self.stack[depth..] {
             shift(node, pos);
         }

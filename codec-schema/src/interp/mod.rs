@@ -92,12 +92,18 @@ pub enum Kind {
         /// (the schema as written, first of each name), with the value a
         /// field this variant lacks takes; empty: the stored children.
         #[serde(skip)]
-        shape: Vec<ShapeField>,
+        shape: std::sync::Arc<[ShapeField]>,
     },
     /// An inline array or a list of records or arrays; the children are the elements.
     Seq,
     /// An inline array or a list of numbers, kept in one node.
     Numbers { values: Vec<Value> },
+    /// A list or array of `u8` numbers, kept as the bytes themselves (a
+    /// file's data in an archive is one: a [`Value`] per byte took 56
+    /// times its size). Its typed value and its JSON are those of
+    /// [`Kind::Numbers`] of `u8`.
+    #[serde(rename = "numbers")]
+    Octets { values: Vec<u8> },
     /// A number or a bool.
     Number { value: Value },
     /// A fixed-point number: the stored integer, worth `value / 2^frac`.
@@ -210,6 +216,7 @@ impl Node {
                     .collect(),
             ),
             Kind::Numbers { values } => Value::Seq(values.clone()),
+            Kind::Octets { values } => Value::Seq(values.iter().map(|&b| Value::U8(b)).collect()),
             Kind::Number { value } | Kind::BitRange { value, .. } | Kind::Fixed { value, .. } => {
                 value.clone()
             }
@@ -423,6 +430,7 @@ pub fn decode_partial_with(c: &Checked, data: &[u8], limits: Limits, hooks: &dyn
         facts: std::rc::Rc::new(ext::Facts::of(c)),
         spans: Vec::new(),
         last_table: None,
+        memory: TreeMemory::for_input(data.len()),
     };
     let root = c.root();
     let result = run.record(root, 0, root.name.clone(), root.name.clone(), false);
@@ -453,7 +461,7 @@ pub fn decode_partial_with(c: &Checked, data: &[u8], limits: Limits, hooks: &dyn
             false,
             Kind::Record {
                 type_name: root.name.clone(),
-                shape: Vec::new(),
+                shape: Vec::new().into(),
             },
         )
     });
@@ -483,6 +491,105 @@ struct Run<'c, 'd> {
     /// The strings of the string table read last, until the interned
     /// field that led to it hands them to the reader.
     last_table: Option<Vec<codec_runtime::Str>>,
+    /// What the tree built so far takes in memory (see [`TreeMemory`]).
+    memory: TreeMemory,
+}
+
+/// The memory the decoded tree may take: [`TREE_FACTOR`] times the input,
+/// at least [`TREE_FLOOR`]. The factor is what real files need: a node
+/// costs a few hundred bytes, and a legacy BDAT table of one-byte cells
+/// has a node for every byte or two (the corpus needs up to 680 times its
+/// size; `docs/memory.md`).
+///
+/// The reader's budget bounds the bytes read through offsets, but the tree
+/// costs far more per byte than a typed value does: a node (its name,
+/// path, type, children) takes a few hundred bytes and a number in a list
+/// one [`Value`], so a file that makes the decoder read every byte of a
+/// shared megabyte 200 times, or a 7 KB chain of arrays that point at the
+/// next, took gigabytes in `dump`, `coverage` and `survey`. Each node and
+/// number is charged here as it is made, and a list of numbers before its
+/// values are allocated. With the reader's budget (bytes read through
+/// offsets, 256 times the input), this bounds what a hostile file makes the
+/// research tools allocate.
+#[derive(Debug, Clone, Copy)]
+struct TreeMemory {
+    used: u64,
+    limit: u64,
+    /// Where the tree first grew past the limit (reported by the next
+    /// check: making a node cannot fail).
+    over_at: Option<u64>,
+}
+
+/// See [`TreeMemory`].
+pub const TREE_FACTOR: u64 = 1024;
+/// See [`TreeMemory`].
+pub const TREE_FLOOR: u64 = 128 << 20;
+
+impl TreeMemory {
+    fn for_input(len: usize) -> Self {
+        TreeMemory {
+            used: 0,
+            limit: (len as u64).saturating_mul(TREE_FACTOR).max(TREE_FLOOR),
+            over_at: None,
+        }
+    }
+
+    /// What `node` takes: the node in its parent's list (with the list's
+    /// slack), its strings and its own values.
+    fn cost(node: &Node) -> u64 {
+        let own = match &node.kind {
+            Kind::Numbers { values } => values.capacity() * std::mem::size_of::<Value>(),
+            Kind::Bytes { bytes } | Kind::Octets { values: bytes } => bytes.capacity(),
+            Kind::Str { value, .. } => value.capacity(),
+            _ => 0,
+        };
+        (std::mem::size_of::<Node>() * 3 / 2
+            + node.name.capacity()
+            + node.path.capacity()
+            + node.ty.capacity()
+            + node.doc.capacity()
+            + node.note.capacity()
+            + own) as u64
+    }
+
+    fn add(&mut self, at: u64, bytes: u64) {
+        self.used = self.used.saturating_add(bytes);
+        if self.used > self.limit && self.over_at.is_none() {
+            self.over_at = Some(at);
+        }
+    }
+
+    /// An error once the tree has grown past the limit.
+    fn check(&self) -> Result<(), DecodeError> {
+        match self.over_at {
+            None => Ok(()),
+            Some(at) => Err(self.error(at)),
+        }
+    }
+
+    /// Charges `bytes` about to be allocated at `at`, refusing them if they
+    /// do not fit.
+    fn reserve(&mut self, at: u64, bytes: u64) -> Result<(), DecodeError> {
+        self.check()?;
+        if self.used.saturating_add(bytes) > self.limit {
+            return Err(self.error(at));
+        }
+        self.used += bytes;
+        Ok(())
+    }
+
+    fn error(&self, at: u64) -> DecodeError {
+        DecodeError::new(
+            at,
+            ErrorKind::Invalid(format!(
+                "the decoded tree would take more than {} MiB of memory ({TREE_FACTOR} times \
+                 the input, at least {} MiB): the file's offsets or counts repeat or nest \
+                 far beyond its size; refusing",
+                self.limit >> 20,
+                TREE_FLOOR >> 20
+            )),
+        )
+    }
 }
 
 /// Where a decoded value goes: its name, path and whether it is unknown.
@@ -563,6 +670,7 @@ fn is_number(t: &Type) -> bool {
 
 impl<'c> Run<'c, '_> {
     fn open(&mut self, node: Node) {
+        self.memory.add(node.offset, TreeMemory::cost(&node));
         self.stack.push(Open { node, slot: None });
     }
 
@@ -597,6 +705,7 @@ impl<'c> Run<'c, '_> {
     }
 
     fn leaf(&mut self, node: Node) {
+        self.memory.add(node.offset, TreeMemory::cost(&node));
         match self.stack.last_mut() {
             Some(p) => p.node.children.push(node),
             None => self.done = Some(node),
@@ -675,6 +784,7 @@ impl<'c> Run<'c, '_> {
                 shape,
             },
         ));
+        self.memory.check()?;
         if self.facts.ref_targets.contains(&st.name) {
             if let Some(id) = self.c.type_id(&st.name) {
                 self.r.note_position(id, pos);
@@ -1177,7 +1287,13 @@ impl<'c> Run<'c, '_> {
         }
         self.r.enter(at, start, n * esize)?;
         let mut q = start;
-        if numbers {
+        if matches!(of, Type::U8) {
+            self.memory.reserve(at, n)?;
+            let bytes = self.r.bytes(start, n)?.to_vec();
+            self.top().kind = Kind::Octets { values: bytes };
+        } else if numbers {
+            self.memory
+                .reserve(at, n.saturating_mul(std::mem::size_of::<Value>() as u64))?;
             let mut values = Vec::with_capacity(n as usize);
             for i in 0..n as usize {
                 let (v, w) = self
@@ -1365,7 +1481,20 @@ impl<'c> Run<'c, '_> {
             },
             Type::Array { of, len } => {
                 let mut node = mk(Kind::Seq, 0);
+                // Bytes as one slice; when they run past the end, element
+                // by element below, for the compiled codec's error.
+                if let (Type::U8, Ok(bytes)) = (&**of, self.r.bytes(pos, *len)) {
+                    self.memory.reserve(pos, *len)?;
+                    node.kind = Kind::Octets {
+                        values: bytes.to_vec(),
+                    };
+                    node.size = *len;
+                    self.leaf(node);
+                    return Ok(pos + len);
+                }
                 if is_number(of) {
+                    self.memory
+                        .reserve(pos, len.saturating_mul(std::mem::size_of::<Value>() as u64))?;
                     let mut values = Vec::with_capacity(*len as usize);
                     let mut q = pos;
                     for i in 0..*len as usize {

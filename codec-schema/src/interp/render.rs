@@ -184,6 +184,7 @@ pub fn value_text(n: &Node) -> String {
         Kind::Record { .. } => String::new(),
         Kind::Seq => format!("{} element(s)", n.children.len()),
         Kind::Numbers { values } => numbers(values),
+        Kind::Octets { values } => numbers_of(values.iter().map(|&b| Value::U8(b)), values.len()),
         Kind::Number { value } | Kind::BitRange { value, .. } => value.to_string(),
         Kind::Fixed { value, frac } => {
             let raw = match value {
@@ -222,13 +223,15 @@ pub fn value_text(n: &Node) -> String {
                 None if *raw == 0 => "0 (none)".to_string(),
                 None => format!("{} → outside the file", Value::U64(*raw)),
             };
-            if let Some(list) = n
-                .children
-                .iter()
-                .find(|c| matches!(c.kind, Kind::Seq | Kind::Numbers { .. }))
-            {
+            if let Some(list) = n.children.iter().find(|c| {
+                matches!(
+                    c.kind,
+                    Kind::Seq | Kind::Numbers { .. } | Kind::Octets { .. }
+                )
+            }) {
                 let count = match &list.kind {
                     Kind::Numbers { values } => values.len(),
+                    Kind::Octets { values } => values.len(),
                     _ => list.children.len(),
                 };
                 let _ = write!(s, ", {count} element(s)");
@@ -248,13 +251,18 @@ pub fn value_text(n: &Node) -> String {
 }
 
 fn numbers(values: &[Value]) -> String {
+    numbers_of(values.iter().cloned(), values.len())
+}
+
+/// The first numbers of a list of `len`, and how many more.
+fn numbers_of(values: impl Iterator<Item = Value>, len: usize) -> String {
     let mut s = String::from("[");
-    for (i, v) in values.iter().take(MAX_NUMBERS).enumerate() {
+    for (i, v) in values.take(MAX_NUMBERS).enumerate() {
         if i > 0 {
             s.push_str(", ");
         }
         // Plain numbers in a list: no hex twin.
-        match v {
+        match &v {
             Value::U8(x) => write!(s, "{x}"),
             Value::U16(x) => write!(s, "{x}"),
             Value::U32(x) => write!(s, "{x}"),
@@ -263,8 +271,8 @@ fn numbers(values: &[Value]) -> String {
         }
         .ok();
     }
-    if values.len() > MAX_NUMBERS {
-        let _ = write!(s, ", … {} more", values.len() - MAX_NUMBERS);
+    if len > MAX_NUMBERS {
+        let _ = write!(s, ", … {} more", len - MAX_NUMBERS);
     }
     s.push(']');
     s

@@ -237,6 +237,7 @@ impl<'c> Run<'c, '_> {
                     .iter()
                     .map(|v| super::value_u64(v).unwrap_or(u64::MAX))
                     .collect(),
+                Kind::Octets { values } => values.iter().map(|&b| u64::from(b)).collect(),
                 _ => Vec::new(),
             })
             .unwrap_or_default();

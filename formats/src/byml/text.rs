@@ -488,6 +488,7 @@ pub fn from_yaml(
     let mut r = Reader {
         events: Events::new(text),
         depth: 0,
+        max_items: MAX_ITEMS,
     };
     r.events
         .document_start("empty input: expected a BYML document (a mapping, a sequence or null)")?;
@@ -528,6 +529,9 @@ pub fn from_yaml(
 struct Reader<'a> {
     events: Events<'a>,
     depth: usize,
+    /// The most items one container may list ([`MAX_ITEMS`]; smaller in
+    /// tests).
+    max_items: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -585,12 +589,16 @@ impl<'a> Reader<'a> {
         K: Eq + std::hash::Hash + Clone + std::fmt::Display,
     {
         self.enter(span, 2)?;
+        let start = span;
         let mut entries = Vec::new();
         let mut seen = rustc_hash::FxHashSet::default();
         loop {
             let (ev, span) = self.events.next()?;
             if matches!(ev, Event::MappingEnd) {
                 break;
+            }
+            if entries.len() == self.max_items {
+                return Err(too_many(start, "hash", self.max_items));
             }
             let k = key(ev, span)?;
             if !seen.insert(k.clone()) {
@@ -646,11 +654,15 @@ impl<'a> Reader<'a> {
     fn array(&mut self, ev: &Event<'_>, span: Span) -> Result<Array, TextError> {
         Self::plain_container(ev, span)?;
         self.enter(span, 1)?;
+        let start = span;
         let mut items = Vec::new();
         loop {
             let (ev, span) = self.events.next()?;
             let item = match ev {
                 Event::SequenceEnd => break,
+                _ if items.len() == self.max_items => {
+                    return Err(too_many(start, "array", self.max_items))
+                }
                 ev => self.node_from(ev, span)?,
             };
             items.push(item);
@@ -688,6 +700,18 @@ fn is_hash_map(ev: &Event<'_>) -> bool {
 const TAGS: &str =
     "!u, !l, !ul, !f64, !f32, !!binary, !!file, !file/N, !!str, !!int, !!float, !!bool, !!null";
 
+/// The most items a BYML container holds: its count is 24 bits. A text
+/// that lists more is refused where the container starts, as soon as the
+/// count is passed (not after the whole list is in memory).
+const MAX_ITEMS: usize = 0xff_ffff;
+
+fn too_many(start: Span, what: &str, max: usize) -> TextError {
+    err(
+        start,
+        format!("this {what} holds more than {max} items, the most a BYML container can count (24 bits)"),
+    )
+}
+
 /// An integer within `min..=max` (`what` names the type for the error).
 fn int_in(s: &Scalar<'_>, min: i128, max: i128, what: &str) -> Result<i128, TextError> {
     s.int_in(min, max, what)
@@ -695,15 +719,25 @@ fn int_in(s: &Scalar<'_>, min: i128, max: i128, what: &str) -> Result<i128, Text
 
 fn float_of(s: &Scalar<'_>) -> Result<f64, TextError> {
     let t = s.text.trim();
-    number::parse_float(t)
+    let v = number::parse_float(t)
         .or_else(|| number::parse_int(t).map(|n| n as f64))
-        .ok_or_else(|| err(s.span, format!("expected a number, found `{}`", s.text)))
+        .ok_or_else(|| err(s.span, format!("expected a number, found `{}`", s.text)))?;
+    if v.is_infinite() && !number::is_inf_literal(t) {
+        return Err(err(
+            s.span,
+            format!(
+                "{} is out of range for a double (write .inf for infinity)",
+                s.text
+            ),
+        ));
+    }
+    Ok(v)
 }
 
 /// An f64 rounded to f32; a finite value beyond f32's range is an error.
 fn to_f32(v: f64, s: &Scalar<'_>) -> Result<f32, TextError> {
     let f = v as f32;
-    if f.is_infinite() && v.is_finite() {
+    if f.is_infinite() && (v.is_finite() || !number::is_inf_literal(&s.text)) {
         return Err(err(
             s.span,
             format!(
@@ -826,4 +860,37 @@ fn scalar_node(s: Scalar<'_>) -> Result<Node, TextError> {
             ))
         }
     })
+}
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+
+    /// Reads `text`'s root container with at most `max` items per container.
+    fn read(text: &str, max: usize) -> Result<(), TextError> {
+        let mut r = Reader {
+            events: Events::new(text),
+            depth: 0,
+            max_items: max,
+        };
+        r.events.document_start("empty")?;
+        let (ev, span) = r.events.next()?;
+        match ev {
+            Event::SequenceStart(..) => r.array(&ev, span).map(|_| ()),
+            _ => r.hash(&ev, span).map(|_| ()),
+        }
+    }
+
+    #[test]
+    fn a_container_past_its_count_is_refused_where_it_starts() {
+        let list = format!("[{}]\n", ["1"; 11].join(", "));
+        assert!(read(&list, 11).is_ok());
+        let e = read(&list, 10).unwrap_err();
+        assert_eq!((e.line, e.column), (1, 1), "{e}");
+        assert!(e.message.contains("more than 10 items"), "{e}");
+        let hash = "a: 1\nb: 2\nc: 3\n";
+        assert!(read(hash, 3).is_ok());
+        let e = read(hash, 2).unwrap_err();
+        assert!(e.message.contains("hash holds more than 2"), "{e}");
+    }
 }

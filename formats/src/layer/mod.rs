@@ -46,11 +46,25 @@ impl Layer {
         }
     }
 
-    /// The bytes inside the layer.
+    /// The bytes inside the layer, at most [`inner_limit`] of `data`'s
+    /// length.
     pub fn decompress(self, data: &[u8], dicts: &Dictionaries) -> Result<Vec<u8>, LayerError> {
+        self.decompress_within(data, dicts, inner_limit(data.len()))
+    }
+
+    /// The bytes inside the layer, refused (before they are allocated) when
+    /// they would be more than `limit`: a layer inside a layer or an
+    /// archive passes the limit of the outermost file, so that nesting
+    /// cannot multiply it.
+    pub fn decompress_within(
+        self,
+        data: &[u8],
+        dicts: &Dictionaries,
+        limit: u64,
+    ) -> Result<Vec<u8>, LayerError> {
         match self {
-            Layer::Yaz0 { .. } => yaz0::decompress(data),
-            Layer::Zstd { .. } => zstd::decompress(data, dicts),
+            Layer::Yaz0 { .. } => yaz0::decompress_within(data, limit),
+            Layer::Zstd { .. } => zstd::decompress_within(data, dicts, limit),
         }
     }
 
@@ -73,16 +87,50 @@ impl fmt::Display for Layer {
 /// is rare; a longer chain is hostile).
 pub const MAX_LAYERS: usize = 4;
 
+/// How many times its compressed size a file may grow to, beyond
+/// [`INNER_FLOOR`]. Game files compress 2 to 20 times; a zstd frame of RLE
+/// blocks can claim a thousand times its size, and every tool holds what it
+/// decompresses, and more, in memory.
+pub const MAX_GROWTH: u64 = 64;
+/// What any file may decompress to, whatever its size.
+pub const INNER_FLOOR: u64 = 128 << 20;
+/// What no file may decompress to.
+pub const INNER_CEILING: u64 = 1 << 30;
+
+/// The most bytes a file of `outer_len` bytes may decompress to, through
+/// all its layers and archives: [`MAX_GROWTH`] times it, at least
+/// [`INNER_FLOOR`], at most [`INNER_CEILING`].
+pub fn inner_limit(outer_len: usize) -> u64 {
+    (outer_len as u64)
+        .saturating_mul(MAX_GROWTH)
+        .clamp(INNER_FLOOR, INNER_CEILING)
+}
+
+/// The words of an error for content past [`inner_limit`].
+pub(crate) fn too_large(claimed: Option<u64>, limit: u64) -> String {
+    let what = match claimed {
+        Some(n) => format!("claims {n} decompressed bytes"),
+        None => "decompresses to more bytes".to_owned(),
+    };
+    format!(
+        "{what}, more than the {limit} a file of its size may hold ({MAX_GROWTH} times \
+         the compressed file, at least {} MiB, at most {} MiB); refusing",
+        INNER_FLOOR >> 20,
+        INNER_CEILING >> 20
+    )
+}
+
 /// The layers around `data`, outermost first, and the bytes inside them.
 pub fn peel(data: &[u8], dicts: &Dictionaries) -> Result<(Vec<Layer>, Vec<u8>), String> {
     let mut layers = Vec::new();
     let mut inner = data.to_vec();
+    let limit = inner_limit(data.len());
     while let Some(layer) = Layer::detect(&inner) {
         if layers.len() == MAX_LAYERS {
             return Err(format!("more than {MAX_LAYERS} compression layers"));
         }
         inner = layer
-            .decompress(&inner, dicts)
+            .decompress_within(&inner, dicts, limit)
             .map_err(|e| format!("{layer} {e}"))?;
         layers.push(layer);
     }

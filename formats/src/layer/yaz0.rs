@@ -41,10 +41,23 @@ pub fn header(data: &[u8]) -> Option<Header> {
     })
 }
 
-/// The decompressed bytes; every error names the input offset.
+/// The decompressed bytes, at most [`super::inner_limit`] of the input's
+/// length; every error names the input offset.
 pub fn decompress(data: &[u8]) -> Result<Vec<u8>, LayerError> {
+    decompress_within(data, super::inner_limit(data.len()))
+}
+
+/// The decompressed bytes, refused before anything is allocated when the
+/// header claims more than `limit`; every error names the input offset.
+pub fn decompress_within(data: &[u8], limit: u64) -> Result<Vec<u8>, LayerError> {
     let h =
         header(data).ok_or_else(|| LayerError::new(0, "not a Yaz0 file (no 16-byte header)"))?;
+    if u64::from(h.size) > limit {
+        return Err(LayerError::new(
+            4,
+            super::too_large(Some(h.size.into()), limit),
+        ));
+    }
     let size = h.size as usize;
     let room = (data.len() - HEADER) as u64 * MAX_RATIO;
     if h.size as u64 > room {

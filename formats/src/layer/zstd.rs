@@ -9,9 +9,6 @@ use std::io::Read;
 
 pub const MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 const DICT_MAGIC: [u8; 4] = [0x37, 0xa4, 0x30, 0xec];
-/// No decompressed file may exceed this; the output grows only as data
-/// really decompresses, so a lying header cannot make it allocate.
-const MAX_OUTPUT: u64 = 1 << 30;
 /// The level recompression uses (the game's own settings are unknown: no
 /// level of the reference tool gives its bytes; see `docs/layers.md`).
 pub const LEVEL: i32 = 16;
@@ -82,8 +79,26 @@ pub fn dictionary_id(data: &[u8]) -> Option<u32> {
     zstd::zstd_safe::get_dict_id_from_frame(data).map(|id| id.get())
 }
 
-/// The decompressed bytes of all frames of `data`.
+/// The decompressed bytes of all frames of `data`, at most
+/// [`super::inner_limit`] of its length.
 pub fn decompress(data: &[u8], dicts: &Dictionaries) -> Result<Vec<u8>, LayerError> {
+    decompress_within(data, dicts, super::inner_limit(data.len()))
+}
+
+/// The decompressed bytes of all frames of `data`, refused past `limit`:
+/// at once when the first frame's header claims more, else as soon as the
+/// output passes it (the output grows only as data really decompresses,
+/// so a lying header cannot make it allocate).
+pub fn decompress_within(
+    data: &[u8],
+    dicts: &Dictionaries,
+    limit: u64,
+) -> Result<Vec<u8>, LayerError> {
+    if let Ok(Some(claimed)) = zstd::zstd_safe::get_frame_content_size(data) {
+        if claimed > limit {
+            return Err(LayerError::new(4, super::too_large(Some(claimed), limit)));
+        }
+    }
     let id = dictionary_id(data);
     let dict: &[u8] = match id {
         None => &[],
@@ -98,17 +113,26 @@ pub fn decompress(data: &[u8], dicts: &Dictionaries) -> Result<Vec<u8>, LayerErr
         })?,
     };
     let fail = |e: std::io::Error| LayerError::new(0, format!("zstd: {e}"));
-    let decoder = zstd::stream::read::Decoder::with_dictionary(data, dict).map_err(fail)?;
-    let mut out = Vec::new();
-    decoder
-        .take(MAX_OUTPUT + 1)
-        .read_to_end(&mut out)
-        .map_err(fail)?;
-    if out.len() as u64 > MAX_OUTPUT {
-        return Err(LayerError::new(
-            0,
-            format!("decompresses to more than {MAX_OUTPUT} bytes"),
-        ));
+    let mut decoder = zstd::stream::read::Decoder::with_dictionary(data, dict).map_err(fail)?;
+    // The size the frame claims (checked above) is room enough for an
+    // honest frame; the output never grows past the limit.
+    let claimed = zstd::zstd_safe::get_frame_content_size(data)
+        .ok()
+        .flatten()
+        .unwrap_or(0);
+    let mut out = Vec::with_capacity(claimed.min(limit) as usize);
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let n = match decoder.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(fail(e)),
+        };
+        if (out.len() + n) as u64 > limit {
+            return Err(LayerError::new(0, super::too_large(None, limit)));
+        }
+        out.extend_from_slice(&chunk[..n]);
     }
     Ok(out)
 }

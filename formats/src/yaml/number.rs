@@ -481,6 +481,14 @@ pub fn parse_int(s: &str) -> Option<i128> {
     Some(if neg { -value } else { value })
 }
 
+/// Whether `s` spells an infinity (`.inf`, `-.Inf`, ...): a number that
+/// only overflows to one (`1e400`) is out of range, not infinite.
+pub fn is_inf_literal(s: &str) -> bool {
+    let t = s.trim();
+    let t = t.strip_prefix(['+', '-']).unwrap_or(t);
+    matches!(t, ".inf" | ".Inf" | ".INF")
+}
+
 /// A float: `[+-]? digits? (. digits?)? ([eE] [+-]? digits)?` with at least
 /// one digit and a `.` or an exponent; or YAML's `.inf`, `+.inf`, `-.inf`,
 /// `.nan` (lower, title or upper case).

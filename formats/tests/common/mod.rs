@@ -3,6 +3,8 @@
 //! running the `codec` command.
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use formats::bdat::{Cell, CellType, Table, Variant};
 use formats::byml::Header;
 use std::ffi::OsStr;

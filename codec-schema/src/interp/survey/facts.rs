@@ -9,6 +9,9 @@ use super::StringHash;
 use crate::interp::{Kind, Node};
 use std::collections::HashMap;
 
+/// How many elements of one `u8` list the survey samples (see `walk`).
+const OCTETS_SAMPLED: usize = 4096;
+
 /// An interned name (a field key, a record type, a list key): per file;
 /// [`super::Survey`] maps them onto one table for all files.
 pub type Sym = u32;
@@ -240,6 +243,21 @@ impl FileFacts {
                 for (i, v) in values.iter().enumerate() {
                     if let Some(num) = Num::of(v) {
                         self.sample(id, record, node.offset + i as u64 * step, num, false);
+                    }
+                }
+            }
+            Kind::Octets { values } => {
+                self.list(key, node, record, values.len() as u64);
+                if values.is_empty() {
+                    return;
+                }
+                let id = self.key(&format!("{key}[]"), node, Role::Element);
+                // A long byte list is data (an archive's file): its first
+                // bytes say what its elements hold; a sample per byte of a
+                // 64 MB file took 40 times its size.
+                for (i, &b) in values.iter().take(OCTETS_SAMPLED).enumerate() {
+                    if let Some(num) = Num::of(&crate::interp::Value::U8(b)) {
+                        self.sample(id, record, node.offset + i as u64, num, false);
                     }
                 }
             }

@@ -557,7 +557,7 @@ fn to_f32(value: f64, s: &Scalar<'_>) -> Result<f32, TextError> {
         return Ok(f32::from_bits(CANONICAL_NAN));
     }
     let v = value as f32;
-    if v.is_infinite() && value.is_finite() {
+    if v.is_infinite() && (value.is_finite() || !number::is_inf_literal(&s.text)) {
         return Err(err(
             s.span,
             format!("{} is out of range for a 32-bit float", s.text),

@@ -146,18 +146,22 @@ pub fn to_folder(
         _ => PathBuf::from("."),
     };
     let created = crate::atomic::create_dirs(&parent)?;
-    let staging = match tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .suffix(".tmp")
-        .tempdir_in(&parent)
-    {
+    let made = crate::interrupt::created(
+        || {
+            tempfile::Builder::new()
+                .prefix(TEMP_PREFIX)
+                .suffix(".tmp")
+                .tempdir_in(&parent)
+        },
+        |t| t.path(),
+    );
+    let (staging, _guard) = match made {
         Ok(t) => t,
         Err(e) => {
             crate::atomic::remove_created(&created);
             return Err(format!("{}: {e}", parent.display()));
         }
     };
-    let _guard = crate::interrupt::register(staging.path());
     let result = (|| -> Result<Vec<String>, String> {
         let mut files = Vec::with_capacity(archive.nodes.len());
         let mut written = Vec::with_capacity(archive.nodes.len() + 1);
@@ -244,6 +248,7 @@ fn check_target_folder(out: &Path, force: bool) -> Result<(), String> {
 /// creating its folders; never opens an existing file.
 fn write_new(root: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
     use std::io::Write;
+    let _creating = crate::interrupt::creating();
     let path = root.join(rel);
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -805,13 +810,15 @@ pub type FileVisitor<'v> = dyn FnMut(String, Result<&[u8], String>) + 'v;
 /// named by its way in (`A.pack ▸ zstd ▸ Actor/x.bgyml`). A layer or an
 /// archive that cannot be opened is passed to `f` as the error.
 pub fn each_file(data: &[u8], label: &str, dicts: &Dictionaries, f: &mut FileVisitor<'_>) {
-    walk_files(data, label, dicts, 0, f);
+    let limit = formats::layer::inner_limit(data.len());
+    walk_files(data, label, dicts, limit, 0, f);
 }
 
 fn walk_files(
     data: &[u8],
     label: &str,
     dicts: &Dictionaries,
+    limit: u64,
     depth: usize,
     f: &mut FileVisitor<'_>,
 ) {
@@ -821,8 +828,8 @@ fn walk_files(
     }
     if let Some(layer) = Layer::detect(data) {
         let inner_label = format!("{label} ▸ {layer}");
-        match layer.decompress(data, dicts) {
-            Ok(inner) => walk_files(&inner, &inner_label, dicts, depth + 1, f),
+        match layer.decompress_within(data, dicts, limit) {
+            Ok(inner) => walk_files(&inner, &inner_label, dicts, limit, depth + 1, f),
             Err(e) => f(inner_label, Err(format!("{layer} {e}"))),
         }
         return;
@@ -832,8 +839,8 @@ fn walk_files(
         match sarc::decode(data) {
             Ok((_, archive)) => {
                 for node in &archive.nodes {
-                    let inner = format!("{label} ▸ {}", node.name);
-                    walk_files(&node.data.value, &inner, dicts, depth + 1, f);
+                    let inner = format!("{label} ▸ {}", crate::inputs::shown(&node.name));
+                    walk_files(&node.data.value, &inner, dicts, limit, depth + 1, f);
                 }
             }
             Err(e) => f(label.to_owned(), Err(format!("sarc {e}"))),

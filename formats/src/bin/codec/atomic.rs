@@ -55,8 +55,9 @@ impl Staged {
             let message = e.to_string();
             fail(&message.split(" at path ").next().unwrap_or_default())
         };
-        let mut tmp = builder.tempfile_in(folder).map_err(named)?;
-        let guard = crate::interrupt::register(tmp.path());
+        let (mut tmp, guard) =
+            crate::interrupt::created(|| builder.tempfile_in(folder), |t| t.path())
+                .map_err(named)?;
         tmp.write_all(bytes)
             .and_then(|()| tmp.as_file().sync_all())
             .map_err(named)?;

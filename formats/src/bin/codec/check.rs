@@ -98,7 +98,7 @@ struct Row {
 impl Row {
     fn top(path: &Path, outcome: Outcome) -> Row {
         Row {
-            label: path.display().to_string(),
+            label: inputs::shown(&path.display().to_string()).into_owned(),
             outcome,
             notes: String::new(),
             nested: false,
@@ -194,11 +194,12 @@ fn check_file(
         forced,
         variant,
         dicts,
+        limit: formats::layer::inner_limit(data.len()),
     };
     let mut rows = Vec::new();
     check_bytes(
         &data,
-        &path.display().to_string(),
+        &inputs::shown(&path.display().to_string()),
         &what,
         Place::Top,
         0,
@@ -215,6 +216,9 @@ struct What<'a> {
     forced: Option<Format>,
     variant: Option<&'a str>,
     dicts: &'a Dictionaries,
+    /// What the layers of the file given may decompress to, in all
+    /// (`formats::layer::inner_limit` of its size).
+    limit: u64,
 }
 
 /// Where the bytes `check_bytes` gets come from.
@@ -261,7 +265,7 @@ fn check_bytes(
     }
     if let Some(layer) = Layer::detect(data) {
         let inner_label = format!("{label} ▸ {layer}");
-        let inner = match layer.decompress(data, what.dicts) {
+        let inner = match layer.decompress_within(data, what.dicts, what.limit) {
             Ok(p) => p,
             Err(e) => {
                 rows.push(row(inner_label, Outcome::Failed(format!("{layer} {e}"))));
@@ -270,7 +274,16 @@ fn check_bytes(
         };
         let first = rows.len();
         check_bytes(&inner, &inner_label, what, Place::InLayer, depth + 1, rows);
-        let note = recompressed(layer, &inner, data, what.dicts);
+        // Content no codec reads is not compressed again: nothing would
+        // be written back, and a hostile layer can claim gigabytes.
+        let read = rows
+            .get(first)
+            .is_some_and(|r| !matches!(r.outcome, Outcome::Skipped | Outcome::Failed(_)));
+        let note = if read {
+            recompressed(layer, &inner, data, what.dicts)
+        } else {
+            String::new()
+        };
         // Outermost layer first.
         if let Some(r) = rows.get_mut(first) {
             r.notes.insert_str(0, &note);
@@ -318,7 +331,7 @@ fn check_bytes(
                 ..*what
             };
             for node in &archive.nodes {
-                let inner = format!("{base} ▸ {}", node.name);
+                let inner = format!("{base} ▸ {}", inputs::shown(&node.name));
                 check_bytes(
                     &node.data.value,
                     &inner,

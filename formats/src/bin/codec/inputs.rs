@@ -31,7 +31,11 @@ pub fn usage() -> ExitCode {
 
 /// Prints an error about `path` on stderr, the one way every subcommand does.
 pub fn error(path: &Path, message: impl Display) {
-    let _ = writeln!(io::stderr(), "codec: {}: {message}", path.display());
+    let _ = writeln!(
+        io::stderr(),
+        "codec: {}: {message}",
+        shown(&path.display().to_string())
+    );
 }
 
 /// What the command line and the folder walk turned up at one path.

@@ -9,9 +9,13 @@
 //! reader of `from-text` skips every `.codec-*` name at any depth.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, Once};
+use std::sync::{Mutex, Once, RwLock, RwLockReadGuard};
 
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Held shared while a path is created inside a registered folder, and
+/// exclusively by the handler: it removes the folder only once no
+/// creation is under way, and none starts after.
+static GATE: RwLock<()> = RwLock::new(());
 static INSTALL: Once = Once::new();
 
 /// Removes `path` (file or folder) if the run is interrupted, until the
@@ -30,14 +34,36 @@ impl Drop for Registered {
     }
 }
 
-/// Registers `path` for removal on interruption (installing the handler on
-/// first use).
-pub(crate) fn register(path: &Path) -> Registered {
+/// Creates a temporary file or folder with `make` and registers the path
+/// `path_of` gives for removal on interruption, until the guard is dropped.
+/// The creation and the registration happen under the registry's lock,
+/// which the handler holds until the process exits: an interruption comes
+/// before the creation or after the registration, never between.
+pub(crate) fn created<T>(
+    make: impl FnOnce() -> std::io::Result<T>,
+    path_of: impl FnOnce(&T) -> &Path,
+) -> std::io::Result<(T, Registered)> {
+    install();
+    let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    let made = make()?;
+    let path = path_of(&made).to_owned();
+    live.push(path.clone());
+    Ok((made, Registered { path }))
+}
+
+/// Held while files are created inside a registered folder (see [`GATE`]).
+pub(crate) fn creating() -> RwLockReadGuard<'static, ()> {
+    GATE.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn install() {
     INSTALL.call_once(|| {
         // A second handler cannot be installed only if one already is,
         // which this Once rules out; a failure leaves the default action.
         let _ = ctrlc::set_handler(|| {
-            // Held until exit: no registration changes underneath.
+            // Both held until exit: nothing is created or registered
+            // meanwhile.
+            let _gate = GATE.write().unwrap_or_else(|e| e.into_inner());
             let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
             for path in live.iter() {
                 remove(path);
@@ -46,11 +72,6 @@ pub(crate) fn register(path: &Path) -> Registered {
             std::process::exit(130);
         });
     });
-    let path = path.to_owned();
-    LIVE.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(path.clone());
-    Registered { path }
 }
 
 /// Removes a file or a folder tree without following symbolic links.

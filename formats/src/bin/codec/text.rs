@@ -297,7 +297,7 @@ pub fn run_from_text(args: &FromTextArgs) -> ExitCode {
             match done {
                 Ok(files) if !args.quiet => {
                     for f in files {
-                        println!("wrote {}", f.display());
+                        println!("wrote {}", crate::inputs::shown(&f.display().to_string()));
                     }
                 }
                 Ok(_) => {}
@@ -414,7 +414,10 @@ fn run_each(
                 written += files.len();
                 if !quiet {
                     for f in &files {
-                        out.push_str(&format!("wrote {}\n", f.display()));
+                        out.push_str(&format!(
+                            "wrote {}\n",
+                            crate::inputs::shown(&f.display().to_string())
+                        ));
                     }
                 }
             }
@@ -468,17 +471,8 @@ fn to_text(input: &Path, args: &ToTextArgs) -> Result<Vec<PathBuf>, String> {
         .map_err(|e| format!("{}: {}", input.display(), crate::inputs::io_message(&e)))?;
     let format = match args.format {
         Some(f) => Format::from(f),
-        None => Format::detect(&bytes).ok_or_else(|| {
-            format!(
-                "{}: {}",
-                input.display(),
-                if bytes.is_empty() {
-                    "empty file".to_owned()
-                } else {
-                    "not a binary format this tool converts (no known magic; to-text reads AAMP, AINB and legacy BDAT)".to_owned()
-                }
-            )
-        })?,
+        None => Format::detect(&bytes)
+            .ok_or_else(|| format!("{}: {}", input.display(), not_converted(&bytes, args)))?,
     };
     let text = match format {
         Format::Aamp => {
@@ -501,6 +495,39 @@ fn to_text(input: &Path, args: &ToTextArgs) -> Result<Vec<PathBuf>, String> {
         }
     };
     target.write(text.as_bytes())
+}
+
+/// Why `to-text` does not convert `bytes`: a compression layer's own error
+/// (a missing dictionary, a broken frame), what the layer holds, or no
+/// known magic.
+fn not_converted(bytes: &[u8], args: &ToTextArgs) -> String {
+    if bytes.is_empty() {
+        return "empty file".to_owned();
+    }
+    if formats::layer::Layer::detect(bytes).is_some() {
+        let dicts = match load_dicts(&args.zstd_dict) {
+            Ok(d) => d,
+            Err(e) => return e,
+        };
+        return match formats::layer::peel(bytes, &dicts) {
+            Err(e) => e,
+            Ok((layers, inner)) => {
+                let layers: Vec<String> = layers.iter().map(|l| l.to_string()).collect();
+                let what = Format::detect(&inner)
+                    .map_or("content of no supported format".to_owned(), |f| {
+                        format!("a {f} file")
+                    });
+                format!(
+                    "{what} inside {}: to-text unpacks an archive inside compression layers, \
+                     but not yet a single compressed file (decompress it first)",
+                    layers.join(" ▸ ")
+                )
+            }
+        };
+    }
+    "not a binary format this tool converts (no known magic; to-text reads AAMP, AINB, \
+     BYML, legacy BDAT and SARC archives)"
+        .to_owned()
 }
 
 fn from_text(input: &Path, args: &FromTextArgs) -> Result<Vec<PathBuf>, String> {
