@@ -210,3 +210,31 @@ pub fn json_syntax(e: &serde_json::Error) -> (String, String) {
     };
     (format!("line {}, column {}", e.line(), e.column()), what)
 }
+
+/// `s` as printed: control characters (a newline, an escape sequence that
+/// would drive the terminal) escaped as `\n`, `\u{1b}`, ...; the rest as is.
+pub fn shown(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
+
+/// An I/O error in words: "not found" rather than the system's "No such
+/// file or directory (os error 2)".
+pub fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "not found".to_owned(),
+        _ => e.to_string(),
+    }
+}

@@ -349,6 +349,21 @@ fn a_failed_unpack_changes_nothing() {
     );
     assert_eq!(listing(&folder), ["a.txt", "codec-archive.json"]);
     assert!(temp_names(tmp.path()).is_empty());
+    // The case: a file and a folder of one name. Unpacked whole
+    // over the old folder, nothing of the old one left.
+    fs::write(
+        &archive,
+        sarc_of(&[("alaa", b"file"), ("alaa/x", b"inside")]),
+    )
+    .unwrap();
+    let o = to_text(&archive, &["--force"]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert_eq!(
+        listing(&folder),
+        ["alaa", "alaa/x", "alaa~2", "codec-archive.json"]
+    );
+    assert_eq!(fs::read(folder.join("alaa~2")).unwrap(), b"file");
+    assert!(temp_names(tmp.path()).is_empty());
 }
 
 // Case 8: codec's temporary names are skipped at every depth; an
@@ -392,10 +407,11 @@ fn an_interrupted_unpack_leaves_no_temporary_file() {
     // Wait until files are being written into the staging folder, then
     // interrupt.
     let writing = || {
-        fs::read_dir(tmp.path()).unwrap().flatten().any(|e| {
-            e.file_name().to_string_lossy().starts_with(".codec-")
-                && fs::read_dir(e.path()).is_ok_and(|mut d| d.next().is_some())
-        })
+        walkdir::WalkDir::new(tmp.path())
+            .min_depth(2)
+            .into_iter()
+            .flatten()
+            .any(|e| e.path().to_string_lossy().contains("/.codec-"))
     };
     let started = std::time::Instant::now();
     let mut seen = false;

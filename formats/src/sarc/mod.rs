@@ -23,6 +23,7 @@
 //! assert_eq!(back.get("a.txt"), Some(&b"first"[..]));
 //! ```
 
+pub mod folder;
 pub mod glue;
 pub mod views;
 

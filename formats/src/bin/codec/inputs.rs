@@ -71,14 +71,6 @@ pub fn collect(paths: &[PathBuf]) -> Vec<(PathBuf, Input)> {
     entries.into_iter().collect()
 }
 
-/// An I/O error in words, "not found" for a missing path.
-pub fn io_message(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::NotFound => "not found".to_owned(),
-        _ => e.to_string(),
-    }
-}
-
 /// Adds everything below the folder `root` (links followed) to `entries`.
 fn walk(root: &Path, entries: &mut BTreeMap<PathBuf, Input>) {
     for item in WalkDir::new(root).follow_links(true) {
@@ -216,21 +208,4 @@ impl Throughput {
     }
 }
 
-/// `s` as printed: control characters (a newline, an escape sequence that
-/// would drive the terminal) escaped as `\n`, `\u{1b}`, ...; the rest as is.
-pub fn shown(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    std::borrow::Cow::Owned(
-        s.chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_default().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect(),
-    )
-}
+pub use formats::{io_message, shown};

@@ -1,0 +1,534 @@
+//! The folder form of an archive: what `codec to-text` writes for a SARC
+//! (each file, converted to text where a form exists, and a manifest) and
+//! how `codec from-text` packs such a folder back. The command writes the
+//! folder (atomically, see `src/bin/codec/archive.rs`); this module holds
+//! every decision about names and content, so that the fuzz targets reach
+//! it.
+//!
+//! The folder is a closed world: names are checked by one rule
+//! ([`safe_relative`]) both ways, every entry gets a file of its own
+//! ([`plan_stored`]), and [`pack`] reads only regular files inside the
+//! folder, following no symbolic link.
+
+use crate::layer::{Dictionaries, Layer, MAX_LAYERS};
+use crate::sarc::{self, Node, Sarc, Variant};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+
+/// The manifest's file name inside an archive's folder.
+pub const MANIFEST: &str = "codec-archive.json";
+
+/// The prefix of every temporary name `codec` creates; such names are never
+/// read as content.
+pub const TEMP_PREFIX: &str = ".codec-";
+
+/// The largest manifest read (a manifest lists names, not contents).
+const MAX_MANIFEST: u64 = 256 << 20;
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// `sarc`.
+    pub format: String,
+    /// `little` or `big`.
+    pub byte_order: String,
+    /// Compression layers around the archive, outermost first.
+    pub layers: Vec<LayerEntry>,
+    pub version: u16,
+    pub hash_multiplier: u32,
+    /// In file-table order.
+    pub files: Vec<FileEntry>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, tag = "kind", rename_all = "lowercase")]
+pub enum LayerEntry {
+    Yaz0 { alignment: u32 },
+    Zstd { dictionary: Option<u32> },
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileEntry {
+    /// The path inside the archive.
+    pub name: String,
+    /// Where its content is in the folder, relative to it.
+    pub stored: String,
+    /// How it is stored: `bytes`, `aamp-yaml`, `byml-yaml` or `ainb-json`.
+    pub form: String,
+    /// The alignment it was found at (0: choose on writing).
+    pub align: u64,
+    pub name_flag: u8,
+    /// CRC32 of its bytes as found: a file whose bytes changed gets a new
+    /// alignment.
+    pub crc32: u32,
+}
+
+/// The forms a file can be stored in, with the extension their text adds.
+const FORMS: [(&str, Option<&str>); 4] = [
+    ("bytes", None),
+    ("aamp-yaml", Some("yml")),
+    ("byml-yaml", Some("yml")),
+    ("ainb-json", Some("json")),
+];
+
+/// Chooses where each entry is stored in the folder: `wanted` gives each
+/// entry's relative name and the extension its text form adds (if any).
+/// Every entry gets a path of its own, compared without regard to case (so
+/// that the folder survives a copy to a case-insensitive disk): a name
+/// already taken, the manifest's, or a folder another entry needs gets
+/// `~2`, `~3`, ... before its last extension (`same~2.txt`,
+/// `m.byml~2.yml`).
+pub fn plan_stored(wanted: &[(&str, Option<&str>)]) -> Result<Vec<String>, String> {
+    let folders: HashSet<String> = wanted
+        .iter()
+        .flat_map(|(rel, _)| {
+            rel.match_indices('/')
+                .map(|(i, _)| rel[..i].to_lowercase())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut taken: HashSet<String> = HashSet::from([MANIFEST.to_lowercase()]);
+    let mut stored = Vec::with_capacity(wanted.len());
+    for (rel, ext) in wanted {
+        let (dir, file) = match rel.rsplit_once('/') {
+            Some((d, f)) => (Some(d), f),
+            None => (None, *rel),
+        };
+        if let Some(d) = dir {
+            if let Some(part) = d.split('/').find(|p| p.starts_with(TEMP_PREFIX)) {
+                return Err(format!(
+                    "the archive holds {rel:?}, in a folder named {part:?}: names starting with {TEMP_PREFIX:?} are codec's temporary files"
+                ));
+            }
+        }
+        let full = match ext {
+            Some(e) => format!("{file}.{e}"),
+            None => file.to_owned(),
+        };
+        // The name's own extension stays last: `same.txt` → `same~2.txt`,
+        // `m.byml.yml` → `m.byml~2.yml`.
+        let (stem, tail) = match ext {
+            Some(e) => (file.to_owned(), format!(".{e}")),
+            None => match file.rsplit_once('.') {
+                Some((s, e)) if !s.is_empty() => (s.to_owned(), format!(".{e}")),
+                _ => (file.to_owned(), String::new()),
+            },
+        };
+        let stem = if stem.starts_with(TEMP_PREFIX) {
+            format!("_{stem}")
+        } else {
+            stem
+        };
+        let with_dir = |f: &str| match dir {
+            Some(d) => format!("{d}/{f}"),
+            None => f.to_owned(),
+        };
+        let free = |p: &str| {
+            let k = p.to_lowercase();
+            !taken.contains(&k) && !folders.contains(&k)
+        };
+        let mut choice = with_dir(&full);
+        if full.starts_with(TEMP_PREFIX) || !free(&choice) {
+            choice = (2..)
+                .map(|n| with_dir(&format!("{stem}~{n}{tail}")))
+                .find(|p| free(p))
+                .expect("a free name among infinitely many");
+        }
+        taken.insert(choice.to_lowercase());
+        stored.push(choice);
+    }
+    Ok(stored)
+}
+
+/// A text form of an archive's file: (form, extension, text).
+pub fn text_form(
+    bytes: &[u8],
+    names: &crate::aamp::names::NameTable,
+) -> Option<(&'static str, &'static str, String)> {
+    if bytes.starts_with(crate::aamp::MAGIC) {
+        let doc = crate::aamp::decode(bytes).ok()?;
+        // Only when the text gives the same bytes back.
+        let text = crate::aamp::text::to_yaml(&doc, names);
+        let back = crate::aamp::text::from_yaml(&text).ok()?;
+        return (crate::aamp::encode(&back).ok()? == bytes).then_some(("aamp-yaml", "yml", text));
+    }
+    if crate::byml::looks_like(bytes) {
+        let (variant, doc) = crate::byml::decode(bytes).ok()?;
+        let text = crate::byml::text::to_yaml(&doc, variant);
+        let (variant, back) = crate::byml::text::from_yaml(&text, None, None).ok()?;
+        return (crate::byml::encode(&back, variant).ok()? == bytes).then_some((
+            "byml-yaml",
+            "yml",
+            text,
+        ));
+    }
+    if bytes.starts_with(crate::ainb::MAGIC) {
+        let doc = crate::ainb::decode(bytes).ok()?;
+        let text = crate::ainb::text::to_json(&doc).ok()?;
+        let back = crate::ainb::text::from_json(&text).ok()?;
+        return (crate::ainb::encode(&back).ok()? == bytes).then_some(("ainb-json", "json", text));
+    }
+    None
+}
+
+/// `name` as a path inside a folder: no root, no `..`, no empty parts, no
+/// backslash or NUL, no control characters, no drive letter.
+pub fn safe_relative(name: &str) -> Option<String> {
+    let ok = !name.is_empty()
+        && !name.starts_with('/')
+        && !name.contains('\\')
+        && !name.chars().any(char::is_control)
+        && !name.split('/').next().is_some_and(|p| p.contains(':'))
+        && name
+            .split('/')
+            .all(|p| !p.is_empty() && p != "." && p != "..");
+    ok.then(|| name.to_owned())
+}
+
+/// An archive built from a folder, and what the user should know about it.
+#[derive(Debug)]
+pub struct Packed {
+    pub bytes: Vec<u8>,
+    /// Files the manifest lists that are gone from the folder (and so from
+    /// the archive), and similar notes, one line each.
+    pub notes: Vec<String>,
+}
+
+/// Builds the archive of folder `dir` (with its layers).
+pub fn pack(dir: &Path, dicts: &Dictionaries) -> Result<Packed, String> {
+    let at = |m: String| format!("{}: {m}", dir.display());
+    let mpath = dir.join(MANIFEST);
+    let text = read_inside(dir, MANIFEST, MAX_MANIFEST)?;
+    let text =
+        String::from_utf8(text).map_err(|_| format!("{}: not UTF-8 text", mpath.display()))?;
+    let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
+        let (where_, what) = crate::json_syntax(&e);
+        format!("{}: {where_}: {what}", mpath.display())
+    })?;
+    let bad = |m: String| format!("{}: {m}", mpath.display());
+    if manifest.format != "sarc" {
+        return Err(bad(format!(
+            "format is {:?}: expected \"sarc\"",
+            manifest.format
+        )));
+    }
+    let variant = match manifest.byte_order.as_str() {
+        "little" => Variant::Little,
+        "big" => Variant::Big,
+        other => {
+            return Err(bad(format!(
+                "byte_order is {other:?}: expected \"little\" or \"big\""
+            )))
+        }
+    };
+    if manifest.layers.len() > MAX_LAYERS {
+        return Err(bad(format!(
+            "layers lists {} compression layers; at most {MAX_LAYERS} are read or written",
+            manifest.layers.len()
+        )));
+    }
+    // Every entry is checked before any file is read.
+    let mut stored_seen: HashSet<String> = HashSet::new();
+    for (i, f) in manifest.files.iter().enumerate() {
+        let entry = |m: String| bad(format!("files[{i}] ({}): {m}", crate::shown(&f.name)));
+        if safe_relative(&f.name).is_none() {
+            return Err(entry(
+                "name is not a relative path inside an archive (no leading /, no .. or empty parts, no backslash or control character)".into(),
+            ));
+        }
+        if safe_relative(&f.stored).is_none()
+            || f.stored.split('/').any(|p| p.starts_with(TEMP_PREFIX))
+            || f.stored.eq_ignore_ascii_case(MANIFEST)
+        {
+            return Err(entry(format!(
+                "stored is {}, which is not a file inside the folder",
+                crate::shown(&format!("{:?}", f.stored))
+            )));
+        }
+        if !stored_seen.insert(f.stored.to_lowercase()) {
+            return Err(entry(format!(
+                "stored {:?} is also another entry's: each entry needs its own file",
+                f.stored
+            )));
+        }
+        if !FORMS.iter().any(|(form, _)| *form == f.form) {
+            return Err(entry(format!(
+                "form {:?} is not one of bytes, aamp-yaml, byml-yaml, ainb-json",
+                f.form
+            )));
+        }
+    }
+    let on_disk = folder_files(dir)?;
+    let mut notes = Vec::new();
+    let mut nodes: Vec<(Node, bool, String)> = Vec::new();
+    // How the archive's own files of each extension are stored.
+    let mut form_of_ext: HashMap<String, &'static str> = HashMap::new();
+    for f in &manifest.files {
+        if let Some((form, _)) = FORMS
+            .iter()
+            .find(|(form, _)| *form == f.form && *form != "bytes")
+        {
+            form_of_ext.insert(extension(&f.name), form);
+        }
+    }
+    let mut listed: HashSet<&str> = HashSet::new();
+    for f in &manifest.files {
+        listed.insert(f.stored.as_str());
+        if !on_disk.contains(&f.stored) {
+            notes.push(format!(
+                "{} ({}): listed in the manifest but not in the folder; left out of the archive",
+                crate::shown(&f.stored),
+                crate::shown(&f.name)
+            ));
+            continue;
+        }
+        let raw = read_inside(dir, &f.stored, u64::MAX)?;
+        let bytes = convert_stored(&dir.join(&f.stored), raw, &f.form)?;
+        let unchanged = crc32fast::hash(&bytes) == f.crc32;
+        let mut node = Node::new(&f.name, bytes);
+        node.name_flag = f.name_flag;
+        if unchanged {
+            node.data.align = f.align;
+        }
+        nodes.push((node, unchanged, extension(&f.name)));
+    }
+    for rel in on_disk.iter().filter(|p| !listed.contains(p.as_str())) {
+        let path = dir.join(rel);
+        let raw = read_inside(dir, rel, u64::MAX)?;
+        let (name, form) = new_file_form(rel, &raw, &form_of_ext).map_err(at)?;
+        if safe_relative(&name).is_none() {
+            return Err(at(format!(
+                "{}: not a name an archive can hold",
+                crate::shown(rel)
+            )));
+        }
+        let bytes = convert_stored(&path, raw, form)?;
+        let ext = extension(&name);
+        nodes.push((Node::new(&name, bytes), false, ext));
+    }
+    // New and changed files: the alignment their unchanged siblings of the
+    // same extension show (the smallest), else their kind's.
+    let mut sibling: HashMap<String, u64> = HashMap::new();
+    for (n, unchanged, ext) in &nodes {
+        if *unchanged && n.data.align > 0 {
+            let e = sibling.entry(ext.clone()).or_insert(n.data.align);
+            *e = (*e).min(n.data.align);
+        }
+    }
+    let nodes: Vec<Node> = nodes
+        .into_iter()
+        .map(|(mut n, unchanged, ext)| {
+            if !unchanged {
+                n.data.align = sibling.get(&ext).copied().unwrap_or(0);
+            }
+            n
+        })
+        .collect();
+    let mut archive = Sarc::new(nodes);
+    archive.version = manifest.version;
+    archive.hash_multiplier = manifest.hash_multiplier;
+    let mut bytes =
+        sarc::encode(&archive, variant).map_err(|e| at(format!("SARC encode error: {e}")))?;
+    for layer in manifest.layers.iter().rev() {
+        let layer = match *layer {
+            LayerEntry::Yaz0 { alignment } => Layer::Yaz0 { alignment },
+            LayerEntry::Zstd { dictionary } => Layer::Zstd { dictionary },
+        };
+        bytes = layer
+            .compress(&bytes, dicts)
+            .map_err(|e| at(format!("{layer}: {e}")))?;
+    }
+    Ok(Packed { bytes, notes })
+}
+
+/// The form a file new in the folder is read in, and its name in the
+/// archive. A text file named like a converted binary (`X.ainb.json`, or
+/// `X.bgyml.yml` where the archive keeps its `.bgyml` files as YAML) is
+/// converted, or refused when it is not that text; other files are bytes.
+fn new_file_form(
+    rel: &str,
+    raw: &[u8],
+    form_of_ext: &HashMap<String, &'static str>,
+) -> Result<(String, &'static str), String> {
+    let lower = rel.to_ascii_lowercase();
+    let stripped = [".yml", ".yaml", ".json"]
+        .iter()
+        .find(|e| lower.ends_with(*e))
+        .map(|e| (&rel[..rel.len() - e.len()], &e[1..]));
+    let Some((inner, text_ext)) = stripped else {
+        return Ok((rel.to_owned(), "bytes"));
+    };
+    let text = std::str::from_utf8(raw).ok();
+    let looks = |form: &str| {
+        text.is_some_and(|t| match form {
+            "aamp-yaml" => crate::aamp::text::looks_like_aamp_text(t),
+            "byml-yaml" => crate::byml::text::looks_like_byml_text(t),
+            "ainb-json" => crate::ainb::text::looks_like_ainb_json(t),
+            _ => false,
+        })
+    };
+    let yaml = text_ext != "json";
+    let by_content = if yaml {
+        ["aamp-yaml", "byml-yaml"].into_iter().find(|f| looks(f))
+    } else {
+        ["ainb-json"].into_iter().find(|f| looks(f))
+    };
+    if let Some(form) = by_content {
+        return Ok((inner.to_owned(), form));
+    }
+    // Named like a converted binary: its text is expected.
+    let ext = extension(inner);
+    let expected = form_of_ext
+        .get(&ext)
+        .copied()
+        .or_else(|| (ext == "ainb").then_some("ainb-json"));
+    match expected {
+        Some(form) if form.ends_with(if yaml { "yaml" } else { "json" }) => Err(format!(
+            "{}: a new file named like a {ext} file's text, but not that text ({}); \
+             rename it to keep it as bytes",
+            crate::shown(rel),
+            match form {
+                "aamp-yaml" => "AAMP YAML starts with the !io tag",
+                "byml-yaml" =>
+                    "BYML YAML starts with `# BYML version N, little-endian` or `big-endian`",
+                _ => "AINB JSON has `Nodes` and `Version`",
+            }
+        )),
+        _ => Ok((rel.to_owned(), "bytes")),
+    }
+}
+/// The files of folder `dir`, relative to it with `/` separators, but the
+/// manifest and codec's temporary names (at any depth). A symbolic link or
+/// anything else that is not a regular file or a folder is an error: the
+/// folder form reads only what is inside it.
+fn folder_files(dir: &Path) -> Result<HashSet<String>, String> {
+    let mut files = HashSet::new();
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| {
+            e.depth() == 0 || !e.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
+        });
+    for entry in walker {
+        let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+        if entry.depth() == 0 {
+            continue;
+        }
+        let ty = entry.file_type();
+        if ty.is_dir() {
+            continue;
+        }
+        let rel = entry
+            .path()
+            .strip_prefix(dir)
+            .map_err(|_| format!("{}: outside {}", entry.path().display(), dir.display()))?;
+        let rel = rel
+            .to_str()
+            .ok_or_else(|| format!("{}: the name is not UTF-8", entry.path().display()))?
+            .replace(std::path::MAIN_SEPARATOR, "/");
+        if ty.is_symlink() {
+            return Err(format!(
+                "{}: a symbolic link; the folder of an archive may hold only regular files (links are not followed)",
+                entry.path().display()
+            ));
+        }
+        if !ty.is_file() {
+            return Err(format!(
+                "{}: not a regular file; the folder of an archive may hold only regular files",
+                entry.path().display()
+            ));
+        }
+        if rel != MANIFEST {
+            files.insert(rel);
+        }
+    }
+    Ok(files)
+}
+
+/// Reads `rel` (checked by [`safe_relative`]) inside `dir`: every folder on
+/// the way must be a real folder and the file a regular file, none a
+/// symbolic link; at most `limit` bytes.
+fn read_inside(dir: &Path, rel: &str, limit: u64) -> Result<Vec<u8>, String> {
+    let path = dir.join(rel);
+    let fail = |m: String| format!("{}: {m}", path.display());
+    let mut at = dir.to_owned();
+    let parts: Vec<&str> = rel.split('/').collect();
+    for part in &parts[..parts.len() - 1] {
+        at.push(part);
+        let m = fs::symlink_metadata(&at).map_err(|e| fail(crate::io_message(&e)))?;
+        if !m.is_dir() {
+            return Err(fail(format!(
+                "{} is a symbolic link or not a folder; links are not followed",
+                at.display()
+            )));
+        }
+    }
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // No link followed; a FIFO does not block the open.
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = options.open(&path).map_err(|e| {
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return fail("a symbolic link; links are not followed".into());
+        }
+        fail(crate::io_message(&e))
+    })?;
+    let meta = file.metadata().map_err(|e| fail(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(fail("not a regular file".into()));
+    }
+    if meta.len() > limit {
+        return Err(fail(format!("larger than {limit} bytes")));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(e.to_string()))?;
+    Ok(bytes)
+}
+
+/// A stored file's bytes: converted back from its text form.
+fn convert_stored(path: &Path, raw: Vec<u8>, form: &str) -> Result<Vec<u8>, String> {
+    let fail = |m: String| format!("{}: {m}", path.display());
+    if form == "bytes" {
+        return Ok(raw);
+    }
+    let text = String::from_utf8(raw).map_err(|_| fail("not UTF-8 text".into()))?;
+    match form {
+        "aamp-yaml" => {
+            let doc = crate::aamp::text::from_yaml(&text).map_err(|e| {
+                format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message)
+            })?;
+            crate::aamp::encode(&doc).map_err(|e| fail(format!("encode error: {e}")))
+        }
+        "byml-yaml" => {
+            // The first line names the version and byte order.
+            let (variant, doc) = crate::byml::text::from_yaml(&text, None, None).map_err(|e| {
+                format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message)
+            })?;
+            crate::byml::encode(&doc, variant).map_err(|e| fail(format!("encode error: {e}")))
+        }
+        "ainb-json" => {
+            let doc = crate::ainb::text::from_json(&text).map_err(|e| fail(e.to_string()))?;
+            crate::ainb::encode(&doc).map_err(|e| fail(format!("encode error: {e}")))
+        }
+        other => Err(fail(format!(
+            "form \"{other}\" is not one of bytes, aamp-yaml, byml-yaml, ainb-json"
+        ))),
+    }
+}
+
+fn extension(name: &str) -> String {
+    name.rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default()
+}
