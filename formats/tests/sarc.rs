@@ -186,8 +186,27 @@ fn check_reports_every_file_inside_the_corpus_archives() {
     let (Some(sarc_dir), Some(yaz0_dir)) = (common::corpus("sarc"), common::corpus("yaz0")) else {
         return;
     };
+    // By default, identical files inside archives are counted, not
+    // printed, and those kept as bytes are summed by kind (issue 49).
     let out = common::codec(&[
         std::ffi::OsStr::new("check"),
+        sarc_dir.as_os_str(),
+        yaz0_dir.as_os_str(),
+    ]);
+    let text = common::stdout(&out);
+    assert!(!text.contains(": identical"), "{text}");
+    assert!(
+        text.contains("kept as bytes inside archives and layers (no supported format): 3 bcamanim, 3 bflim, 2 bflan, "),
+        "{text}"
+    );
+    assert!(
+        text.contains("12 files inside archives and layers identical (-v lists them)"),
+        "{text}"
+    );
+    // -v: a line for each.
+    let out = common::codec(&[
+        std::ffi::OsStr::new("check"),
+        std::ffi::OsStr::new("-v"),
         sarc_dir.as_os_str(),
         yaz0_dir.as_os_str(),
     ]);

@@ -20,6 +20,10 @@ mod coverage;
 mod docs;
 #[path = "codec/dump.rs"]
 mod dump;
+#[path = "codec/members.rs"]
+mod members;
+#[path = "codec/open.rs"]
+mod open;
 #[path = "codec/inputs.rs"]
 mod inputs;
 #[path = "codec/interrupt.rs"]
@@ -132,6 +136,8 @@ enum Command {
     // Help texts of to-text and from-text: on their Args in codec/text.rs.
     ToText(text::ToTextArgs),
     FromText(text::FromTextArgs),
+    // Help texts of archive: on its Args in codec/members.rs.
+    Archive(members::ArchiveArgs),
     /// List the formats: their extensions and what codec does with each.
     Formats,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -181,6 +187,7 @@ fn main() -> ExitCode {
         Command::Dump(args) => dump::run(&args),
         Command::Coverage(args) => coverage::run(&args),
         Command::Survey(args) => survey::run(&args),
+        Command::Archive(args) => members::run(&args),
         Command::Docs(args) => docs::run(&args),
         Command::ToText(args) => text::run_to_text(&args),
         Command::FromText(args) => text::run_from_text(&args),

@@ -137,6 +137,80 @@ pub fn peel(data: &[u8], dicts: &Dictionaries) -> Result<(Vec<Layer>, Vec<u8>), 
     Ok((layers, inner))
 }
 
+/// The comment a text form carries for a file that was inside `layers`
+/// (outermost first), so that the binary written from the text gets them
+/// back: `# codec layers: zstd dictionary 2; Yaz0 alignment 128`.
+pub fn comment_line(layers: &[Layer]) -> String {
+    let parts: Vec<String> = layers
+        .iter()
+        .map(|l| match *l {
+            Layer::Yaz0 { alignment } => format!("Yaz0 alignment {alignment}"),
+            Layer::Zstd {
+                dictionary: Some(id),
+            } => format!("zstd dictionary {id}"),
+            Layer::Zstd { dictionary: None } => "zstd".to_owned(),
+        })
+        .collect();
+    format!("{LAYERS_COMMENT} {}", parts.join("; "))
+}
+
+const LAYERS_COMMENT: &str = "# codec layers:";
+
+/// The layers a text's leading comment lines name ([`comment_line`]), and
+/// the line (from 1) that names them; none when no such line comes before
+/// the document's content.
+pub fn from_comment(text: &str) -> Result<Option<(usize, Vec<Layer>)>, String> {
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_start_matches('\u{FEFF}').trim();
+        let Some(rest) = line.strip_prefix(LAYERS_COMMENT) else {
+            if line.is_empty() || line.starts_with('#') || line.starts_with('%') {
+                continue;
+            }
+            return Ok(None);
+        };
+        let bad = |part: &str| {
+            format!(
+                "line {}: `{part}` is not a layer (`zstd`, `zstd dictionary N`, `Yaz0 alignment N`)",
+                i + 1
+            )
+        };
+        let mut layers = Vec::new();
+        for part in rest.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            let words: Vec<&str> = part.split_whitespace().collect();
+            let layer = match words.as_slice() {
+                ["zstd"] => Layer::Zstd { dictionary: None },
+                ["zstd", "dictionary", n] => Layer::Zstd {
+                    dictionary: Some(n.parse().map_err(|_| bad(part))?),
+                },
+                ["Yaz0", "alignment", n] => Layer::Yaz0 {
+                    alignment: n.parse().map_err(|_| bad(part))?,
+                },
+                _ => return Err(bad(part)),
+            };
+            layers.push(layer);
+        }
+        if layers.len() > MAX_LAYERS {
+            return Err(format!(
+                "line {}: more than {MAX_LAYERS} compression layers",
+                i + 1
+            ));
+        }
+        return Ok(Some((i + 1, layers)));
+    }
+    Ok(None)
+}
+
+/// `inner` wrapped in `layers` (outermost first).
+pub fn wrap(inner: Vec<u8>, layers: &[Layer], dicts: &Dictionaries) -> Result<Vec<u8>, String> {
+    let mut bytes = inner;
+    for layer in layers.iter().rev() {
+        bytes = layer
+            .compress(&bytes, dicts)
+            .map_err(|e| format!("{layer}: {e}"))?;
+    }
+    Ok(bytes)
+}
+
 /// Why a layer could not be read or written: where in its input, and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LayerError {

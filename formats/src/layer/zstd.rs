@@ -106,8 +106,10 @@ pub fn decompress_within(
             LayerError::new(
                 0,
                 format!(
-                    "the frame was compressed with zstd dictionary {id}, which was not given \
-                     (--zstd-dict FILE: a dictionary, or the game's ZsDic.pack.zs)"
+                    "the frame was compressed with zstd dictionary {id}, which was not given: \
+                     name the game's ZsDic.pack.zs (or a dictionary) with --zstd-dict FILE or \
+                     $CODEC_ZSTD_DICT, or open the file inside the game's romfs, where \
+                     Pack/ZsDic.pack.zs is found unnamed"
                 ),
             )
         })?,

@@ -310,24 +310,7 @@ pub fn pack(dir: &Path, dicts: &Dictionaries) -> Result<Packed, String> {
         let ext = extension(&name);
         nodes.push((Node::new(&name, bytes), false, ext));
     }
-    // New and changed files: the alignment their unchanged siblings of the
-    // same extension show (the smallest), else their kind's.
-    let mut sibling: HashMap<String, u64> = HashMap::new();
-    for (n, unchanged, ext) in &nodes {
-        if *unchanged && n.data.align > 0 {
-            let e = sibling.entry(ext.clone()).or_insert(n.data.align);
-            *e = (*e).min(n.data.align);
-        }
-    }
-    let nodes: Vec<Node> = nodes
-        .into_iter()
-        .map(|(mut n, unchanged, ext)| {
-            if !unchanged {
-                n.data.align = sibling.get(&ext).copied().unwrap_or(0);
-            }
-            n
-        })
-        .collect();
+    let nodes = settle_alignment(nodes.into_iter().map(|(n, u, _)| (n, u)).collect());
     let mut archive = Sarc::new(nodes);
     archive.version = manifest.version;
     archive.hash_multiplier = manifest.hash_multiplier;
@@ -343,6 +326,29 @@ pub fn pack(dir: &Path, dicts: &Dictionaries) -> Result<Packed, String> {
             .map_err(|e| at(format!("{layer}: {e}")))?;
     }
     Ok(Packed { bytes, notes })
+}
+
+/// The archive's files with their alignment settled: an unchanged file
+/// keeps the alignment it was found at; a new or changed one (`false`)
+/// gets the alignment its unchanged siblings of the same extension show
+/// (the smallest), else 0: its kind's, chosen on encode (`sarc::glue`).
+pub fn settle_alignment(nodes: Vec<(Node, bool)>) -> Vec<Node> {
+    let mut sibling: HashMap<String, u64> = HashMap::new();
+    for (n, unchanged) in &nodes {
+        if *unchanged && n.data.align > 0 {
+            let e = sibling.entry(extension(&n.name)).or_insert(n.data.align);
+            *e = (*e).min(n.data.align);
+        }
+    }
+    nodes
+        .into_iter()
+        .map(|(mut n, unchanged)| {
+            if !unchanged {
+                n.data.align = sibling.get(&extension(&n.name)).copied().unwrap_or(0);
+            }
+            n
+        })
+        .collect()
 }
 
 /// The form a file new in the folder is read in, and its name in the
@@ -405,7 +411,7 @@ fn new_file_form(
 /// manifest and codec's temporary names (at any depth). A symbolic link or
 /// anything else that is not a regular file or a folder is an error: the
 /// folder form reads only what is inside it.
-fn folder_files(dir: &Path) -> Result<HashSet<String>, String> {
+pub fn folder_files(dir: &Path) -> Result<HashSet<String>, String> {
     let mut files = HashSet::new();
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(false)
@@ -452,7 +458,7 @@ fn folder_files(dir: &Path) -> Result<HashSet<String>, String> {
 /// Reads `rel` (checked by [`safe_relative`]) inside `dir`: every folder on
 /// the way must be a real folder and the file a regular file, none a
 /// symbolic link; at most `limit` bytes.
-fn read_inside(dir: &Path, rel: &str, limit: u64) -> Result<Vec<u8>, String> {
+pub fn read_inside(dir: &Path, rel: &str, limit: u64) -> Result<Vec<u8>, String> {
     let path = dir.join(rel);
     let fail = |m: String| format!("{}: {m}", path.display());
     let mut at = dir.to_owned();

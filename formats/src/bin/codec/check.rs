@@ -8,7 +8,7 @@ use formats::layer::{Dictionaries, Layer};
 use formats::Format;
 use rayon::prelude::*;
 use std::fmt::Write as _;
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -59,6 +59,11 @@ pub struct CheckArgs {
     /// Print one JSON object per file and a summary object, for tools.
     #[arg(long)]
     json: bool,
+
+    /// Also print a line for each identical file inside archives and
+    /// layers, and for each kept as bytes.
+    #[arg(long, short = 'v', conflicts_with = "quiet")]
+    verbose: bool,
 }
 
 /// The verdict on one file: a file given, or one inside compression layers
@@ -109,16 +114,13 @@ impl Row {
 /// Runs `codec check`; the exit status is 0 only when every counted file
 /// came back byte for byte or as an equivalent document.
 pub fn run(args: &CheckArgs) -> ExitCode {
-    let mut dicts = Dictionaries::default();
-    for path in &args.zstd_dict {
-        let loaded = fs::read(path)
-            .map_err(|e| inputs::io_message(&e))
-            .and_then(|data| dicts.add_file(&data));
-        if let Err(e) = loaded {
-            inputs::error(path, format_args!("--zstd-dict: {e}"));
+    let dicts = match crate::open::dictionaries(&args.zstd_dict, &args.paths) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("codec: {e}");
             return inputs::usage();
         }
-    }
+    };
     if let Err(code) = inputs::check_variant(args.variant.as_deref()) {
         return code;
     }
@@ -128,30 +130,45 @@ pub fn run(args: &CheckArgs) -> ExitCode {
 
     let bar = inputs::progress_bar("checking", entries.len());
     let meter = inputs::Throughput::start();
-    let rows: Vec<Vec<Row>> = entries
-        .par_iter()
-        .map(|(path, entry)| {
-            let rows = match entry {
-                Input::File { named } => check_file(path, *named, forced, variant, &dicts, &meter),
-                Input::Error(message) => vec![Row::top(path, Outcome::Failed(message.clone()))],
-                Input::Other => vec![Row::top(path, Outcome::Skipped)],
-            };
-            bar.inc(1);
-            rows
-        })
-        .collect();
+    // Files are checked on all cores; each file's lines are printed as soon
+    // as it and every file before it are done, so the output streams and
+    // keeps the input order.
+    let stream = std::sync::Mutex::new(Stream::default());
+    entries.par_iter().enumerate().for_each(|(i, (path, entry))| {
+        let rows = match entry {
+            Input::File { named } => check_file(path, *named, forced, variant, &dicts, &meter),
+            Input::Error(message) => vec![Row::top(path, Outcome::Failed(message.clone()))],
+            Input::Other => vec![Row::top(path, Outcome::Skipped)],
+        };
+        bar.inc(1);
+        let mut guard = stream.lock().unwrap_or_else(|e| e.into_inner());
+        let s = &mut *guard;
+        s.done.insert(i, rows);
+        while let Some(rows) = s.done.remove(&s.next) {
+            let path = &entries[s.next].0;
+            let (text, errors) = s.file(path, &rows, args);
+            bar.suspend(|| {
+                for message in &errors {
+                    inputs::error(path, message);
+                }
+                if !text.is_empty() && !inputs::print(&text) {
+                    s.broken = true;
+                }
+            });
+            s.next += 1;
+        }
+    });
     bar.finish_and_clear();
 
-    let report = report(&entries, &rows, args, &meter);
-    for (path, message) in &report.errors {
-        inputs::error(path, message);
-    }
-    if report.counted == 0 {
+    let s = stream.into_inner().unwrap_or_else(|e| e.into_inner());
+    let counted = s.tally.counted();
+    let summary = summary(&s, args, &meter);
+    if counted == 0 {
         eprintln!("{}", inputs::nothing_found(&args.paths));
-        inputs::print(&report.text);
+        inputs::print(&summary);
         return inputs::failure();
     }
-    if !inputs::print(&report.text) || !report.ok {
+    if s.broken || !inputs::print(&summary) || s.tally.differ + s.tally.failed > 0 {
         return inputs::failure();
     }
     ExitCode::SUCCESS
@@ -167,26 +184,20 @@ fn check_file(
     meter: &inputs::Throughput,
 ) -> Vec<Row> {
     let failed = |m: String| vec![Row::top(path, Outcome::Failed(m))];
-    let mut file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) => return failed(inputs::io_message(&e)),
+    let data = if crate::open::is_addressed(path) {
+        match crate::open::read(path, dicts) {
+            Ok(d) => d,
+            Err(e) => return failed(e),
+        }
+    } else {
+        match read_if_known(path, named, forced) {
+            Ok(Some(d)) => d,
+            Ok(None) => return vec![Row::top(path, Outcome::Skipped)],
+            Err(e) => return failed(e),
+        }
     };
-    let mut data = Vec::new();
-    if let Err(e) = (&mut file).take(DETECT_PREFIX).read_to_end(&mut data) {
-        return failed(e.to_string());
-    }
-    let known =
-        Layer::detect(&data).is_some() || forced.or_else(|| Format::detect(&data)).is_some();
-    if !known {
-        let outcome = if named {
-            Outcome::Failed(unknown_format(&data))
-        } else {
-            Outcome::Skipped
-        };
-        return vec![Row::top(path, outcome)];
-    }
-    if let Err(e) = file.read_to_end(&mut data) {
-        return failed(e.to_string());
+    if data.is_empty() {
+        return failed(unknown_format(&data));
     }
     meter.add(data.len() as u64);
     let what = What {
@@ -206,6 +217,33 @@ fn check_file(
         &mut rows,
     );
     rows
+}
+
+/// A file's bytes, read whole only when its first bytes are of a known
+/// format or layer (or it was named: then an unknown one is an error);
+/// `None`: a file in a folder of no supported format, skipped.
+fn read_if_known(
+    path: &Path,
+    named: bool,
+    forced: Option<Format>,
+) -> Result<Option<Vec<u8>>, String> {
+    let mut file = File::open(path).map_err(|e| inputs::io_message(&e))?;
+    let mut data = Vec::new();
+    (&mut file)
+        .take(DETECT_PREFIX)
+        .read_to_end(&mut data)
+        .map_err(|e| e.to_string())?;
+    let known =
+        Layer::detect(&data).is_some() || forced.or_else(|| Format::detect(&data)).is_some();
+    if !known {
+        return if named {
+            Err(unknown_format(&data))
+        } else {
+            Ok(None)
+        };
+    }
+    file.read_to_end(&mut data).map_err(|e| e.to_string())?;
+    Ok(Some(data))
 }
 
 /// What `check_bytes` needs from the command line.
@@ -420,25 +458,6 @@ fn unknown_format(data: &[u8]) -> String {
     )
 }
 
-/// The first offset at which `a` and `b` differ; the shorter length when
-/// one is a prefix of the other.
-fn first_difference(a: &[u8], b: &[u8]) -> usize {
-    a.iter()
-        .zip(b)
-        .position(|(x, y)| x != y)
-        .unwrap_or(a.len().min(b.len()))
-}
-
-/// What `check` prints: the report for stdout, the errors for stderr.
-struct Report {
-    text: String,
-    errors: Vec<(PathBuf, String)>,
-    /// Files counted (identical, equivalent, differ or failed).
-    counted: usize,
-    /// Whether every counted file was identical or equivalent.
-    ok: bool,
-}
-
 /// Tallies of the summary line.
 #[derive(Default)]
 struct Tally {
@@ -484,17 +503,41 @@ fn verdict(outcome: &Outcome) -> String {
 /// One line per file that is not identical and per file inside layers or
 /// archives (failures of files given go to stderr), the skipped line and
 /// the summary; or JSON lines with `--json`.
-fn report(
-    entries: &[(PathBuf, Input)],
-    rows: &[Vec<Row>],
-    args: &CheckArgs,
-    meter: &inputs::Throughput,
-) -> Report {
-    let mut t = Tally::default();
-    let mut text = String::new();
-    let mut errors = Vec::new();
-    for ((path, _), rows) in entries.iter().zip(rows) {
+/// The first offset at which `a` and `b` differ; the shorter length when
+/// one is a prefix of the other.
+fn first_difference(a: &[u8], b: &[u8]) -> usize {
+    a.iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()))
+}
+
+/// What `check` has printed so far, and its counts.
+#[derive(Default)]
+struct Stream {
+    /// Files checked but not yet printed (a file before them is not done).
+    done: std::collections::BTreeMap<usize, Vec<Row>>,
+    /// The next file to print.
+    next: usize,
+    tally: Tally,
+    /// Files inside archives and layers of no supported format, by kind
+    /// (their extension, else their first bytes).
+    kept: std::collections::BTreeMap<String, usize>,
+    /// Identical files inside archives and layers (printed with -v).
+    identical_inside: usize,
+    /// Standard output is gone (a closed pipe).
+    broken: bool,
+}
+
+impl Stream {
+    /// The lines of one file given (its rows, and those of the files inside
+    /// it) for standard output, and its errors for standard error; counts
+    /// its rows.
+    fn file(&mut self, path: &Path, rows: &[Row], args: &CheckArgs) -> (String, Vec<String>) {
+        let mut text = String::new();
+        let mut errors = Vec::new();
         for row in rows {
+            let t = &mut self.tally;
             match &row.outcome {
                 Outcome::Identical => t.identical += 1,
                 Outcome::Equivalent { .. } => t.equivalent += 1,
@@ -502,7 +545,7 @@ fn report(
                 Outcome::Failed(m) => {
                     t.failed += 1;
                     if !row.nested {
-                        errors.push((path.clone(), m.clone()));
+                        errors.push(m.clone());
                     }
                 }
                 Outcome::Skipped => t.skipped += 1,
@@ -527,17 +570,56 @@ fn report(
                 );
                 continue;
             }
-            // Identical files given need no line; failed ones are on stderr.
+            // Identical files need no line (-v shows those inside archives
+            // and layers); failed files given are on stderr; files of no
+            // supported format inside archives are summed by kind.
             let show = match row.outcome {
                 Outcome::Equivalent { .. } | Outcome::Differ { .. } => true,
-                Outcome::Identical | Outcome::Failed(_) | Outcome::Skipped => row.nested,
+                Outcome::Failed(_) => row.nested,
+                Outcome::Identical => {
+                    if row.nested {
+                        self.identical_inside += 1;
+                    }
+                    row.nested && args.verbose
+                }
+                Outcome::Skipped => {
+                    if row.nested {
+                        *self.kept.entry(kind_of_label(&row.label)).or_default() += 1;
+                    }
+                    row.nested && args.verbose
+                }
             };
             if show && !args.quiet {
                 let _ = writeln!(text, "{line}");
             }
         }
+        (text, errors)
     }
-    let counted = t.identical + t.equivalent + t.differ + t.failed;
+}
+
+/// The kind of a file of no supported format, from its line's label: the
+/// extension of its name in the archive, else its first bytes.
+fn kind_of_label(label: &str) -> String {
+    let last = label.rsplit(" ▸ ").next().unwrap_or(label);
+    let file = last.rsplit('/').next().unwrap_or(last);
+    match file.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() && !ext.is_empty() => ext.to_ascii_lowercase(),
+        _ => file.to_owned(),
+    }
+}
+
+impl Tally {
+    fn counted(&self) -> usize {
+        self.identical + self.equivalent + self.differ + self.failed
+    }
+}
+
+/// The lines after every file's: what was skipped or kept, the run's
+/// throughput, and the summary (the last line, for scripts).
+fn summary(s: &Stream, args: &CheckArgs, meter: &inputs::Throughput) -> String {
+    let t = &s.tally;
+    let counted = t.counted();
+    let mut text = String::new();
     if args.json {
         let (seconds, files_per_s, mb_per_s) = meter.rates(counted);
         let _ = writeln!(
@@ -548,33 +630,48 @@ fn report(
                 "skipped": t.skipped, "seconds": seconds, "files_per_s": files_per_s,
                 "mb_per_s": mb_per_s, "threads": rayon::current_num_threads()}})
         );
-    } else {
-        if t.skipped > 0 && !args.quiet {
-            let _ = writeln!(text, "skipped {} files of no supported format", t.skipped);
+        return text;
+    }
+    if !args.quiet {
+        let kept: usize = s.kept.values().sum();
+        let top_skipped = t.skipped - kept;
+        if top_skipped > 0 {
+            let _ = writeln!(text, "skipped {top_skipped} files of no supported format");
         }
-        // The run's throughput goes just before the summary, which stays
-        // the last line for scripts.
-        if counted > 1 && !args.quiet {
+        if kept > 0 {
+            let mut kinds: Vec<(&String, &usize)> = s.kept.iter().collect();
+            kinds.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+            let _ = writeln!(
+                text,
+                "kept as bytes inside archives and layers (no supported format): {}",
+                kinds.join(", ")
+            );
+        }
+        if s.identical_inside > 0 && !args.verbose {
+            let _ = writeln!(
+                text,
+                "{} files inside archives and layers identical (-v lists them)",
+                s.identical_inside
+            );
+        }
+        // The run's throughput goes just before the summary.
+        if counted > 1 {
             text.push_str(&meter.line(counted));
         }
-        // The summary keeps its first words for scripts; equivalent files
-        // are counted at the end when there are any.
-        let _ = write!(
-            text,
-            "checked {counted} files: {} identical, {} differ, {} failed",
-            t.identical, t.differ, t.failed
-        );
-        if t.equivalent > 0 {
-            let _ = write!(text, ", {} equivalent", t.equivalent);
-        }
-        text.push('\n');
     }
-    Report {
+    // The summary keeps its first words for scripts; equivalent files are
+    // counted at the end when there are any.
+    let _ = write!(
         text,
-        errors,
-        counted,
-        ok: t.differ == 0 && t.failed == 0,
+        "checked {counted} files: {} identical, {} differ, {} failed",
+        t.identical, t.differ, t.failed
+    );
+    if t.equivalent > 0 {
+        let _ = write!(text, ", {} equivalent", t.equivalent);
     }
+    text.push('\n');
+    text
 }
 
 #[cfg(test)]

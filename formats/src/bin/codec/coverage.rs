@@ -50,10 +50,18 @@ pub struct CoverageArgs {
     /// Print one JSON object per file and a summary object, for tools.
     #[arg(long)]
     json: bool,
+
+    /// A zstd dictionary (repeatable): a raw dictionary, or the game's
+    /// ZsDic.pack.zs. Default: $CODEC_ZSTD_DICT, and the romfs tree's own
+    /// Pack/ZsDic.pack.zs for files inside one.
+    #[arg(long = "zstd-dict", value_name = "FILE")]
+    zstd_dict: Vec<PathBuf>,
 }
 
 /// What one file gave.
 enum Outcome {
+    /// A compression layer: what it holds has an outcome of its own.
+    Layer,
     Skipped,
     Failed(String),
     /// Coverage, and the decode error when only part of the file was read.
@@ -70,20 +78,42 @@ pub fn run(args: &CoverageArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let dicts = match crate::open::dictionaries(&args.zstd_dict, &args.paths) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("codec: {e}");
+            return crate::inputs::usage();
+        }
+    };
     let files = crate::inputs::collect(&args.paths);
     let bar = crate::inputs::progress_bar("coverage", files.len());
-    let outcomes: Vec<Outcome> = files
+    // Per input, a labelled outcome for it and for each file inside its
+    // layers and archives.
+    let outcomes: Vec<Vec<(String, Outcome)>> = files
         .par_iter()
         .map(|(path, entry)| {
-            let outcome = match entry {
-                crate::inputs::Input::File { named } => {
-                    one(path, *named, &schemas, args.format, args.variant.as_deref())
-                }
-                crate::inputs::Input::Error(e) => Outcome::Failed(e.clone()),
-                crate::inputs::Input::Other => Outcome::Skipped,
+            let label = crate::inputs::shown(&path.display().to_string()).into_owned();
+            let outcomes = match entry {
+                crate::inputs::Input::File { named } => match crate::open::read(path, &dicts) {
+                    Ok(data) => {
+                        let mut found = Vec::new();
+                        crate::archive::each_file(&data, &label, &dicts, &mut |l, d| {
+                            let top = l == label;
+                            let outcome = match d {
+                                Err(e) => Outcome::Failed(e),
+                                Ok(d) => one(d, *named && top, &schemas, args, top),
+                            };
+                            found.push((l, outcome));
+                        });
+                        found
+                    }
+                    Err(e) => vec![(label, Outcome::Failed(e))],
+                },
+                crate::inputs::Input::Error(e) => vec![(label, Outcome::Failed(e.clone()))],
+                crate::inputs::Input::Other => vec![(label, Outcome::Skipped)],
             };
             bar.inc(1);
-            outcome
+            outcomes
         })
         .collect();
     bar.finish_and_clear();
@@ -93,9 +123,11 @@ pub fn run(args: &CoverageArgs) -> ExitCode {
     let mut totals = render::Totals::default();
     let mut text = String::new();
     let mut skipped = 0;
-    for ((path, _), outcome) in files.iter().zip(&outcomes) {
-        let name = path.display().to_string();
+    for (name, outcome) in outcomes.iter().flatten() {
+        let path = Path::new(name);
+        let name = name.clone();
         match outcome {
+            Outcome::Layer => {}
             Outcome::Skipped => skipped += 1,
             Outcome::Failed(e) => {
                 totals.failed += 1;
@@ -203,16 +235,14 @@ pub fn root_magic(c: &Checked) -> Option<Vec<u8>> {
     }
 }
 
-fn one(
-    path: &Path,
-    named: bool,
-    schemas: &dump::Schemas,
-    forced: Option<FormatArg>,
-    variant: Option<&str>,
-) -> Outcome {
-    let data = match std::fs::read(path) {
-        Ok(d) => d,
-        Err(e) => return Outcome::Failed(crate::inputs::io_message(&e)),
+/// The coverage of one file's bytes (a file given, or one inside layers
+/// and archives); `named`: given on the command line, so never skipped;
+/// `top`: the file given (`--format` and `--variant` apply to it only).
+fn one(data: &[u8], named: bool, schemas: &dump::Schemas, args: &CoverageArgs, top: bool) -> Outcome {
+    let (forced, variant) = if top {
+        (args.format, args.variant.as_deref())
+    } else {
+        (None, None)
     };
     if data.is_empty() {
         return if named {
@@ -221,19 +251,23 @@ fn one(
             Outcome::Skipped
         };
     }
-    if !schemas.takes(&data, forced.is_some()) && !named {
+    if formats::layer::Layer::detect(data).is_some() {
+        // Its content is covered on its own (the next call).
+        return Outcome::Layer;
+    }
+    if !schemas.takes(data, forced.is_some()) && !named {
         return Outcome::Skipped;
     }
-    let checked = match schemas.pick(forced, &data, variant) {
+    let checked = match schemas.pick(forced, data, variant) {
         Ok(c) => c,
         Err(e) => return Outcome::Failed(e),
     };
     let decoded = interp::decode_partial_with(
         checked,
-        &data,
+        data,
         codec_runtime::Limits::default(),
         &formats::interp_hooks::Glue,
     );
-    let cov = coverage::coverage(checked, &decoded.root, &data);
+    let cov = coverage::coverage(checked, &decoded.root, data);
     Outcome::Covered(cov, decoded.error.map(|e| e.to_string()))
 }

@@ -249,6 +249,12 @@ pub struct DumpArgs {
     /// children) for other tools.
     #[arg(long)]
     json: bool,
+
+    /// A zstd dictionary (repeatable): a raw dictionary, or the game's
+    /// ZsDic.pack.zs. Default: $CODEC_ZSTD_DICT, and the romfs tree's own
+    /// Pack/ZsDic.pack.zs for files inside one.
+    #[arg(long = "zstd-dict", value_name = "FILE")]
+    zstd_dict: Vec<PathBuf>,
 }
 
 /// Runs `codec dump`. Exit status 0 when every file decodes, 1 when one
@@ -269,6 +275,13 @@ pub fn run(args: &DumpArgs) -> ExitCode {
             return crate::inputs::usage();
         }
     };
+    let dicts = match crate::open::dictionaries(&args.zstd_dict, &args.paths) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("codec: {e}");
+            return crate::inputs::usage();
+        }
+    };
     let entries = crate::inputs::collect(&args.paths);
     let mut ok = true;
     let mut dumped = 0usize;
@@ -284,14 +297,29 @@ pub fn run(args: &DumpArgs) -> ExitCode {
             }
             crate::inputs::Input::Other => continue,
         };
-        let data = match std::fs::read(path) {
-            Ok(d) => d,
+        // Through its compression layers: the file inside is dumped.
+        let peeled = crate::open::read(path, &dicts).and_then(|raw| {
+            formats::layer::peel(&raw, &dicts).map_err(|e| {
+                if !named && !schemas.recognizes(&raw) {
+                    String::new()
+                } else {
+                    e
+                }
+            })
+        });
+        let (layers, data) = match peeled {
+            Ok(p) => p,
+            Err(e) if e.is_empty() => continue,
             Err(e) => {
-                crate::inputs::error(path, crate::inputs::io_message(&e));
+                crate::inputs::error(path, e);
                 ok = false;
                 continue;
             }
         };
+        let mut label = crate::inputs::shown(&path.display().to_string()).into_owned();
+        for layer in &layers {
+            label.push_str(&format!(" ▸ {layer}"));
+        }
         if !named && schemas.given().is_none() && !schemas.recognizes(&data) {
             continue;
         }
@@ -301,7 +329,7 @@ pub fn run(args: &DumpArgs) -> ExitCode {
             continue;
         }
         dumped += 1;
-        match dump_one(path, &data, &schemas, &names, args, &mut out) {
+        match dump_one(Path::new(&label), &data, &schemas, &names, args, &mut out) {
             Ok(true) => {}
             Ok(false) => ok = false,
             Err(e) => {

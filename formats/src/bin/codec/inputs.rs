@@ -59,6 +59,10 @@ pub fn collect(paths: &[PathBuf]) -> Vec<(PathBuf, Input)> {
     let mut entries: BTreeMap<PathBuf, Input> = BTreeMap::new();
     for root in paths {
         match fs::metadata(root) {
+            // `-` (standard input) and `ARCHIVE:MEMBER`.
+            Err(_) if crate::open::is_addressed(root) => {
+                entries.insert(root.clone(), Input::File { named: true });
+            }
             Err(e) => {
                 entries.insert(root.clone(), Input::Error(io_message(&e)));
             }

@@ -8,11 +8,9 @@ use crate::dump;
 use crate::FormatArg;
 use clap::Args;
 use codec_schema::interp::{self, survey};
-use formats::layer::Dictionaries;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::fs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -97,16 +95,13 @@ pub fn run(args: &SurveyArgs) -> ExitCode {
             return crate::inputs::usage();
         }
     };
-    let mut dicts = Dictionaries::default();
-    for path in &args.zstd_dict {
-        let loaded = fs::read(path)
-            .map_err(|e| crate::inputs::io_message(&e))
-            .and_then(|data| dicts.add_file(&data));
-        if let Err(e) = loaded {
-            crate::inputs::error(path, format_args!("--zstd-dict: {e}"));
+    let dicts = match crate::open::dictionaries(&args.zstd_dict, &args.paths) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("codec: {e}");
             return crate::inputs::usage();
         }
-    }
+    };
     let selection = if args.all {
         Selection::All
     } else if args.field.is_empty() {
@@ -126,7 +121,7 @@ pub fn run(args: &SurveyArgs) -> ExitCode {
             let mut failed = Vec::new();
             let label = path.display().to_string();
             match entry {
-                crate::inputs::Input::File { named } => match fs::read(path) {
+                crate::inputs::Input::File { named } => match crate::open::read(path, &dicts) {
                     Ok(data) => crate::archive::each_file(&data, &label, &dicts, &mut |l, d| {
                         let top = l == label;
                         match d {
@@ -139,7 +134,7 @@ pub fn run(args: &SurveyArgs) -> ExitCode {
                             },
                         }
                     }),
-                    Err(e) => failed.push((label, crate::inputs::io_message(&e))),
+                    Err(e) => failed.push((label, e)),
                 },
                 crate::inputs::Input::Error(e) => failed.push((label, e.clone())),
                 crate::inputs::Input::Other => {}

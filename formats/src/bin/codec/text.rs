@@ -207,21 +207,9 @@ pub struct FromTextArgs {
     zstd_dict: Vec<PathBuf>,
 }
 
-/// Loads the `--zstd-dict` files.
-fn load_dicts(files: &[PathBuf]) -> Result<formats::layer::Dictionaries, String> {
-    let mut dicts = formats::layer::Dictionaries::default();
-    for path in files {
-        fs::read(path)
-            .map_err(|e| crate::inputs::io_message(&e))
-            .and_then(|data| dicts.add_file(&data).map(|_| ()))
-            .map_err(|e| format!("{}: --zstd-dict: {e}", path.display()))?;
-    }
-    Ok(dicts)
-}
-
 /// Runs `codec to-text` on every input.
 pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
-    let dicts = match load_dicts(&args.zstd_dict) {
+    let dicts = match crate::open::dictionaries(&args.zstd_dict, &args.paths) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("codec: {e}");
@@ -238,7 +226,19 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
             let data = starts_like_archive(path)
                 .then(|| fs::read(path).ok())
                 .flatten();
-            if let Some(data) = data.filter(|d| crate::archive::is_archive(d, &dicts)) {
+            let data = match data {
+                Some(d) if !crate::archive::is_archive(&d, &dicts) => {
+                    // A compressed single file: converted when named, or
+                    // when what it holds has a text form.
+                    let convertible = named
+                        || formats::layer::peel(&d, &dicts).is_ok_and(|(_, inner)| {
+                            matches!(Format::detect(&inner), Some(Format::Aamp | Format::Byml))
+                        });
+                    return convertible.then(|| to_text(path, args, &dicts));
+                }
+                other => other,
+            };
+            if let Some(data) = data {
                 let out = args
                     .output
                     .clone()
@@ -254,7 +254,7 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
             if !named && !is_binary_we_convert(path) {
                 return None;
             }
-            Some(to_text(path, args))
+            Some(to_text(path, args, &dicts))
         },
     )
 }
@@ -268,18 +268,18 @@ pub fn run_from_text(args: &FromTextArgs) -> ExitCode {
         .iter()
         .cloned()
         .partition(|p| crate::archive::is_archive_folder(p));
+    let dicts = match crate::open::dictionaries(&args.zstd_dict, &args.paths) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("codec: {e}");
+            return crate::inputs::usage();
+        }
+    };
     if !folders.is_empty() {
         if args.output.is_some() && args.paths.len() > 1 {
             eprintln!("codec: -o names the output of one input; with several inputs each output goes beside its input");
             return crate::inputs::usage();
         }
-        let dicts = match load_dicts(&args.zstd_dict) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("codec: {e}");
-                return crate::inputs::usage();
-            }
-        };
         let mut failed = false;
         for dir in &folders {
             let done = crate::archive::archive_for(dir)
@@ -322,7 +322,7 @@ pub fn run_from_text(args: &FromTextArgs) -> ExitCode {
         if !named && !is_text_we_convert(path) {
             return None;
         }
-        Some(from_text(path, args))
+        Some(from_text(path, args, &dicts))
     })
 }
 
@@ -446,7 +446,11 @@ fn run_each(
     }
 }
 
-fn to_text(input: &Path, args: &ToTextArgs) -> Result<Vec<PathBuf>, String> {
+fn to_text(
+    input: &Path,
+    args: &ToTextArgs,
+    dicts: &formats::layer::Dictionaries,
+) -> Result<Vec<PathBuf>, String> {
     if let Some(done) = crate::bdat::to_text(
         input,
         args.output.as_deref(),
@@ -463,74 +467,91 @@ fn to_text(input: &Path, args: &ToTextArgs) -> Result<Vec<PathBuf>, String> {
         return done;
     }
     let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
+        if crate::open::is_addressed(p) {
+            return Err(format!(
+                "{}: name the output with -o (-o - for standard output)",
+                p.display()
+            ));
+        }
         let mut name: OsString = p.as_os_str().to_owned();
         name.push(".yml");
         Ok(PathBuf::from(name))
     })?;
-    let bytes = fs::read(input)
-        .map_err(|e| format!("{}: {}", input.display(), crate::inputs::io_message(&e)))?;
+    let at = |e: String| format!("{}: {e}", input.display());
+    let raw = crate::open::read(input, dicts).map_err(at)?;
+    // A compressed file: its text, with a comment naming the layers.
+    let (layers, bytes) = if formats::layer::Layer::detect(&raw).is_some() {
+        formats::layer::peel(&raw, dicts).map_err(at)?
+    } else {
+        (Vec::new(), raw)
+    };
     let format = match args.format {
         Some(f) => Format::from(f),
-        None => Format::detect(&bytes)
-            .ok_or_else(|| format!("{}: {}", input.display(), not_converted(&bytes, args)))?,
+        None => Format::detect(&bytes).ok_or_else(|| at(not_converted(&bytes, &layers)))?,
     };
     let text = match format {
         Format::Aamp => {
-            let pio = formats::aamp::decode(&bytes)
-                .map_err(|e| format!("{}: decode error {e}", input.display()))?;
+            let pio = formats::aamp::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
             let names = load_names(&args.names, &args.numbered_names)?;
-            formats::aamp::text::to_yaml(&pio, &names)
+            let text = formats::aamp::text::to_yaml(&pio, &names);
+            if layers.is_empty() {
+                text
+            } else {
+                format!("{}\n{text}", formats::layer::comment_line(&layers))
+            }
         }
         Format::Byml => {
-            let (variant, doc) = formats::byml::decode(&bytes)
-                .map_err(|e| format!("{}: decode error {e}", input.display()))?;
-            formats::byml::text::to_yaml(&doc, variant)
+            let (variant, doc) =
+                formats::byml::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
+            let text = formats::byml::text::to_yaml(&doc, variant);
+            if layers.is_empty() {
+                text
+            } else {
+                // The first line stays the version's.
+                let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+                format!(
+                    "{first}\n{}\n{rest}",
+                    formats::layer::comment_line(&layers)
+                )
+            }
         }
-        #[allow(unreachable_patterns)]
+        Format::Ainb if layers.is_empty() => {
+            let doc = formats::ainb::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
+            formats::ainb::text::to_json(&doc).map_err(|e| at(e.to_string()))?
+        }
         other => {
-            return Err(format!(
-            "{}: {other} has no text form yet (to-text converts AAMP, BYML, AINB and legacy BDAT)",
-            input.display()
-        ))
+            return Err(at(format!(
+                "{other} inside compression layers: to-text writes the text of a compressed \
+                 AAMP or BYML file (the YAML records the layers); decompress it first"
+            )))
         }
     };
     target.write(text.as_bytes())
 }
 
-/// Why `to-text` does not convert `bytes`: a compression layer's own error
-/// (a missing dictionary, a broken frame), what the layer holds, or no
-/// known magic.
-fn not_converted(bytes: &[u8], args: &ToTextArgs) -> String {
+/// Why `to-text` does not convert `bytes` (found inside `layers`).
+fn not_converted(bytes: &[u8], layers: &[formats::layer::Layer]) -> String {
     if bytes.is_empty() {
         return "empty file".to_owned();
     }
-    if formats::layer::Layer::detect(bytes).is_some() {
-        let dicts = match load_dicts(&args.zstd_dict) {
-            Ok(d) => d,
-            Err(e) => return e,
-        };
-        return match formats::layer::peel(bytes, &dicts) {
-            Err(e) => e,
-            Ok((layers, inner)) => {
-                let layers: Vec<String> = layers.iter().map(|l| l.to_string()).collect();
-                let what = Format::detect(&inner)
-                    .map_or("content of no supported format".to_owned(), |f| {
-                        format!("a {f} file")
-                    });
-                format!(
-                    "{what} inside {}: to-text unpacks an archive inside compression layers, \
-                     but not yet a single compressed file (decompress it first)",
-                    layers.join(" ▸ ")
-                )
-            }
-        };
+    if !layers.is_empty() {
+        let layers: Vec<String> = layers.iter().map(|l| l.to_string()).collect();
+        return format!(
+            "content of no supported format inside {} (magic {:02X?})",
+            layers.join(" ▸ "),
+            &bytes[..bytes.len().min(4)]
+        );
     }
     "not a binary format this tool converts (no known magic; to-text reads AAMP, AINB, \
-     BYML, legacy BDAT and SARC archives)"
+     BYML, legacy BDAT and SARC archives, also inside Yaz0 and zstd)"
         .to_owned()
 }
 
-fn from_text(input: &Path, args: &FromTextArgs) -> Result<Vec<PathBuf>, String> {
+fn from_text(
+    input: &Path,
+    args: &FromTextArgs,
+    dicts: &formats::layer::Dictionaries,
+) -> Result<Vec<PathBuf>, String> {
     if let Some(done) = crate::bdat::from_text(
         input,
         args.output.as_deref(),
@@ -609,6 +630,13 @@ fn from_text(input: &Path, args: &FromTextArgs) -> Result<Vec<PathBuf>, String> 
                 input.display()
             ))
         }
+    };
+    // The layers the text's comment names (a compressed file's text).
+    let bytes = match formats::layer::from_comment(&text) {
+        Ok(None) => bytes,
+        Ok(Some((_, layers))) => formats::layer::wrap(bytes, &layers, dicts)
+            .map_err(|e| format!("{}: {e}", input.display()))?,
+        Err(e) => return Err(format!("{}:{e}", input.display())),
     };
     target.write(&bytes)
 }

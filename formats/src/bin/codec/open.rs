@@ -1,0 +1,158 @@
+//! One way in for every subcommand: what an input on the command line is
+//! (a file, `-` for standard input, or `ARCHIVE:MEMBER` for one file inside
+//! an archive, through the archive's compression layers), and the zstd
+//! dictionaries of a run, given once.
+//!
+//! Dictionaries: the files of `--zstd-dict`, else those of
+//! `$CODEC_ZSTD_DICT` (separated like PATH); and, unnamed, the game's own
+//! `Pack/ZsDic.pack.zs` when an input lies inside a romfs tree (any folder
+//! above it that holds one). Each frame names the dictionary it needs by
+//! id, so loading one too many is harmless.
+
+use formats::layer::{peel, Dictionaries};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The environment variable that names zstd dictionaries.
+pub const DICT_ENV: &str = "CODEC_ZSTD_DICT";
+
+/// Where a romfs tree keeps its dictionaries, from its root.
+const ROMFS_DICTS: &str = "Pack/ZsDic.pack.zs";
+
+/// The dictionaries of a run: `cli` (`--zstd-dict`), else `$CODEC_ZSTD_DICT`;
+/// plus the romfs dictionaries found above any of `inputs`.
+pub fn dictionaries(cli: &[PathBuf], inputs: &[PathBuf]) -> Result<Dictionaries, String> {
+    let mut dicts = Dictionaries::default();
+    let (files, from): (Vec<PathBuf>, &str) = if cli.is_empty() {
+        let env = std::env::var_os(DICT_ENV)
+            .map(|v| {
+                std::env::split_paths(&v)
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        (env, "$CODEC_ZSTD_DICT")
+    } else {
+        (cli.to_vec(), "--zstd-dict")
+    };
+    for path in &files {
+        load(&mut dicts, path).map_err(|e| format!("{}: {from}: {e}", path.display()))?;
+    }
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for input in inputs {
+        let file = split_member(input).map_or_else(|| input.clone(), |(a, _)| a);
+        let Some(found) = romfs_dictionaries(&file) else {
+            continue;
+        };
+        if seen.contains(&found) {
+            continue;
+        }
+        // A broken dictionary file found unnamed is reported when a frame
+        // needs it, not here.
+        let _ = load(&mut dicts, &found);
+        seen.push(found);
+    }
+    Ok(dicts)
+}
+
+fn load(dicts: &mut Dictionaries, path: &Path) -> Result<usize, String> {
+    let data = std::fs::read(path).map_err(|e| formats::io_message(&e))?;
+    dicts.add_file(&data)
+}
+
+/// The `Pack/ZsDic.pack.zs` of the romfs tree `file` lies in, if any.
+fn romfs_dictionaries(file: &Path) -> Option<PathBuf> {
+    let file = std::fs::canonicalize(file).ok()?;
+    file.ancestors()
+        .skip(1)
+        .map(|dir| dir.join(ROMFS_DICTS))
+        .find(|p| p.is_file())
+}
+
+/// `ARCHIVE:MEMBER` split, when `path` itself does not exist and a prefix
+/// before a `:` is a file.
+pub fn split_member(path: &Path) -> Option<(PathBuf, String)> {
+    if path.as_os_str() == "-" || path.exists() {
+        return None;
+    }
+    let s = path.to_str()?;
+    s.match_indices(':').find_map(|(i, _)| {
+        let (archive, member) = (&s[..i], &s[i + 1..]);
+        (!archive.is_empty() && !member.is_empty() && Path::new(archive).is_file())
+            .then(|| (PathBuf::from(archive), member.to_owned()))
+    })
+}
+
+/// Whether `path` names an input [`read`] can open that is not a plain
+/// path: standard input, or a member of an archive.
+pub fn is_addressed(path: &Path) -> bool {
+    path.as_os_str() == "-" || split_member(path).is_some()
+}
+
+/// The bytes of an input: a file, standard input (`-`), or an archive's
+/// member as stored (a member in a member: `A.pack:B.sarc:C.byml`).
+pub fn read(path: &Path, dicts: &Dictionaries) -> Result<Vec<u8>, String> {
+    if path.as_os_str() == "-" {
+        let mut data = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut data)
+            .map_err(|e| format!("standard input: {e}"))?;
+        return Ok(data);
+    }
+    match split_member(path) {
+        None => std::fs::read(path).map_err(|e| formats::io_message(&e)),
+        Some((archive, member)) => {
+            let data = std::fs::read(&archive).map_err(|e| formats::io_message(&e))?;
+            member_of(&data, &member, dicts)
+        }
+    }
+}
+
+/// The stored bytes of `member` in the archive `data` (inside its layers);
+/// `a:b` reaches into an archive member `a`.
+pub fn member_of(data: &[u8], member: &str, dicts: &Dictionaries) -> Result<Vec<u8>, String> {
+    let (_, inner) = peel(data, dicts)?;
+    if !formats::sarc::looks_like(&inner) {
+        return Err(format!(
+            "not an archive, so it has no member {}",
+            formats::shown(member)
+        ));
+    }
+    let (_, archive) = formats::sarc::decode(&inner).map_err(|e| format!("sarc {e}"))?;
+    if let Some(node) = archive.nodes.iter().find(|n| n.name == member) {
+        return Ok(node.data.value.clone());
+    }
+    // A member of a member.
+    for (i, _) in member.match_indices(':') {
+        let (outer, rest) = (&member[..i], &member[i + 1..]);
+        if let Some(node) = archive.nodes.iter().find(|n| n.name == outer) {
+            return member_of(&node.data.value, rest, dicts);
+        }
+    }
+    let mut names: Vec<&str> = archive.nodes.iter().map(|n| n.name.as_str()).collect();
+    names.sort_by_key(|n| strsim_distance(n, member));
+    Err(format!(
+        "the archive has no member {} (closest: {})",
+        formats::shown(member),
+        names
+            .iter()
+            .take(3)
+            .map(|n| formats::shown(n).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+/// A rough distance between two names, for suggestions: the length of
+/// what they do not share at either end.
+fn strsim_distance(a: &str, b: &str) -> usize {
+    let prefix = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    let suffix = a
+        .bytes()
+        .rev()
+        .zip(b.bytes().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    (a.len() + b.len()).saturating_sub(2 * (prefix + suffix).min(a.len().min(b.len())))
+}
