@@ -254,7 +254,7 @@ def byml_checks(codec, corpus):
             return None
         big, version = layout(data)
         theirs = oead.byml.to_text(doc)
-        binary = codec.from_text(theirs, ".yml", "--version", version, "--endian", "big" if big else "little")
+        binary = codec.from_text(theirs, ".yml", "--byml-version", version, "--endian", "big" if big else "little")
         return oead.byml.to_text(oead.byml.from_binary(binary)) == theirs
 
     def same_text_as_oead(p):

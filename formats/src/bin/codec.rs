@@ -20,14 +20,14 @@ mod coverage;
 mod docs;
 #[path = "codec/dump.rs"]
 mod dump;
-#[path = "codec/members.rs"]
-mod members;
-#[path = "codec/open.rs"]
-mod open;
 #[path = "codec/inputs.rs"]
 mod inputs;
 #[path = "codec/interrupt.rs"]
 mod interrupt;
+#[path = "codec/members.rs"]
+mod members;
+#[path = "codec/open.rs"]
+mod open;
 #[path = "codec/survey.rs"]
 mod survey;
 #[path = "codec/text.rs"]

@@ -134,30 +134,33 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     // as it and every file before it are done, so the output streams and
     // keeps the input order.
     let stream = std::sync::Mutex::new(Stream::default());
-    entries.par_iter().enumerate().for_each(|(i, (path, entry))| {
-        let rows = match entry {
-            Input::File { named } => check_file(path, *named, forced, variant, &dicts, &meter),
-            Input::Error(message) => vec![Row::top(path, Outcome::Failed(message.clone()))],
-            Input::Other => vec![Row::top(path, Outcome::Skipped)],
-        };
-        bar.inc(1);
-        let mut guard = stream.lock().unwrap_or_else(|e| e.into_inner());
-        let s = &mut *guard;
-        s.done.insert(i, rows);
-        while let Some(rows) = s.done.remove(&s.next) {
-            let path = &entries[s.next].0;
-            let (text, errors) = s.file(path, &rows, args);
-            bar.suspend(|| {
-                for message in &errors {
-                    inputs::error(path, message);
-                }
-                if !text.is_empty() && !inputs::print(&text) {
-                    s.broken = true;
-                }
-            });
-            s.next += 1;
-        }
-    });
+    entries
+        .par_iter()
+        .enumerate()
+        .for_each(|(i, (path, entry))| {
+            let rows = match entry {
+                Input::File { named } => check_file(path, *named, forced, variant, &dicts, &meter),
+                Input::Error(message) => vec![Row::top(path, Outcome::Failed(message.clone()))],
+                Input::Other => vec![Row::top(path, Outcome::Skipped)],
+            };
+            bar.inc(1);
+            let mut guard = stream.lock().unwrap_or_else(|e| e.into_inner());
+            let s = &mut *guard;
+            s.done.insert(i, rows);
+            while let Some(rows) = s.done.remove(&s.next) {
+                let path = &entries[s.next].0;
+                let (text, errors) = s.file(path, &rows, args);
+                bar.suspend(|| {
+                    for message in &errors {
+                        inputs::error(path, message);
+                    }
+                    if !text.is_empty() && !inputs::print(&text) {
+                        s.broken = true;
+                    }
+                });
+                s.next += 1;
+            }
+        });
     bar.finish_and_clear();
 
     let s = stream.into_inner().unwrap_or_else(|e| e.into_inner());

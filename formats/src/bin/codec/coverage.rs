@@ -238,7 +238,13 @@ pub fn root_magic(c: &Checked) -> Option<Vec<u8>> {
 /// The coverage of one file's bytes (a file given, or one inside layers
 /// and archives); `named`: given on the command line, so never skipped;
 /// `top`: the file given (`--format` and `--variant` apply to it only).
-fn one(data: &[u8], named: bool, schemas: &dump::Schemas, args: &CoverageArgs, top: bool) -> Outcome {
+fn one(
+    data: &[u8],
+    named: bool,
+    schemas: &dump::Schemas,
+    args: &CoverageArgs,
+    top: bool,
+) -> Outcome {
     let (forced, variant) = if top {
         (args.format, args.variant.as_deref())
     } else {

@@ -269,10 +269,18 @@ fn list(archives: &[PathBuf], json: bool, dicts: &Dictionaries) -> Result<String
         let _ = writeln!(
             out,
             "{way} ▸ SARC, {}-endian: {} members, {total} bytes",
-            if a.variant == Variant::Big { "big" } else { "little" },
+            if a.variant == Variant::Big {
+                "big"
+            } else {
+                "little"
+            },
             a.sarc.nodes.len()
         );
-        let _ = writeln!(out, "{:>10}  {:>6}  {:<16}  name", "size", "align", "format");
+        let _ = writeln!(
+            out,
+            "{:>10}  {:>6}  {:<16}  name",
+            "size", "align", "format"
+        );
         for n in &a.sarc.nodes {
             let _ = writeln!(
                 out,
@@ -344,7 +352,10 @@ fn extract(
         }
         let path = out_dir.join(&rel);
         if path.exists() && !force {
-            return Err(format!("{}: exists; use --force to replace it", path.display()));
+            return Err(format!(
+                "{}: exists; use --force to replace it",
+                path.display()
+            ));
         }
         if let Some(parent) = path.parent() {
             created.extend(crate::atomic::create_dirs(parent)?);
@@ -358,7 +369,11 @@ fn extract(
     }
     let mut out = String::new();
     for p in &written {
-        let _ = writeln!(out, "wrote {}", crate::inputs::shown(&p.display().to_string()));
+        let _ = writeln!(
+            out,
+            "wrote {}",
+            crate::inputs::shown(&p.display().to_string())
+        );
     }
     Ok(out)
 }
@@ -470,8 +485,8 @@ fn edit(e: &Edit, dicts: &Dictionaries, kind: EditKind) -> Result<String, String
                 crate::inputs::shown(name)
             ));
         }
-        let bytes = std::fs::read(file)
-            .map_err(|err| format!("{file}: {}", formats::io_message(&err)))?;
+        let bytes =
+            std::fs::read(file).map_err(|err| format!("{file}: {}", formats::io_message(&err)))?;
         let exists = a.sarc.nodes.iter().any(|n| n.name == name);
         match (kind, exists) {
             (EditKind::Add, true) => {

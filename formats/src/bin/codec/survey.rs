@@ -80,6 +80,11 @@ pub struct SurveyArgs {
     #[arg(long)]
     json: bool,
 
+    /// Print only the summary lines (each schema's and the run's), not
+    /// every field.
+    #[arg(long, short = 'q', conflicts_with = "json")]
+    quiet: bool,
+
     /// A zstd dictionary (repeatable), for files compressed with one.
     #[arg(long = "zstd-dict", value_name = "FILE")]
     zstd_dict: Vec<PathBuf>,
@@ -190,7 +195,9 @@ pub fn run(args: &SurveyArgs) -> ExitCode {
                 format!(" (variants: {})", shown.join(", "))
             };
             let _ = writeln!(text, "# {schema}: {} file(s){shown}", survey.file_count());
-            text.push_str(&survey::report_text(&reports, &structs));
+            if !args.quiet {
+                text.push_str(&survey::report_text(&reports, &structs));
+            }
             let _ = writeln!(
                 text,
                 "{}",

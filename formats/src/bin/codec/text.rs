@@ -140,12 +140,12 @@ pub enum Endian {
                   untouched. The input is never overwritten unless it is named with \
                   -o and --force is given.\n\n\
                   BYML: YAML in oead's or roead's dialect. The version and byte \
-                  order come from --version and --endian, else from the \
+                  order come from --byml-version and --endian, else from the \
                   `# BYML version N, little-endian` first line `codec to-text` \
                   writes; a text that says neither is refused (BotW: 2, TotK: 7; \
                   Switch: little, Wii U: big). Hashes are written in the order the \
                   text lists their keys. Detected by that first line or by \
-                  --version/--endian (--format byml overrides).\n\n\
+                  --byml-version/--endian (--format byml overrides).\n\n\
                   AINB: a JSON document as `codec to-text` or dt-12345/AINB writes it \
                   (detected by its `Nodes` and `Version` keys; --format ainb \
                   overrides). EXB instructions are read as the library's text or as \
@@ -157,10 +157,7 @@ pub enum Endian {
                   (tests/peers/check.py): codec reads what oead 1.3.0 writes (AAMP \
                   YAML) and what the `ainb` package 0.2.16 writes (AINB JSON).",
     after_help = "Exit status: 0 on success, 1 when the text cannot be read, parsed, \
-                  encoded or written (nothing is written then), 2 on a usage error.",
-    // `--version N` is BYML's version here; `codec --version` still prints
-    // the tool's.
-    disable_version_flag = true
+                  encoded or written (nothing is written then), 2 on a usage error."
 )]
 pub struct FromTextArgs {
     /// The text files to convert: AAMP YAML (`.yml`, `.yaml`), AINB JSON
@@ -187,7 +184,9 @@ pub struct FromTextArgs {
     /// BYML: the version to write (1 to 7; BotW 2, TotK 7). Overrides the
     /// text's `# BYML version N, ...` first line; needed when the text has
     /// none (oead's and roead's YAML).
-    #[arg(long = "version", value_name = "N", value_parser = clap::value_parser!(u16).range(1..=7))]
+    /// (Named --byml-version: -V and --version print the tool's version,
+    /// as on every subcommand.)
+    #[arg(long = "byml-version", value_name = "N", value_parser = clap::value_parser!(u16).range(1..=7))]
     byml_version: Option<u16>,
 
     /// BYML: the byte order to write (Switch: little, Wii U: big).
@@ -509,10 +508,7 @@ fn to_text(
             } else {
                 // The first line stays the version's.
                 let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
-                format!(
-                    "{first}\n{}\n{rest}",
-                    formats::layer::comment_line(&layers)
-                )
+                format!("{first}\n{}\n{rest}", formats::layer::comment_line(&layers))
             }
         }
         Format::Ainb if layers.is_empty() => {
@@ -578,8 +574,7 @@ fn from_text(
             )),
         }
     })?;
-    let bytes = fs::read(input)
-        .map_err(|e| format!("{}: {}", input.display(), crate::inputs::io_message(&e)))?;
+    let bytes = crate::open::read(input, dicts).map_err(|e| format!("{}: {e}", input.display()))?;
     if bytes.is_empty() {
         return Err(format!("{}: empty file", input.display()));
     }
@@ -601,7 +596,7 @@ fn from_text(
         }
         None => {
             return Err(format!(
-            "{}: not a text document this tool converts (AAMP YAML starts with the !io tag; BYML YAML with `# BYML version N, ...-endian`, or give --format byml --version N --endian little|big; AINB JSON has `Nodes` and `Version`; BDAT tables are read through their .bschema)",
+            "{}: not a text document this tool converts (AAMP YAML starts with the !io tag; BYML YAML with `# BYML version N, ...-endian`, or give --format byml --byml-version N --endian little|big; AINB JSON has `Nodes` and `Version`; BDAT tables are read through their .bschema)",
             input.display()
         ))
         }
@@ -740,7 +735,16 @@ impl Target {
                 Ok(Vec::new())
             }
             Target::File { path, replace } => {
-                crate::atomic::write(path, bytes, *replace)?;
+                // A missing folder on the way is made (and removed again
+                // when the write fails).
+                let created = match path.parent() {
+                    Some(p) if !p.as_os_str().is_empty() => crate::atomic::create_dirs(p)?,
+                    _ => Vec::new(),
+                };
+                if let Err(e) = crate::atomic::write(path, bytes, *replace) {
+                    crate::atomic::remove_created(&created);
+                    return Err(e);
+                }
                 Ok(vec![path.clone()])
             }
         }

@@ -1,0 +1,373 @@
+//! The jobs modders do every day (issue 49), on the corpus's TotK and BotW
+//! files: a compressed single file to text and back with only the edited
+//! value changed, the dictionary given once (`$CODEC_ZSTD_DICT`, or found in
+//! a romfs tree), archives listed, extracted, created and edited member by
+//! member with the untouched members' bytes kept, and one member addressed
+//! as `PACK:MEMBER`.
+
+mod common;
+
+use formats::layer::{peel, Dictionaries};
+use std::ffi::OsStr;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// `codec ARGS` with `$CODEC_ZSTD_DICT` set to `dict` (or unset).
+fn codec_env(args: &[&OsStr], dict: Option<&Path>) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_codec"));
+    c.args(args)
+        .env_remove(formats::aamp::names::NAMES_ENV)
+        .env_remove(formats::aamp::names::NUMBERED_NAMES_ENV)
+        .env_remove("CODEC_ZSTD_DICT");
+    if let Some(d) = dict {
+        c.env("CODEC_ZSTD_DICT", d);
+    }
+    c.output().expect("run codec")
+}
+
+fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "{}{}",
+        common::stdout(o),
+        common::stderr(o)
+    );
+    common::stdout(o)
+}
+
+/// The zstd corpus folder and its dictionary file, or `None` (SKIPPED).
+fn zstd_corpus() -> Option<(PathBuf, PathBuf)> {
+    let dir = common::corpus("zstd")?;
+    let dict = dir.join("ZsDic.pack.zs");
+    Some((dir, dict))
+}
+
+fn dictionaries(dict: &Path) -> Dictionaries {
+    let mut d = Dictionaries::default();
+    d.add_file(&fs::read(dict).unwrap()).unwrap();
+    d
+}
+
+/// Changes the first float written after `: ` (block or flow style) in
+/// `yaml` to 1234.5; returns the edited text and the line edited.
+fn edit_first_float(yaml: &str) -> (String, usize) {
+    let mut lines: Vec<String> = yaml.lines().map(str::to_owned).collect();
+    for (at, line) in lines.iter_mut().enumerate() {
+        for (i, _) in line.clone().match_indices(": ") {
+            let rest = &line[i + 2..];
+            let end = rest.find([',', '}', ']']).unwrap_or(rest.len());
+            let value = rest[..end].trim();
+            if value.contains('.') && value.parse::<f64>().is_ok() && value != "1234.5" {
+                line.replace_range(i + 2..i + 2 + end, "1234.5");
+                return (lines.join("\n") + "\n", at);
+            }
+        }
+    }
+    panic!("no float to edit");
+}
+
+/// Lines that differ between two texts of the same length in lines.
+fn differing_lines(a: &str, b: &str) -> Vec<usize> {
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    assert_eq!(a.len(), b.len());
+    (0..a.len()).filter(|&i| a[i] != b[i]).collect()
+}
+
+/// A compressed file → text → one value edited → the compressed file:
+/// valid, in the same layers, and only that value changed.
+fn edit_loop(file: &Path, dict: Option<&Path>, layer_line: &str) {
+    let text_path = PathBuf::from(format!("{}.yml", file.display()));
+    ok(&codec_env(&[OsStr::new("to-text"), file.as_os_str()], dict));
+    let yaml = fs::read_to_string(&text_path).unwrap();
+    assert!(
+        yaml.lines().take(2).any(|l| l == layer_line),
+        "{}",
+        &yaml[..200]
+    );
+    let (edited, at) = edit_first_float(&yaml);
+    fs::write(&text_path, &edited).unwrap();
+    let out = file.with_extension("edited");
+    ok(&codec_env(
+        &[
+            OsStr::new("from-text"),
+            text_path.as_os_str(),
+            OsStr::new("-o"),
+            out.as_os_str(),
+        ],
+        dict,
+    ));
+    // The output is in the same layers and decodes; its text differs from
+    // the original's by the one line.
+    let dicts = dict.map(dictionaries).unwrap_or_default();
+    let (layers_in, _) = peel(&fs::read(file).unwrap(), &dicts).unwrap();
+    let (layers_out, inner) = peel(&fs::read(&out).unwrap(), &dicts).unwrap();
+    assert_eq!(layers_in, layers_out);
+    let (variant, doc) = formats::byml::decode(&inner).unwrap();
+    let again = formats::byml::text::to_yaml(&doc, variant);
+    let without_layers = |t: &str| -> String {
+        t.lines()
+            .filter(|l| !l.starts_with("# codec layers:"))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let (original, edited) = (without_layers(&yaml), without_layers(&edited));
+    let expected = differing_lines(&original, &edited);
+    assert_eq!(expected.len(), 1);
+    assert_eq!(differing_lines(&original, &again), expected, "line {at}");
+}
+
+#[test]
+#[cfg_attr(
+    corpus_missing_zstd,
+    ignore = "needs the zstd corpus (../shared/corpus/zstd), absent here"
+)]
+fn a_totk_map_unit_goes_to_text_and_back_through_zstd() {
+    let Some((dir, dict)) = zstd_corpus() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("A-4_Static.bcett.byml.zs");
+    fs::copy(dir.join("A-4_Static.bcett.byml.zs"), &file).unwrap();
+    // The dictionary given once, in the environment.
+    edit_loop(&file, Some(&dict), "# codec layers: zstd dictionary 2");
+    // Without it: the message says both ways to give it.
+    let o = codec_env(&[OsStr::new("check"), file.as_os_str()], None);
+    assert!(!o.status.success());
+    let e = common::stderr(&o);
+    assert!(
+        e.contains("dictionary 2") && e.contains("CODEC_ZSTD_DICT") && e.contains("romfs"),
+        "{e}"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    corpus_missing_byml,
+    ignore = "needs the byml corpus (../shared/corpus/byml), absent here"
+)]
+fn a_botw_yaz0_byml_goes_to_text_and_back() {
+    let Some(dir) = common::corpus("byml") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("LevelSensor.sbyml");
+    let byml = fs::read(dir.join("LevelSensor.byml")).unwrap();
+    fs::write(&file, formats::layer::yaz0::compress(&byml, 0x80)).unwrap();
+    edit_loop(&file, None, "# codec layers: Yaz0 alignment 128");
+}
+
+#[test]
+#[cfg_attr(
+    corpus_missing_zstd,
+    ignore = "needs the zstd corpus (../shared/corpus/zstd), absent here"
+)]
+fn the_romfs_dictionary_is_found_unnamed() {
+    let Some((dir, dict)) = zstd_corpus() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let romfs = tmp.path().join("romfs");
+    fs::create_dir_all(romfs.join("Pack")).unwrap();
+    fs::create_dir_all(romfs.join("Banc/MainField")).unwrap();
+    fs::copy(&dict, romfs.join("Pack/ZsDic.pack.zs")).unwrap();
+    let file = romfs.join("Banc/MainField/A-4_Static.bcett.byml.zs");
+    fs::copy(dir.join("A-4_Static.bcett.byml.zs"), &file).unwrap();
+    let out = ok(&codec_env(&[OsStr::new("check"), file.as_os_str()], None));
+    assert!(
+        out.ends_with("checked 1 files: 1 identical, 0 differ, 0 failed\n"),
+        "{out}"
+    );
+    let out = ok(&codec_env(&[OsStr::new("dump"), file.as_os_str()], None));
+    assert!(
+        out.contains("▸ zstd") && out.contains("schemas/byml.ron"),
+        "{}",
+        &out[..300]
+    );
+}
+
+/// The SARC inside `pack` (through its layers), and those layers.
+fn inner_sarc(pack: &Path, dicts: &Dictionaries) -> (Vec<formats::layer::Layer>, Vec<u8>) {
+    peel(&fs::read(pack).unwrap(), dicts).unwrap()
+}
+
+#[test]
+#[cfg_attr(
+    corpus_missing_zstd,
+    ignore = "needs the zstd corpus (../shared/corpus/zstd), absent here"
+)]
+fn archives_are_edited_member_by_member() {
+    let Some((dir, dict)) = zstd_corpus() else {
+        return;
+    };
+    let dicts = dictionaries(&dict);
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = tmp.path().join("Armor_006_Upper.pack.zs");
+    fs::copy(dir.join("Armor_006_Upper.pack.zs"), &pack).unwrap();
+    let d = Some(dict.as_path());
+    let (layers, original) = inner_sarc(&pack, &dicts);
+    let (_, sarc) = formats::sarc::decode(&original).unwrap();
+
+    // list --json: every member with its size, format and alignment.
+    let json = ok(&codec_env(
+        &[
+            OsStr::new("archive"),
+            OsStr::new("list"),
+            OsStr::new("--json"),
+            pack.as_os_str(),
+        ],
+        d,
+    ));
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    let members = v["members"].as_array().unwrap();
+    assert_eq!(members.len(), sarc.nodes.len());
+    assert_eq!(v["layers"][0], "zstd (dictionary 3)");
+    for (m, n) in members.iter().zip(&sarc.nodes) {
+        assert_eq!(m["name"], n.name.as_str());
+        assert_eq!(m["size"], n.data.value.len());
+        assert_eq!(m["align"], n.data.align);
+    }
+    let first = sarc.nodes[0].name.as_str().to_owned();
+
+    // extract: raw, the member's bytes; --text, its YAML.
+    let out_dir = tmp.path().join("x");
+    ok(&codec_env(
+        &[
+            OsStr::new("archive"),
+            OsStr::new("extract"),
+            pack.as_os_str(),
+            OsStr::new(&first),
+            OsStr::new("-o"),
+            out_dir.as_os_str(),
+        ],
+        d,
+    ));
+    assert_eq!(
+        fs::read(out_dir.join(&first)).unwrap(),
+        sarc.nodes[0].data.value
+    );
+
+    // add, then delete: the SARC is the original byte for byte.
+    let extra = tmp.path().join("extra.bin");
+    fs::write(&extra, b"a new member").unwrap();
+    let added = tmp.path().join("added.pack.zs");
+    let pair = format!("Extra/new.bin={}", extra.display());
+    ok(&codec_env(
+        &[
+            OsStr::new("archive"),
+            OsStr::new("add"),
+            pack.as_os_str(),
+            OsStr::new(&pair),
+            OsStr::new("-o"),
+            added.as_os_str(),
+        ],
+        d,
+    ));
+    let (layers_added, with_extra) = inner_sarc(&added, &dicts);
+    assert_eq!(layers_added, layers);
+    let (_, a) = formats::sarc::decode(&with_extra).unwrap();
+    assert_eq!(a.get("Extra/new.bin"), Some(&b"a new member"[..]));
+    for n in &sarc.nodes {
+        let kept = a.nodes.iter().find(|m| m.name == n.name).unwrap();
+        assert_eq!(kept.data.value, n.data.value);
+        assert_eq!(kept.data.align, n.data.align);
+    }
+    let back = tmp.path().join("back.pack.zs");
+    ok(&codec_env(
+        &[
+            OsStr::new("archive"),
+            OsStr::new("delete"),
+            added.as_os_str(),
+            OsStr::new("Extra/new.bin"),
+            OsStr::new("-o"),
+            back.as_os_str(),
+        ],
+        d,
+    ));
+    assert!(
+        inner_sarc(&back, &dicts).1 == original,
+        "add then delete is not the original"
+    );
+
+    // replace, in place: only that member changes.
+    let replaced_bytes = fs::read(&extra).unwrap();
+    let pair = format!("{first}={}", extra.display());
+    ok(&codec_env(
+        &[
+            OsStr::new("archive"),
+            OsStr::new("replace"),
+            back.as_os_str(),
+            OsStr::new(&pair),
+        ],
+        d,
+    ));
+    let (_, r) = formats::sarc::decode(&inner_sarc(&back, &dicts).1).unwrap();
+    for n in &sarc.nodes {
+        let m = r.nodes.iter().find(|m| m.name == n.name).unwrap();
+        if n.name.as_str() == first {
+            assert_eq!(m.data.value, replaced_bytes);
+        } else {
+            assert_eq!(m.data.value, n.data.value);
+            assert_eq!(m.data.align, n.data.align);
+        }
+    }
+
+    // create from a plain folder: every file a member, in zstd with the
+    // pack dictionary.
+    let all = tmp.path().join("all");
+    ok(&codec_env(
+        &[
+            OsStr::new("archive"),
+            OsStr::new("extract"),
+            pack.as_os_str(),
+            OsStr::new("-o"),
+            all.as_os_str(),
+        ],
+        d,
+    ));
+    let made = tmp.path().join("made.pack.zs");
+    ok(&codec_env(
+        &[
+            OsStr::new("archive"),
+            OsStr::new("create"),
+            all.as_os_str(),
+            OsStr::new("-o"),
+            made.as_os_str(),
+        ],
+        d,
+    ));
+    let (made_layers, made_sarc) = inner_sarc(&made, &dicts);
+    assert_eq!(made_layers, layers);
+    let (_, m) = formats::sarc::decode(&made_sarc).unwrap();
+    let mut names: Vec<&str> = m.nodes.iter().map(|n| n.name.as_str()).collect();
+    let mut want: Vec<&str> = sarc.nodes.iter().map(|n| n.name.as_str()).collect();
+    names.sort();
+    want.sort();
+    assert_eq!(names, want);
+    for n in &sarc.nodes {
+        assert_eq!(m.get(&n.name).unwrap(), n.data.value.as_slice());
+    }
+
+    // One member addressed on the command line.
+    let member = format!("{}:{first}", pack.display());
+    let out = ok(&codec_env(&[OsStr::new("dump"), OsStr::new(&member)], d));
+    assert!(out.contains("schemas/byml.ron"), "{}", &out[..200]);
+    let out = ok(&codec_env(&[OsStr::new("check"), OsStr::new(&member)], d));
+    assert!(
+        out.ends_with("checked 1 files: 1 identical, 0 differ, 0 failed\n"),
+        "{out}"
+    );
+    let o = codec_env(
+        &[
+            OsStr::new("dump"),
+            OsStr::new(&format!("{}:Nope/x.bgyml", pack.display())),
+        ],
+        d,
+    );
+    assert!(!o.status.success());
+    assert!(
+        common::stderr(&o).contains("no member"),
+        "{}",
+        common::stderr(&o)
+    );
+}
