@@ -9,6 +9,7 @@ pub mod byml;
 pub mod interp_hooks;
 pub mod layer;
 pub mod research;
+pub mod retype;
 pub mod sarc;
 pub mod yaml;
 

@@ -371,3 +371,86 @@ fn archives_are_edited_member_by_member() {
         common::stderr(&o)
     );
 }
+
+/// The sample files' text with one value's type changed by a typo.
+fn typo(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "{text}");
+    text.replacen(from, to, 1)
+}
+
+#[test]
+fn an_edit_that_changes_a_value_type_is_reported_with_its_line() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples");
+    let tmp = tempfile::tempdir().unwrap();
+    // AAMP: `1.5` typed as `9O.5` (a letter O) is a string parameter.
+    let bxml = tmp.path().join("actor.bxml");
+    fs::copy(samples.join("aamp/actor.bxml"), &bxml).unwrap();
+    ok(&codec_env(&[OsStr::new("to-text"), bxml.as_os_str()], None));
+    let yml = tmp.path().join("actor.bxml.yml");
+    let text = fs::read_to_string(&yml).unwrap();
+    let line = text.lines().position(|l| l.ends_with(": 1.5")).unwrap() + 1;
+    fs::write(&yml, typo(&text, ": 1.5", ": 9O.5")).unwrap();
+    let before = fs::read(&bxml).unwrap();
+    let o = codec_env(
+        &[
+            OsStr::new("from-text"),
+            OsStr::new("-f"),
+            OsStr::new("--strict"),
+            yml.as_os_str(),
+        ],
+        None,
+    );
+    assert!(!o.status.success(), "--strict let a float become a string");
+    let e = common::stderr(&o);
+    assert!(
+        e.contains(&format!("actor.bxml.yml:{line}:")) && e.contains("was F32"),
+        "{e}"
+    );
+    assert_eq!(fs::read(&bxml).unwrap(), before, "refused, yet written");
+    let o = codec_env(
+        &[OsStr::new("from-text"), OsStr::new("-f"), yml.as_os_str()],
+        None,
+    );
+    assert!(o.status.success());
+    assert!(
+        common::stderr(&o).contains("warning:"),
+        "{}",
+        common::stderr(&o)
+    );
+
+    // BYML in an unpacked archive: `false` typed as `flase`, compared with
+    // the archive beside the folder.
+    let byml = fs::read(samples.join("byml/sample_v7.byml")).unwrap();
+    let archive = tmp.path().join("p.sarc");
+    let sarc = formats::sarc::Sarc::new(vec![formats::sarc::Node::new("Map/a.byml", byml)]);
+    fs::write(
+        &archive,
+        formats::sarc::encode(&sarc, formats::sarc::Variant::Little).unwrap(),
+    )
+    .unwrap();
+    ok(&codec_env(
+        &[OsStr::new("to-text"), archive.as_os_str()],
+        None,
+    ));
+    let member = tmp.path().join("p.sarc.d/Map/a.byml.yml");
+    let text = fs::read_to_string(&member).unwrap();
+    fs::write(&member, typo(&text, "Gyaml: Npc_Sample", "Gyaml: 12")).unwrap();
+    let folder = tmp.path().join("p.sarc.d");
+    let o = codec_env(
+        &[
+            OsStr::new("from-text"),
+            OsStr::new("--strict"),
+            OsStr::new("-f"),
+            folder.as_os_str(),
+        ],
+        None,
+    );
+    assert!(!o.status.success(), "--strict let a string become an int");
+    let e = common::stderr(&o);
+    assert!(
+        e.contains("Map/a.byml.yml:3:")
+            && e.contains("Actors[0].Gyaml was String")
+            && e.contains("is Int"),
+        "{e}"
+    );
+}

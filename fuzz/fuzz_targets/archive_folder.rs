@@ -49,7 +49,8 @@ fuzz_target!(|data: &[u8]| {
     std::fs::write(root.path().join("secret"), SENTINEL).unwrap();
     std::fs::write(dir.join("a.txt"), b"inside").unwrap();
     std::fs::write(dir.join(MANIFEST), manifest).unwrap();
-    if let Ok(packed) = pack(&dir, &formats::layer::Dictionaries::default()) {
+    let options = formats::sarc::folder::PackOptions::default();
+    if let Ok(packed) = pack(&dir, &formats::layer::Dictionaries::default(), &options) {
         assert!(!packed.bytes.windows(SENTINEL.len()).any(|w| w == SENTINEL));
     }
 });

@@ -198,8 +198,19 @@ pub struct Packed {
     pub notes: Vec<String>,
 }
 
+/// What [`pack`] compares an edited folder with.
+#[derive(Debug, Default)]
+pub struct PackOptions<'a> {
+    /// The archive the folder was unpacked from, when it is still there:
+    /// an edited text whose values changed type from its member's is
+    /// reported (see [`crate::retype`]).
+    pub original: Option<&'a Sarc>,
+    /// Refuse such changes instead of warning.
+    pub strict: bool,
+}
+
 /// Builds the archive of folder `dir` (with its layers).
-pub fn pack(dir: &Path, dicts: &Dictionaries) -> Result<Packed, String> {
+pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Result<Packed, String> {
     let at = |m: String| format!("{}: {m}", dir.display());
     let mpath = dir.join(MANIFEST);
     let text = read_inside(dir, MANIFEST, MAX_MANIFEST)?;
@@ -287,8 +298,29 @@ pub fn pack(dir: &Path, dicts: &Dictionaries) -> Result<Packed, String> {
             continue;
         }
         let raw = read_inside(dir, &f.stored, u64::MAX)?;
+        let text = (f.form != "bytes").then(|| String::from_utf8_lossy(&raw).into_owned());
         let bytes = convert_stored(&dir.join(&f.stored), raw, &f.form)?;
         let unchanged = crc32fast::hash(&bytes) == f.crc32;
+        if let (false, Some(text), Some(original)) = (unchanged, &text, options.original) {
+            if let Some(old) = original.get(&f.name) {
+                for c in crate::retype::changes(old, &bytes, &crate::retype::names_in(text)) {
+                    let line = crate::retype::line_of(text, &c.last)
+                        .map_or(String::new(), |l| format!(":{l}"));
+                    let what = format!(
+                        "{}{line}: {} was {} in the archive's {}, and is {} now",
+                        crate::shown(&f.stored),
+                        c.key,
+                        c.was,
+                        crate::shown(&f.name),
+                        c.now
+                    );
+                    if options.strict {
+                        return Err(at(format!("{what} (--strict)")));
+                    }
+                    notes.push(format!("warning: {what}"));
+                }
+            }
+        }
         let mut node = Node::new(&f.name, bytes);
         node.name_flag = f.name_flag;
         if unchanged {

@@ -176,6 +176,13 @@ pub struct FromTextArgs {
     #[arg(short, long)]
     quiet: bool,
 
+    /// Refuse an edit that changes a value's type from the one it has in
+    /// the file being replaced (or, for an unpacked archive, in the
+    /// archive it came from): `9O.0` typed for `90.0` is a string, `ture`
+    /// for `true` too. Without it, each such change is a warning.
+    #[arg(long)]
+    strict: bool,
+
     /// Read FILE as the text of FORMAT instead of detecting it (an AAMP
     /// document starts with the `!io` tag).
     #[arg(long, value_enum, value_name = "FORMAT")]
@@ -287,7 +294,20 @@ pub fn run_from_text(args: &FromTextArgs) -> ExitCode {
                     let out = args.output.clone().unwrap_or(default);
                     let target =
                         Target::resolve(dir, Some(&out), args.force, |p| Ok(p.to_owned()))?;
-                    let packed = crate::archive::from_folder(dir, &dicts)?;
+                    // The archive it was unpacked from, if still there: an
+                    // edit that changes a value's type is reported.
+                    let original = crate::archive::archive_for(dir)
+                        .ok()
+                        .filter(|p| p.is_file())
+                        .and_then(|p| fs::read(p).ok())
+                        .and_then(|d| formats::layer::peel(&d, &dicts).ok())
+                        .and_then(|(_, inner)| formats::sarc::decode(&inner).ok())
+                        .map(|(_, s)| s);
+                    let options = formats::sarc::folder::PackOptions {
+                        original: original.as_ref(),
+                        strict: args.strict,
+                    };
+                    let packed = crate::archive::from_folder(dir, &dicts, &options)?;
                     for note in &packed.notes {
                         eprintln!("codec: {}: {note}", dir.display());
                     }
@@ -626,6 +646,29 @@ fn from_text(
             ))
         }
     };
+    // An edit that changes a value's type from the file being replaced.
+    if let Some(old) = target
+        .path()
+        .filter(|p| p.is_file())
+        .and_then(|p| fs::read(p).ok())
+        .and_then(|d| formats::layer::peel(&d, dicts).ok())
+    {
+        for c in formats::retype::changes(&old.1, &bytes, &formats::retype::names_in(&text)) {
+            let line =
+                formats::retype::line_of(&text, &c.last).map_or(String::new(), |l| format!(":{l}"));
+            let what = format!(
+                "{}{line}: {} was {} in the file it replaces, and is {} now",
+                input.display(),
+                c.key,
+                c.was,
+                c.now
+            );
+            if args.strict {
+                return Err(format!("{what} (--strict)"));
+            }
+            eprintln!("codec: warning: {what}");
+        }
+    }
     // The layers the text's comment names (a compressed file's text).
     let bytes = match formats::layer::from_comment(&text) {
         Ok(None) => bytes,
