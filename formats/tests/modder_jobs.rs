@@ -454,3 +454,89 @@ fn an_edit_that_changes_a_value_type_is_reported_with_its_line() {
         "{e}"
     );
 }
+
+// The grammar gaps: -o DIR for several inputs, a missing output folder
+// made, `-` for standard input, `survey -q`, `-V` on from-text.
+#[test]
+fn the_grammar_takes_what_users_type() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples");
+    let tmp = tempfile::tempdir().unwrap();
+    let into = tmp.path().join("texts/not/yet/made");
+    let out = ok(&codec_env(
+        &[
+            OsStr::new("to-text"),
+            samples.join("aamp").as_os_str(),
+            samples.join("byml/sample_v7.byml").as_os_str(),
+            OsStr::new("-o"),
+            into.as_os_str(),
+        ],
+        None,
+    ));
+    assert!(out.contains("wrote"), "{out}");
+    for f in [
+        "actor.bxml.yml",
+        "curves_and_buffers.bxml.yml",
+        "sample_v7.byml.yml",
+    ] {
+        assert!(into.join(f).is_file(), "{f} not in -o DIR");
+    }
+    let back = tmp.path().join("back");
+    ok(&codec_env(
+        &[
+            OsStr::new("from-text"),
+            into.as_os_str(),
+            OsStr::new("-o"),
+            back.as_os_str(),
+        ],
+        None,
+    ));
+    assert_eq!(
+        fs::read(back.join("actor.bxml")).unwrap(),
+        fs::read(samples.join("aamp/actor.bxml")).unwrap()
+    );
+    // One output in a folder that does not exist yet.
+    let deep = tmp.path().join("a/b/c/actor.yml");
+    ok(&codec_env(
+        &[
+            OsStr::new("to-text"),
+            samples.join("aamp/actor.bxml").as_os_str(),
+            OsStr::new("-o"),
+            deep.as_os_str(),
+        ],
+        None,
+    ));
+    assert!(deep.is_file());
+    // Standard input to standard output.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
+        .args(["to-text", "-", "-o", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(&fs::read(samples.join("byml/sample_v7.byml")).unwrap())
+            .unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    assert!(
+        common::stdout(&o).starts_with("# BYML version 7"),
+        "{}",
+        common::stdout(&o)
+    );
+    // survey -q: the summaries only.
+    let o = ok(&codec_env(
+        &[OsStr::new("survey"), OsStr::new("-q"), samples.as_os_str()],
+        None,
+    ));
+    assert!(o.lines().any(|l| l.starts_with("surveyed ")), "{o}");
+    // -V is the tool's version everywhere; BYML's is --byml-version.
+    let o = ok(&codec_env(
+        &[OsStr::new("from-text"), OsStr::new("-V")],
+        None,
+    ));
+    assert!(o.starts_with("codec"), "{o}");
+}

@@ -62,7 +62,7 @@ fn to_text_bdat(
             ))
         }
         Some(p) => p.to_owned(),
-        None => input.parent().map(Path::to_owned).unwrap_or_default(),
+        None => crate::text::relocated(input.parent().map(Path::to_owned).unwrap_or_default()),
     };
     let bytes = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
     let (variant, file) = match forced {

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 const OUTPUT_HELP: &str = "Where to write: a path, or `-` for standard output.";
 
 /// Arguments of `codec to-text`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 #[command(
     about = "Convert a binary file to editable text (AAMP and BYML to YAML, AINB and BDAT to JSON)",
     long_about = "Convert a binary file to editable text: AAMP parameter archives \
@@ -123,7 +123,7 @@ pub enum Endian {
 }
 
 /// Arguments of `codec from-text`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 #[command(
     about = "Convert editable text back to the binary file (YAML to AAMP or BYML, JSON to AINB or BDAT)",
     long_about = "Convert editable text back to the binary file: an AAMP YAML \
@@ -222,47 +222,56 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
             return crate::inputs::usage();
         }
     };
-    run_each(
-        &args.paths,
-        args.output.is_some(),
-        args.quiet,
-        |path, named| {
-            // An archive (compressed or not) becomes a folder. Only a file
-            // whose first bytes are a SARC's or a layer's is read whole.
-            let data = starts_like_archive(path)
-                .then(|| fs::read(path).ok())
-                .flatten();
-            let data = match data {
-                Some(d) if !crate::archive::is_archive(&d, &dicts) => {
-                    // A compressed single file: converted when named, or
-                    // when what it holds has a text form.
-                    let convertible = named
-                        || formats::layer::peel(&d, &dicts).is_ok_and(|(_, inner)| {
-                            matches!(Format::detect(&inner), Some(Format::Aamp | Format::Byml))
-                        });
-                    return convertible.then(|| to_text(path, args, &dicts));
-                }
-                other => other,
-            };
-            if let Some(data) = data {
-                let out = args
-                    .output
-                    .clone()
-                    .unwrap_or_else(|| crate::archive::folder_for(path));
-                let names = match load_names(&args.names, &args.numbered_names) {
-                    Ok(n) => n,
-                    Err(e) => return Some(Err(e)),
-                };
-                return Some(crate::archive::to_folder(
-                    path, &data, &out, args.force, &dicts, &names,
-                ));
-            }
-            if !named && !is_binary_we_convert(path) {
-                return None;
-            }
-            Some(to_text(path, args, &dicts))
+    // Several inputs with -o DIR: every output goes into DIR, as it would
+    // go beside its input.
+    let into = match output_folder(&args.paths, args.output.as_deref()) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
+    let args = &ToTextArgs {
+        output: if into.is_some() {
+            None
+        } else {
+            args.output.clone()
         },
-    )
+        ..args.clone()
+    };
+    run_each(&args.paths, into.as_deref(), args.quiet, |path, named| {
+        // An archive (compressed or not) becomes a folder. Only a file
+        // whose first bytes are a SARC's or a layer's is read whole.
+        let data = starts_like_archive(path)
+            .then(|| fs::read(path).ok())
+            .flatten();
+        let data = match data {
+            Some(d) if !crate::archive::is_archive(&d, &dicts) => {
+                // A compressed single file: converted when named, or
+                // when what it holds has a text form.
+                let convertible = named
+                    || formats::layer::peel(&d, &dicts).is_ok_and(|(_, inner)| {
+                        matches!(Format::detect(&inner), Some(Format::Aamp | Format::Byml))
+                    });
+                return convertible.then(|| to_text(path, args, &dicts));
+            }
+            other => other,
+        };
+        if let Some(data) = data {
+            let out = args
+                .output
+                .clone()
+                .unwrap_or_else(|| relocated(crate::archive::folder_for(path)));
+            let names = match load_names(&args.names, &args.numbered_names) {
+                Ok(n) => n,
+                Err(e) => return Some(Err(e)),
+            };
+            return Some(crate::archive::to_folder(
+                path, &data, &out, args.force, &dicts, &names,
+            ));
+        }
+        if !named && !is_binary_we_convert(path) {
+            return None;
+        }
+        Some(to_text(path, args, &dicts))
+    })
 }
 
 /// Runs `codec from-text` on every input.
@@ -337,7 +346,19 @@ pub fn run_from_text(args: &FromTextArgs) -> ExitCode {
             };
         }
     }
-    run_each(&paths, args.output.is_some(), args.quiet, |path, named| {
+    let into = match output_folder(&paths, args.output.as_deref()) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
+    let args = &FromTextArgs {
+        output: if into.is_some() {
+            None
+        } else {
+            args.output.clone()
+        },
+        ..args.clone()
+    };
+    run_each(&paths, into.as_deref(), args.quiet, |path, named| {
         if !named && !is_text_we_convert(path) {
             return None;
         }
@@ -388,22 +409,72 @@ fn is_text_we_convert(path: &Path) -> bool {
         || formats::ainb::text::looks_like_ainb_json(&text)
 }
 
+/// The folder every output goes into when -o names one for several inputs
+/// (or a folder of inputs); `None` when -o names the one output, or is
+/// not given.
+fn output_folder(paths: &[PathBuf], output: Option<&Path>) -> Result<Option<PathBuf>, ExitCode> {
+    let Some(out) = output else {
+        return Ok(None);
+    };
+    let several = paths.len() > 1 || paths.iter().any(|p| p.is_dir());
+    if !several {
+        return Ok(None);
+    }
+    if out.as_os_str() == "-" {
+        eprintln!("codec: -o - (standard output) takes one input");
+        return Err(crate::inputs::usage());
+    }
+    if out.exists() && !out.is_dir() {
+        eprintln!(
+            "codec: {}: with several inputs, -o names a folder (this is a file)",
+            out.display()
+        );
+        return Err(crate::inputs::usage());
+    }
+    Ok(Some(out.to_owned()))
+}
+
+thread_local! {
+    /// While one input converts in a run with -o DIR: the folder its
+    /// outputs would go to beside it, and DIR (see [`relocated`]).
+    static OUTPUT_ROOT: std::cell::RefCell<Option<(PathBuf, PathBuf)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The folder an input's outputs are placed relative to: the folder named
+/// on the command line that holds it, else the input's own folder.
+fn root_of(paths: &[PathBuf], input: &Path) -> PathBuf {
+    paths
+        .iter()
+        .filter(|p| p.is_dir())
+        .find(|p| input.starts_with(p))
+        .cloned()
+        .unwrap_or_else(|| input.parent().map(Path::to_owned).unwrap_or_default())
+}
+
+/// `path`, an output that would go beside its input, moved into the -o
+/// folder of the run (the same place relative to it); unchanged when the
+/// run has none.
+pub(crate) fn relocated(path: PathBuf) -> PathBuf {
+    OUTPUT_ROOT.with(|r| match &*r.borrow() {
+        Some((root, into)) => match path.strip_prefix(root) {
+            Ok(rel) => into.join(rel),
+            Err(_) => into.join(path.file_name().unwrap_or_default()),
+        },
+        None => path,
+    })
+}
+
 /// Converts every input (folders walked; files in them that `convert`
 /// declines are skipped), printing one line per file written, or their
 /// number with `-q`.
 fn run_each(
     paths: &[PathBuf],
-    has_output: bool,
+    into: Option<&Path>,
     quiet: bool,
     convert: impl Fn(&Path, bool) -> Option<Result<Vec<PathBuf>, String>> + Sync,
 ) -> ExitCode {
     let entries = crate::inputs::collect(paths);
-    if has_output && (entries.len() > 1 || paths.iter().any(|p| p.is_dir())) {
-        eprintln!(
-            "codec: -o names the output of one input; with several inputs each output goes beside its input"
-        );
-        return crate::inputs::usage();
-    }
     // Files convert on all cores; their lines are printed in input order.
     let bar = crate::inputs::progress_bar("converting", entries.len());
     let meter = crate::inputs::Throughput::start();
@@ -411,7 +482,13 @@ fn run_each(
         .par_iter()
         .map(|(path, entry)| {
             let result = match entry {
-                crate::inputs::Input::File { named } => convert(path, *named),
+                crate::inputs::Input::File { named } => {
+                    let root = into.map(|dir| (root_of(paths, path), dir.to_owned()));
+                    OUTPUT_ROOT.with(|r| *r.borrow_mut() = root);
+                    let result = convert(path, *named);
+                    OUTPUT_ROOT.with(|r| *r.borrow_mut() = None);
+                    result
+                }
                 crate::inputs::Input::Error(e) => Some(Err(format!("{}: {e}", path.display()))),
                 crate::inputs::Input::Other => None,
             };
@@ -733,7 +810,7 @@ impl Target {
         let (path, named) = match output {
             Some(p) if p.as_os_str() == "-" => return Ok(Target::Stdout),
             Some(p) => (p.to_owned(), true),
-            None => (derive(input)?, false),
+            None => (relocated(derive(input)?), false),
         };
         let exists = match fs::symlink_metadata(&path) {
             Ok(meta) if meta.is_dir() => {
