@@ -29,14 +29,11 @@ pub fn dump_header(file: &str, len: usize, schema_file: &str, schema_name: &str)
     format!("# {file}: {len} bytes, schema {schema_file} ({schema_name})")
 }
 
-/// One printed line of the dump.
 struct Row<'a> {
     depth: usize,
-    /// The node whose offset, size and bytes the line shows.
+    /// The node whose offset, size, bytes, type and value the line shows.
     node: &'a Node,
     name: String,
-    ty: String,
-    value: String,
     /// The doc line of the field (or variant) the line shows.
     doc: &'a str,
 }
@@ -50,8 +47,20 @@ struct Row<'a> {
 /// follow the offset's line, one level deeper), and a union payload that is
 /// a single value shares one line with its variant (`::F32`).
 pub fn dump(root: &Node, data: &[u8], opts: DumpOptions) -> String {
-    let mut rows: Vec<Row<'_>> = Vec::new();
-    collect(root, 0, false, &mut rows);
+    let mut out = Vec::new();
+    dump_to(root, data, opts, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("the dump is UTF-8")
+}
+
+/// [`dump`], written to `out` line by line: the tree is walked twice (once
+/// for the columns' widths), and no line is kept, so the dump of a file
+/// takes no more memory than its tree.
+pub fn dump_to(
+    root: &Node,
+    data: &[u8],
+    opts: DumpOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let label = |r: &Row<'_>| -> String {
         if opts.flat {
             r.node.path.clone()
@@ -59,38 +68,50 @@ pub fn dump(root: &Node, data: &[u8], opts: DumpOptions) -> String {
             format!("{:indent$}{}", "", r.name, indent = r.depth * 2)
         }
     };
-    let name_w = rows
-        .iter()
-        .map(|r| label(r).chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(MAX_NAME);
-    let type_w = rows
-        .iter()
-        .map(|r| r.ty.chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(MAX_TYPE);
+    let (mut name_w, mut type_w) = (0, 0);
+    visit(root, 0, false, &mut |r| {
+        name_w = name_w.max(label(&r).chars().count());
+        type_w = type_w.max(r.node.ty.chars().count());
+    });
+    let (name_w, type_w) = (name_w.min(MAX_NAME), type_w.min(MAX_TYPE));
     let hex_w = HEX_BYTES * 3 + 1;
-    let mut out = String::new();
-    let _ = write!(out, "{:<8}  {:>6}  ", "offset", "size");
+    let mut head = String::new();
+    let _ = write!(head, "{:<8}  {:>6}  ", "offset", "size");
     if opts.hex {
-        let _ = write!(out, "{:<hex_w$}  ", "bytes");
+        let _ = write!(head, "{:<hex_w$}  ", "bytes");
     }
-    let _ = writeln!(out, "{:<name_w$}  {:<type_w$}  value", "field", "type");
-    for r in &rows {
+    let _ = writeln!(head, "{:<name_w$}  {:<type_w$}  value", "field", "type");
+    out.write_all(head.as_bytes())?;
+    let mut result = Ok(());
+    let mut line = String::new();
+    visit(root, 0, false, &mut |r| {
+        if result.is_err() {
+            return;
+        }
         let n = r.node;
-        let _ = write!(out, "{:#08x}  {:>6}  ", n.offset, n.size);
+        line.clear();
+        let _ = write!(line, "{:#08x}  {:>6}  ", n.offset, n.size);
         if opts.hex {
-            let _ = write!(out, "{:<hex_w$}  ", hex_column(n, data));
+            let _ = write!(line, "{:<hex_w$}  ", hex_column(n, data));
         }
-        let mut line = format!("{:<name_w$}  {:<type_w$}  {}", label(r), r.ty, r.value);
+        let _ = write!(
+            line,
+            "{:<name_w$}  {:<type_w$}  {}",
+            label(&r),
+            n.ty,
+            value_text(n)
+        );
+        let trimmed = line.trim_end().len();
+        line.truncate(trimmed);
         if opts.doc && !r.doc.is_empty() {
-            line = format!("{}  # {}", line.trim_end(), r.doc.replace('\n', " "));
+            let _ = write!(line, "  # {}", r.doc.replace('\n', " "));
+            let trimmed = line.trim_end().len();
+            line.truncate(trimmed);
         }
-        let _ = writeln!(out, "{}", line.trim_end());
-    }
-    out
+        line.push('\n');
+        result = out.write_all(line.as_bytes());
+    });
+    result
 }
 
 fn is_leaf(n: &Node) -> bool {
@@ -100,23 +121,22 @@ fn is_leaf(n: &Node) -> bool {
     )
 }
 
-fn collect<'a>(n: &'a Node, depth: usize, target: bool, rows: &mut Vec<Row<'a>>) {
+/// Calls `f` with each line's row, in order.
+fn visit<'a>(n: &'a Node, depth: usize, target: bool, f: &mut dyn FnMut(Row<'a>)) {
     // The record or list an offset leads to: its fields or elements follow.
     if target && matches!(n.kind, Kind::Record { .. } | Kind::Seq) {
         for c in &n.children {
-            collect(c, depth, false, rows);
+            visit(c, depth, false, f);
         }
         return;
     }
     if let Kind::Variant { .. } = n.kind {
         if let [only] = n.children.as_slice() {
             if is_leaf(only) {
-                rows.push(Row {
+                f(Row {
                     depth,
                     node: only,
                     name: format!("::{}", n.name),
-                    ty: only.ty.clone(),
-                    value: value_text(only),
                     doc: &n.doc,
                 });
                 return;
@@ -128,19 +148,17 @@ fn collect<'a>(n: &'a Node, depth: usize, target: bool, rows: &mut Vec<Row<'a>>)
         _ if target => format!("→ {}", n.name),
         _ => n.name.clone(),
     };
-    rows.push(Row {
+    f(Row {
         depth,
         node: n,
         name,
-        ty: n.ty.clone(),
-        value: value_text(n),
         doc: &n.doc,
     });
     let offset = matches!(n.kind, Kind::Offset { .. });
     for c in &n.children {
         // A count stored beside the target is not the target.
         let t = (offset || matches!(n.kind, Kind::Variant { .. })) && !is_count(c);
-        collect(c, depth + 1, t, rows);
+        visit(c, depth + 1, t, f);
     }
 }
 

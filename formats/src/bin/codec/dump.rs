@@ -410,7 +410,7 @@ fn dump_one(
             &checked.schema.name,
         );
         writeln!(out, "{header}")?;
-        out.write_all(render::dump(&decoded.root, data, opts).as_bytes())?;
+        render::dump_to(&decoded.root, data, opts, out)?;
     }
     match decoded.error {
         None => Ok(true),
