@@ -210,7 +210,8 @@ ainb    AIB           .ainb                                       yes    JSON (d
 bdat    (table list)  .bdat (XC1 Wii/3DS, XCX, XC2, XC1 DE)       yes    JSON/CSV (bdat-toolset's)  yes
 byml    YB / BY       .byml .bgyml .bcett .product … (v1-v7)      yes    YAML (oead's dialect)      yes
 sarc    SARC          .sarc .pack .bactorpack …                   yes    a folder + manifest        yes
-layers: Yaz0 (.szs, .sbactorpack, any .s* file) and zstd (.zs, --zstd-dict) are peeled by check
+layers: Yaz0 (.szs, .sbactorpack, any .s* file) and zstd (.zs; dictionaries: --zstd-dict, $CODEC_ZSTD_DICT, or the romfs's Pack/ZsDic.pack.zs) are opened by every command
+archives: `codec archive list|extract|create|add|replace|delete`; one member anywhere as ARCHIVE:MEMBER
 variants (--variant): bdat: switch (xc2, xc1de), x (xcx), wii (xc1), new3ds (3ds); ainb: 0x404, 0x407, 0x408
 ";
     // What the library's zero-copy views read (docs/views.md).

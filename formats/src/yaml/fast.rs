@@ -27,8 +27,178 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::LazyLock;
 
-/// Events with their spans, as the reader hands them on.
-pub(crate) type Events<'a> = Vec<(Event<'a>, Span)>;
+/// The events of a text as the fast reader keeps them: a few words each
+/// (a scalar as a range of the text, a position as three `u32`s) rather
+/// than saphyr-parser's `(Event, Span)` of 136 bytes, which made a long
+/// list of numbers cost 45 times the text. [`Events::next`] gives each
+/// event back as saphyr-parser's, the same as it was pushed.
+pub(crate) struct Events<'a> {
+    text: &'a str,
+    items: std::vec::IntoIter<Item>,
+    /// Scalars that are not a slice of the text (their escapes resolved).
+    owned: Vec<Option<String>>,
+    /// Tags, for the events that have one.
+    tags: Vec<Option<Cow<'a, Tag>>>,
+}
+
+/// One event: its kind, a scalar's style, its position, and a scalar's
+/// range in the text or index in `owned`, and a tag's index in `tags`.
+#[derive(Clone, Copy)]
+struct Item {
+    kind: ItemKind,
+    style: ScalarStyle,
+    at: [u32; 3],
+    start: u32,
+    len: u32,
+    tag: u32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ItemKind {
+    StreamStart,
+    StreamEnd,
+    DocumentStart {
+        explicit: bool,
+    },
+    DocumentEnd,
+    SequenceStart,
+    SequenceEnd,
+    MappingStart,
+    MappingEnd,
+    /// A scalar, a slice of the text.
+    Borrowed,
+    /// A scalar in `owned`.
+    Owned,
+}
+
+const NO_TAG: u32 = u32::MAX;
+
+/// Events being written: what [`Scanner`] pushes to.
+struct Store<'a> {
+    text: &'a str,
+    items: Vec<Item>,
+    owned: Vec<Option<String>>,
+    tags: Vec<Option<Cow<'a, Tag>>>,
+}
+
+impl<'a> Store<'a> {
+    fn new(text: &'a str) -> Self {
+        Store {
+            text,
+            items: Vec::with_capacity(text.len() / 16 + 8),
+            owned: Vec::new(),
+            tags: Vec::new(),
+        }
+    }
+
+    fn tag(&mut self, tag: Option<Cow<'a, Tag>>) -> u32 {
+        match tag {
+            None => NO_TAG,
+            Some(t) => {
+                self.tags.push(Some(t));
+                (self.tags.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Keeps `ev` at `m`; `None` when the text is too long for the compact
+    /// form (4 GiB), which the reader then leaves to saphyr-parser.
+    fn push(&mut self, ev: Event<'a>, m: Marker) -> Option<()> {
+        let word = |v: usize| u32::try_from(v).ok();
+        let at = [word(m.index())?, word(m.line())?, word(m.col())?];
+        let mut item = Item {
+            kind: ItemKind::StreamStart,
+            style: ScalarStyle::Plain,
+            at,
+            start: 0,
+            len: 0,
+            tag: NO_TAG,
+        };
+        item.kind = match ev {
+            Event::StreamStart => ItemKind::StreamStart,
+            Event::StreamEnd => ItemKind::StreamEnd,
+            Event::DocumentStart(explicit) => ItemKind::DocumentStart { explicit },
+            Event::DocumentEnd => ItemKind::DocumentEnd,
+            Event::SequenceStart(_, tag) => {
+                item.tag = self.tag(tag);
+                ItemKind::SequenceStart
+            }
+            Event::SequenceEnd => ItemKind::SequenceEnd,
+            Event::MappingStart(_, tag) => {
+                item.tag = self.tag(tag);
+                ItemKind::MappingStart
+            }
+            Event::MappingEnd => ItemKind::MappingEnd,
+            Event::Scalar(value, style, _, tag) => {
+                item.style = style;
+                item.tag = self.tag(tag);
+                let base = self.text.as_ptr() as usize;
+                let inside = |s: &str| {
+                    let p = s.as_ptr() as usize;
+                    (p >= base && p + s.len() <= base + self.text.len()).then(|| p - base)
+                };
+                match value {
+                    Cow::Borrowed(s) if inside(s).is_some() => {
+                        item.start = word(inside(s)?)?;
+                        item.len = word(s.len())?;
+                        ItemKind::Borrowed
+                    }
+                    other => {
+                        self.owned.push(Some(other.into_owned()));
+                        item.start = word(self.owned.len() - 1)?;
+                        ItemKind::Owned
+                    }
+                }
+            }
+            // The fast reader makes no other event.
+            _ => return None,
+        };
+        self.items.push(item);
+        Some(())
+    }
+
+    fn finish(self) -> Events<'a> {
+        Events {
+            text: self.text,
+            items: self.items.into_iter(),
+            owned: self.owned,
+            tags: self.tags,
+        }
+    }
+}
+
+impl<'a> Iterator for Events<'a> {
+    type Item = (Event<'a>, Span);
+
+    fn next(&mut self) -> Option<(Event<'a>, Span)> {
+        let it = self.items.next()?;
+        let m = Marker::new(it.at[0] as usize, it.at[1] as usize, it.at[2] as usize);
+        let mut tag = || {
+            (it.tag != NO_TAG)
+                .then(|| self.tags.get_mut(it.tag as usize).and_then(Option::take))
+                .flatten()
+        };
+        let ev = match it.kind {
+            ItemKind::StreamStart => Event::StreamStart,
+            ItemKind::StreamEnd => Event::StreamEnd,
+            ItemKind::DocumentStart { explicit } => Event::DocumentStart(explicit),
+            ItemKind::DocumentEnd => Event::DocumentEnd,
+            ItemKind::SequenceStart => Event::SequenceStart(0, tag()),
+            ItemKind::SequenceEnd => Event::SequenceEnd,
+            ItemKind::MappingStart => Event::MappingStart(0, tag()),
+            ItemKind::MappingEnd => Event::MappingEnd,
+            ItemKind::Borrowed => {
+                let s = &self.text[it.start as usize..(it.start + it.len) as usize];
+                Event::Scalar(Cow::Borrowed(s), it.style, 0, tag())
+            }
+            ItemKind::Owned => {
+                let s = self.owned.get_mut(it.start as usize).and_then(Option::take);
+                Event::Scalar(Cow::Owned(s.unwrap_or_default()), it.style, 0, tag())
+            }
+        };
+        Some((ev, Span::new(m, m)))
+    }
+}
 
 /// Events with their start positions (line, column), for comparing.
 type Positioned<'a> = Vec<(Event<'a>, (usize, usize))>;
@@ -63,10 +233,14 @@ fn scan_keeping_dashes(text: &str) -> Option<(Events<'_>, Vec<usize>)> {
         depth: 0,
         col_at: Cell::new((0, 0)),
         refused_dashes: Vec::new(),
-        out: Vec::with_capacity(b.len() / 16 + 8),
+        out: Store::new(text),
+        full: false,
     };
     s.document()?;
-    Some((s.out, s.refused_dashes))
+    if s.full {
+        return None;
+    }
+    Some((s.out.finish(), s.refused_dashes))
 }
 
 /// How many characters `b` holds (UTF-8: the bytes that start one).
@@ -174,7 +348,10 @@ struct Scanner<'a> {
     /// Nodes open around `pos`: the reader recurses, so it leaves deeper
     /// texts to saphyr-parser, which does not.
     depth: usize,
-    out: Vec<(Event<'a>, Span)>,
+    out: Store<'a>,
+    /// An event the compact form cannot keep (never, in practice): the
+    /// text is left to saphyr-parser.
+    full: bool,
 }
 
 /// The deepest nesting the fast reader takes (real texts stay far below;
@@ -214,7 +391,9 @@ impl<'a> Scanner<'a> {
     }
 
     fn push(&mut self, ev: Event<'a>, m: Marker) {
-        self.out.push((ev, Span::new(m, m)));
+        if self.out.push(ev, m).is_none() {
+            self.full = true;
+        }
     }
 
     fn skip_spaces(&mut self) {
@@ -974,6 +1153,7 @@ pub fn compare_with_full_parser(text: &str) -> Result<bool, String> {
         }
         _ => a == b,
     };
+    let fast: Vec<(Event<'_>, Span)> = fast.collect();
     for (i, ((ev, span), (full_ev, at))) in fast.iter().zip(&full).enumerate() {
         let here = (span.start.line(), span.start.col());
         if !same(ev, full_ev) || here != *at {

@@ -124,14 +124,14 @@ pub struct Events<'a> {
 }
 
 enum Source<'a> {
-    Fast(std::vec::IntoIter<(Event<'a>, Span)>),
+    Fast(super::fast::Events<'a>),
     Full(Box<Parser<'a, StrInput<'a>>>),
 }
 
 impl<'a> Events<'a> {
     pub fn new(text: &'a str) -> Self {
         let source = match super::fast::scan(text) {
-            Some(events) => Source::Fast(events.into_iter()),
+            Some(events) => Source::Fast(events),
             None => Source::Full(Box::new(Parser::new_from_str(text))),
         };
         Events {
