@@ -1189,7 +1189,7 @@ mod tests {
     fn a_long_line_is_read_in_linear_time() {
         let items: Vec<String> = (0..200_000).map(|i| format!("é{i}")).collect();
         let text = format!("a: [{}]\n", items.join(", "));
-        let events = scan(&text).expect("taken");
+        let events: Vec<(Event<'_>, Span)> = scan(&text).expect("taken").collect();
         assert_eq!(events.len(), 200_000 + 9);
         let (last, span) = &events[200_000 + 4];
         assert_eq!(
