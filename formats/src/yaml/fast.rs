@@ -1210,7 +1210,6 @@ mod tests {
         assert!(saphyr_parser::Parser::new_from_str(text).any(|e| e.is_err()));
         let scalars: Vec<_> = scan(text)
             .expect("taken")
-            .into_iter()
             .filter_map(|(ev, _)| match ev {
                 Event::Scalar(s, ..) => Some(s.into_owned()),
                 _ => None,
