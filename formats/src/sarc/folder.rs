@@ -275,7 +275,7 @@ pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Resu
     }
     let on_disk = folder_files(dir)?;
     let mut notes = Vec::new();
-    let mut nodes: Vec<(Node, bool, String)> = Vec::new();
+    let mut nodes: Vec<(Node, bool)> = Vec::new();
     // How the archive's own files of each extension are stored.
     let mut form_of_ext: HashMap<String, &'static str> = HashMap::new();
     for f in &manifest.files {
@@ -326,7 +326,7 @@ pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Resu
         if unchanged {
             node.data.align = f.align;
         }
-        nodes.push((node, unchanged, extension(&f.name)));
+        nodes.push((node, unchanged));
     }
     for rel in on_disk.iter().filter(|p| !listed.contains(p.as_str())) {
         let path = dir.join(rel);
@@ -339,10 +339,9 @@ pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Resu
             )));
         }
         let bytes = convert_stored(&path, raw, form)?;
-        let ext = extension(&name);
-        nodes.push((Node::new(&name, bytes), false, ext));
+        nodes.push((Node::new(&name, bytes), false));
     }
-    let nodes = settle_alignment(nodes.into_iter().map(|(n, u, _)| (n, u)).collect());
+    let nodes = settle_alignment(nodes);
     let mut archive = Sarc::new(nodes);
     archive.version = manifest.version;
     archive.hash_multiplier = manifest.hash_multiplier;
