@@ -36,16 +36,8 @@ pub struct CheckArgs {
     )]
     format: Option<FormatArg>,
 
-    /// A zstd dictionary (repeatable).
-    #[arg(
-        long = "zstd-dict",
-        value_name = "FILE",
-        long_help = "A zstd dictionary for files compressed with one (TotK's `.zs`): a raw \
-                     dictionary, or an archive of them such as the game's ZsDic.pack.zs. \
-                     Each frame names the dictionary it needs by id; repeat the option \
-                     to give several files."
-    )]
-    zstd_dict: Vec<PathBuf>,
+    #[command(flatten)]
+    dicts: crate::open::DictArgs,
 
     /// Read the files of a format with variants as this game or version
     /// (bdat: switch/xc2, x/xcx, wii/xc1, new3ds/3ds) instead of detecting it.
@@ -114,7 +106,7 @@ impl Row {
 /// Runs `codec check`; the exit status is 0 only when every counted file
 /// came back byte for byte or as an equivalent document.
 pub fn run(args: &CheckArgs) -> ExitCode {
-    let dicts = match crate::open::dictionaries(&args.zstd_dict, &args.paths) {
+    let dicts = match args.dicts.load(&args.paths) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("codec: {e}");

@@ -51,11 +51,8 @@ pub struct CoverageArgs {
     #[arg(long)]
     json: bool,
 
-    /// A zstd dictionary (repeatable): a raw dictionary, or the game's
-    /// ZsDic.pack.zs. Default: $CODEC_ZSTD_DICT, and the romfs tree's own
-    /// Pack/ZsDic.pack.zs for files inside one.
-    #[arg(long = "zstd-dict", value_name = "FILE")]
-    zstd_dict: Vec<PathBuf>,
+    #[command(flatten)]
+    dicts: crate::open::DictArgs,
 }
 
 /// What one file gave.
@@ -78,7 +75,7 @@ pub fn run(args: &CoverageArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let dicts = match crate::open::dictionaries(&args.zstd_dict, &args.paths) {
+    let dicts = match args.dicts.load(&args.paths) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("codec: {e}");

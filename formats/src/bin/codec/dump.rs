@@ -250,11 +250,8 @@ pub struct DumpArgs {
     #[arg(long)]
     json: bool,
 
-    /// A zstd dictionary (repeatable): a raw dictionary, or the game's
-    /// ZsDic.pack.zs. Default: $CODEC_ZSTD_DICT, and the romfs tree's own
-    /// Pack/ZsDic.pack.zs for files inside one.
-    #[arg(long = "zstd-dict", value_name = "FILE")]
-    zstd_dict: Vec<PathBuf>,
+    #[command(flatten)]
+    dicts: crate::open::DictArgs,
 }
 
 /// Runs `codec dump`. Exit status 0 when every file decodes, 1 when one
@@ -275,7 +272,7 @@ pub fn run(args: &DumpArgs) -> ExitCode {
             return crate::inputs::usage();
         }
     };
-    let dicts = match crate::open::dictionaries(&args.zstd_dict, &args.paths) {
+    let dicts = match args.dicts.load(&args.paths) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("codec: {e}");

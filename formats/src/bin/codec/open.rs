@@ -13,6 +13,25 @@ use formats::layer::{peel, Dictionaries};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+/// `--zstd-dict`, as every subcommand takes it.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DictArgs {
+    /// A zstd dictionary (repeatable): a raw dictionary, or an archive of
+    /// them such as the game's ZsDic.pack.zs. Default: the files in
+    /// $CODEC_ZSTD_DICT (separated like PATH), and for a file inside the
+    /// game's romfs, its Pack/ZsDic.pack.zs. Each frame names the
+    /// dictionary it needs by id.
+    #[arg(long = "zstd-dict", value_name = "FILE")]
+    pub zstd_dict: Vec<PathBuf>,
+}
+
+impl DictArgs {
+    /// The run's dictionaries (see [`dictionaries`]).
+    pub fn load(&self, inputs: &[PathBuf]) -> Result<Dictionaries, String> {
+        dictionaries(&self.zstd_dict, inputs)
+    }
+}
+
 /// The environment variable that names zstd dictionaries.
 pub const DICT_ENV: &str = "CODEC_ZSTD_DICT";
 

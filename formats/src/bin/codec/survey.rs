@@ -85,9 +85,8 @@ pub struct SurveyArgs {
     #[arg(long, short = 'q', conflicts_with = "json")]
     quiet: bool,
 
-    /// A zstd dictionary (repeatable), for files compressed with one.
-    #[arg(long = "zstd-dict", value_name = "FILE")]
-    zstd_dict: Vec<PathBuf>,
+    #[command(flatten)]
+    dicts: crate::open::DictArgs,
 }
 
 /// Runs `codec survey`.
@@ -100,7 +99,7 @@ pub fn run(args: &SurveyArgs) -> ExitCode {
             return crate::inputs::usage();
         }
     };
-    let dicts = match crate::open::dictionaries(&args.zstd_dict, &args.paths) {
+    let dicts = match args.dicts.load(&args.paths) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("codec: {e}");

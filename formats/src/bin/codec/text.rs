@@ -109,10 +109,8 @@ pub struct ToTextArgs {
     #[arg(long)]
     csv: bool,
 
-    /// A zstd dictionary for compressed archives (repeatable): a raw
-    /// dictionary, or an archive of them such as TotK's ZsDic.pack.zs.
-    #[arg(long = "zstd-dict", value_name = "FILE")]
-    zstd_dict: Vec<PathBuf>,
+    #[command(flatten)]
+    dicts: crate::open::DictArgs,
 }
 
 /// A byte order on the command line.
@@ -207,15 +205,13 @@ pub struct FromTextArgs {
     #[arg(long = "variant", alias = "game", value_name = "NAME")]
     game: Option<String>,
 
-    /// A zstd dictionary for compressed archives (repeatable): a raw
-    /// dictionary, or an archive of them such as TotK's ZsDic.pack.zs.
-    #[arg(long = "zstd-dict", value_name = "FILE")]
-    zstd_dict: Vec<PathBuf>,
+    #[command(flatten)]
+    dicts: crate::open::DictArgs,
 }
 
 /// Runs `codec to-text` on every input.
 pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
-    let dicts = match crate::open::dictionaries(&args.zstd_dict, &args.paths) {
+    let dicts = match args.dicts.load(&args.paths) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("codec: {e}");
@@ -283,7 +279,7 @@ pub fn run_from_text(args: &FromTextArgs) -> ExitCode {
         .iter()
         .cloned()
         .partition(|p| crate::archive::is_archive_folder(p));
-    let dicts = match crate::open::dictionaries(&args.zstd_dict, &args.paths) {
+    let dicts = match args.dicts.load(&args.paths) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("codec: {e}");
