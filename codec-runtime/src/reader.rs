@@ -364,13 +364,22 @@ impl<'a> Reader<'a> {
 
     /// Enters the target of an offset: refuses cycles, excessive depth and
     /// reads beyond the budget. Pair with [`Reader::leave`].
+    ///
+    /// A list read in place (`target` is where its field is: a counted
+    /// list inline in its record) is entered too, for the depth and the
+    /// budget, but it was reached through no offset, so it cannot lead
+    /// back into a record being read: it is not checked for a cycle (it
+    /// lies inside the list around it when its record is an element of a
+    /// list read up to the next target, which was reported as a cycle).
+    /// An offset that points at itself still ends at the depth limit.
     #[inline]
     pub fn enter(&mut self, field_pos: u64, target: u64, bytes: u64) -> DecodeResult<()> {
         checked::depth(self.active.len() as u32, self.max_depth, field_pos)?;
-        if self
-            .active
-            .iter()
-            .any(|&(s, e)| target >= s && target < e.max(s + 1))
+        if target != field_pos
+            && self
+                .active
+                .iter()
+                .any(|&(s, e)| target >= s && target < e.max(s + 1))
         {
             return Err(cyclic(field_pos, target));
         }
