@@ -1428,7 +1428,13 @@ impl Gen<'_> {
                 let t = self.path_as(n, "__Tree");
                 quote!(Self::#vn(v) => #t::visit_df(v, w, sec, pos),)
             });
-            let visits2 = visits.clone();
+            // A payload has `visit_df` only when some section is placed
+            // depth first; without one, nothing is visited.
+            let visits2 = if self.has_depth_first() {
+                quote!(match self { #(#visits)* })
+            } else {
+                quote!(Ok(()))
+            };
             let enc = self.impl_block(
                 &u.name,
                 "__Encode",
@@ -1453,7 +1459,7 @@ impl Gen<'_> {
                 quote! {
                     #[allow(unused_variables)]
                     #vis fn visit_df(&self, w: &mut #rt::Writer, sec: usize, pos: u64) -> #rt::EncodeResult<()> {
-                        match self { #(#visits2)* }
+                        #visits2
                     }
                 },
             );
