@@ -147,6 +147,21 @@ fn open(path: &Path, dicts: &Dictionaries) -> Result<Opened, String> {
     })
 }
 
+/// An error naming the first of `members` that archive `a` lacks.
+fn require_members(archive: &Path, a: &Opened, members: &[String]) -> Result<(), String> {
+    match members
+        .iter()
+        .find(|m| !a.sarc.nodes.iter().any(|n| n.name == m.as_str()))
+    {
+        Some(m) => Err(format!(
+            "{}: the archive has no member {}",
+            archive.display(),
+            crate::inputs::shown(m)
+        )),
+        None => Ok(()),
+    }
+}
+
 fn layers_text(layers: &[Layer]) -> String {
     layers
         .iter()
@@ -312,15 +327,7 @@ fn extract(
         },
         Path::to_path_buf,
     );
-    for m in members {
-        if !a.sarc.nodes.iter().any(|n| n.name == m.as_str()) {
-            return Err(format!(
-                "{}: the archive has no member {}",
-                archive.display(),
-                crate::inputs::shown(m)
-            ));
-        }
-    }
+    require_members(archive, &a, members)?;
     let names = crate::text::load_names(&[], &[])?;
     let mut staged = crate::atomic::Staged::new();
     let mut written = Vec::new();
@@ -537,15 +544,7 @@ fn delete(
     dicts: &Dictionaries,
 ) -> Result<String, String> {
     let a = open(archive, dicts)?;
-    for m in members {
-        if !a.sarc.nodes.iter().any(|n| n.name == m.as_str()) {
-            return Err(format!(
-                "{}: has no member {}",
-                archive.display(),
-                crate::inputs::shown(m)
-            ));
-        }
-    }
+    require_members(archive, &a, members)?;
     let nodes: Vec<(Node, bool)> = a
         .sarc
         .nodes
