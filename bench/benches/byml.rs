@@ -1,20 +1,28 @@
-//! BYML: our generated codec and text side by side with roead 1.0.0, over
-//! the corpus (versions 2, 4 and 7; 3.4 MB of binary): decode, encode,
-//! binary → YAML, YAML → binary document.
+//! BYML: our generated codec and text side by side with roead 1.0.0, on
+//! three shapes of file, each its own set of groups (`byml_decode/corpus`,
+//! `byml_decode/float_arrays`, ...):
 //!
-//! `byml_decode/codec_model_floor_clone` is not a decoder: it clones the
-//! decoded documents, the least work any decoder into the owned model does.
-//! `byml_decode/codec_view_visit` builds no document: it opens each file's
-//! zero-copy views and visits every node, key and string in place
+//! - `corpus`: the corpus (versions 2, 4 and 7; 3.4 MB of binary);
+//! - `float_arrays`: a generated BotW parameter document of 53,825 small
+//!   arrays of floats (`bench::byml_shapes::float_arrays`, 1.5 MB);
+//! - `one_blob`: a generated version 4 document holding one 32 KiB binary
+//!   node (`bench::byml_shapes::one_blob`).
+//!
+//! Decode, encode, binary → YAML, YAML → binary document.
+//!
+//! `codec_model_floor_clone` is not a decoder: it clones the decoded
+//! documents, the least work any decoder into the owned model does.
+//! `codec_view_visit` builds no document: it opens each file's zero-copy
+//! views and visits every node, key and string in place
 //! (`formats::byml::views::visit`), what a tool that only reads needs.
 //!
-//! Each iteration converts every file. Throughput is the binary size for
-//! decode and encode (the same input for both sides) and the size of each
-//! side's own text for to-text and from-text. roead writes the version and
-//! byte order it is told; ours writes each file's own.
+//! Each iteration converts every file of the shape. Throughput is the
+//! binary size for decode and encode (the same input for both sides) and the
+//! size of each side's own text for to-text and from-text. roead writes the
+//! version and byte order it is told; ours writes each file's own.
 //!
 //! The corpus is `$CODEC_CORPUS/byml`, else `<workspace>/../shared/corpus/byml`;
-//! without it the bench prints a message and registers nothing.
+//! without it the corpus groups are left out and the generated shapes run.
 
 use std::hint::black_box;
 
@@ -33,21 +41,14 @@ struct File {
     peer_text: String,
 }
 
-fn files() -> Option<Vec<File>> {
-    let Some(all) = bench::load_byml() else {
-        println!(
-            "byml bench: no corpus at {} (set CODEC_CORPUS); no benchmarks registered",
-            bench::corpus_root().join("byml").display()
-        );
-        return None;
-    };
+fn files(shape: &str, all: Vec<(String, Vec<u8>)>) -> Vec<File> {
     let mut set = Vec::new();
-    for f in all {
-        let (variant, ours) = byml::decode(&f.bytes).expect("codec decodes every corpus file");
-        let peer = match Byml::from_binary(&f.bytes) {
+    for (name, bytes) in all {
+        let (variant, ours) = byml::decode(&bytes).expect("codec decodes every file");
+        let peer = match Byml::from_binary(&bytes) {
             Ok(p) => p,
             Err(e) => {
-                println!("byml bench: excluding {} (roead: {e})", f.name);
+                println!("byml bench ({shape}): excluding {name} (roead: {e})");
                 continue;
             }
         };
@@ -55,7 +56,7 @@ fn files() -> Option<Vec<File>> {
         let peer_text = peer.to_text();
         set.push(File {
             version: ours.version,
-            bytes: f.bytes,
+            bytes,
             variant,
             ours,
             peer,
@@ -63,7 +64,32 @@ fn files() -> Option<Vec<File>> {
             peer_text,
         });
     }
-    Some(set)
+    set
+}
+
+/// Each shape's files: the corpus (when present), then the generated ones.
+fn shapes() -> Vec<(&'static str, Vec<File>)> {
+    let mut shapes = Vec::new();
+    match bench::load_byml() {
+        Some(all) => shapes.push((
+            "corpus",
+            files(
+                "corpus",
+                all.into_iter().map(|f| (f.name, f.bytes)).collect(),
+            ),
+        )),
+        None => println!(
+            "byml bench: no corpus at {} (set CODEC_CORPUS); the corpus groups are left out",
+            bench::corpus_root().join("byml").display()
+        ),
+    }
+    for (shape, (name, bytes)) in [
+        ("float_arrays", bench::byml_shapes::float_arrays()),
+        ("one_blob", bench::byml_shapes::one_blob()),
+    ] {
+        shapes.push((shape, files(shape, vec![(name.to_owned(), bytes)])));
+    }
+    shapes
 }
 
 /// Opens a file's views and reads one field: the length of the root
@@ -101,34 +127,39 @@ fn endian(v: Variant) -> Endian {
 }
 
 fn bench(c: &mut Criterion) {
-    let Some(set) = files() else { return };
+    for (shape, set) in shapes() {
+        bench_shape(c, shape, &set);
+    }
+}
+
+fn bench_shape(c: &mut Criterion, shape: &str, set: &[File]) {
     let binary: usize = set.iter().map(|f| f.bytes.len()).sum();
     let our_text: usize = set.iter().map(|f| f.our_text.len()).sum();
     let peer_text: usize = set.iter().map(|f| f.peer_text.len()).sum();
     println!(
-        "byml bench: {} files, {binary} bytes; our text {our_text} bytes, roead's {peer_text} bytes",
+        "byml bench ({shape}): {} files, {binary} bytes; our text {our_text} bytes, roead's {peer_text} bytes",
         set.len()
     );
 
-    let mut g = c.benchmark_group("byml_decode");
+    let mut g = c.benchmark_group(format!("byml_decode/{shape}"));
     g.throughput(Throughput::Bytes(binary as u64));
     g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
         b.iter(|| {
-            for f in &set {
+            for f in set {
                 black_box(byml::decode(black_box(&f.bytes)).unwrap());
             }
         })
     });
     g.bench_function(BenchmarkId::from_parameter("roead"), |b| {
         b.iter(|| {
-            for f in &set {
+            for f in set {
                 black_box(Byml::from_binary(black_box(&f.bytes)).unwrap());
             }
         })
     });
     g.bench_function(BenchmarkId::from_parameter("codec_view_visit"), |b| {
         b.iter(|| {
-            for f in &set {
+            for f in set {
                 black_box(byml::views::visit(black_box(&f.bytes), f.variant).unwrap());
             }
         })
@@ -141,7 +172,7 @@ fn bench(c: &mut Criterion) {
         BenchmarkId::from_parameter("codec_model_floor_clone"),
         |b| {
             b.iter(|| {
-                for f in &set {
+                for f in set {
                     black_box(black_box(&f.ours).clone());
                 }
             })
@@ -149,9 +180,82 @@ fn bench(c: &mut Criterion) {
     );
     g.finish();
 
-    // Opening a file and reading one field (the root's first key) must not
-    // depend on the file's size: opening reads the header and the two
-    // string tables' headers only.
+    if shape == "corpus" {
+        view_open(c, set);
+    }
+
+    let mut g = c.benchmark_group(format!("byml_encode/{shape}"));
+    g.throughput(Throughput::Bytes(binary as u64));
+    g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
+        b.iter(|| {
+            for f in set {
+                black_box(byml::encode(black_box(&f.ours), f.variant).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("roead"), |b| {
+        b.iter(|| {
+            for f in set {
+                black_box(black_box(&f.peer).to_binary_with_version(endian(f.variant), f.version));
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("byml_to_text/{shape}"));
+    g.throughput(Throughput::Bytes(our_text as u64));
+    g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
+        b.iter(|| {
+            for f in set {
+                black_box(text::to_yaml(black_box(&f.ours), f.variant));
+            }
+        })
+    });
+    g.throughput(Throughput::Bytes(peer_text as u64));
+    g.bench_function(BenchmarkId::from_parameter("roead"), |b| {
+        b.iter(|| {
+            for f in set {
+                black_box(black_box(&f.peer).to_text());
+            }
+        })
+    });
+    // Not a writer: reading every key's and every string's bytes and every
+    // number of the owned documents, in the order a writer reads them, and
+    // writing nothing. No text writer over these types can be faster.
+    g.throughput(Throughput::Bytes(our_text as u64));
+    g.bench_function(BenchmarkId::from_parameter("codec_model_floor_walk"), |b| {
+        b.iter(|| {
+            for f in set {
+                black_box(bench::byml_walk(black_box(&f.ours)));
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("byml_from_text/{shape}"));
+    g.throughput(Throughput::Bytes(our_text as u64));
+    g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
+        b.iter(|| {
+            for f in set {
+                black_box(text::from_yaml(black_box(&f.our_text), None, None).unwrap());
+            }
+        })
+    });
+    g.throughput(Throughput::Bytes(peer_text as u64));
+    g.bench_function(BenchmarkId::from_parameter("roead"), |b| {
+        b.iter(|| {
+            for f in set {
+                black_box(Byml::from_text(black_box(&f.peer_text)).unwrap());
+            }
+        })
+    });
+    g.finish();
+}
+
+/// Opening a file and reading one field (the root's first key) must not
+/// depend on the file's size: opening reads the header and the two string
+/// tables' headers only.
+fn view_open(c: &mut Criterion, set: &[File]) {
     let smallest = set.iter().min_by_key(|f| f.bytes.len()).expect("a file");
     let largest = set.iter().max_by_key(|f| f.bytes.len()).expect("a file");
     println!(
@@ -165,73 +269,6 @@ fn bench(c: &mut Criterion) {
             b.iter(|| black_box(first_key_len(black_box(&f.bytes), f.variant)))
         });
     }
-    g.finish();
-
-    let mut g = c.benchmark_group("byml_encode");
-    g.throughput(Throughput::Bytes(binary as u64));
-    g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
-        b.iter(|| {
-            for f in &set {
-                black_box(byml::encode(black_box(&f.ours), f.variant).unwrap());
-            }
-        })
-    });
-    g.bench_function(BenchmarkId::from_parameter("roead"), |b| {
-        b.iter(|| {
-            for f in &set {
-                black_box(black_box(&f.peer).to_binary_with_version(endian(f.variant), f.version));
-            }
-        })
-    });
-    g.finish();
-
-    let mut g = c.benchmark_group("byml_to_text");
-    g.throughput(Throughput::Bytes(our_text as u64));
-    g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
-        b.iter(|| {
-            for f in &set {
-                black_box(text::to_yaml(black_box(&f.ours), f.variant));
-            }
-        })
-    });
-    g.throughput(Throughput::Bytes(peer_text as u64));
-    g.bench_function(BenchmarkId::from_parameter("roead"), |b| {
-        b.iter(|| {
-            for f in &set {
-                black_box(black_box(&f.peer).to_text());
-            }
-        })
-    });
-    // Not a writer: reading every key's and every string's bytes and every
-    // number of the owned documents, in the order a writer reads them, and
-    // writing nothing. No text writer over these types can be faster.
-    g.throughput(Throughput::Bytes(our_text as u64));
-    g.bench_function(BenchmarkId::from_parameter("codec_model_floor_walk"), |b| {
-        b.iter(|| {
-            for f in &set {
-                black_box(bench::byml_walk(black_box(&f.ours)));
-            }
-        })
-    });
-    g.finish();
-
-    let mut g = c.benchmark_group("byml_from_text");
-    g.throughput(Throughput::Bytes(our_text as u64));
-    g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
-        b.iter(|| {
-            for f in &set {
-                black_box(text::from_yaml(black_box(&f.our_text), None, None).unwrap());
-            }
-        })
-    });
-    g.throughput(Throughput::Bytes(peer_text as u64));
-    g.bench_function(BenchmarkId::from_parameter("roead"), |b| {
-        b.iter(|| {
-            for f in &set {
-                black_box(Byml::from_text(black_box(&f.peer_text)).unwrap());
-            }
-        })
-    });
     g.finish();
 }
 

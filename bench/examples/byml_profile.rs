@@ -1,13 +1,29 @@
 //! Drives one side of the BYML bench in a loop, for a profiler:
-//! `cargo run -p bench --profile bench --example byml_profile -- <decode|view|encode|to-text|walk|from-text> [iterations]`
+//! `cargo run -p bench --profile bench --example byml_profile -- <decode|view|encode|to-text|walk|clone|from-text> [iterations] [corpus|float_arrays|one_blob]`
+//!
+//! The third argument picks the files as the bench's shapes do (the corpus
+//! when not given).
 
 use std::hint::black_box;
 
 fn main() {
     let (what, iterations) = bench::profile_args(
-        "byml_profile <decode|view|encode|to-text|walk|from-text> [iterations]",
+        "byml_profile <decode|view|encode|to-text|walk|clone|from-text> [iterations] [corpus|float_arrays|one_blob]",
     );
-    let files = bench::load_byml().expect("the byml corpus");
+    let files: Vec<bench::CorpusFile> = match std::env::args().nth(3).as_deref() {
+        None | Some("corpus") => bench::load_byml().expect("the byml corpus"),
+        Some(shape) => {
+            let (name, bytes) = match shape {
+                "float_arrays" => bench::byml_shapes::float_arrays(),
+                "one_blob" => bench::byml_shapes::one_blob(),
+                other => panic!("unknown shape: {other}"),
+            };
+            vec![bench::CorpusFile {
+                name: name.into(),
+                bytes,
+            }]
+        }
+    };
     let docs: Vec<_> = files
         .iter()
         .map(|f| formats::byml::decode(&f.bytes).unwrap())
@@ -26,6 +42,9 @@ fn main() {
             }),
             "encode" => docs.iter().for_each(|(v, d)| {
                 black_box(formats::byml::encode(d, *v).unwrap());
+            }),
+            "clone" => docs.iter().for_each(|(_, d)| {
+                black_box(d.clone());
             }),
             "walk" => docs.iter().for_each(|(_, d)| {
                 black_box(bench::byml_walk(d));

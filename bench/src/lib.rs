@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod byml_shapes;
+
 /// The corpus root: `$CODEC_CORPUS` when set (and not empty), else
 /// `<workspace>/../shared/corpus`.
 pub fn corpus_root() -> PathBuf {
