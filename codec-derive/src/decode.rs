@@ -581,9 +581,35 @@ impl Gen<'_> {
         owner: &str,
         field: &str,
     ) -> TokenStream {
-        let _rt = RT();
+        let rt = RT();
         let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
         let ety = self.rust_ty(of, owner, field);
+        if is_prim(of) {
+            // Numbers: one bounds check and one copy of the run (a blob is
+            // one `to_vec`), rather than a read and a push per element.
+            let endian = self.endian_const();
+            let read = match of {
+                Type::U8 => quote!(#rt::reader::numbers::octets(rec)),
+                _ => {
+                    let one = field_read(of, quote!(c)).unwrap_or_default();
+                    quote!(#rt::reader::numbers::each(rec, #esize, |c| #one))
+                }
+            };
+            return quote! {
+                let n: u64 = #n;
+                let start: u64 = #start;
+                r.check_count(#at, start, n, #esize)?;
+                if n == 0 {
+                    return Ok(::std::vec::Vec::new());
+                }
+                r.enter(#at, start, n * #esize)?;
+                let rec = r.bytes(start, n * #esize)?;
+                let e = #endian;
+                let out: ::std::vec::Vec<#ety> = #read;
+                r.leave();
+                Ok(out)
+            };
+        }
         let elem = self.inline_read(of, quote!(q), owner, field);
         quote! {
             let n: u64 = #n;

@@ -366,7 +366,7 @@ impl Gen<'_> {
                                 }
                             });
                         }
-                        None => writes.extend(quote!(for e in self.#fid.iter() { #e })),
+                        None => writes.extend(self.list_write(of, quote!(self.#fid), &what)),
                     }
                 }
                 (None, Type::Follows { to, section, .. }) => {
@@ -721,10 +721,10 @@ impl Gen<'_> {
     ) -> TokenStream {
         let (body, bias) = match t {
             Type::List { of, count } => {
-                let elems = self.inline_write(of, quote!(e), what);
+                let elems = self.list_write(of, quote!(v), what);
                 match &**count {
                     Count::Field(_) | Count::ToNext | Count::Sum(_) | Count::End(_) => {
-                        (quote!(for e in v.iter() { #elems }), 0u64)
+                        (elems, 0u64)
                     }
                     Count::Before(ct) | Count::Prefix(ct) => {
                         let wt = width_tokens(ct);
@@ -735,7 +735,7 @@ impl Gen<'_> {
                         (
                             quote! {
                                 w.put_uint(#wt, v.len() as u64, #what)?;
-                                for e in v.iter() { #elems }
+                                #elems
                             },
                             bias,
                         )
@@ -772,6 +772,28 @@ impl Gen<'_> {
     }
 
     /// Statements writing the value `v` (an expression of type `&T`) inline.
+    /// Statements writing every element of the list `v` (a reference to a
+    /// `Vec`): a list of `u8` as one copy, other numbers with one
+    /// reservation, anything else element by element.
+    pub(crate) fn list_write(&self, of: &Type, v: TokenStream, what: &str) -> TokenStream {
+        let order = self.endian_const();
+        match of {
+            Type::U8 => quote!(w.put_bytes(&(#v)[..]);),
+            Type::U16
+            | Type::U32
+            | Type::U64
+            | Type::I16
+            | Type::I32
+            | Type::I64
+            | Type::F32
+            | Type::F64 => quote!(w.put_all(&(#v)[..], #order);),
+            _ => {
+                let e = self.inline_write(of, quote!(e), what);
+                quote!(for e in (#v).iter() { #e })
+            }
+        }
+    }
+
     pub(crate) fn inline_write(&self, t: &Type, v: TokenStream, what: &str) -> TokenStream {
         let rt = RT();
         match t {
@@ -858,10 +880,7 @@ impl Gen<'_> {
                     w.put_uint(#wt, word, #what)?;
                 }}
             }
-            Type::List { of, .. } => {
-                let e = self.inline_write(of, quote!(e), what);
-                quote!(for e in (#v).iter() { #e })
-            }
+            Type::List { of, .. } => self.list_write(of, v, what),
             Type::Ptr(_) | Type::Switch { .. } | Type::Select { .. } | Type::Pool {} => quote!(),
         }
     }

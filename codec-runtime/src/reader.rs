@@ -657,6 +657,24 @@ pub mod checked {
 
 /// Integers from bytes already bounds-checked as one record, so generated
 /// code reads a fixed-size record with a single check.
+/// Lists of numbers read as runs: the generated decoder checks a list's
+/// bounds once, then converts the whole run here (issue 51: a 32 KiB blob
+/// read a byte at a time ran at a fifth of the speed of copying it).
+pub mod numbers {
+    /// The run as it is: a list of `u8` is a copy of its bytes.
+    #[inline]
+    pub fn octets(rec: &[u8]) -> Vec<u8> {
+        rec.to_vec()
+    }
+
+    /// Each `size`-byte element of `rec` converted by `read` (a
+    /// [`super::field`] function with the byte order fixed).
+    #[inline]
+    pub fn each<T>(rec: &[u8], size: u64, read: impl Fn(&[u8]) -> T) -> Vec<T> {
+        rec.chunks_exact(size as usize).map(read).collect()
+    }
+}
+
 pub mod field {
     use super::Endian;
 

@@ -19,6 +19,19 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// every struct and union of a schema with a shared section.
 pub trait Shape {
     fn shape(&self, k: &mut ShapeKey, s: &mut Shapes);
+
+    /// The shapes of a list's elements, one after the other. Numbers
+    /// override it to add the run at once (a blob is one copy into the key,
+    /// not one call per byte).
+    #[inline]
+    fn shape_all(items: &[Self], k: &mut ShapeKey, s: &mut Shapes)
+    where
+        Self: Sized,
+    {
+        for e in items {
+            e.shape(k, s);
+        }
+    }
 }
 
 /// The bytes that stand for a record's subtree while its shape is built.
@@ -62,9 +75,7 @@ impl ShapeKey {
 impl<T: Shape> Shape for Vec<T> {
     fn shape(&self, k: &mut ShapeKey, s: &mut Shapes) {
         k.count(self.len());
-        for e in self {
-            e.shape(k, s);
-        }
+        T::shape_all(self, k, s);
     }
 }
 
@@ -93,10 +104,30 @@ macro_rules! shape_int {
             fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
                 k.0.extend_from_slice(&self.to_le_bytes());
             }
+
+            #[inline]
+            fn shape_all(items: &[Self], k: &mut ShapeKey, _: &mut Shapes) {
+                k.0.reserve(std::mem::size_of_val(items));
+                for v in items {
+                    k.0.extend_from_slice(&v.to_le_bytes());
+                }
+            }
         }
     )*};
 }
-shape_int!(u8, u16, u32, u64, i8, i16, i32, i64);
+shape_int!(u16, u32, u64, i8, i16, i32, i64);
+
+impl Shape for u8 {
+    #[inline]
+    fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
+        k.0.push(*self);
+    }
+
+    #[inline]
+    fn shape_all(items: &[Self], k: &mut ShapeKey, _: &mut Shapes) {
+        k.0.extend_from_slice(items);
+    }
+}
 
 impl Shape for bool {
     #[inline]
@@ -138,9 +169,15 @@ impl<const N: usize> Shape for [u8; N] {
 /// What decode learns of the writer's sharing (`SharesEqual` in the
 /// schema language): the records of shared sections met so far, and the
 /// sections where one was pointed at twice.
+///
+/// The records met are bits by position, one per byte of the file up to
+/// the furthest record met (an eighth of the input at most): a record of a
+/// shared section is met once per reference, tens of thousands of times in
+/// a file of small arrays, where a hash set spent more on inserting and
+/// growing than the rest of reading the record (issue 51).
 #[derive(Debug, Default)]
 pub struct ReadShared {
-    seen: FxHashSet<u64>,
+    seen: Vec<u64>,
     twice: u64,
 }
 
@@ -149,9 +186,19 @@ impl crate::reader::Reader<'_> {
     /// `sec`.
     #[inline]
     pub fn note_shared(&mut self, sec: usize, target: u64) {
-        if !self.shared.seen.insert(target) {
+        // Targets lie in the file (checked when the offset was resolved).
+        let word = (target / 64) as usize;
+        let bit = 1u64 << (target % 64);
+        let words_in_file = self.data().len() / 64 + 1;
+        let seen = &mut self.shared.seen;
+        if word >= seen.len() {
+            let want = (word + 1).max(seen.len() * 2).min(words_in_file);
+            seen.resize(want.max(word + 1), 0);
+        }
+        if seen[word] & bit != 0 {
             self.shared.twice |= section_bit(sec);
         }
+        seen[word] |= bit;
     }
 
     /// Did the file's writer share equal records of section `sec`? Yes when

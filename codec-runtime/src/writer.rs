@@ -394,6 +394,16 @@ impl Writer {
         self.buf.extend_from_slice(v.bytes_in(endian).as_ref());
     }
 
+    /// Writes every number of `v` in `endian` order, with one reservation
+    /// for the run.
+    #[inline]
+    pub fn put_all<T: Primitive>(&mut self, v: &[T], endian: Endian) {
+        self.buf.reserve(std::mem::size_of_val(v));
+        for &x in v {
+            self.buf.extend_from_slice(x.bytes_in(endian).as_ref());
+        }
+    }
+
     #[inline]
     pub fn put_bytes(&mut self, b: &[u8]) {
         self.buf.extend_from_slice(b);
