@@ -29,6 +29,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order detection tries them. The command's
+    /// checks over "any format" (a `--variant` no format knows) read this.
+    pub const ALL: [Format; 5] = [
+        Format::Aamp,
+        Format::Bdat,
+        Format::Ainb,
+        Format::Sarc,
+        Format::Byml,
+    ];
+
     /// Detects the format from the file's first bytes.
     pub fn detect(data: &[u8]) -> Option<Format> {
         if data.starts_with(aamp::MAGIC) {
@@ -145,6 +155,23 @@ pub fn round_trip_as(
         if let Some(v) = bdat::Variant::ALL.iter().find(|v| v.name() == name) {
             let doc = bdat::decode_as(data, *v).map_err(RoundTripError::Decode)?;
             return bdat::encode(&doc, *v).map_err(RoundTripError::Encode);
+        }
+    }
+    // BYML and SARC files name their own variant (the magic and version,
+    // the byte-order mark): one asked for must be that one.
+    let own = match format {
+        Format::Byml => byml::detect(data).map(byml::Variant::name),
+        Format::Sarc => sarc::Variant::detect(data).map(sarc::Variant::name),
+        _ => None,
+    };
+    if let (Some(own), Some(name)) = (own, variant) {
+        if own != name {
+            return Err(RoundTripError::Decode(codec_runtime::DecodeError::new(
+                0,
+                codec_runtime::ErrorKind::Invalid(format!(
+                    "the file is of the variant {own}, not the variant {name} asked for"
+                )),
+            )));
         }
     }
     if let (Format::Ainb, Some(name)) = (format, variant) {

@@ -110,23 +110,20 @@ pub fn variant_for(format: formats::Format, name: Option<&str>) -> Option<&'stat
 /// Refuses a `--variant` that no format knows (a usage error).
 pub fn check_variant(name: Option<&str>) -> Result<(), ExitCode> {
     let Some(name) = name else { return Ok(()) };
-    let all = [
-        formats::Format::Aamp,
-        formats::Format::Ainb,
-        formats::Format::Bdat,
-        formats::Format::Sarc,
-    ];
-    if all
+    if formats::Format::ALL
         .iter()
         .any(|f| formats::variant_name(*f, name).is_some())
     {
         return Ok(());
     }
+    let known: Vec<String> = formats::Format::ALL
+        .iter()
+        .map(|f| format!("{f}: {}", formats::variant_names(*f)))
+        .collect();
     let _ = writeln!(
         io::stderr(),
-        "codec: --variant {name}: not a variant of any format; bdat: {}; ainb: {}",
-        formats::variant_names(formats::Format::Bdat),
-        formats::variant_names(formats::Format::Ainb)
+        "codec: --variant {name}: not a variant of any format; {}",
+        known.join("; ")
     );
     Err(usage())
 }
