@@ -560,7 +560,7 @@ fn variant_names_a_byml_variant() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
-    for format in formats::Format::ALL {
+    for format in formats::Format::all() {
         assert!(
             err.contains(&format!("{format}: ")),
             "{format} is listed: {err}"

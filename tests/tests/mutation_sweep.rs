@@ -766,3 +766,15 @@ fn an_unmutated_sample_that_does_not_decode_is_a_failure() {
         Some("t: unmutated: does not decode: at offset 0x0, T.x: too short")
     );
 }
+
+/// Every format of the registry (`formats::registry::FORMATS`) has its
+/// sweep here, and nothing here is a format the registry lacks: a new
+/// format cannot land unswept.
+#[test]
+fn every_registered_format_is_swept() {
+    let mut registered: Vec<&str> = formats::registry::FORMATS.iter().map(|e| e.name).collect();
+    let mut swept: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
+    registered.sort_unstable();
+    swept.sort_unstable();
+    assert_eq!(swept, registered);
+}

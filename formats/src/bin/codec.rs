@@ -152,31 +152,27 @@ enum Command {
     },
 }
 
-/// A format the user can name with `--format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// AAMP v2 parameter archives (.bxml, .bgparamlist, .baiprog, ...).
-    Aamp,
-    /// Legacy BDAT tables (Xenoblade before XC3; the game is detected).
-    Bdat,
-    /// AI node binaries (0x404, 0x407, 0x408; the version is detected).
-    Ainb,
-    /// SARC archives (.sarc, .pack, .bactorpack, ...; both byte orders).
-    Sarc,
-    /// BYML documents (.byml, .bgyml, .bcett, .product, ...; versions 1-7,
-    /// both byte orders).
-    Byml,
+/// A format the user can name with `--format`: one of the registry's
+/// (`formats::registry::FORMATS`), its name and summary from there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormatArg(formats::Format);
+
+impl ValueEnum for FormatArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::LazyLock<Vec<FormatArg>> =
+            std::sync::LazyLock::new(|| formats::Format::all().map(FormatArg).collect());
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let e = self.0.entry();
+        Some(clap::builder::PossibleValue::new(e.name).help(e.summary))
+    }
 }
 
 impl From<FormatArg> for formats::Format {
     fn from(f: FormatArg) -> Self {
-        match f {
-            FormatArg::Aamp => formats::Format::Aamp,
-            FormatArg::Bdat => formats::Format::Bdat,
-            FormatArg::Ainb => formats::Format::Ainb,
-            FormatArg::Sarc => formats::Format::Sarc,
-            FormatArg::Byml => formats::Format::Byml,
-        }
+        f.0
     }
 }
 
@@ -203,34 +199,69 @@ fn main() -> ExitCode {
 /// `codec formats`: every format, its usual extensions and what codec does
 /// with it.
 fn formats_table() -> ExitCode {
-    let text = "\
-format  magic         extensions                                  check  text                       dump/coverage/survey/docs
-aamp    AAMP          .bxml .bgparamlist .baiprog .bdrop .bphysics …  yes    YAML (oead's dialect)      yes
-ainb    AIB           .ainb                                       yes    JSON (dt-12345/AINB's)     yes
-bdat    (table list)  .bdat (XC1 Wii/3DS, XCX, XC2, XC1 DE)       yes    JSON/CSV (bdat-toolset's)  yes
-byml    YB / BY       .byml .bgyml .bcett .product … (v1-v7)      yes    YAML (oead's dialect)      yes
-sarc    SARC          .sarc .pack .bactorpack …                   yes    a folder + manifest        yes
-layers: Yaz0 (.szs, .sbactorpack, any .s* file) and zstd (.zs; dictionaries: --zstd-dict, $CODEC_ZSTD_DICT, or the romfs's Pack/ZsDic.pack.zs) are opened by every command
-archives: `codec archive list|extract|create|add|replace|delete`; one member anywhere as ARCHIVE:MEMBER
-variants (--variant): bdat: switch (xc2, xc1de), x (xcx), wii (xc1), new3ds (3ds); ainb: 0x404, 0x407, 0x408
-";
-    // What the library's zero-copy views read (docs/views.md).
-    use formats::{aamp, ainb, bdat, byml, sarc};
-    let skipped = |n: usize| {
-        if n == 0 {
-            "every field".to_owned()
-        } else {
-            format!("{n} field{} skipped", if n == 1 { "" } else { "s" })
-        }
+    use formats::registry::FORMATS;
+    use std::fmt::Write as _;
+    let width = |f: fn(&formats::registry::Entry) -> &str, title: &str| {
+        FORMATS
+            .iter()
+            .map(|e| f(e).chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(title.len())
     };
-    let text = format!(
-        "{text}views (Rust, formats::<format>::schema::view): aamp {}; ainb {} (0x407); bdat {} (XC2), {} (XC1); byml {}; sarc {}\n",
-        skipped(aamp::schema::view::SKIPPED.len()),
-        skipped(ainb::schema::view::v407::SKIPPED.len()),
-        skipped(bdat::schema::view::switch::SKIPPED.len()),
-        skipped(bdat::schema::view::wii::SKIPPED.len()),
-        skipped(byml::schema::view::le::SKIPPED.len()),
-        skipped(sarc::schema::view::little::SKIPPED.len()),
+    let (wn, wm, we, wt) = (
+        width(|e| e.name, "format"),
+        width(|e| e.magic, "magic"),
+        width(|e| e.extensions, "extensions"),
+        width(|e| e.text, "text"),
+    );
+    let mut text = format!(
+        "{:wn$}  {:wm$}  {:we$}  check  {:wt$}  dump/coverage/survey/docs\n",
+        "format", "magic", "extensions", "text"
+    );
+    for e in &FORMATS {
+        let _ = writeln!(
+            text,
+            "{:wn$}  {:wm$}  {:we$}  yes    {:wt$}  yes",
+            e.name, e.magic, e.extensions, e.text
+        );
+    }
+    text.push_str(
+        "layers: Yaz0 (.szs, .sbactorpack, any .s* file) and zstd (.zs; dictionaries: --zstd-dict, \
+         $CODEC_ZSTD_DICT, or the romfs's Pack/ZsDic.pack.zs) are opened by every command\n\
+         archives: `codec archive list|extract|create|add|replace|delete`; one member anywhere as ARCHIVE:MEMBER\n",
+    );
+    let variants: Vec<String> = FORMATS
+        .iter()
+        .filter_map(|e| Some(format!("{}: {}", e.name, e.variants?)))
+        .collect();
+    let _ = writeln!(text, "variants (--variant): {}", variants.join("; "));
+    // What the library's zero-copy views read (docs/views.md).
+    let views: Vec<String> = FORMATS
+        .iter()
+        .map(|e| {
+            let parts: Vec<String> = (e.views_skipped)()
+                .into_iter()
+                .map(|(variant, n)| {
+                    let what = if n == 0 {
+                        "every field".to_owned()
+                    } else {
+                        format!("{n} field{} skipped", if n == 1 { "" } else { "s" })
+                    };
+                    if variant.is_empty() {
+                        what
+                    } else {
+                        format!("{what} ({variant})")
+                    }
+                })
+                .collect();
+            format!("{} {}", e.name, parts.join(", "))
+        })
+        .collect();
+    let _ = writeln!(
+        text,
+        "views (Rust, formats::<format>::schema::view): {}",
+        views.join("; ")
     );
     if inputs::print(&text) {
         ExitCode::SUCCESS

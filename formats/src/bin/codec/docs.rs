@@ -71,7 +71,7 @@ pub fn run(args: &DocsArgs) -> ExitCode {
     if args.schema.is_empty() {
         let only = args.format.map(|f| formats::Format::from(f).name());
         for b in dump::builtin_schemas() {
-            if only.is_some_and(|f| f != b.format) {
+            if only.is_some_and(|f| f != b.name) {
                 continue;
             }
             match dump::builtin(&b) {

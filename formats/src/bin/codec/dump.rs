@@ -11,70 +11,17 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// A schema built into the binary.
-#[derive(Debug, Clone, Copy)]
-pub struct Builtin {
-    /// The format's name, as `--format` and [`Format::name`] spell it.
-    pub format: &'static str,
-    /// The name diagnostics and pages print (`schemas/aamp.ron`).
-    pub file: &'static str,
-    pub source: &'static str,
-    /// Recognises a file of the format, and the variant it is written in
-    /// (for schemas with variants): `None` when it is not one.
-    pub detect: fn(&[u8]) -> Option<Option<&'static str>>,
-}
+/// A schema built into the binary: its format's entry in the registry.
+pub type Builtin = &'static formats::registry::Entry;
 
-/// The schemas built into the binary, in a stable order.
+/// The schemas built into the binary, in the registry's order.
 pub fn builtin_schemas() -> Vec<Builtin> {
-    vec![
-        Builtin {
-            format: "aamp",
-            file: "schemas/aamp.ron",
-            source: formats::aamp::schema::SCHEMA_SOURCE,
-            detect: |d| d.starts_with(formats::aamp::MAGIC).then_some(None),
-        },
-        Builtin {
-            format: "ainb",
-            file: "schemas/ainb.ron",
-            source: formats::ainb::schema::SCHEMA_SOURCE,
-            detect: |d| {
-                d.starts_with(formats::ainb::MAGIC).then(|| {
-                    let version = d.get(4..8)?;
-                    let version =
-                        u32::from_le_bytes([version[0], version[1], version[2], version[3]]);
-                    formats::ainb::variant_of(version).map(|v| v.name())
-                })
-            },
-        },
-        Builtin {
-            format: "bdat",
-            file: "schemas/bdat_legacy.ron",
-            source: formats::bdat::schema::SCHEMA_SOURCE,
-            detect: |d| {
-                formats::bdat::looks_like(d).then(|| formats::bdat::detect(d).map(|v| v.name()))
-            },
-        },
-        Builtin {
-            format: "sarc",
-            file: "schemas/sarc.ron",
-            source: formats::sarc::schema::SCHEMA_SOURCE,
-            detect: |d| {
-                formats::sarc::looks_like(d)
-                    .then(|| formats::sarc::Variant::detect(d).map(|v| v.name()))
-            },
-        },
-        Builtin {
-            format: "byml",
-            file: "schemas/byml.ron",
-            source: formats::byml::schema::SCHEMA_SOURCE,
-            detect: |d| formats::byml::detect(d).map(|v| Some(v.name())),
-        },
-    ]
+    formats::registry::FORMATS.iter().collect()
 }
 
 /// Parses and checks a built-in schema.
 pub fn builtin(b: &Builtin) -> Result<Checked, String> {
-    codec_schema::parse_str(b.source, b.file).map_err(|d| d.to_string())
+    codec_schema::parse_str(b.schema_source, b.schema_file).map_err(|d| d.to_string())
 }
 
 /// A schema file given with `--schema`, read and checked now.
@@ -180,7 +127,7 @@ impl Schemas {
         let found = match forced {
             Some(f) => {
                 let name = Format::from(f).name();
-                let b = self.builtins.iter().find(|(b, _)| b.format == name);
+                let b = self.builtins.iter().find(|(b, _)| b.name == name);
                 b.map(|(b, c)| (c, (b.detect)(data).flatten()))
                     .ok_or_else(|| format!("no schema is built in for {name}"))?
             }

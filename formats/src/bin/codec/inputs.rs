@@ -110,15 +110,11 @@ pub fn variant_for(format: formats::Format, name: Option<&str>) -> Option<&'stat
 /// Refuses a `--variant` that no format knows (a usage error).
 pub fn check_variant(name: Option<&str>) -> Result<(), ExitCode> {
     let Some(name) = name else { return Ok(()) };
-    if formats::Format::ALL
-        .iter()
-        .any(|f| formats::variant_name(*f, name).is_some())
-    {
+    if formats::Format::all().any(|f| formats::variant_name(f, name).is_some()) {
         return Ok(());
     }
-    let known: Vec<String> = formats::Format::ALL
-        .iter()
-        .map(|f| format!("{f}: {}", formats::variant_names(*f)))
+    let known: Vec<String> = formats::Format::all()
+        .map(|f| format!("{f}: {}", formats::variant_names(f)))
         .collect();
     let _ = writeln!(
         io::stderr(),

@@ -1,0 +1,291 @@
+//! Every format the project reads, listed once: how a file is recognised
+//! and which variant it is written in, the names `--variant` takes, the
+//! schema built into the binary, what `codec formats` says of it, and the
+//! round trip `check` runs. The command line, detection, `dump`, `docs`
+//! and the formats table read this list; adding a format is its schema,
+//! its glue, a [`Format`] variant and one [`Entry`] here.
+//!
+//! The [`Format`] enum stays beside the list as the key the text forms
+//! dispatch on (each built-in format keeps its community's own dialect,
+//! written by hand per format); everything else asks the entry.
+
+use crate::{aamp, ainb, bdat, byml, sarc, Format, RoundTripError};
+
+/// Decodes a file and encodes it again, as a named variant or its own.
+pub type RoundTrip = fn(Option<&str>, &[u8]) -> Result<Vec<u8>, RoundTripError>;
+
+/// One format as the tools see it.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry {
+    pub format: Format,
+    /// Its name on the command line (`--format`) and in reports.
+    pub name: &'static str,
+    /// One line for `--help` and `codec formats`.
+    pub summary: &'static str,
+    /// How its magic reads, for `codec formats`.
+    pub magic: &'static str,
+    /// The extensions its files usually have, for `codec formats`.
+    pub extensions: &'static str,
+    /// Its text form, for `codec formats`.
+    pub text: &'static str,
+    /// The schema's path in the repository (what diagnostics print).
+    pub schema_file: &'static str,
+    /// The schema's source, built into the binary.
+    pub schema_source: &'static str,
+    /// The names `--variant` takes, for messages (`None`: the schema has
+    /// no variants).
+    pub variants: Option<&'static str>,
+    /// Recognises a file of the format: `Some(variant)` when it is one
+    /// (`Some(None)` for a format without variants).
+    pub detect: fn(&[u8]) -> Option<Option<&'static str>>,
+    /// The schema variant a name as a user types it means (its own name in
+    /// any case, a game, a version).
+    pub variant_named: fn(&str) -> Option<&'static str>,
+    /// Decodes and encodes with the compiled codec, as the variant given
+    /// (a name [`Entry::variant_named`] gave) or the file's own.
+    pub round_trip: RoundTrip,
+    /// Whether two files decode to the same document.
+    pub same_document: fn(&[u8], &[u8]) -> Result<bool, RoundTripError>,
+    /// The fields its zero-copy views leave out (`docs/views.md`), and the
+    /// variant that count is of.
+    pub views_skipped: fn() -> Vec<(&'static str, usize)>,
+}
+
+/// A variant of a schema with variants, named in any case.
+fn own_name<V: Copy>(
+    all: &[V],
+    name_of: fn(V) -> &'static str,
+    name: &str,
+) -> Option<&'static str> {
+    all.iter()
+        .copied()
+        .map(name_of)
+        .find(|n| n.eq_ignore_ascii_case(name))
+}
+
+/// The error of a variant asked for that is not the file's own (formats
+/// whose files name their variant).
+fn not_own(at: u64, own: &str, asked: &str) -> RoundTripError {
+    RoundTripError::Decode(codec_runtime::DecodeError::new(
+        at,
+        codec_runtime::ErrorKind::Invalid(format!(
+            "the file is of the variant {own}, not the variant {asked} asked for"
+        )),
+    ))
+}
+
+fn ainb_version(data: &[u8]) -> Option<u32> {
+    let v = data.get(4..8)?;
+    Some(u32::from_le_bytes([v[0], v[1], v[2], v[3]]))
+}
+
+/// Every format, in the order detection tries them (legacy BDAT has no
+/// magic of its own and is tried before the formats whose magic is short).
+pub static FORMATS: [Entry; 5] = [
+    Entry {
+        format: Format::Aamp,
+        name: "aamp",
+        summary: "AAMP v2 parameter archives (.bxml, .bgparamlist, .baiprog, ...)",
+        magic: "AAMP",
+        extensions: ".bxml .bgparamlist .baiprog .bdrop .bphysics …",
+        text: "YAML (oead's dialect)",
+        schema_file: "schemas/aamp.ron",
+        schema_source: aamp::schema::SCHEMA_SOURCE,
+        variants: None,
+        detect: |d| d.starts_with(aamp::MAGIC).then_some(None),
+        variant_named: |_| None,
+        round_trip: |_, data| {
+            let doc = aamp::decode(data).map_err(RoundTripError::Decode)?;
+            aamp::encode(&doc).map_err(RoundTripError::Encode)
+        },
+        same_document: |a, b| {
+            let d = RoundTripError::Decode;
+            Ok(aamp::decode(a).map_err(d)? == aamp::decode(b).map_err(d)?)
+        },
+        views_skipped: || vec![("", aamp::schema::view::SKIPPED.len())],
+    },
+    Entry {
+        format: Format::Bdat,
+        name: "bdat",
+        summary: "Legacy BDAT tables (Xenoblade before XC3; the game is detected)",
+        magic: "(table list)",
+        extensions: ".bdat (XC1 Wii/3DS, XCX, XC2, XC1 DE)",
+        text: "JSON/CSV (bdat-toolset's)",
+        schema_file: "schemas/bdat_legacy.ron",
+        schema_source: bdat::schema::SCHEMA_SOURCE,
+        variants: Some("switch (xc2, xc1de), x (xcx), wii (xc1), new3ds (3ds, xc3d)"),
+        detect: |d| bdat::looks_like(d).then(|| bdat::detect(d).map(|v| v.name())),
+        variant_named: |name| {
+            bdat::Variant::from_game(name)
+                .map(bdat::Variant::name)
+                .or_else(|| own_name(&bdat::Variant::ALL, bdat::Variant::name, name))
+        },
+        round_trip: |variant, data| {
+            let asked = variant.and_then(|n| bdat::Variant::ALL.iter().find(|v| v.name() == n));
+            let (variant, doc) = match asked {
+                // The game is not always told by the bytes: read as asked.
+                Some(v) => (
+                    *v,
+                    bdat::decode_as(data, *v).map_err(RoundTripError::Decode)?,
+                ),
+                None => bdat::decode(data).map_err(RoundTripError::Decode)?,
+            };
+            bdat::encode(&doc, variant).map_err(RoundTripError::Encode)
+        },
+        same_document: |a, b| {
+            let d = RoundTripError::Decode;
+            Ok(bdat::decode(a).map_err(d)? == bdat::decode(b).map_err(d)?)
+        },
+        views_skipped: || {
+            vec![
+                ("XC2", bdat::schema::view::switch::SKIPPED.len()),
+                ("XC1", bdat::schema::view::wii::SKIPPED.len()),
+            ]
+        },
+    },
+    Entry {
+        format: Format::Ainb,
+        name: "ainb",
+        summary: "AI node binaries (0x404, 0x407, 0x408; the version is detected)",
+        magic: "AIB",
+        extensions: ".ainb",
+        text: "JSON (dt-12345/AINB's)",
+        schema_file: "schemas/ainb.ron",
+        schema_source: ainb::schema::SCHEMA_SOURCE,
+        variants: Some("0x404, 0x407, 0x408 (the version; a file names its own)"),
+        detect: |d| {
+            d.starts_with(ainb::MAGIC)
+                .then(|| ainb::variant_of(ainb_version(d)?).map(|v| v.name()))
+        },
+        variant_named: |name| {
+            let digits = name.trim_start_matches(['v', 'V']);
+            let digits = digits.trim_start_matches("0x");
+            u32::from_str_radix(digits, 16)
+                .ok()
+                .and_then(ainb::variant_of)
+                .map(ainb::Variant::name)
+        },
+        round_trip: |variant, data| {
+            let version = ainb_version(data);
+            let own = version.and_then(ainb::variant_of).map(ainb::Variant::name);
+            if let (Some(own), Some(asked)) = (own, variant) {
+                if own != asked {
+                    return Err(not_own(4, own, asked));
+                }
+            }
+            let doc = ainb::decode(data).map_err(RoundTripError::Decode)?;
+            ainb::encode(&doc).map_err(RoundTripError::Encode)
+        },
+        same_document: |a, b| {
+            let d = RoundTripError::Decode;
+            Ok(ainb::decode(a).map_err(d)? == ainb::decode(b).map_err(d)?)
+        },
+        views_skipped: || vec![("0x407", ainb::schema::view::v407::SKIPPED.len())],
+    },
+    Entry {
+        format: Format::Sarc,
+        name: "sarc",
+        summary: "SARC archives (.sarc, .pack, .bactorpack, ...; both byte orders)",
+        magic: "SARC",
+        extensions: ".sarc .pack .bactorpack …",
+        text: "a folder + manifest",
+        schema_file: "schemas/sarc.ron",
+        schema_source: sarc::schema::SCHEMA_SOURCE,
+        variants: Some("little, big (the byte order; a file's mark names its own)"),
+        detect: |d| sarc::looks_like(d).then(|| sarc::Variant::detect(d).map(|v| v.name())),
+        variant_named: |name| own_name(&sarc::Variant::ALL, sarc::Variant::name, name),
+        round_trip: |variant, data| {
+            let (v, doc) = sarc::decode(data).map_err(RoundTripError::Decode)?;
+            if let Some(asked) = variant.filter(|&a| a != v.name()) {
+                return Err(not_own(6, v.name(), asked));
+            }
+            sarc::encode(&doc, v).map_err(RoundTripError::Encode)
+        },
+        same_document: |a, b| {
+            let d = RoundTripError::Decode;
+            Ok(sarc::decode(a).map_err(d)? == sarc::decode(b).map_err(d)?)
+        },
+        views_skipped: || vec![("", sarc::schema::view::little::SKIPPED.len())],
+    },
+    Entry {
+        format: Format::Byml,
+        name: "byml",
+        summary:
+            "BYML documents (.byml, .bgyml, .bcett, .product, ...; versions 1-7, both byte orders)",
+        magic: "YB / BY",
+        extensions: ".byml .bgyml .bcett .product … (v1-v7)",
+        text: "YAML (oead's dialect)",
+        schema_file: "schemas/byml.ron",
+        schema_source: byml::schema::SCHEMA_SOURCE,
+        variants: Some("le, be, v1le, v1be (a file's magic and version name its own)"),
+        detect: |d| byml::detect(d).map(|v| Some(v.name())),
+        variant_named: |name| own_name(&byml::Variant::ALL, byml::Variant::name, name),
+        round_trip: |variant, data| {
+            let (v, doc) = byml::decode(data).map_err(RoundTripError::Decode)?;
+            if let Some(asked) = variant.filter(|&a| a != v.name()) {
+                return Err(not_own(0, v.name(), asked));
+            }
+            byml::encode(&doc, v).map_err(RoundTripError::Encode)
+        },
+        same_document: |a, b| {
+            let d = RoundTripError::Decode;
+            Ok(byml::decode(a).map_err(d)? == byml::decode(b).map_err(d)?)
+        },
+        views_skipped: || vec![("", byml::schema::view::le::SKIPPED.len())],
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Format::entry` indexes the list by the enum's value.
+    #[test]
+    fn entries_are_in_the_enums_order_and_named_once() {
+        for (i, e) in FORMATS.iter().enumerate() {
+            assert_eq!(e.format as usize, i, "{}", e.name);
+            assert_eq!(e.format.entry().name, e.name);
+        }
+        let mut names: Vec<&str> = FORMATS.iter().map(|e| e.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), FORMATS.len());
+    }
+
+    /// Every entry's schema checks, and is the schema its codec was
+    /// generated from (the file named is where the source came from).
+    #[test]
+    fn every_schema_checks() {
+        for e in &FORMATS {
+            let checked = codec_schema::parse_str(e.schema_source, e.schema_file)
+                .unwrap_or_else(|d| panic!("{}: {d}", e.schema_file));
+            let on_disk = std::fs::read_to_string(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("..")
+                    .join(e.schema_file),
+            )
+            .expect("the schema file");
+            assert_eq!(on_disk, e.schema_source, "{}", e.schema_file);
+            // A schema with variants lists names for `--variant`.
+            assert_eq!(
+                checked.base().variants.is_empty(),
+                e.variants.is_none(),
+                "{}",
+                e.name
+            );
+        }
+    }
+
+    /// Each variant a schema declares is a name `--variant` takes, in any
+    /// case, and means itself.
+    #[test]
+    fn every_declared_variant_is_named() {
+        for e in &FORMATS {
+            let checked = codec_schema::parse_str(e.schema_source, e.schema_file).unwrap();
+            for v in &checked.base().variants {
+                let named = (e.variant_named)(&v.name.to_lowercase());
+                assert_eq!(named, Some(v.name.as_str()), "{}: {}", e.name, v.name);
+            }
+        }
+    }
+}
