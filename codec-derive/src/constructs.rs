@@ -832,6 +832,30 @@ impl Gen<'_> {
                 if r.check_count(p, p, n, #esize).is_ok() { #pre }
             }}
         };
+        let derived = s
+            .fields
+            .iter()
+            .any(|g| g.name == fname && g.derive.is_some());
+        if derived && matches!(of, Type::U8) && pre.is_empty() {
+            // Bytes the document does not keep (a derived list, such as a
+            // container's tags): read in place, not copied into a `Vec`
+            // that is dropped at the end of the record (issue 51: an
+            // allocation per small array, as many as the document's own).
+            let reads = quote! {
+                let #at = p;
+                let #v: &[u8] = match (|| -> #rt::DecodeResult<&[u8]> {
+                    let n: u64 = #n;
+                    r.check_count(#at, p, n, 1)?;
+                    r.charge(#at, n)?;
+                    r.bytes(p, n)
+                })() {
+                    Ok(v) => v,
+                    Err(e) => return Err(e.in_field(#fname)),
+                };
+                p += #v.len() as u64;
+            };
+            return (reads, TokenStream::new());
+        }
         let list = self.list_read(of, n, quote!(p), &at, &s.name, fname);
         let reads = quote! {
             let #at = p;
