@@ -785,6 +785,28 @@ impl Gen<'_> {
             let read = crate::names::read_uint(&p.width, quote!(p + i * #w));
             let follow = self.follow(s, fname, p);
             let ety = self.rust_ty(&p.to, &s.name, fname);
+            // Every element's target is known before any is followed, so
+            // that a list read up to the next target ends at the next
+            // element's (schema-repros case 3).
+            let bounds = if self.c.ends_at_next_target() {
+                let fi = s.fields.iter().position(|g| g.name == fname).unwrap_or(0);
+                let rank = self.c.target_rank(s, fi);
+                let base = self.base_expr(&p.base, quote!(pos));
+                let scale = p.scale;
+                let skip_zero = p.optional;
+                quote! {
+                    for (i, &x) in #raws.iter().enumerate() {
+                        let at = #at + i as u64 * #w;
+                        if !(#skip_zero && x == 0) {
+                            if let Ok(t) = r.target(at, #base, x, #scale) {
+                                r.add_bound(t, #rank, at);
+                            }
+                        }
+                    }
+                }
+            } else {
+                TokenStream::new()
+            };
             let reads = quote! {
                 let #at = p;
                 let #raws: ::std::vec::Vec<u64> = {
@@ -801,6 +823,7 @@ impl Gen<'_> {
                     }
                     v
                 };
+                #bounds
                 p += #raws.len() as u64 * #w;
             };
             let follows = quote! {

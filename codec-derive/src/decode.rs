@@ -253,6 +253,7 @@ impl Gen<'_> {
         let vis = self.vis();
         let (pre, post) = notes;
         let note_targets = self.note_targets_fn(s);
+        let inline_targets = self.inline_targets_stmt(s);
         self.impl_block(
             &s.name,
             "__Decode",
@@ -263,6 +264,7 @@ impl Gen<'_> {
                 #[inline]
                 #vis fn decode_at(r: &mut #rt::Reader<'_>, pos: u64) -> #rt::DecodeResult<(Self, u64)> {
                     let mut p = pos;
+                    #inline_targets
                     #prestep
                     #pre
                     #reads
@@ -555,7 +557,7 @@ impl Gen<'_> {
                 let rank = self.c.target_rank(s, fi);
                 quote! {
                     #target
-                    let end = r.list_end(t, Some(#rank));
+                    let end = r.list_end(t, Some((#rank, #at)));
                     r.pool_strings(#at, t, end)
                 }
             }

@@ -173,6 +173,29 @@ impl Gen<'_> {
         }
     }
 
+    /// Statements at the start of a record's decode registering the
+    /// targets of the offsets its inline records hold at fixed places, so
+    /// that a list in one that runs to the next target ends where a later
+    /// one's offset leads (schema-repros case 6). Its own offsets are
+    /// registered as they are read, before any is followed.
+    pub(crate) fn inline_targets_stmt(&self, s: &StructDef) -> TokenStream {
+        if !self.c.ends_at_next_target() {
+            return TokenStream::new();
+        }
+        let offsets = self.c.field_offsets(s);
+        let mut body = TokenStream::new();
+        for (f, off) in s.fields.iter().zip(&offsets) {
+            let Some(off) = off else { break };
+            if let Type::Named(n) = &f.ty {
+                if let Some(TypeDef::Struct(_)) = self.c.get(n) {
+                    let tn = self.path_as(n, "__Decode");
+                    body.extend(quote!(#tn::note_targets(r, pos + #off);));
+                }
+            }
+        }
+        body
+    }
+
     /// Statements registering the targets of `n` elements from `start`.
     pub(crate) fn pre_pass(&self, of: &Type, esize: u64) -> TokenStream {
         if !self.c.ends_at_next_target() {

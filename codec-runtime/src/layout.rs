@@ -252,19 +252,24 @@ impl Reader<'_> {
 
     /// Where a list starting at `start` ends when it runs to the next
     /// target: the first target after `start`, or `start` itself when
-    /// another offset leads there whose target is placed after this list's
-    /// (`own`: this list's rank; `None` for an inline list, which any target
-    /// at its start ends). The end of the data when there is none.
-    pub fn list_end(&self, start: u64, own: Option<u64>) -> u64 {
+    /// another offset leads there whose target is placed after this list's.
+    /// `own` is this list's rank and the position of the offset that led to
+    /// it (`None` for an inline list, which any target at its start ends).
+    /// Of two offsets of one rank (two elements of one list of offsets, or
+    /// one field of two records of a list) leading to one position, the one
+    /// read first leads to the empty list: an empty slot of a table points
+    /// where the next slot's entries start. The end of the data when there
+    /// is no target after `start`.
+    pub fn list_end(&self, start: u64, own: Option<(u64, u64)>) -> u64 {
         // The unit root's targets (`set_bounds`) end it too.
         let root = self.next_bound(start);
-        for &(t, rank, _) in self.layout.bounds.range((start, 0, 0)..) {
+        for &(t, rank, field_pos) in self.layout.bounds.range((start, 0, 0)..) {
             if t >= root {
                 break;
             }
             let ends = t > start
                 || match own {
-                    Some(r) => rank > r,
+                    Some(mine) => (rank, field_pos) > mine,
                     None => true,
                 };
             if ends {
@@ -445,17 +450,28 @@ mod tests {
         r.add_bound(16, 2, 4);
         r.add_bound(32, 3, 8);
         assert_eq!(
-            r.list_end(16, Some(1)),
+            r.list_end(16, Some((1, 0))),
             16,
             "a later list starts here: empty"
         );
         assert_eq!(
-            r.list_end(16, Some(2)),
+            r.list_end(16, Some((2, 4))),
             32,
             "an earlier list starts here: that one is empty"
         );
         assert_eq!(r.list_end(8, None), 16);
         assert_eq!(r.list_end(33, None), 64);
         assert_eq!(r.bound_after(16), 32);
+        // Two offsets of one rank (slots of one table) to one position:
+        // the one read first leads to the empty list (schema-repros case 1).
+        r.add_bound(40, 5, 0x0c);
+        r.add_bound(40, 5, 0x14);
+        r.add_bound(48, 5, 0x1c);
+        assert_eq!(
+            r.list_end(40, Some((5, 0x0c))),
+            40,
+            "the first slot is empty"
+        );
+        assert_eq!(r.list_end(40, Some((5, 0x14))), 48, "the second runs on");
     }
 }

@@ -13,7 +13,8 @@ use crate::{DecodeError, DecodeResult, ErrorKind, Reader};
 #[derive(Debug, Clone, Copy)]
 pub struct ToNext {
     first: u64,
-    own: Option<u64>,
+    /// The list's rank and the position of the offset that led to it.
+    own: Option<(u64, u64)>,
     end: u64,
     at: u64,
     len: usize,
@@ -31,6 +32,7 @@ impl ToNext {
         field_pos: u64,
         own: Option<u64>,
     ) -> DecodeResult<Self> {
+        let own = own.map(|rank| (rank, field_pos));
         let end = r.list_end(first, own);
         r.enter(field_pos, first, end.saturating_sub(first).max(1))?;
         Ok(ToNext {

@@ -813,6 +813,21 @@ impl<'c> Run<'c, '_> {
                 .collect();
             self.r.note_first_section(id, pos, &parts, align);
         }
+        // The offsets of the inline records at fixed places are known
+        // before any field is read: a list in one that runs to the next
+        // target ends where a later one's offset leads (schema-repros
+        // case 6).
+        if self.c.ends_at_next_target() {
+            let offsets = self.c.field_offsets(st);
+            for (f, off) in st.fields.iter().zip(&offsets) {
+                let Some(off) = off else { break };
+                if let Type::Named(n) = &f.ty {
+                    if let Some(TypeDef::Struct(s)) = self.c.get(n) {
+                        self.note_targets(s, pos + off);
+                    }
+                }
+            }
+        }
         let mut p = pos;
         // Where each offset or derived field was read, and its raw value.
         let mut raws: Vec<Option<(u64, u64)>> = vec![None; st.fields.len()];
@@ -903,6 +918,20 @@ impl<'c> Run<'c, '_> {
                         self.r.release_tags();
                     }
                     p = read.map_err(|e| e.in_field(&f.name))?;
+                    if let Type::Ptr(ptr) = &**of {
+                        // Every element's target is known before any is
+                        // followed (schema-repros case 3).
+                        let rank = self.c.target_rank(st, i);
+                        for &(at, raw) in &lists[i] {
+                            if ptr.optional && raw == 0 {
+                                continue;
+                            }
+                            let base = base_of(&ptr.base, pos, self.c, &self.r);
+                            if let Ok(t) = self.r.target(at, base, raw, ptr.scale) {
+                                self.r.add_bound(t, rank, at);
+                            }
+                        }
+                    }
                     self.ascending_keys(f, of)
                         .map_err(|e| e.in_field(&f.name))?;
                     self.document_order(f.visit);
@@ -1222,7 +1251,7 @@ impl<'c> Run<'c, '_> {
             }
             Type::Pool {} => {
                 let rank = self.c.target_rank(st, fi);
-                let end = self.r.list_end(t, Some(rank));
+                let end = self.r.list_end(t, Some((rank, at)));
                 let pool = self.r.pool_strings(at, t, end)?;
                 self.pool_node(&pool, t, site);
                 Ok(None)
