@@ -1071,7 +1071,9 @@ impl Gen<'_> {
                     let scale = p.scale;
                     // The string goes to the rows' string list, once per position.
                     let (max, pad, lossless) = match &p.to {
-                        Type::CString { max, pad, lossless } => (*max, *pad, *lossless),
+                        Type::CString {
+                            max, pad, lossless, ..
+                        } => (*max, *pad, *lossless),
                         _ => (None, None, true),
                     };
                     let max_t = match max {

@@ -675,10 +675,18 @@ impl Gen<'_> {
                 let k = *n as usize;
                 quote! {{ let s: u64 = #start; r.array::<#k>(s).map(|v| (v, s + #n)) }}
             }
-            Type::CString { max, pad, lossless } => {
+            Type::CString {
+                max,
+                pad,
+                lossless,
+                encoding,
+            } => {
                 let max = opt(*max);
                 let pad = opt(*pad);
-                if *lossless {
+                let unit = encoding.unit();
+                if unit > 1 {
+                    quote! {{ let s: u64 = #start; r.cstring_units_at(s, #unit, #max, #pad) }}
+                } else if *lossless {
                     quote! {{ let s: u64 = #start; r.text_at(s, #max, #pad) }}
                 } else {
                     quote! {{ let s: u64 = #start; r.cstring_at(s, #max, #pad) }}

@@ -824,10 +824,18 @@ impl Gen<'_> {
                 quote!(w.put_bytes(#lit);)
             }
             Type::Bytes(_) => quote!(w.put_bytes(&#v[..]);),
-            Type::CString { max, pad, lossless } => {
+            Type::CString {
+                max,
+                pad,
+                lossless,
+                encoding,
+            } => {
                 let max = opt(*max);
                 let pad = opt(*pad);
-                if *lossless {
+                let unit = encoding.unit();
+                if unit > 1 {
+                    quote!(w.put_cstring_units(#v, #unit, #max, #pad, #what)?;)
+                } else if *lossless {
                     quote!(w.put_cbytes((#v).as_bytes(), #max, #pad, #what)?;)
                 } else {
                     quote!(w.put_cstring(#v, #max, #pad, #what)?;)
@@ -1072,6 +1080,7 @@ fn exact_cstring(
         max,
         pad,
         lossless: false,
+        encoding: codec_schema::Encoding::Utf8,
     } = t
     else {
         return None;

@@ -256,7 +256,12 @@ impl<'a> Viewable<'a> {
                     self.elem(of)
                         && matches!(&**count, Count::Field(c) if self.sibling(s, &offsets, c))
                 }
-                Type::CString { .. } => i == last,
+                // Views read UTF-8 text in place; other strings are left
+                // to decode (a view of them would read them as UTF-8).
+                Type::CString {
+                    encoding: codec_schema::Encoding::Utf8,
+                    ..
+                } => i == last,
                 Type::Table { count, offsets: w } => {
                     i == last
                         && self.sibling(s, &offsets, count)
@@ -337,7 +342,7 @@ impl<'a> Viewable<'a> {
             Type::Switch { union, tag } => {
                 self.union(union).is_some() && self.sibling(s, offsets, tag)
             }
-            Type::CString { .. } => true,
+            Type::CString { encoding, .. } => *encoding == codec_schema::Encoding::Utf8,
             _ => false,
         }
     }
@@ -383,7 +388,7 @@ impl<'a> Viewable<'a> {
             Type::Bytes(_) => true,
             Type::Array { of, .. } => self.elem(of),
             Type::Fixed { raw, .. } => Self::scalar(raw),
-            Type::CString { .. } => true,
+            Type::CString { encoding, .. } => *encoding == codec_schema::Encoding::Utf8,
             Type::List { of, count } => {
                 self.elem(of)
                     && matches!(&**count, Count::Before(w) | Count::Prefix(w)
@@ -1098,7 +1103,11 @@ impl Gen<'_> {
                         }
                     });
                 }
-                Type::CString { max, .. } => {
+                Type::CString {
+                    max,
+                    encoding: codec_schema::Encoding::Utf8,
+                    ..
+                } => {
                     let max = opt(*max);
                     accessors.extend(quote! {
                         #[doc = #doc]
@@ -1723,7 +1732,11 @@ impl Gen<'_> {
                     },
                 )
             }
-            Type::CString { max, .. } => {
+            Type::CString {
+                max,
+                encoding: codec_schema::Encoding::Utf8,
+                ..
+            } => {
                 let max = opt(*max);
                 (
                     quote!(ViewStr<'s>),
@@ -1954,7 +1967,11 @@ impl Gen<'_> {
                     quote!({ #f cx.list(pos, t, #len) }),
                 )
             }
-            Type::CString { max, .. } => {
+            Type::CString {
+                max,
+                encoding: codec_schema::Encoding::Utf8,
+                ..
+            } => {
                 let max = opt(*max);
                 let f = follow(quote!(0));
                 (quote!(ViewStr<'s>), quote!({ #f cx.str(t, #max) }))
@@ -2106,7 +2123,11 @@ impl Gen<'_> {
                         quote!(cx.list(field_pos, pos, #len)),
                     )
                 }
-                Type::CString { max, .. } => {
+                Type::CString {
+                    max,
+                    encoding: codec_schema::Encoding::Utf8,
+                    ..
+                } => {
                     let max = opt(*max);
                     (quote!(ViewStr<'s>), quote!(cx.str(pos, #max)))
                 }

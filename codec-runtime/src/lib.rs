@@ -33,6 +33,7 @@ mod span_index;
 mod text;
 pub mod to_next;
 pub mod view;
+mod wide;
 pub mod writer;
 
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};

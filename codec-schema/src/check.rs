@@ -550,7 +550,29 @@ impl<'s> Checker<'s> {
                 format!("Bytes({n}) must hold 1 to 1048576 bytes"),
                 None,
             ),
-            Type::CString { max, pad, .. } => {
+            Type::CString {
+                max,
+                pad,
+                lossless,
+                encoding,
+            } => {
+                let unit = encoding.unit();
+                if *lossless && unit > 1 {
+                    cx.error(
+                        tat,
+                        item,
+                        "`lossless` keeps bytes that are not UTF-8; a UTF-16 or UTF-32 string cannot be lossless",
+                        Some("remove `lossless`: text that its units cannot encode is an error".into()),
+                    );
+                }
+                if let Some(m) = max.filter(|m| m % unit != 0) {
+                    cx.error(
+                        tat,
+                        item,
+                        format!("a {encoding:?} CString's max ({m} bytes) must be a multiple of its unit, {unit} bytes"),
+                        None,
+                    );
+                }
                 if place == Place::Elem {
                     cx.error(
                         tat,

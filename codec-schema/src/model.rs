@@ -180,6 +180,31 @@ impl Default for Flag {
     }
 }
 
+/// How a string's characters are stored.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// One to four bytes a character; ended by a zero byte.
+    #[default]
+    Utf8,
+    /// Two-byte units in the file's byte order (surrogate pairs past
+    /// U+FFFF); ended by a zero unit.
+    Utf16,
+    /// One four-byte unit a character, in the file's byte order; ended by
+    /// a zero unit.
+    Utf32,
+}
+
+impl Encoding {
+    /// The width of one code unit, in bytes.
+    pub fn unit(self) -> u64 {
+        match self {
+            Encoding::Utf8 => 1,
+            Encoding::Utf16 => 2,
+            Encoding::Utf32 => 4,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
 pub enum Endian {
     Little,
@@ -409,9 +434,11 @@ pub enum Type {
     Magic(String),
     /// Opaque bytes of a fixed length, kept verbatim.
     Bytes(u64),
-    /// A NUL-terminated UTF-8 string; `max` bounds it (NUL included); the
-    /// bytes after the NUL are padded to `pad` when the string is written.
-    /// With `lossless`, bytes that are not UTF-8 are kept as bytes.
+    /// A NUL-terminated string; `max` bounds it (NUL included); the
+    /// bytes after the NUL are padded to `pad` when the string is written
+    /// (both in bytes). With `lossless`, bytes that are not UTF-8 are kept
+    /// as bytes. `encoding`: UTF-8 (the default), or UTF-16 or UTF-32 in
+    /// the file's byte order, ended by a zero unit of the same width.
     CString {
         #[serde(default)]
         max: Option<u64>,
@@ -419,6 +446,8 @@ pub enum Type {
         pad: Option<u64>,
         #[serde(default)]
         lossless: bool,
+        #[serde(default)]
+        encoding: Encoding,
     },
     /// A fixed-point number, kept as its raw integer: value = raw / 2^frac.
     Fixed {

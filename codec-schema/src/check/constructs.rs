@@ -501,8 +501,33 @@ impl<'s> Checker<'s> {
             ),
             Some(rec) => {
                 match rec.fields.iter().find(|g| g.name == key).map(|g| &g.ty) {
-                    Some(Type::CString { .. }) => {}
-                    Some(Type::Ptr(p)) if matches!(p.to, Type::CString { .. }) => {}
+                    Some(Type::CString {
+                        encoding: crate::Encoding::Utf8,
+                        ..
+                    }) => {}
+                    Some(Type::Ptr(p))
+                        if matches!(
+                            p.to,
+                            Type::CString {
+                                encoding: crate::Encoding::Utf8,
+                                ..
+                            }
+                        ) => {}
+                    // The UTF-8 ones matched above.
+                    Some(Type::CString { .. }) => cx.error(
+                        tat,
+                        item,
+                        format!("the hash key `{of}.{key}` is a UTF-16 or UTF-32 string; hash keys are UTF-8"),
+                        None,
+                    ),
+                    Some(Type::Ptr(p)) if matches!(p.to, Type::CString { .. }) => {
+                        cx.error(
+                            tat,
+                            item,
+                            format!("the hash key `{of}.{key}` is a UTF-16 or UTF-32 string; hash keys are UTF-8"),
+                            None,
+                        )
+                    }
                     Some(_) => cx.error(
                         tat,
                         item,
@@ -695,11 +720,17 @@ impl<'s> Checker<'s> {
             Type::Fixed { .. } => self.check_new_type(cx, tat, item, ty, Place::Payload),
             Type::Ptr(p) => {
                 self.check_type(cx, tat, item, ty, Place::Field);
-                if !matches!(p.to, Type::CString { .. }) {
+                if !matches!(
+                    p.to,
+                    Type::CString {
+                        encoding: crate::Encoding::Utf8,
+                        ..
+                    }
+                ) {
                     cx.error(
                         tat,
                         item,
-                        "a cell's offset points at a string",
+                        "a cell's offset points at a UTF-8 string",
                         Some("the rows keep the strings their cells point at in one list".into()),
                     );
                 }

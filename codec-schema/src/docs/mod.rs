@@ -118,8 +118,18 @@ pub fn type_label(t: &Type) -> String {
         Type::Bool32 => "bool32".into(),
         Type::Magic(m) => format!("magic {}", crate::magic_label(m)),
         Type::Bytes(n) => format!("bytes[{n}]"),
-        Type::CString { max, pad, lossless } => {
+        Type::CString {
+            max,
+            pad,
+            lossless,
+            encoding,
+        } => {
             let mut extra = Vec::new();
+            match encoding {
+                crate::Encoding::Utf8 => {}
+                crate::Encoding::Utf16 => extra.push("UTF-16".to_owned()),
+                crate::Encoding::Utf32 => extra.push("UTF-32".to_owned()),
+            }
             if *lossless {
                 extra.push("any bytes".to_owned());
             }

@@ -591,11 +591,23 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
             }
             then(&mut d, s);
         }
-        Type::CString { max, pad, lossless } => {
-            let mut s = vec![t(if *lossless {
-                "NUL-terminated, UTF-8 or other bytes (kept as they are)"
-            } else {
-                "NUL-terminated UTF-8"
+        Type::CString {
+            max,
+            pad,
+            lossless,
+            encoding,
+        } => {
+            let mut s = vec![t(match (encoding, *lossless) {
+                (crate::Encoding::Utf8, true) => {
+                    "NUL-terminated, UTF-8 or other bytes (kept as they are)"
+                }
+                (crate::Encoding::Utf8, false) => "NUL-terminated UTF-8",
+                (crate::Encoding::Utf16, _) => {
+                    "UTF-16 in the file's byte order, ended by a zero unit of two bytes"
+                }
+                (crate::Encoding::Utf32, _) => {
+                    "UTF-32 in the file's byte order, ended by a zero unit of four bytes"
+                }
             })];
             if let Some(m) = max {
                 s.push(t(format!(", at most {m} bytes with the NUL")));

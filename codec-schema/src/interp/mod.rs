@@ -1467,6 +1467,7 @@ impl<'c> Run<'c, '_> {
                 max,
                 pad,
                 lossless: true,
+                encoding: crate::Encoding::Utf8,
             } => {
                 let (text, end) = self.r.text_at(pos, *max, *pad)?;
                 let kind = match text {
@@ -1491,9 +1492,25 @@ impl<'c> Run<'c, '_> {
                 self.leaf(node);
                 Ok(end)
             }
-            Type::CString { max, pad, .. } => {
-                let (s, end) = self.r.cstring_at(pos, *max, *pad)?;
-                let used = s.len() as u64 + 1;
+            Type::CString {
+                max, pad, encoding, ..
+            } => {
+                let (s, end, used) = match encoding {
+                    crate::Encoding::Utf8 => {
+                        let (s, end) = self.r.cstring_at(pos, *max, *pad)?;
+                        let used = s.len() as u64 + 1;
+                        (s, end, used)
+                    }
+                    wide => {
+                        let unit = wide.unit();
+                        let (s, end) = self.r.cstring_units_at(pos, unit, *max, *pad)?;
+                        let units = match wide {
+                            crate::Encoding::Utf16 => s.encode_utf16().count(),
+                            _ => s.chars().count(),
+                        };
+                        (s, end, (units as u64 + 1) * unit)
+                    }
+                };
                 let mut node = mk(
                     Kind::Str {
                         value: s.to_string(),

@@ -1,0 +1,233 @@
+//! Strings of two- or four-byte code units (UTF-16, UTF-32) in the file's
+//! byte order, ended by a zero unit: `CString(encoding: Utf16)` and
+//! `Utf32`. Nintendo's message files (MSBT) store their text so, chosen by
+//! a byte of the header.
+//!
+//! A UTF-8 reader pointed at such text reads its first character and stops
+//! at the zero high byte, with no error (`"H"` for `"Heat"`); reading by
+//! units is the only way to get the text. What the units cannot mean is an
+//! error, never a replacement character: an unpaired surrogate, a number
+//! past U+10FFFF. Decode and encode of one string are inverses, so a file
+//! is written back as it was read.
+
+use crate::align_up;
+use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
+use crate::reader::{checked, Endian, Reader};
+use crate::writer::Writer;
+
+/// Unit `i` (of `unit` bytes) of `b`.
+#[inline]
+fn unit_at(b: &[u8], i: usize, unit: usize, e: Endian) -> u32 {
+    let u = &b[i * unit..i * unit + unit];
+    match (unit, e) {
+        (2, Endian::Little) => u32::from(u16::from_le_bytes([u[0], u[1]])),
+        (2, Endian::Big) => u32::from(u16::from_be_bytes([u[0], u[1]])),
+        (_, Endian::Little) => u32::from_le_bytes([u[0], u[1], u[2], u[3]]),
+        (_, Endian::Big) => u32::from_be_bytes([u[0], u[1], u[2], u[3]]),
+    }
+}
+
+/// The bytes of the units before the first zero unit at `pos`, within
+/// `capacity` bytes (zero included) when given.
+fn units(
+    data: &[u8],
+    pos: u64,
+    unit: u64,
+    capacity: Option<u64>,
+    e: Endian,
+) -> DecodeResult<&[u8]> {
+    if pos > data.len() as u64 {
+        return checked::bytes(data, pos, unit);
+    }
+    let rest = &data[pos as usize..];
+    let window = match capacity {
+        Some(c) => &rest[..rest.len().min(c as usize)],
+        None => rest,
+    };
+    let u = unit as usize;
+    let n = window.len() / u;
+    match (0..n).find(|&i| unit_at(window, i, u, e) == 0) {
+        Some(i) => Ok(&window[..i * u]),
+        None => Err(DecodeError::new(
+            pos,
+            ErrorKind::UnterminatedString { capacity },
+        )),
+    }
+}
+
+/// The text of `b` (whole units of `unit` bytes) read at `pos`.
+fn decode(b: &[u8], pos: u64, unit: u64, e: Endian) -> DecodeResult<String> {
+    let u = unit as usize;
+    let n = b.len() / u;
+    let mut out = String::with_capacity(n);
+    if u == 2 {
+        let mut at = 0;
+        for c in char::decode_utf16((0..n).map(|i| unit_at(b, i, 2, e) as u16)) {
+            match c {
+                Ok(c) => {
+                    out.push(c);
+                    at += c.len_utf16();
+                }
+                Err(bad) => {
+                    return Err(DecodeError::new(
+                        pos + at as u64 * 2,
+                        ErrorKind::Invalid(format!(
+                            "UTF-16 text holds an unpaired surrogate 0x{:04X}",
+                            bad.unpaired_surrogate()
+                        )),
+                    ))
+                }
+            }
+        }
+    } else {
+        for i in 0..n {
+            let v = unit_at(b, i, 4, e);
+            match char::from_u32(v) {
+                Some(c) => out.push(c),
+                None => {
+                    return Err(DecodeError::new(
+                        pos + i as u64 * 4,
+                        ErrorKind::Invalid(format!(
+                            "UTF-32 text holds 0x{v:X}, which is no character"
+                        )),
+                    ))
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+impl Reader<'_> {
+    /// A string of `unit`-byte code units (2: UTF-16, 4: UTF-32) at `pos`
+    /// in the reader's byte order, ended by a zero unit, charged to the read
+    /// budget; returns it and the position after its zero unit (aligned up
+    /// to `pad`). `max` bounds it in bytes, zero unit included.
+    pub fn cstring_units_at(
+        &mut self,
+        pos: u64,
+        unit: u64,
+        max: Option<u64>,
+        pad: Option<u64>,
+    ) -> DecodeResult<(crate::Str, u64)> {
+        let e = self.endian();
+        let bytes = units(self.data(), pos, unit, max, e)?;
+        self.charge(pos, bytes.len() as u64 + unit)?;
+        let text = decode(bytes, pos, unit, e)?;
+        let mut end = pos + bytes.len() as u64 + unit;
+        if let Some(a) = pad {
+            end = align_up(end, a);
+        }
+        Ok((crate::Str::from(text), end))
+    }
+}
+
+impl Writer {
+    /// Writes `s` as `unit`-byte code units (2: UTF-16, 4: UTF-32) in the
+    /// writer's byte order, then a zero unit, then zeros up to a multiple
+    /// of `pad`. `max` bounds it in bytes, zero unit included.
+    pub fn put_cstring_units(
+        &mut self,
+        s: &str,
+        unit: u64,
+        max: Option<u64>,
+        pad: Option<u64>,
+        what: &'static str,
+    ) -> EncodeResult<()> {
+        if s.contains('\0') {
+            return Err(EncodeError::new(
+                what,
+                "a string ended by a zero unit cannot contain U+0000",
+            ));
+        }
+        let units: Vec<u32> = if unit == 2 {
+            s.encode_utf16().map(u32::from).collect()
+        } else {
+            s.chars().map(u32::from).collect()
+        };
+        let len = (units.len() as u64 + 1) * unit;
+        if let Some(m) = max.filter(|&m| len > m) {
+            return Err(EncodeError::new(
+                what,
+                format!("{len} bytes do not fit in {m} (the zero unit included)"),
+            ));
+        }
+        for v in units.into_iter().chain([0]) {
+            if unit == 2 {
+                self.put_u16(v as u16);
+            } else {
+                self.put_u32(v);
+            }
+        }
+        if let Some(a) = pad {
+            self.align(a);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(data: &[u8], e: Endian, unit: u64) -> DecodeResult<(crate::Str, u64)> {
+        Reader::new(data, e).cstring_units_at(0, unit, None, None)
+    }
+
+    #[test]
+    fn utf16_in_both_orders_reads_every_character() {
+        let le = b"H\0e\0a\0t\0\0\0";
+        assert_eq!(read(le, Endian::Little, 2).unwrap(), ("Heat".into(), 10));
+        let be = b"\0H\0e\0a\0t\0\0";
+        assert_eq!(read(be, Endian::Big, 2).unwrap(), ("Heat".into(), 10));
+        // A pair: U+1F600 is D83D DE00.
+        let pair = [0x3D, 0xD8, 0x00, 0xDE, 0, 0];
+        assert_eq!(
+            read(&pair, Endian::Little, 2).unwrap().0.as_str(),
+            "\u{1F600}"
+        );
+    }
+
+    #[test]
+    fn what_the_units_cannot_mean_is_an_error_at_its_offset() {
+        let lone = [b'a', 0, 0x00, 0xDC, 0, 0];
+        let e = read(&lone, Endian::Little, 2).unwrap_err();
+        assert_eq!(e.offset(), 2);
+        assert!(e.to_string().contains("unpaired surrogate 0xDC00"), "{e}");
+        let big = [b'a', 0, 0, 0, 0, 0, 0x11, 0, 0, 0, 0, 0];
+        let e = read(&big, Endian::Little, 4).unwrap_err();
+        assert_eq!(e.offset(), 4);
+        assert!(e.to_string().contains("0x110000"), "{e}");
+        // No zero unit: the string does not end. A zero byte inside a unit
+        // is not one.
+        let e = read(b"H\0e\0", Endian::Little, 2).unwrap_err();
+        assert_eq!(e.offset(), 0);
+        let odd = b"\0H\0\0";
+        assert_eq!(read(odd, Endian::Big, 2).unwrap().0.as_str(), "H");
+    }
+
+    #[test]
+    fn written_as_read() {
+        for (unit, e) in [
+            (2, Endian::Little),
+            (2, Endian::Big),
+            (4, Endian::Little),
+            (4, Endian::Big),
+        ] {
+            let mut w = Writer::new(e, 0, 0);
+            w.put_cstring_units("Héat \u{1F600}", unit, None, Some(8), "t")
+                .unwrap();
+            let bytes = w.into_bytes();
+            assert_eq!(bytes.len() % 8, 0);
+            let (s, end) = Reader::new(&bytes, e)
+                .cstring_units_at(0, unit, None, Some(8))
+                .unwrap();
+            assert_eq!((s.as_str(), end), ("Héat \u{1F600}", bytes.len() as u64));
+        }
+        let mut w = Writer::new(Endian::Little, 0, 0);
+        let e = w
+            .put_cstring_units("abc", 2, Some(6), None, "t")
+            .unwrap_err();
+        assert!(e.to_string().contains("8 bytes do not fit in 6"), "{e}");
+    }
+}
