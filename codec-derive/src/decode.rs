@@ -680,11 +680,14 @@ impl Gen<'_> {
                 pad,
                 lossless,
                 encoding,
+                size,
             } => {
                 let max = opt(*max);
                 let pad = opt(*pad);
                 let unit = encoding.unit();
-                if unit > 1 {
+                if let Some(n) = size {
+                    quote! {{ let s: u64 = #start; r.cstring_sized_at(s, #n, #unit) }}
+                } else if unit > 1 {
                     quote! {{ let s: u64 = #start; r.cstring_units_at(s, #unit, #max, #pad) }}
                 } else if *lossless {
                     quote! {{ let s: u64 = #start; r.text_at(s, #max, #pad) }}

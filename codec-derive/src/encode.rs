@@ -829,11 +829,14 @@ impl Gen<'_> {
                 pad,
                 lossless,
                 encoding,
+                size,
             } => {
                 let max = opt(*max);
                 let pad = opt(*pad);
                 let unit = encoding.unit();
-                if unit > 1 {
+                if let Some(n) = size {
+                    quote!(w.put_cstring_sized(#v, #n, #unit, #what)?;)
+                } else if unit > 1 {
                     quote!(w.put_cstring_units(#v, #unit, #max, #pad, #what)?;)
                 } else if *lossless {
                     quote!(w.put_cbytes((#v).as_bytes(), #max, #pad, #what)?;)
@@ -1081,6 +1084,7 @@ fn exact_cstring(
         pad,
         lossless: false,
         encoding: codec_schema::Encoding::Utf8,
+        size: None,
     } = t
     else {
         return None;

@@ -260,8 +260,9 @@ impl<'a> Viewable<'a> {
                 // to decode (a view of them would read them as UTF-8).
                 Type::CString {
                     encoding: codec_schema::Encoding::Utf8,
+                    size,
                     ..
-                } => i == last,
+                } => i == last || size.is_some(),
                 Type::Table { count, offsets: w } => {
                     i == last
                         && self.sibling(s, &offsets, count)
@@ -1106,9 +1107,10 @@ impl Gen<'_> {
                 Type::CString {
                     max,
                     encoding: codec_schema::Encoding::Utf8,
+                    size,
                     ..
                 } => {
-                    let max = opt(*max);
+                    let max = opt(max.or(*size));
                     accessors.extend(quote! {
                         #[doc = #doc]
                         #[inline]
@@ -1735,9 +1737,10 @@ impl Gen<'_> {
             Type::CString {
                 max,
                 encoding: codec_schema::Encoding::Utf8,
+                size,
                 ..
             } => {
-                let max = opt(*max);
+                let max = opt(max.or(*size));
                 (
                     quote!(ViewStr<'s>),
                     quote! {
@@ -1970,9 +1973,10 @@ impl Gen<'_> {
             Type::CString {
                 max,
                 encoding: codec_schema::Encoding::Utf8,
+                size,
                 ..
             } => {
-                let max = opt(*max);
+                let max = opt(max.or(*size));
                 let f = follow(quote!(0));
                 (quote!(ViewStr<'s>), quote!({ #f cx.str(t, #max) }))
             }
@@ -2126,9 +2130,10 @@ impl Gen<'_> {
                 Type::CString {
                     max,
                     encoding: codec_schema::Encoding::Utf8,
+                    size,
                     ..
                 } => {
-                    let max = opt(*max);
+                    let max = opt(max.or(*size));
                     (quote!(ViewStr<'s>), quote!(cx.str(pos, #max)))
                 }
                 Type::List { of, count } => {

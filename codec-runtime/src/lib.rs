@@ -30,10 +30,10 @@ pub mod scope;
 mod serde_impls;
 pub mod shared;
 mod span_index;
+mod strings;
 mod text;
 pub mod to_next;
 pub mod view;
-mod wide;
 pub mod writer;
 
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};

@@ -555,8 +555,27 @@ impl<'s> Checker<'s> {
                 pad,
                 lossless,
                 encoding,
+                size,
             } => {
                 let unit = encoding.unit();
+                if let Some(n) = size {
+                    if max.is_some() || pad.is_some() || *lossless {
+                        cx.error(
+                            tat,
+                            item,
+                            "a CString with `size` fills its field: `max`, `pad` and `lossless` do not apply",
+                            Some("the string with its end takes at most `size` bytes, zeros follow it".into()),
+                        );
+                    }
+                    if *n < unit || n % unit != 0 {
+                        cx.error(
+                            tat,
+                            item,
+                            format!("a {encoding:?} CString's size ({n} bytes) must be a whole number of its {unit}-byte units, at least one"),
+                            None,
+                        );
+                    }
+                }
                 if *lossless && unit > 1 {
                     cx.error(
                         tat,
@@ -573,7 +592,7 @@ impl<'s> Checker<'s> {
                         None,
                     );
                 }
-                if place == Place::Elem {
+                if place == Place::Elem && size.is_none() {
                     cx.error(
                         tat,
                         item,
@@ -1772,6 +1791,7 @@ fn type_size(t: &Type, named: &dyn Fn(&str) -> Option<Size>) -> Option<Size> {
         Type::U24 => Size::Fixed(3),
         Type::U32 | Type::I32 | Type::F32 | Type::Bool32 => Size::Fixed(4),
         Type::U64 | Type::I64 | Type::F64 => Size::Fixed(8),
+        Type::CString { size: Some(n), .. } => Size::Fixed(*n),
         Type::Magic(m) => Size::Fixed(m.chars().count() as u64),
         Type::Bytes(n) => Size::Fixed(*n),
         // A union's size is its payloads' common size (a value word).

@@ -439,7 +439,11 @@ pub enum Type {
     /// (both in bytes). With `lossless`, bytes that are not UTF-8 are kept
     /// as bytes. `encoding`: UTF-8 (the default), or UTF-16 or UTF-32 in
     /// the file's byte order, ended by a zero unit of the same width.
+    /// `size`: the string fills a field of that many bytes, zeros after its
+    /// end (a value of fixed size, unlike the others).
     CString {
+        #[serde(default)]
+        size: Option<u64>,
         #[serde(default)]
         max: Option<u64>,
         #[serde(default)]

@@ -11,6 +11,7 @@ pub mod layer;
 pub mod registry;
 pub mod research;
 pub mod retype;
+pub mod rstb;
 pub mod sarc;
 pub mod yaml;
 
@@ -27,6 +28,8 @@ pub enum Format {
     Sarc,
     /// BYML documents (versions 1-7, both byte orders; the magic decides).
     Byml,
+    /// BotW's resource size table (both byte orders; the counts decide).
+    Rstb,
 }
 
 impl Format {

@@ -9,7 +9,7 @@
 //! dispatch on (each built-in format keeps its community's own dialect,
 //! written by hand per format); everything else asks the entry.
 
-use crate::{aamp, ainb, bdat, byml, sarc, Format, RoundTripError};
+use crate::{aamp, ainb, bdat, byml, rstb, sarc, Format, RoundTripError};
 
 /// Decodes a file and encodes it again, as a named variant or its own.
 pub type RoundTrip = fn(Option<&str>, &[u8]) -> Result<Vec<u8>, RoundTripError>;
@@ -81,7 +81,7 @@ fn ainb_version(data: &[u8]) -> Option<u32> {
 
 /// Every format, in the order detection tries them (legacy BDAT has no
 /// magic of its own and is tried before the formats whose magic is short).
-pub static FORMATS: [Entry; 5] = [
+pub static FORMATS: [Entry; 6] = [
     Entry {
         format: Format::Aamp,
         name: "aamp",
@@ -232,6 +232,31 @@ pub static FORMATS: [Entry; 5] = [
             Ok(byml::decode(a).map_err(d)? == byml::decode(b).map_err(d)?)
         },
         views_skipped: || vec![("", byml::schema::view::le::SKIPPED.len())],
+    },
+    Entry {
+        format: Format::Rstb,
+        name: "rstb",
+        summary: "BotW's resource size table (.rsizetable, .srsizetable; both byte orders)",
+        magic: "RSTB",
+        extensions: ".rsizetable .srsizetable (in Yaz0)",
+        text: "JSON (one entry a line)",
+        schema_file: "schemas/rstb.ron",
+        schema_source: rstb::schema::SCHEMA_SOURCE,
+        variants: Some("le, be (the byte order; the counts name a file's own)"),
+        detect: |d| rstb::looks_like(d).then(|| rstb::detect(d).map(|v| v.name())),
+        variant_named: |name| own_name(&rstb::Variant::ALL, rstb::Variant::name, name),
+        round_trip: |variant, data| {
+            let (v, doc) = rstb::decode(data).map_err(RoundTripError::Decode)?;
+            if let Some(asked) = variant.filter(|&a| a != v.name()) {
+                return Err(not_own(4, v.name(), asked));
+            }
+            rstb::encode(&doc, v).map_err(RoundTripError::Encode)
+        },
+        same_document: |a, b| {
+            let d = RoundTripError::Decode;
+            Ok(rstb::decode(a).map_err(d)? == rstb::decode(b).map_err(d)?)
+        },
+        views_skipped: || vec![("", rstb::schema::view::le::SKIPPED.len())],
     },
 ];
 

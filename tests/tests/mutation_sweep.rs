@@ -97,6 +97,11 @@ const FORMATS: &[Format] = &[
         corpus: "sarc",
         pick: pick_sarc,
     },
+    Format {
+        name: "rstb",
+        corpus: "yaz0",
+        pick: pick_rstb,
+    },
 ];
 
 // ---------------------------------------------------------------------------
@@ -233,6 +238,33 @@ fn pick_sarc(dir: &Path) -> Vec<Sample> {
         .into_iter()
         .take(1)
         .map(|(name, data)| Sample::whole(name, data, sarc))
+        .collect()
+}
+
+fn rstb(data: &[u8]) -> Outcome {
+    match formats::rstb::decode(data) {
+        Ok((v, table)) => {
+            let _ = formats::rstb::encode(&table, v);
+            Vec::new()
+        }
+        Err(e) => vec![(e.offset(), e.to_string())],
+    }
+}
+
+/// The corpus's table (inside Yaz0) cut down to its first 24 hash entries
+/// and both name entries (476 bytes), in full.
+fn pick_rstb(dir: &Path) -> Vec<Sample> {
+    corpus_files(dir, |n| n.ends_with(".srsizetable"))
+        .into_iter()
+        .take(1)
+        .map(|(name, data)| {
+            let (_, table) = formats::layer::peel(&data, &formats::layer::Dictionaries::default())
+                .expect("the table decompresses");
+            let (v, mut table) = formats::rstb::decode(&table).expect("the table decodes");
+            table.crcs.truncate(24);
+            let small = formats::rstb::encode(&table, v).expect("the table encodes");
+            Sample::whole(name, small, rstb)
+        })
         .collect()
 }
 

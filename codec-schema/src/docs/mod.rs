@@ -123,8 +123,12 @@ pub fn type_label(t: &Type) -> String {
             pad,
             lossless,
             encoding,
+            size,
         } => {
             let mut extra = Vec::new();
+            if let Some(n) = size {
+                extra.push(format!("in {n} bytes"));
+            }
             match encoding {
                 crate::Encoding::Utf8 => {}
                 crate::Encoding::Utf16 => extra.push("UTF-16".to_owned()),

@@ -596,6 +596,7 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
             pad,
             lossless,
             encoding,
+            size,
         } => {
             let mut s = vec![t(match (encoding, *lossless) {
                 (crate::Encoding::Utf8, true) => {
@@ -609,6 +610,9 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
                     "UTF-32 in the file's byte order, ended by a zero unit of four bytes"
                 }
             })];
+            if let Some(n) = size {
+                s.push(t(format!(", in a field of {n} bytes, zeros after its end")));
+            }
             if let Some(m) = max {
                 s.push(t(format!(", at most {m} bytes with the NUL")));
             }

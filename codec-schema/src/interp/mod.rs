@@ -1468,6 +1468,7 @@ impl<'c> Run<'c, '_> {
                 pad,
                 lossless: true,
                 encoding: crate::Encoding::Utf8,
+                size: None,
             } => {
                 let (text, end) = self.r.text_at(pos, *max, *pad)?;
                 let kind = match text {
@@ -1493,22 +1494,33 @@ impl<'c> Run<'c, '_> {
                 Ok(end)
             }
             Type::CString {
-                max, pad, encoding, ..
+                max,
+                pad,
+                encoding,
+                size,
+                ..
             } => {
-                let (s, end, used) = match encoding {
-                    crate::Encoding::Utf8 => {
+                let unit = encoding.unit();
+                let units_of = |s: &str| match encoding {
+                    crate::Encoding::Utf8 => s.len(),
+                    crate::Encoding::Utf16 => s.encode_utf16().count(),
+                    crate::Encoding::Utf32 => s.chars().count(),
+                } as u64;
+                let (s, end, used) = match (encoding, size) {
+                    (_, Some(n)) => {
+                        let (s, end) = self.r.cstring_sized_at(pos, *n, unit)?;
+                        let used = (units_of(&s) + 1) * unit;
+                        (s, end, used)
+                    }
+                    (crate::Encoding::Utf8, None) => {
                         let (s, end) = self.r.cstring_at(pos, *max, *pad)?;
                         let used = s.len() as u64 + 1;
                         (s, end, used)
                     }
-                    wide => {
-                        let unit = wide.unit();
+                    (_, None) => {
                         let (s, end) = self.r.cstring_units_at(pos, unit, *max, *pad)?;
-                        let units = match wide {
-                            crate::Encoding::Utf16 => s.encode_utf16().count(),
-                            _ => s.chars().count(),
-                        };
-                        (s, end, (units as u64 + 1) * unit)
+                        let used = (units_of(&s) + 1) * unit;
+                        (s, end, used)
                     }
                 };
                 let mut node = mk(

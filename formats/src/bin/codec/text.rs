@@ -604,6 +604,11 @@ fn to_text(
                 format!("{first}\n{}\n{rest}", formats::layer::comment_line(&layers))
             }
         }
+        Format::Rstb => {
+            let (variant, doc) =
+                formats::rstb::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
+            formats::rstb::text::to_json(&doc, variant, &layers)
+        }
         Format::Ainb if layers.is_empty() => {
             let doc = formats::ainb::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
             formats::ainb::text::to_json(&doc).map_err(|e| at(e.to_string()))?
@@ -681,6 +686,7 @@ fn from_text(
     let format = match args.format {
         Some(f) => Format::from(f),
         None if formats::aamp::text::looks_like_aamp_text(&text) => Format::Aamp,
+        None if formats::rstb::text::looks_like_rstb_text(&text) => Format::Rstb,
         None if formats::byml::text::looks_like_byml_text(&text)
             || args.byml_version.is_some()
             || args.endian.is_some() =>
@@ -689,7 +695,7 @@ fn from_text(
         }
         None => {
             return Err(format!(
-            "{}: not a text document this tool converts (AAMP YAML starts with the !io tag; BYML YAML with `# BYML version N, ...-endian`, or give --format byml --byml-version N --endian little|big; AINB JSON has `Nodes` and `Version`; BDAT tables are read through their .bschema)",
+            "{}: not a text document this tool converts (AAMP YAML starts with the !io tag; BYML YAML with `# BYML version N, ...-endian`, or give --format byml --byml-version N --endian little|big; AINB JSON has `Nodes` and `Version`; RSTB JSON has `crcs` and `names`; BDAT tables are read through their .bschema)",
             input.display()
         ))
         }
@@ -710,6 +716,16 @@ fn from_text(
                 })?;
             formats::byml::encode(&doc, variant)
                 .map_err(|e| format!("{}: encode error: {e}", input.display()))?
+        }
+        Format::Rstb => {
+            let (variant, doc, layers) = formats::rstb::text::from_json(&text).map_err(|e| {
+                format!("{}:{}:{}: {}", input.display(), e.line, e.column, e.message)
+            })?;
+            let bytes = formats::rstb::encode(&doc, variant)
+                .map_err(|e| format!("{}: encode error: {e}", input.display()))?;
+            // The layers its `layers` names (a compressed table's text).
+            formats::layer::wrap(bytes, &layers, dicts)
+                .map_err(|e| format!("{}: {e}", input.display()))?
         }
         #[allow(unreachable_patterns)]
         other => {

@@ -1,14 +1,23 @@
-//! Strings of two- or four-byte code units (UTF-16, UTF-32) in the file's
-//! byte order, ended by a zero unit: `CString(encoding: Utf16)` and
-//! `Utf32`. Nintendo's message files (MSBT) store their text so, chosen by
-//! a byte of the header.
+//! Strings beyond NUL-terminated UTF-8 (`Reader::cstring_at`): strings of
+//! two- or four-byte code units (UTF-16, UTF-32) in the file's byte order,
+//! ended by a zero unit (`CString(encoding: Utf16)`, `Utf32`), and strings
+//! in a field of fixed size, padded with zeros after their end
+//! (`CString(size: N)`).
 //!
-//! A UTF-8 reader pointed at such text reads its first character and stops
-//! at the zero high byte, with no error (`"H"` for `"Heat"`); reading by
-//! units is the only way to get the text. What the units cannot mean is an
-//! error, never a replacement character: an unpaired surrogate, a number
-//! past U+10FFFF. Decode and encode of one string are inverses, so a file
-//! is written back as it was read.
+//! Nintendo's message files (MSBT) store their text in UTF-16 or UTF-32,
+//! chosen by a byte of the header. A UTF-8 reader pointed at such text reads
+//! its first character and stops at the zero high byte, with no error
+//! (`"H"` for `"Heat"`); reading by units is the only way to get the text.
+//! What the units cannot mean is an error, never a replacement character:
+//! an unpaired surrogate, a number past U+10FFFF.
+//!
+//! BotW's resource size table gives each name a 128-byte field. Such a
+//! field is one value of fixed size (it can be a list element, and the
+//! fields after it keep fixed offsets); bytes after the end that are not
+//! zero would be lost on writing, so they are an error, not dropped.
+//!
+//! Decode and encode of one string are inverses, so a file is written back
+//! as it was read.
 
 use crate::align_up;
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
@@ -162,6 +171,107 @@ impl Writer {
         if let Some(a) = pad {
             self.align(a);
         }
+        Ok(())
+    }
+}
+
+/// The end of a string of `unit`-byte units in `field` (a fixed-size
+/// field at `pos`): the length before its zero unit, the rest checked to be
+/// zeros.
+fn sized(field: &[u8], pos: u64, unit: u64, e: Endian) -> DecodeResult<usize> {
+    let u = unit as usize;
+    let Some(n) = (0..field.len() / u).find(|&i| {
+        if u == 1 {
+            field[i] == 0
+        } else {
+            unit_at(field, i, u, e) == 0
+        }
+    }) else {
+        return Err(DecodeError::new(
+            pos,
+            ErrorKind::UnterminatedString {
+                capacity: Some(field.len() as u64),
+            },
+        ));
+    };
+    let end = (n + 1) * u;
+    if let Some(k) = field[end..].iter().position(|&b| b != 0) {
+        return Err(DecodeError::new(
+            pos + (end + k) as u64,
+            ErrorKind::Invalid(format!(
+                "byte 0x{:02X} after the string's end in its {}-byte field; only zeros may follow \
+                 it (read the field as Bytes({}) to keep such bytes)",
+                field[end + k],
+                field.len(),
+                field.len()
+            )),
+        ));
+    }
+    Ok(n * u)
+}
+
+impl Reader<'_> {
+    /// The string in the `size`-byte field at `pos`: `unit`-byte units
+    /// (1: UTF-8) up to a zero unit, then zeros to the field's end, charged
+    /// to the read budget. Returns it and the position after the field.
+    pub fn cstring_sized_at(
+        &mut self,
+        pos: u64,
+        size: u64,
+        unit: u64,
+    ) -> DecodeResult<(crate::Str, u64)> {
+        let e = self.endian();
+        let field = self.bytes(pos, size)?;
+        let len = sized(field, pos, unit, e)?;
+        let text = if unit == 1 {
+            match std::str::from_utf8(&field[..len]) {
+                Ok(s) => s.to_owned(),
+                Err(err) => {
+                    return Err(DecodeError::new(
+                        pos + err.valid_up_to() as u64,
+                        ErrorKind::InvalidUtf8,
+                    ))
+                }
+            }
+        } else {
+            decode(&field[..len], pos, unit, e)?
+        };
+        self.charge(pos, size)?;
+        Ok((crate::Str::from(text), pos + size))
+    }
+}
+
+impl Writer {
+    /// Writes `s` in a `size`-byte field: its units (1: UTF-8), a zero
+    /// unit, then zeros to the field's end.
+    pub fn put_cstring_sized(
+        &mut self,
+        s: &str,
+        size: u64,
+        unit: u64,
+        what: &'static str,
+    ) -> EncodeResult<()> {
+        let start = self.bytes().len() as u64;
+        if unit == 1 {
+            if s.contains('\0') {
+                return Err(EncodeError::new(
+                    what,
+                    "a NUL-terminated string cannot contain a NUL byte",
+                ));
+            }
+            let len = s.len() as u64 + 1;
+            if len > size {
+                return Err(EncodeError::new(
+                    what,
+                    format!("{len} bytes do not fit in its {size}-byte field (the NUL included)"),
+                ));
+            }
+            self.put_bytes(s.as_bytes());
+        } else {
+            self.put_cstring_units(s, unit, Some(size), None, what)?;
+        }
+        let used = self.bytes().len() as u64 - start;
+        self.put_zeros((size - used.min(size)) as usize);
         Ok(())
     }
 }
