@@ -72,6 +72,10 @@ for t in "${targets[@]}"; do
     byml_yaml) seed "$t" $(find "$corpus/byml" -name '*.yml') ;;
     byml_*) seed "$t" "$corpus"/byml/*.byml ../samples/byml/*.byml ;;
     sarc_*) seed "$t" "$corpus"/sarc/*.sarc ;;
+    # The corpus's table is inside Yaz0: a one-entry table stands for it.
+    rstb_*)
+      mkdir -p "corpus/$t"
+      printf 'RSTB\001\000\000\000\000\000\000\000\007\000\000\000\011\000\000\000' >"corpus/$t/one_entry" ;;
   esac
 done
 
