@@ -74,7 +74,8 @@ fn fixed_lossless_and_unit_offsets_are_read() {
         name.kind,
         Kind::Offset {
             raw: 8,
-            target: Some(0x20)
+            target: Some(0x20),
+            kept: None,
         }
     );
     let cov = coverage::coverage(&c, &root, &data);

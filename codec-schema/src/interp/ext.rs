@@ -658,7 +658,11 @@ impl<'c> Run<'c, '_> {
                     at,
                     crate::docs::type_label(of),
                     es.unknown,
-                    Kind::Offset { raw, target: None },
+                    Kind::Offset {
+                        raw,
+                        target: None,
+                        kept: None,
+                    },
                 );
                 e.size = w;
                 node.children.push(e);
@@ -1029,6 +1033,7 @@ impl<'c> Run<'c, '_> {
                     Kind::Offset {
                         raw,
                         target: Some(t),
+                        kept: None,
                     },
                 );
                 o.size = w;

@@ -124,7 +124,15 @@ pub enum Kind {
     BitRange { low: u32, bits: u32, value: Value },
     /// An offset: the stored value and the position it leads to (`None`
     /// when that position is outside the file).
-    Offset { raw: u64, target: Option<u64> },
+    ///
+    /// `kept`: the alignment the target was found at, for an offset whose
+    /// alignment is kept (`Ptr(align: Kept(..))`): the value is then the
+    /// codec's `Aligned { align, value }`.
+    Offset {
+        raw: u64,
+        target: Option<u64>,
+        kept: Option<u64>,
+    },
     /// A value computed on encode: a count, a tag, a size; also a list's
     /// count stored beside its elements.
     Derived { raw: u64, meaning: String },
@@ -232,7 +240,16 @@ impl Node {
                     .collect(),
             },
             // The target is the last child (a stored count comes first).
-            Kind::Offset { .. } => self.children.last().map_or(Value::Unit, Node::to_value),
+            Kind::Offset { kept, .. } => {
+                let value = self.children.last().map_or(Value::Unit, Node::to_value);
+                match kept {
+                    None => value,
+                    Some(a) => Value::Struct {
+                        name: "Aligned".into(),
+                        fields: vec![("align".into(), Value::U64(*a)), ("value".into(), value)],
+                    },
+                }
+            }
             Kind::Variant { union, variant, .. } => Value::Variant {
                 union: union.clone(),
                 variant: variant.clone(),
@@ -875,7 +892,11 @@ impl<'c> Run<'c, '_> {
                         p,
                         ty,
                         fs.unknown,
-                        Kind::Offset { raw, target: None },
+                        Kind::Offset {
+                            raw,
+                            target: None,
+                            kept: None,
+                        },
                     );
                     n.size = w;
                     n.doc = f.doc.clone();
@@ -1134,8 +1155,19 @@ impl<'c> Run<'c, '_> {
         if let Some(si) = self.c.kept_sharing(ptr) {
             self.r.note_shared(si, t);
         }
-        if let Kind::Offset { target, .. } = &mut self.top().kind {
+        // A kept alignment: the target's own, found from where it lies in
+        // its section, as the codec finds it.
+        let found = ptr.align.as_ref().map(|_| {
+            let sid = ptr
+                .section
+                .as_deref()
+                .and_then(|n| self.c.section_id(n))
+                .unwrap_or(0);
+            codec_runtime::placement::kept_align(t, self.r.section_base(sid))
+        });
+        if let Kind::Offset { target, kept, .. } = &mut self.top().kind {
             *target = Some(t);
+            *kept = found;
         }
         let sibling = |name: &str| -> Option<(u64, u64)> {
             st.fields

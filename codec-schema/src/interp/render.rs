@@ -234,12 +234,13 @@ pub fn value_text(n: &Node) -> String {
             }
         }
         Kind::Bits { word, .. } => format!("0x{word:x}"),
-        Kind::Offset { raw, target } => {
-            let mut s = match target {
-                Some(t) => format!("{} → 0x{t:x}", Value::U64(*raw)),
+        Kind::Offset { raw, target, kept } => {
+            let mut s = match (target, kept) {
+                (Some(t), Some(a)) => format!("{} → 0x{t:x}, aligned {a}", Value::U64(*raw)),
+                (Some(t), None) => format!("{} → 0x{t:x}", Value::U64(*raw)),
                 // Only an optional offset reads 0 and leaves no target.
-                None if *raw == 0 => "0 (none)".to_string(),
-                None => format!("{} → outside the file", Value::U64(*raw)),
+                (None, _) if *raw == 0 => "0 (none)".to_string(),
+                (None, _) => format!("{} → outside the file", Value::U64(*raw)),
             };
             if let Some(list) = n.children.iter().find(|c| {
                 matches!(

@@ -298,7 +298,11 @@ impl<'c> Run<'c, '_> {
                 type_label(&ptr.to)
             ),
             site.unknown,
-            Kind::Offset { raw, target: None },
+            Kind::Offset {
+                raw,
+                target: None,
+                kept: None,
+            },
         );
         node.size = w;
         self.open(node);
