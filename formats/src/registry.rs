@@ -63,15 +63,20 @@ fn own_name<V: Copy>(
         .find(|n| n.eq_ignore_ascii_case(name))
 }
 
-/// The error of a variant asked for that is not the file's own (formats
-/// whose files name their variant).
-fn not_own(at: u64, own: &str, asked: &str) -> RoundTripError {
-    RoundTripError::Decode(codec_runtime::DecodeError::new(
-        at,
-        codec_runtime::ErrorKind::Invalid(format!(
-            "the file is of the variant {own}, not the variant {asked} asked for"
-        )),
-    ))
+/// For formats whose files name their variant (`own`, read at `at`): a
+/// variant asked for must be that one.
+fn asked_is_own(asked: Option<&str>, own: &str, at: u64) -> Result<(), RoundTripError> {
+    match asked {
+        Some(asked) if asked != own => {
+            Err(RoundTripError::Decode(codec_runtime::DecodeError::new(
+                at,
+                codec_runtime::ErrorKind::Invalid(format!(
+                    "the file is of the variant {own}, not the variant {asked} asked for"
+                )),
+            )))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn ainb_version(data: &[u8]) -> Option<u32> {
@@ -166,12 +171,8 @@ pub static FORMATS: [Entry; 6] = [
                 .map(ainb::Variant::name)
         },
         round_trip: |variant, data| {
-            let version = ainb_version(data);
-            let own = version.and_then(ainb::variant_of).map(ainb::Variant::name);
-            if let (Some(own), Some(asked)) = (own, variant) {
-                if own != asked {
-                    return Err(not_own(4, own, asked));
-                }
+            if let Some(own) = ainb_version(data).and_then(ainb::variant_of) {
+                asked_is_own(variant, own.name(), 4)?;
             }
             let doc = ainb::decode(data).map_err(RoundTripError::Decode)?;
             ainb::encode(&doc).map_err(RoundTripError::Encode)
@@ -196,9 +197,7 @@ pub static FORMATS: [Entry; 6] = [
         variant_named: |name| own_name(&sarc::Variant::ALL, sarc::Variant::name, name),
         round_trip: |variant, data| {
             let (v, doc) = sarc::decode(data).map_err(RoundTripError::Decode)?;
-            if let Some(asked) = variant.filter(|&a| a != v.name()) {
-                return Err(not_own(6, v.name(), asked));
-            }
+            asked_is_own(variant, v.name(), 6)?;
             sarc::encode(&doc, v).map_err(RoundTripError::Encode)
         },
         same_document: |a, b| {
@@ -222,9 +221,7 @@ pub static FORMATS: [Entry; 6] = [
         variant_named: |name| own_name(&byml::Variant::ALL, byml::Variant::name, name),
         round_trip: |variant, data| {
             let (v, doc) = byml::decode(data).map_err(RoundTripError::Decode)?;
-            if let Some(asked) = variant.filter(|&a| a != v.name()) {
-                return Err(not_own(0, v.name(), asked));
-            }
+            asked_is_own(variant, v.name(), 0)?;
             byml::encode(&doc, v).map_err(RoundTripError::Encode)
         },
         same_document: |a, b| {
@@ -247,9 +244,7 @@ pub static FORMATS: [Entry; 6] = [
         variant_named: |name| own_name(&rstb::Variant::ALL, rstb::Variant::name, name),
         round_trip: |variant, data| {
             let (v, doc) = rstb::decode(data).map_err(RoundTripError::Decode)?;
-            if let Some(asked) = variant.filter(|&a| a != v.name()) {
-                return Err(not_own(4, v.name(), asked));
-            }
+            asked_is_own(variant, v.name(), 4)?;
             rstb::encode(&doc, v).map_err(RoundTripError::Encode)
         },
         same_document: |a, b| {
