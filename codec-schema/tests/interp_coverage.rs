@@ -159,3 +159,44 @@ fn padding_of_a_transformed_unit_is_checked_in_its_own_bytes() {
     let cov = cover(&c, &data, &Xor);
     assert_eq!(gaps(&cov), vec![((UNIT + 35) as u64, 1)]);
 }
+
+/// Bytes two fields read two ways are reported, with both fields, though
+/// every byte is explained: `half` points into the middle of `word`'s value
+/// (issue 52: a schema that reads bytes two ways is said so).
+#[test]
+fn bytes_read_two_ways_are_reported() {
+    let c = codec_schema::parse_str(
+        include_str!("interp_fixtures/read_twice.ron"),
+        "read_twice.ron",
+    )
+    .unwrap();
+    let mut data = b"TWCE".to_vec();
+    for v in [12u32, 14, 0xAABB_CCDD] {
+        data.extend_from_slice(&v.to_le_bytes());
+    }
+    let root = interp::decode(&c, &data).unwrap();
+    let cov = coverage::coverage(&c, &root, &data);
+    assert_eq!(cov.unexplained(), 0);
+    assert_eq!(cov.overlaps.len(), 1, "{:?}", cov.overlaps);
+    let o = &cov.overlaps[0];
+    assert_eq!((o.offset, o.len), (14, 2));
+    assert!(
+        o.first.starts_with("File.word") && o.first.ends_with("(u32)"),
+        "{o:?}"
+    );
+    assert!(
+        o.second.starts_with("File.half") && o.second.ends_with("(u16)"),
+        "{o:?}"
+    );
+    let text = codec_schema::interp::render::coverage_text("f", &cov);
+    assert!(
+        text.contains("overlap at 0xe, 2 byte(s) read two ways: by File.word"),
+        "{text}"
+    );
+    // Apart, they are not reported.
+    let mut apart = data.clone();
+    apart[8..12].copy_from_slice(&16u32.to_le_bytes());
+    apart.extend_from_slice(&[1, 2]);
+    let root = interp::decode(&c, &apart).unwrap();
+    assert_eq!(coverage::coverage(&c, &root, &apart).overlaps, vec![]);
+}

@@ -113,6 +113,9 @@ fn coverage_explains_every_byte_of_the_corpus() {
         let node = interp::decode(&c, &data).unwrap();
         let cov = coverage::coverage(&c, &node, &data);
         assert_eq!(cov.gaps, vec![], "{}", path.display());
+        // Values the writer shares by bytes (a `true` and a `1`) are not
+        // read two ways.
+        assert_eq!(cov.overlaps, vec![], "{}", path.display());
         assert_eq!(cov.known + cov.padding + cov.unknown, cov.len);
         // `unknown_section_size` is the one field AAMP declares unknown.
         assert_eq!(cov.unknown, 4, "{}", path.display());
@@ -681,6 +684,8 @@ fn byml_coverage_has_no_gaps() {
         assert!(d.error.is_none(), "{}: {:?}", path.display(), d.error);
         let report = coverage::coverage(cv, &d.root, &data);
         assert_eq!(report.unexplained(), 0, "{}: gaps", path.display());
+        // A shared container is one value read twice, not an overlap.
+        assert_eq!(report.overlaps, vec![], "{}", path.display());
     }
 }
 
@@ -742,6 +747,7 @@ fn bdat_coverage_has_no_gaps() {
             .find(|(f, _)| *f == name)
             .map_or(&[][..], |k| k.1);
         assert_eq!(gaps, expected, "{}: unexplained ranges", path.display());
+        assert_eq!(cov.overlaps, vec![], "{}", path.display());
         assert_eq!(
             cov.known + cov.unknown + cov.padding + cov.unexplained(),
             cov.len

@@ -18,6 +18,15 @@
 //! - **unexplained**: everything else, reported as ranges (the gaps).
 //!
 //! Bytes shared by several values (dedup pools) count once.
+//!
+//! **Overlaps**: bytes that two different fields read, which a coverage of
+//! 100 % would otherwise hide (a list that runs into the next one, an
+//! offset into the middle of another field). One value reached twice (a
+//! shared subtree: the same range read as the same type) is not one. Nor,
+//! in a schema with a section that shares bytes between values (`dedup:
+//! Exact` or `ByteSearch`, where AAMP's writer lets a `true` and an `1`, or
+//! a vector and the start of a colour, be one word), are two values that
+//! offsets lead to.
 
 use super::{Kind, Node};
 use crate::Checked;
@@ -40,6 +49,19 @@ pub struct Coverage {
     pub padding: u64,
     /// The ranges nothing explains, in file order.
     pub gaps: Vec<Gap>,
+    /// Bytes read by two different fields, in file order.
+    pub overlaps: Vec<Overlap>,
+}
+
+/// Bytes that two different fields read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Overlap {
+    pub offset: u64,
+    pub len: u64,
+    /// The two fields, each as its path and type, the one starting first
+    /// first.
+    pub first: String,
+    pub second: String,
 }
 
 /// A range of bytes that nothing explains.
@@ -165,7 +187,69 @@ pub fn coverage(c: &Checked, root: &Node, data: &[u8]) -> Coverage {
         unknown: count(UNKNOWN),
         padding: count(PADDING),
         gaps,
+        overlaps: overlaps(c, root),
     }
+}
+
+/// A field's bytes, for the overlaps: (start, end, path, type, whether an
+/// offset leads straight to it).
+type Leaf<'a> = (u64, u64, &'a str, &'a str, bool);
+
+/// The overlaps of the tree's fields (see the module's docs). The fields
+/// are swept in order of start, the furthest-reaching earlier one kept:
+/// one sort.
+fn overlaps(c: &Checked, root: &Node) -> Vec<Overlap> {
+    fn leaves<'a>(n: &'a Node, behind_offset: bool, out: &mut Vec<Leaf<'a>>) {
+        let own = !matches!(
+            n.kind,
+            Kind::Record { .. } | Kind::Seq | Kind::Variant { .. } | Kind::BitRange { .. }
+        );
+        if own && n.size > 0 {
+            out.push((n.offset, n.offset + n.size, &n.path, &n.ty, behind_offset));
+        }
+        let offset = matches!(n.kind, Kind::Offset { .. });
+        for ch in &n.children {
+            leaves(ch, offset || (behind_offset && !own), out);
+        }
+    }
+    let sharing = crate::all_sections(&c.schema).iter().any(|s| {
+        matches!(
+            s.dedup,
+            crate::Dedup::Exact | crate::Dedup::ByteSearch { .. }
+        )
+    });
+    let mut all = Vec::new();
+    leaves(root, false, &mut all);
+    all.sort_unstable_by_key(|l| (l.0, std::cmp::Reverse(l.1)));
+    let mut out: Vec<Overlap> = Vec::new();
+    let mut reach: Option<Leaf<'_>> = None;
+    for l in all {
+        let Some(r) = reach else {
+            reach = Some(l);
+            continue;
+        };
+        let one_value = r.0 == l.0 && r.1 == l.1 && r.3 == l.3;
+        let pooled = sharing && r.4 && l.4;
+        if l.0 < r.1 && !one_value && !pooled {
+            let end = l.1.min(r.1);
+            match out.last_mut() {
+                // Pairs over adjacent bytes with the same first field: once.
+                Some(o) if o.offset + o.len >= l.0 && o.first == format!("{} ({})", r.2, r.3) => {
+                    o.len = o.len.max(end - o.offset);
+                }
+                _ => out.push(Overlap {
+                    offset: l.0,
+                    len: end - l.0,
+                    first: format!("{} ({})", r.2, r.3),
+                    second: format!("{} ({})", l.2, l.3),
+                }),
+            }
+        }
+        if l.1 > r.1 {
+            reach = Some(l);
+        }
+    }
+    out
 }
 
 /// The alignments the schema's layout rules declare (each above 1, once).

@@ -321,7 +321,18 @@ pub fn coverage_text(name: &str, cov: &Coverage) -> String {
     for g in &cov.gaps {
         let _ = writeln!(out, "  {}", gap_text(g));
     }
+    for o in &cov.overlaps {
+        let _ = writeln!(out, "  {}", overlap_text(o));
+    }
     out
+}
+
+/// `overlap at 0x20, 3 byte(s) read two ways: by A (cstring) and by B (u16)`
+pub fn overlap_text(o: &super::coverage::Overlap) -> String {
+    format!(
+        "overlap at 0x{:x}, {} byte(s) read two ways: by {} and by {}",
+        o.offset, o.len, o.first, o.second
+    )
 }
 
 /// `0x1234 +8 after File.root.name: 01 02 …`

@@ -221,6 +221,9 @@ fn file_text(name: &str, cov: &coverage::Coverage, all: bool) -> String {
         "  … {} more range(s) (--all-gaps lists them)",
         cov.gaps.len() - GAPS_SHOWN
     );
+    for o in &cov.overlaps {
+        let _ = writeln!(s, "  {}", render::overlap_text(o));
+    }
     s
 }
 
