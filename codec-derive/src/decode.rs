@@ -586,9 +586,9 @@ impl Gen<'_> {
         let rt = RT();
         let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
         let ety = self.rust_ty(of, owner, field);
-        if is_prim(of) {
-            // Numbers: one bounds check and one copy of the run (a blob is
-            // one `to_vec`), rather than a read and a push per element.
+        // Numbers: one bounds check and one copy of the run (a blob is one
+        // `to_vec`), rather than a read and a push per element.
+        let body = if is_prim(of) {
             let endian = self.endian_const();
             let read = match of {
                 Type::U8 => quote!(#rt::reader::numbers::octets(rec)),
@@ -597,22 +597,23 @@ impl Gen<'_> {
                     quote!(#rt::reader::numbers::each(rec, #esize, |c| #one))
                 }
             };
-            return quote! {
-                let n: u64 = #n;
-                let start: u64 = #start;
-                r.check_count(#at, start, n, #esize)?;
-                if n == 0 {
-                    return Ok(::std::vec::Vec::new());
-                }
-                r.enter(#at, start, n * #esize)?;
+            quote! {
                 let rec = r.bytes(start, n * #esize)?;
                 let e = #endian;
                 let out: ::std::vec::Vec<#ety> = #read;
-                r.leave();
-                Ok(out)
-            };
-        }
-        let elem = self.inline_read(of, quote!(q), owner, field);
+            }
+        } else {
+            let elem = self.inline_read(of, quote!(q), owner, field);
+            quote! {
+                let mut out: ::std::vec::Vec<#ety> = ::std::vec::Vec::with_capacity(n as usize);
+                let mut q = start;
+                for i in 0..n as usize {
+                    let (e, next) = match #elem { Ok(v) => v, Err(e) => return Err(e.at_index(i)) };
+                    out.push(e);
+                    q = next;
+                }
+            }
+        };
         quote! {
             let n: u64 = #n;
             let start: u64 = #start;
@@ -621,13 +622,7 @@ impl Gen<'_> {
                 return Ok(::std::vec::Vec::new());
             }
             r.enter(#at, start, n * #esize)?;
-            let mut out: ::std::vec::Vec<#ety> = ::std::vec::Vec::with_capacity(n as usize);
-            let mut q = start;
-            for i in 0..n as usize {
-                let (e, next) = match #elem { Ok(v) => v, Err(e) => return Err(e.at_index(i)) };
-                out.push(e);
-                q = next;
-            }
+            #body
             r.leave();
             Ok(out)
         }
