@@ -141,6 +141,15 @@ pub fn peel(data: &[u8], dicts: &Dictionaries) -> Result<(Vec<Layer>, Vec<u8>), 
 /// (outermost first), so that the binary written from the text gets them
 /// back: `# codec layers: zstd dictionary 2; Yaz0 alignment 128`.
 pub fn comment_line(layers: &[Layer]) -> String {
+    format!("{LAYERS_COMMENT} {}", describe(layers))
+}
+
+const LAYERS_COMMENT: &str = "# codec layers:";
+
+/// The layers as text (`Yaz0 alignment 0; zstd dictionary 2`): what
+/// [`comment_line`] writes after its prefix, and what a text form without
+/// comments (RSTB's JSON) keeps in a field. [`parse`] reads it.
+pub fn describe(layers: &[Layer]) -> String {
     let parts: Vec<String> = layers
         .iter()
         .map(|l| match *l {
@@ -151,10 +160,34 @@ pub fn comment_line(layers: &[Layer]) -> String {
             Layer::Zstd { dictionary: None } => "zstd".to_owned(),
         })
         .collect();
-    format!("{LAYERS_COMMENT} {}", parts.join("; "))
+    parts.join("; ")
 }
 
-const LAYERS_COMMENT: &str = "# codec layers:";
+/// The layers `text` names, as [`describe`] writes them.
+pub fn parse(text: &str) -> Result<Vec<Layer>, String> {
+    let bad = |part: &str| {
+        format!("`{part}` is not a layer (`zstd`, `zstd dictionary N`, `Yaz0 alignment N`)")
+    };
+    let mut layers = Vec::new();
+    for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        let layer = match words.as_slice() {
+            ["zstd"] => Layer::Zstd { dictionary: None },
+            ["zstd", "dictionary", n] => Layer::Zstd {
+                dictionary: Some(n.parse().map_err(|_| bad(part))?),
+            },
+            ["Yaz0", "alignment", n] => Layer::Yaz0 {
+                alignment: n.parse().map_err(|_| bad(part))?,
+            },
+            _ => return Err(bad(part)),
+        };
+        layers.push(layer);
+    }
+    if layers.len() > MAX_LAYERS {
+        return Err(format!("more than {MAX_LAYERS} compression layers"));
+    }
+    Ok(layers)
+}
 
 /// The layers a text's leading comment lines name ([`comment_line`]), and
 /// the line (from 1) that names them; none when no such line comes before
@@ -168,34 +201,9 @@ pub fn from_comment(text: &str) -> Result<Option<(usize, Vec<Layer>)>, String> {
             }
             return Ok(None);
         };
-        let bad = |part: &str| {
-            format!(
-                "line {}: `{part}` is not a layer (`zstd`, `zstd dictionary N`, `Yaz0 alignment N`)",
-                i + 1
-            )
-        };
-        let mut layers = Vec::new();
-        for part in rest.split(';').map(str::trim).filter(|p| !p.is_empty()) {
-            let words: Vec<&str> = part.split_whitespace().collect();
-            let layer = match words.as_slice() {
-                ["zstd"] => Layer::Zstd { dictionary: None },
-                ["zstd", "dictionary", n] => Layer::Zstd {
-                    dictionary: Some(n.parse().map_err(|_| bad(part))?),
-                },
-                ["Yaz0", "alignment", n] => Layer::Yaz0 {
-                    alignment: n.parse().map_err(|_| bad(part))?,
-                },
-                _ => return Err(bad(part)),
-            };
-            layers.push(layer);
-        }
-        if layers.len() > MAX_LAYERS {
-            return Err(format!(
-                "line {}: more than {MAX_LAYERS} compression layers",
-                i + 1
-            ));
-        }
-        return Ok(Some((i + 1, layers)));
+        return parse(rest)
+            .map(|layers| Some((i + 1, layers)))
+            .map_err(|e| format!("line {}: {e}", i + 1));
     }
     Ok(None)
 }

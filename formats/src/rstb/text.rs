@@ -42,9 +42,8 @@ pub fn to_json(doc: &Table, variant: Variant, layers: &[Layer]) -> String {
     };
     let _ = writeln!(out, "{{\n  \"byte_order\": \"{order}\",");
     if !layers.is_empty() {
-        let line = crate::layer::comment_line(layers);
-        let named = line.split_once(':').map_or("", |(_, rest)| rest.trim());
-        let _ = writeln!(out, "  \"layers\": {},", json_string(named));
+        let named = crate::layer::describe(layers);
+        let _ = writeln!(out, "  \"layers\": {},", json_string(&named));
     }
     out.push_str("  \"crcs\": [");
     for (i, e) in doc.crcs.iter().enumerate() {
@@ -150,10 +149,7 @@ pub fn from_json(text: &str) -> Result<(Variant, Table, Vec<Layer>), TextError> 
     };
     let layers = match &doc.layers {
         None => Vec::new(),
-        Some(named) => crate::layer::from_comment(&format!("# codec layers: {named}"))
-            .map_err(|e| err("\"layers\"", e.replace("line 1: ", "")))?
-            .map(|(_, l)| l)
-            .unwrap_or_default(),
+        Some(named) => crate::layer::parse(named).map_err(|e| err("\"layers\"", e))?,
     };
     let mut crcs = Vec::with_capacity(doc.crcs.len());
     for c in &doc.crcs {
