@@ -322,6 +322,15 @@ impl Gen<'_> {
                     let i = i as u32;
                     quote!(Self::#vn(id) => ::std::option::Option::Some((#i, #vname, *id)))
                 });
+            let makers = u
+                .variants
+                .iter()
+                .filter(|v| matches!(v.ty, Type::Ptr(_)))
+                .map(|v| {
+                    let vn = ident(&v.name);
+                    let vname = &v.name;
+                    quote!(#vname => ::std::option::Option::Some(Self::#vn(id)))
+                });
             quote! {
                 impl ::codec_runtime::rows::RowCell for #name {
                     const UNION: &'static str = #uname;
@@ -329,6 +338,13 @@ impl Gen<'_> {
                     fn string_ref(&self) -> ::std::option::Option<(u32, &'static str, u32)> {
                         match self {
                             #(#arms,)*
+                            _ => ::std::option::Option::None,
+                        }
+                    }
+                    #[allow(unused_variables)]
+                    fn string_cell(variant: &str, id: u32) -> ::std::option::Option<Self> {
+                        match variant {
+                            #(#makers,)*
                             _ => ::std::option::Option::None,
                         }
                     }
@@ -359,10 +375,12 @@ impl Gen<'_> {
 }
 
 impl Gen<'_> {
-    /// `#[derive(serde::Serialize)]` when the invocation asks for `serde`.
+    /// `#[derive(serde::Serialize, serde::Deserialize)]` when the
+    /// invocation asks for `serde`: a value goes out to the research tools'
+    /// generic form and comes back (an edit in `codec explore`).
     fn serde_derive(&self) -> TokenStream {
         if self.serde {
-            quote!(#[derive(::serde::Serialize)])
+            quote!(#[derive(::serde::Serialize, ::serde::Deserialize)])
         } else {
             TokenStream::new()
         }
@@ -383,9 +401,15 @@ impl Gen<'_> {
             return TokenStream::new();
         }
         if boxed {
-            quote!(#[serde(serialize_with = "__codec_serialize_boxed_array")])
+            quote!(#[serde(
+                serialize_with = "__codec_serialize_boxed_array",
+                deserialize_with = "__codec_deserialize_boxed_array"
+            )])
         } else {
-            quote!(#[serde(serialize_with = "__codec_serialize_array")])
+            quote!(#[serde(
+                serialize_with = "__codec_serialize_array",
+                deserialize_with = "__codec_deserialize_array"
+            )])
         }
     }
 
@@ -414,6 +438,20 @@ impl Gen<'_> {
                 s: S,
             ) -> ::std::result::Result<S::Ok, S::Error> {
                 __codec_serialize_array(&**v, s)
+            }
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            fn __codec_deserialize_array<'de, T: ::serde::Deserialize<'de>, const N: usize, D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::std::result::Result<[T; N], D::Error> {
+                ::codec_runtime::serde_impls::array(d)
+            }
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            fn __codec_deserialize_boxed_array<'de, T: ::serde::Deserialize<'de>, const N: usize, D: ::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::std::result::Result<::std::boxed::Box<[T; N]>, D::Error> {
+                ::codec_runtime::serde_impls::array(d).map(::std::boxed::Box::new)
             }
         }
     }

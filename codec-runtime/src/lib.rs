@@ -27,7 +27,7 @@ pub mod record;
 pub mod rows;
 pub mod scope;
 #[cfg(feature = "serde")]
-mod serde_impls;
+pub mod serde_impls;
 pub mod shared;
 mod span_index;
 mod strings;

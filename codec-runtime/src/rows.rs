@@ -134,6 +134,12 @@ pub trait RowCell {
     /// For a cell that points at a string: its variant's index and name in
     /// the union, and the string's index in [`Rows::strings`].
     fn string_ref(&self) -> Option<(u32, &'static str, u32)>;
+
+    /// The cell of the variant named `variant` pointing at string `id`, when
+    /// that variant is one that points at a string.
+    fn string_cell(variant: &str, id: u32) -> Option<Self>
+    where
+        Self: Sized;
 }
 
 /// Rows of cells, every row as wide as the others, kept in one vector, with

@@ -1,13 +1,18 @@
-//! `serde::Serialize` for the run-time types generated types hold (the
-//! `serde` feature): a [`Text`] as a string, or as its bytes (a sequence of
-//! `u8`) when it is not UTF-8; [`Rows`] as a sequence of rows, each a
-//! sequence of cells; a [`StringPool`] as a struct of its strings and odd
-//! references.
+//! `serde::Serialize` and `Deserialize` for the run-time types generated
+//! types hold (the `serde` feature): a [`Text`] as a string, or as its bytes
+//! (a sequence of `u8`) when it is not UTF-8; [`Rows`] as a sequence of
+//! rows, each a sequence of cells; a [`StringPool`] as a struct of its
+//! strings and odd references. Each form reads back as it was written, so a
+//! value taken out to a generic form (the research tools', an edit in the
+//! explorer) comes back as the same typed value.
 
 use crate::rows::{RowCell, Rows};
 use crate::{StringPool, Text};
+use serde::de::{self, DeserializeSeed, EnumAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, SerializeStruct};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::marker::PhantomData;
 
 impl Serialize for Text {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -65,5 +70,214 @@ impl<T: Serialize> Serialize for crate::Aligned<T> {
         st.serialize_field("align", &self.align)?;
         st.serialize_field("value", &self.value)?;
         st.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Text;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string, or its bytes when it is not UTF-8")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text, E> {
+                Ok(Text::Utf8(crate::Str::new(v)))
+            }
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Text, E> {
+                Ok(Text::Bytes(v.into()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Text, A::Error> {
+                let mut b = Vec::with_capacity(a.size_hint().unwrap_or(0).min(1 << 16));
+                while let Some(x) = a.next_element::<u8>()? {
+                    b.push(x);
+                }
+                Ok(Text::Bytes(b.into()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The fields of a [`StringPool`] as it is written.
+#[derive(Deserialize)]
+#[serde(rename = "StringPool")]
+struct PoolForm {
+    strings: Vec<crate::Str>,
+    odd: Vec<(u64, crate::Str)>,
+}
+
+impl<'de> Deserialize<'de> for StringPool {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let p = PoolForm::deserialize(d)?;
+        let mut pool = StringPool::new(p.strings);
+        pool.odd = p.odd;
+        Ok(pool)
+    }
+}
+
+/// The fields of an [`Aligned`](crate::Aligned) as it is written.
+#[derive(Deserialize)]
+#[serde(rename = "Aligned")]
+struct AlignedForm<T> {
+    align: u64,
+    value: T,
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for crate::Aligned<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let a = AlignedForm::<T>::deserialize(d)?;
+        Ok(crate::Aligned::with_align(a.value, a.align))
+    }
+}
+
+/// An array of any length written as a tuple (serde's own stop at 32).
+pub fn array<'de, T: Deserialize<'de>, const N: usize, D: Deserializer<'de>>(
+    d: D,
+) -> Result<[T; N], D::Error> {
+    struct V<T, const N: usize>(PhantomData<T>);
+    impl<'de, T: Deserialize<'de>, const N: usize> Visitor<'de> for V<T, N> {
+        type Value = [T; N];
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "{N} elements")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<[T; N], A::Error> {
+            let mut v = Vec::with_capacity(N);
+            while let Some(x) = a.next_element()? {
+                if v.len() == N {
+                    return Err(de::Error::invalid_length(N + 1, &self));
+                }
+                v.push(x);
+            }
+            let n = v.len();
+            v.try_into()
+                .map_err(|_| de::Error::invalid_length(n, &self))
+        }
+    }
+    d.deserialize_tuple(N, V::<T, N>(PhantomData))
+}
+
+/// Rows read back: a string cell (its variant holding the string) adds the
+/// string to the rows' strings and points at it; any other cell is the
+/// union's own form.
+impl<'de, C: Deserialize<'de> + RowCell> Deserialize<'de> for Rows<C> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct RowsV<C>(PhantomData<C>);
+        impl<'de, C: Deserialize<'de> + RowCell> Visitor<'de> for RowsV<C> {
+            type Value = Rows<C>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a sequence of rows, each a sequence of cells")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Rows<C>, A::Error> {
+                let mut rows = Rows::new(0);
+                let mut row = Vec::new();
+                while a
+                    .next_element_seed(RowSeed {
+                        rows: &mut rows,
+                        row: &mut row,
+                    })?
+                    .is_some()
+                {
+                    if !rows.is_empty() && row.len() != rows.width() {
+                        return Err(de::Error::custom(format!(
+                            "row {} has {} cells where the rows before have {}",
+                            rows.len(),
+                            row.len(),
+                            rows.width()
+                        )));
+                    }
+                    rows.push(row.drain(..));
+                }
+                Ok(rows)
+            }
+        }
+        d.deserialize_seq(RowsV(PhantomData))
+    }
+}
+
+/// One row's cells, read into `row`.
+struct RowSeed<'a, C> {
+    rows: &'a mut Rows<C>,
+    row: &'a mut Vec<C>,
+}
+
+impl<'de, C: Deserialize<'de> + RowCell> Visitor<'de> for RowSeed<'_, C> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a row of cells")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<(), A::Error> {
+        while let Some(c) = a.next_element_seed(CellSeed {
+            rows: &mut *self.rows,
+        })? {
+            self.row.push(c);
+        }
+        Ok(())
+    }
+}
+
+impl<'de, C: Deserialize<'de> + RowCell> DeserializeSeed<'de> for RowSeed<'_, C> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+/// One cell: a string variant's string goes to the rows' strings.
+struct CellSeed<'a, C> {
+    rows: &'a mut Rows<C>,
+}
+
+impl<'de, C: Deserialize<'de> + RowCell> Visitor<'de> for CellSeed<'_, C> {
+    type Value = C;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "a cell of {}", C::UNION)
+    }
+    fn visit_enum<A: EnumAccess<'de>>(self, a: A) -> Result<C, A::Error> {
+        use serde::de::VariantAccess;
+        let (name, variant): (String, _) = a.variant()?;
+        if C::string_cell(&name, 0).is_some() {
+            let text: Text = variant.newtype_variant()?;
+            let id = self.rows.add_string(text.as_bytes());
+            return C::string_cell(&name, id)
+                .ok_or_else(|| de::Error::custom("a string cell without a string"));
+        }
+        C::deserialize(Replay { name, variant })
+    }
+}
+
+impl<'de, C: Deserialize<'de> + RowCell> DeserializeSeed<'de> for CellSeed<'_, C> {
+    type Value = C;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<C, D::Error> {
+        d.deserialize_enum(C::UNION, &[], self)
+    }
+}
+
+/// An enum whose variant is already read: hands the name and the rest of
+/// the value to the union's own `Deserialize`.
+struct Replay<A> {
+    name: String,
+    variant: A,
+}
+
+impl<'de, A: de::VariantAccess<'de>> Deserializer<'de> for Replay<A> {
+    type Error = A::Error;
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, A::Error> {
+        v.visit_enum(self)
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de, A: de::VariantAccess<'de>> EnumAccess<'de> for Replay<A> {
+    type Error = A::Error;
+    type Variant = A;
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, A), A::Error> {
+        use serde::de::IntoDeserializer;
+        let name: de::value::StringDeserializer<A::Error> = self.name.into_deserializer();
+        Ok((seed.deserialize(name)?, self.variant))
     }
 }

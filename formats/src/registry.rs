@@ -10,6 +10,7 @@
 //! written by hand per format); everything else asks the entry.
 
 use crate::{aamp, ainb, bdat, byml, rstb, sarc, Format, RoundTripError};
+use codec_schema::interp::Value;
 
 /// Decodes a file and encodes it again, as a named variant or its own.
 pub type RoundTrip = fn(Option<&str>, &[u8]) -> Result<Vec<u8>, RoundTripError>;
@@ -49,6 +50,23 @@ pub struct Entry {
     /// The fields its zero-copy views leave out (`docs/views.md`), and the
     /// variant that count is of.
     pub views_skipped: fn() -> Vec<(&'static str, usize)>,
+    /// The document decoded by the compiled codec, in the generic form the
+    /// research tools show ([`Value`], the shape the interpreter gives).
+    pub to_value: fn(&[u8]) -> Result<Value, String>,
+    /// A document in that form (an edited one) encoded by the compiled
+    /// codec, as the variant of `original`, the file it came from.
+    pub from_value: fn(original: &[u8], Value) -> Result<Vec<u8>, String>,
+}
+
+/// A typed document in the generic form.
+fn generic<T: serde::Serialize, E: std::fmt::Display>(doc: Result<T, E>) -> Result<Value, String> {
+    let doc = doc.map_err(|e| e.to_string())?;
+    codec_schema::interp::to_value(&doc).map_err(|e| e.to_string())
+}
+
+/// The typed document a generic value is the form of.
+fn typed<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, String> {
+    codec_schema::interp::from_value(v).map_err(|e| format!("the edited document: {e}"))
 }
 
 /// A variant of a schema with variants, named in any case.
@@ -108,6 +126,8 @@ pub static FORMATS: [Entry; 6] = [
             Ok(aamp::decode(a).map_err(d)? == aamp::decode(b).map_err(d)?)
         },
         views_skipped: || vec![("", aamp::schema::view::SKIPPED.len())],
+        to_value: |d| generic(aamp::decode(d)),
+        from_value: |_, v| aamp::encode(&typed(v)?).map_err(|e| e.to_string()),
     },
     Entry {
         format: Format::Bdat,
@@ -147,6 +167,11 @@ pub static FORMATS: [Entry; 6] = [
                 ("XC1", bdat::schema::view::wii::SKIPPED.len()),
             ]
         },
+        to_value: |d| generic(bdat::decode(d).map(|(_, doc)| doc)),
+        from_value: |original, v| {
+            let (variant, _) = bdat::decode(original).map_err(|e| e.to_string())?;
+            bdat::encode(&typed(v)?, variant).map_err(|e| e.to_string())
+        },
     },
     Entry {
         format: Format::Ainb,
@@ -182,6 +207,8 @@ pub static FORMATS: [Entry; 6] = [
             Ok(ainb::decode(a).map_err(d)? == ainb::decode(b).map_err(d)?)
         },
         views_skipped: || vec![("0x407", ainb::schema::view::v407::SKIPPED.len())],
+        to_value: |d| generic(ainb::decode(d)),
+        from_value: |_, v| ainb::encode(&typed(v)?).map_err(|e| e.to_string()),
     },
     Entry {
         format: Format::Sarc,
@@ -205,6 +232,11 @@ pub static FORMATS: [Entry; 6] = [
             Ok(sarc::decode(a).map_err(d)? == sarc::decode(b).map_err(d)?)
         },
         views_skipped: || vec![("", sarc::schema::view::little::SKIPPED.len())],
+        to_value: |d| generic(sarc::decode(d).map(|(_, doc)| doc)),
+        from_value: |original, v| {
+            let variant = sarc::Variant::detect(original).ok_or("not a SARC archive")?;
+            sarc::encode(&typed(v)?, variant).map_err(|e| e.to_string())
+        },
     },
     Entry {
         format: Format::Byml,
@@ -229,6 +261,11 @@ pub static FORMATS: [Entry; 6] = [
             Ok(byml::decode(a).map_err(d)? == byml::decode(b).map_err(d)?)
         },
         views_skipped: || vec![("", byml::schema::view::le::SKIPPED.len())],
+        to_value: |d| generic(byml::decode(d).map(|(_, doc)| doc)),
+        from_value: |original, v| {
+            let variant = byml::detect(original).ok_or("not a BYML document")?;
+            byml::encode(&typed(v)?, variant).map_err(|e| e.to_string())
+        },
     },
     Entry {
         format: Format::Rstb,
@@ -252,6 +289,11 @@ pub static FORMATS: [Entry; 6] = [
             Ok(rstb::decode(a).map_err(d)? == rstb::decode(b).map_err(d)?)
         },
         views_skipped: || vec![("", rstb::schema::view::le::SKIPPED.len())],
+        to_value: |d| generic(rstb::decode(d).map(|(_, doc)| doc)),
+        from_value: |original, v| {
+            let variant = rstb::detect(original).ok_or("not a resource size table")?;
+            rstb::encode(&typed(v)?, variant).map_err(|e| e.to_string())
+        },
     },
 ];
 

@@ -17,12 +17,14 @@
 
 pub mod coverage;
 mod ext;
+mod from_value;
 pub mod render;
 pub mod survey;
 mod tree;
 mod value;
 
 pub use ext::{Hooks, NoHooks};
+pub use from_value::from_value;
 
 pub use value::{
     to_value, MapBuilder, SeqBuilder, StructBuilder, Value, ValueError, ValueSerializer,
