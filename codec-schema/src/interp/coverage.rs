@@ -94,6 +94,51 @@ const KNOWN: u8 = 3;
 
 /// Computes the coverage of `data` by the (possibly partial) tree `root`.
 pub fn coverage(c: &Checked, root: &Node, data: &[u8]) -> Coverage {
+    let (class, gaps) = classify(c, root, data);
+    let count = |cls: u8| class.iter().filter(|&&x| x == cls).count() as u64;
+    Coverage {
+        len: data.len() as u64,
+        known: count(KNOWN),
+        unknown: count(UNKNOWN),
+        padding: count(PADDING),
+        gaps,
+        overlaps: overlaps(c, root),
+    }
+}
+
+/// What explains a run of bytes, as [`coverage`] counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    Unexplained,
+    Padding,
+    Unknown,
+    Known,
+}
+
+/// The file as runs of bytes of one [`Class`] each, `(from, to, class)` in
+/// file order, covering every byte: what a hex view colours.
+pub fn runs(c: &Checked, root: &Node, data: &[u8]) -> Vec<(u64, u64, Class)> {
+    let (class, _) = classify(c, root, data);
+    let mut out: Vec<(u64, u64, Class)> = Vec::new();
+    for (i, &x) in class.iter().enumerate() {
+        let cls = match x {
+            NONE => Class::Unexplained,
+            PADDING => Class::Padding,
+            UNKNOWN => Class::Unknown,
+            _ => Class::Known,
+        };
+        match out.last_mut() {
+            Some(r) if r.2 == cls => r.1 = i as u64 + 1,
+            _ => out.push((i as u64, i as u64 + 1, cls)),
+        }
+    }
+    out
+}
+
+/// Each byte's class and the gaps (runs nothing explains, less the zeros
+/// an alignment accounts for).
+fn classify(c: &Checked, root: &Node, data: &[u8]) -> (Vec<u8>, Vec<Gap>) {
     let len = data.len();
     let mut class = vec![NONE; len];
     // Leaf ranges (start, end, path) to name the field before each gap.
@@ -180,15 +225,7 @@ pub fn coverage(c: &Checked, root: &Node, data: &[u8]) -> Coverage {
             after: k.checked_sub(1).map(|k| ends[k].1.to_owned()),
         });
     }
-    let count = |cls: u8| class.iter().filter(|&&x| x == cls).count() as u64;
-    Coverage {
-        len: len as u64,
-        known: count(KNOWN),
-        unknown: count(UNKNOWN),
-        padding: count(PADDING),
-        gaps,
-        overlaps: overlaps(c, root),
-    }
+    (class, gaps)
 }
 
 /// A field's bytes, for the overlaps: (start, end, path, type, whether an

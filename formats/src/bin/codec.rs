@@ -20,6 +20,8 @@ mod coverage;
 mod docs;
 #[path = "codec/dump.rs"]
 mod dump;
+#[path = "codec/explore/mod.rs"]
+mod explore;
 #[path = "codec/inputs.rs"]
 mod inputs;
 #[path = "codec/interrupt.rs"]
@@ -117,6 +119,11 @@ enum Command {
                       stderr), 2 when the file or the schema cannot be used."
     )]
     Dump(dump::DumpArgs),
+    /// Show and edit files in a local web page (hex and tree, coverage,
+    /// the live schema).
+    #[command(after_help = "Exit status: 0 when stopped, 1 when a file cannot be \
+                      opened or the server cannot start, 2 on a usage error.")]
+    Explore(explore::ExploreArgs),
     /// Report the bytes each file's schema explains, and the gaps.
     #[command(
         long_about = "For each file: how many bytes the schema's fields explain, how \
@@ -181,6 +188,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Dump(args) => dump::run(&args),
+        Command::Explore(args) => explore::run(&args),
         Command::Coverage(args) => coverage::run(&args),
         Command::Survey(args) => survey::run(&args),
         Command::Archive(args) => members::run(&args),

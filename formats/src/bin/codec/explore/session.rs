@@ -1,0 +1,715 @@
+//! The documents `codec explore` has open, with no HTTP in sight: each file
+//! named on the command line (through its compression layers) and each
+//! archive member opened from the page, decoded by the interpreter into the
+//! tree the page shows, coloured by coverage, edited through the compiled
+//! codec, and saved atomically beside the file it came from.
+//!
+//! An edit changes one value of the interpreter's tree, takes the whole
+//! tree to the generic form ([`Node::to_value`], the shape of the compiled
+//! codec's types), reads that back into the typed document and encodes it
+//! with the format's own writer (`Entry::from_value`): the bytes are then
+//! exactly what `from-text` would write for the same document. The new
+//! bytes are decoded again and must give the edited document, or the edit
+//! is refused. An edited member is put back into its archive (its
+//! alignment kept, its layers applied again) at once, so the archive the
+//! user named is what "save as" writes.
+
+use codec_schema::interp::coverage::{self, Class};
+use codec_schema::interp::{self, Decoded, Kind, Node, Value};
+use codec_schema::Checked;
+use formats::layer::{peel, wrap, Dictionaries, Layer};
+use formats::registry::{Entry, FORMATS};
+use serde_json::{json, Value as Json};
+use std::path::{Path, PathBuf};
+
+/// Where a document's bytes come from.
+#[derive(Debug)]
+pub enum Origin {
+    /// A file named on the command line, inside these layers.
+    File { path: PathBuf, layers: Vec<Layer> },
+    /// A member of the archive `parent`, inside these layers.
+    Member {
+        parent: usize,
+        name: String,
+        layers: Vec<Layer>,
+    },
+}
+
+/// One open document.
+#[derive(Debug)]
+pub struct Doc {
+    pub label: String,
+    pub origin: Origin,
+    /// The bytes now (inside the layers), edits included.
+    pub data: Vec<u8>,
+    /// The bytes as opened, to show what edits changed.
+    pub opened: Vec<u8>,
+    /// The built-in format the bytes are, if any.
+    pub format: Option<&'static Entry>,
+    /// The schema's source and the name diagnostics give it.
+    pub schema_text: String,
+    pub schema_file: String,
+    /// The schema is not the format's own (`--schema`, or edited in the
+    /// page): the compiled codec cannot write what it reads.
+    pub schema_foreign: bool,
+    /// The checked schema (`None` when the text in the page does not check).
+    checked: Option<Checked>,
+    /// The schema variant the bytes are read as.
+    variant: Option<&'static str>,
+    pub decoded: Option<Decoded>,
+    /// Coverage runs `(from, to, class)`.
+    pub runs: Vec<(u64, u64, Class)>,
+    /// The member names, for an archive.
+    pub members: Vec<String>,
+    /// Changed since opened (by an edit here or in a member).
+    pub dirty: bool,
+}
+
+/// Every open document.
+#[derive(Debug)]
+pub struct Session {
+    pub docs: Vec<Doc>,
+    dicts: Dictionaries,
+    names: formats::aamp::names::NameTable,
+    /// `--schema`: read every file with it.
+    given: Option<(String, String)>,
+}
+
+/// A schema diagnostic for the page.
+fn diagnostics_json(d: &codec_schema::Diagnostics) -> Json {
+    Json::Array(
+        d.items
+            .iter()
+            .map(|i| {
+                json!({
+                    "line": i.pos.line,
+                    "col": i.pos.col,
+                    "item": i.item,
+                    "message": i.message,
+                    "hint": i.hint,
+                })
+            })
+            .collect(),
+    )
+}
+
+impl Session {
+    pub fn new(
+        dicts: Dictionaries,
+        names: formats::aamp::names::NameTable,
+        given: Option<(String, String)>,
+    ) -> Session {
+        Session {
+            docs: Vec::new(),
+            dicts,
+            names,
+            given,
+        }
+    }
+
+    /// Opens a file named on the command line.
+    pub fn open_file(&mut self, path: &Path) -> Result<usize, String> {
+        let meta = std::fs::symlink_metadata(path)
+            .map_err(|e| format!("{}: {}", path.display(), formats::io_message(&e)))?;
+        if !meta.is_file() {
+            return Err(format!("{}: not a regular file", path.display()));
+        }
+        let raw =
+            std::fs::read(path).map_err(|e| format!("{}: {}", path.display(), formats::io_message(&e)))?;
+        let (layers, data) = peel(&raw, &self.dicts).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut label = path.display().to_string();
+        for l in &layers {
+            label.push_str(&format!(" ▸ {l}"));
+        }
+        let origin = Origin::File {
+            path: path.to_owned(),
+            layers,
+        };
+        Ok(self.add(label, origin, data))
+    }
+
+    /// Opens member `name` of the archive `parent` (once: again, the same
+    /// document).
+    pub fn open_member(&mut self, parent: usize, name: &str) -> Result<usize, String> {
+        if let Some(i) = self.docs.iter().position(
+            |d| matches!(&d.origin, Origin::Member { parent: p, name: n, .. } if *p == parent && n == name),
+        ) {
+            return Ok(i);
+        }
+        let p = self.docs.get(parent).ok_or("no such document")?;
+        let (_, sarc) = formats::sarc::decode(&p.data).map_err(|e| e.to_string())?;
+        let stored = sarc
+            .get(name)
+            .ok_or_else(|| format!("the archive has no member {name:?}"))?;
+        let (layers, data) = peel(stored, &self.dicts).map_err(|e| format!("{name}: {e}"))?;
+        let mut label = format!("{} ▸ sarc ▸ {name}", p.label);
+        for l in &layers {
+            label.push_str(&format!(" ▸ {l}"));
+        }
+        let origin = Origin::Member {
+            parent,
+            name: name.to_owned(),
+            layers,
+        };
+        Ok(self.add(label, origin, data))
+    }
+
+    fn add(&mut self, label: String, origin: Origin, data: Vec<u8>) -> usize {
+        let format = FORMATS.iter().find(|e| (e.detect)(&data).is_some());
+        let (schema_text, schema_file, foreign) = match (&self.given, format) {
+            (Some((text, file)), _) => (text.clone(), file.clone(), true),
+            (None, Some(e)) => (e.schema_source.to_owned(), e.schema_file.to_owned(), false),
+            (None, None) => (String::new(), String::new(), false),
+        };
+        let mut doc = Doc {
+            label,
+            origin,
+            opened: data.clone(),
+            data,
+            format,
+            schema_text,
+            schema_file,
+            schema_foreign: foreign,
+            checked: None,
+            variant: None,
+            decoded: None,
+            runs: Vec::new(),
+            members: Vec::new(),
+            dirty: false,
+        };
+        let _ = doc.check_schema();
+        doc.decode(&self.names);
+        self.docs.push(doc);
+        self.docs.len() - 1
+    }
+
+    /// Replaces a document's schema with `text` (the page's editor) and
+    /// decodes again; when it does not check, the checker's diagnostics,
+    /// and the tree stays the one of the last schema that did.
+    pub fn set_schema(&mut self, id: usize, text: &str) -> Result<(), Json> {
+        let given = self.given.is_some();
+        let doc = self.docs.get_mut(id).ok_or(Json::Null)?;
+        doc.schema_text = text.to_owned();
+        doc.check_schema()?;
+        doc.schema_foreign = given || doc.format.is_none_or(|e| e.schema_source != text);
+        doc.decode(&self.names);
+        Ok(())
+    }
+
+    /// Changes the value at `at` (indices from the root; an element of a
+    /// list of numbers is one more index) to `text`, and writes the
+    /// document with its codec. The ranges of bytes that now differ from
+    /// the bytes before.
+    pub fn edit(&mut self, id: usize, at: &[usize], text: &str) -> Result<Vec<(u64, u64)>, String> {
+        let doc = self.docs.get(id).ok_or("no such document")?;
+        if let Some(why) = doc.read_only() {
+            return Err(why);
+        }
+        let entry = doc.format.ok_or("no codec writes this file")?;
+        let decoded = doc.decoded.as_ref().ok_or("the file is not decoded")?;
+        let mut root = decoded.root.clone();
+        set_value(&mut root, at, text)?;
+        let wanted = root.to_value();
+        let bytes = (entry.from_value)(&doc.data, wanted.clone())?;
+        // What was written must read back as what was asked.
+        let back = (entry.to_value)(&bytes).map_err(|e| format!("the written file does not decode: {e}"))?;
+        if let Some(d) = back.first_difference(&wanted) {
+            return Err(format!("the writer did not keep the edit: {d}"));
+        }
+        let before = std::mem::replace(&mut self.docs[id].data, bytes);
+        let changed = changed_ranges(&before, &self.docs[id].data);
+        self.docs[id].dirty = true;
+        self.docs[id].decode(&self.names);
+        self.put_back(id)?;
+        Ok(changed)
+    }
+
+    /// An edited member goes back into its archive, and that archive into
+    /// its own, up to the file named on the command line.
+    fn put_back(&mut self, id: usize) -> Result<(), String> {
+        let Origin::Member {
+            parent,
+            name,
+            layers,
+        } = &self.docs[id].origin
+        else {
+            return Ok(());
+        };
+        let (parent, name) = (*parent, name.clone());
+        let stored = wrap(self.docs[id].data.clone(), layers, &self.dicts)?;
+        let p = &mut self.docs[parent];
+        let (variant, mut sarc) = formats::sarc::decode(&p.data).map_err(|e| e.to_string())?;
+        let node = sarc
+            .nodes
+            .iter_mut()
+            .find(|n| n.name.as_str() == name)
+            .ok_or_else(|| format!("the archive lost its member {name:?}"))?;
+        node.data.value = stored;
+        p.data = formats::sarc::encode(&sarc, variant).map_err(|e| e.to_string())?;
+        p.dirty = true;
+        p.decode(&self.names);
+        self.put_back(parent)
+    }
+
+    /// The file named on the command line that holds document `id`, with
+    /// its bytes as they would be saved (layers applied again).
+    pub fn saved_bytes(&self, id: usize) -> Result<(PathBuf, Vec<u8>), String> {
+        let mut at = id;
+        loop {
+            let d = self.docs.get(at).ok_or("no such document")?;
+            match &d.origin {
+                Origin::Member { parent, .. } => at = *parent,
+                Origin::File { path, layers } => {
+                    return Ok((path.clone(), wrap(d.data.clone(), layers, &self.dicts)?));
+                }
+            }
+        }
+    }
+}
+
+impl Doc {
+    /// Why edits are refused, if they are.
+    pub fn read_only(&self) -> Option<String> {
+        if self.format.is_none() {
+            return Some("read-only: no compiled codec writes this file".into());
+        }
+        if self.schema_foreign {
+            return Some(
+                "read-only: the schema is not the format's own, and only the compiled codec \
+                 writes (the interpreter reads; its writer is not built yet)"
+                    .into(),
+            );
+        }
+        match &self.decoded {
+            Some(d) if d.error.is_none() => None,
+            _ => Some("read-only: the file does not decode in full".into()),
+        }
+    }
+
+    /// Checks the schema text; the variant is the one the format detects,
+    /// else the schema as it is. A text that does not check leaves the
+    /// schema as it was.
+    fn check_schema(&mut self) -> Result<(), Json> {
+        if self.schema_text.is_empty() {
+            return Ok(());
+        }
+        let c = codec_schema::parse_str(&self.schema_text, &self.schema_file)
+            .map_err(|d| diagnostics_json(&d))?;
+        self.variant = self.format.and_then(|e| (e.detect)(&self.data)).flatten();
+        self.checked = Some(c);
+        Ok(())
+    }
+
+    /// The schema the bytes are read with.
+    fn schema(&self) -> Option<&Checked> {
+        let c = self.checked.as_ref()?;
+        Some(match self.variant {
+            Some(v) => c.variant(v).unwrap_or(c),
+            None => c,
+        })
+    }
+
+    /// Decodes the bytes again (tree, coverage, members).
+    fn decode(&mut self, names: &formats::aamp::names::NameTable) {
+        self.decoded = None;
+        self.runs.clear();
+        self.members.clear();
+        if formats::sarc::looks_like(&self.data) {
+            if let Ok((_, sarc)) = formats::sarc::decode(&self.data) {
+                self.members = sarc.nodes.iter().map(|n| n.name.to_string()).collect();
+            }
+        }
+        let Some(c) = self.schema() else {
+            return;
+        };
+        let mut d = interp::decode_partial_with(
+            c,
+            &self.data,
+            codec_runtime::Limits::default(),
+            &formats::interp_hooks::Glue,
+        );
+        formats::research::annotate(&c.schema.name, &mut d.root, names);
+        self.runs = coverage::runs(c, &d.root, &self.data);
+        self.decoded = Some(d);
+    }
+
+    /// The schema's name and the decode error, for the page.
+    pub fn summary(&self, id: usize) -> Json {
+        let (error, root) = match &self.decoded {
+            Some(d) => (
+                d.error.as_ref().map(|e| e.to_string()),
+                Some(node_json(&d.root, "", None)),
+            ),
+            None => (Some("no schema reads this file".to_owned()), None),
+        };
+        let runs: Vec<u64> = self
+            .runs
+            .iter()
+            .flat_map(|&(a, b, c)| {
+                let c = match c {
+                    Class::Known => 0,
+                    Class::Unknown => 1,
+                    Class::Padding => 2,
+                    Class::Unexplained => 3,
+                };
+                [a, b, c]
+            })
+            .collect();
+        let parent = match &self.origin {
+            Origin::Member { parent, .. } => Some(*parent),
+            Origin::File { .. } => None,
+        };
+        let changed = changed_ranges(&self.opened, &self.data);
+        json!({
+            "id": id,
+            "label": self.label,
+            "size": self.data.len(),
+            "format": self.format.map(|e| e.name),
+            "schema_file": self.schema_file,
+            "schema_foreign": self.schema_foreign,
+            "read_only": self.read_only(),
+            "error": error,
+            "runs": runs,
+            "members": self.members,
+            "parent": parent,
+            "dirty": self.dirty,
+            "changed": changed,
+            "root": root,
+        })
+    }
+
+    /// The node at `at` (indices from the root), and the element index when
+    /// `at` ends inside a list of numbers.
+    pub fn node(&self, at: &[usize]) -> Option<(&Node, Option<usize>)> {
+        let mut n = &self.decoded.as_ref()?.root;
+        for (k, &i) in at.iter().enumerate() {
+            match &n.kind {
+                Kind::Numbers { .. } | Kind::Octets { .. } if k + 1 == at.len() => {
+                    return (i < element_count(n)).then_some((n, Some(i)));
+                }
+                _ => n = n.children.get(i)?,
+            }
+        }
+        Some((n, None))
+    }
+
+    /// The children of the node at `at`, for the tree (elements of a list
+    /// of numbers as children of their own).
+    pub fn children(&self, at: &[usize]) -> Option<Json> {
+        let (n, el) = self.node(at)?;
+        if el.is_some() {
+            return Some(Json::Array(Vec::new()));
+        }
+        let prefix = at.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(".");
+        let key = |i: usize| {
+            if prefix.is_empty() {
+                i.to_string()
+            } else {
+                format!("{prefix}.{i}")
+            }
+        };
+        let out = match &n.kind {
+            Kind::Numbers { .. } | Kind::Octets { .. } => (0..element_count(n))
+                .map(|i| node_json(n, &key(i), Some(i)))
+                .collect(),
+            _ => n
+                .children
+                .iter()
+                .enumerate()
+                .map(|(i, c)| node_json(c, &key(i), None))
+                .collect(),
+        };
+        Some(Json::Array(out))
+    }
+
+    /// The innermost field that owns byte `offset`: the chain of keys from
+    /// the root's child down to it.
+    pub fn owner_of(&self, offset: u64) -> Option<Vec<String>> {
+        fn go(n: &Node, offset: u64, at: &mut Vec<usize>, best: &mut Option<(Vec<usize>, u64)>) {
+            let leaf = !matches!(
+                n.kind,
+                Kind::Record { .. } | Kind::Seq | Kind::Variant { .. } | Kind::BitRange { .. }
+            );
+            let inside = offset >= n.offset && offset < n.offset + n.size;
+            if inside && (leaf || best.is_none()) {
+                let mut path = at.clone();
+                if let Kind::Numbers { .. } | Kind::Octets { .. } = n.kind {
+                    let w = element_width(n);
+                    if w > 0 {
+                        path.push(((offset - n.offset) / w) as usize);
+                    }
+                }
+                // The innermost: a leaf wins over a record; the smallest wins.
+                let better = match best {
+                    None => true,
+                    Some((_, size)) => leaf && n.size <= *size,
+                };
+                if better {
+                    *best = Some((path, n.size));
+                }
+            }
+            for (i, c) in n.children.iter().enumerate() {
+                at.push(i);
+                go(c, offset, at, best);
+                at.pop();
+            }
+        }
+        let root = &self.decoded.as_ref()?.root;
+        let mut best = None;
+        go(root, offset, &mut Vec::new(), &mut best);
+        let (path, _) = best?;
+        Some(
+            (1..=path.len())
+                .map(|k| {
+                    path[..k]
+                        .iter()
+                        .map(|i| i.to_string())
+                        .collect::<Vec<_>>()
+                        .join(".")
+                })
+                .collect(),
+        )
+    }
+
+    /// Fields whose name, path or value holds `q` (any case), at most
+    /// `limit`.
+    pub fn search(&self, q: &str, limit: usize) -> Json {
+        fn go(n: &Node, q: &str, at: &mut Vec<usize>, out: &mut Vec<Json>, limit: usize) {
+            if out.len() >= limit {
+                return;
+            }
+            let value = value_text(n, None);
+            let hit = n.path.to_lowercase().contains(q)
+                || value.as_deref().is_some_and(|v| v.to_lowercase().contains(q))
+                || n.note.to_lowercase().contains(q);
+            if hit && !at.is_empty() {
+                let key = at.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(".");
+                out.push(json!({"key": key, "path": n.path, "value": value, "offset": n.offset}));
+            }
+            for (i, c) in n.children.iter().enumerate() {
+                at.push(i);
+                go(c, q, at, out, limit);
+                at.pop();
+            }
+        }
+        let mut out = Vec::new();
+        if let Some(d) = &self.decoded {
+            let q = q.to_lowercase();
+            if !q.is_empty() {
+                go(&d.root, &q, &mut Vec::new(), &mut out, limit);
+            }
+        }
+        Json::Array(out)
+    }
+}
+
+fn element_count(n: &Node) -> usize {
+    match &n.kind {
+        Kind::Numbers { values } => values.len(),
+        Kind::Octets { values } => values.len(),
+        _ => 0,
+    }
+}
+
+fn element_width(n: &Node) -> u64 {
+    match element_count(n) {
+        0 => 0,
+        c => n.size / c as u64,
+    }
+}
+
+/// A node (or an element of a list of numbers) as the tree shows it.
+fn node_json(n: &Node, key: &str, el: Option<usize>) -> Json {
+    if let Some(i) = el {
+        let w = element_width(n);
+        return json!({
+            "key": key,
+            "name": format!("[{i}]"),
+            "path": format!("{}[{i}]", n.path),
+            "offset": n.offset + w * i as u64,
+            "size": w,
+            "type": n.ty,
+            "value": value_text(n, Some(i)),
+            "unknown": n.unknown,
+            "doc": n.doc,
+            "kids": 0,
+            "edit": edit_kind(n, Some(i)),
+        });
+    }
+    let kids = match &n.kind {
+        Kind::Numbers { .. } | Kind::Octets { .. } => element_count(n),
+        _ => n.children.len(),
+    };
+    json!({
+        "key": key,
+        "name": n.name,
+        "path": n.path,
+        "offset": n.offset,
+        "size": n.size,
+        "type": n.ty,
+        "value": value_text(n, None),
+        "note": n.note,
+        "unknown": n.unknown,
+        "doc": n.doc,
+        "kids": kids,
+        "edit": edit_kind(n, None),
+    })
+}
+
+/// The value as the tree prints it, for a node that has one.
+fn value_text(n: &Node, el: Option<usize>) -> Option<String> {
+    Some(match (&n.kind, el) {
+        (Kind::Numbers { values }, Some(i)) => plain(values.get(i)?),
+        (Kind::Octets { values }, Some(i)) => values.get(i)?.to_string(),
+        (Kind::Numbers { values }, None) => format!("[{} numbers]", values.len()),
+        (Kind::Octets { values }, None) => format!("[{} bytes]", values.len()),
+        (Kind::Number { value } | Kind::BitRange { value, .. }, _) => plain(value),
+        (Kind::Fixed { value, frac }, _) => format!("{} (/2^{frac})", plain(value)),
+        (Kind::Str { value, .. }, _) => format!("{value:?}"),
+        (Kind::Magic { text }, _) => format!("{text:?}"),
+        (Kind::Bytes { bytes }, _) => format!("[{} bytes]", bytes.len()),
+        (Kind::Bits { word, .. }, _) => format!("0x{word:x}"),
+        (Kind::Offset { raw, target, .. }, _) => match target {
+            Some(t) => format!("{raw} → 0x{t:x}"),
+            None => format!("{raw} → outside the file"),
+        },
+        (Kind::Derived { raw, meaning }, _) => format!("{raw} ({meaning})"),
+        (Kind::Variant { variant, tag, .. }, _) => format!("{variant} (tag {tag})"),
+        (Kind::Record { .. } | Kind::Seq, _) => return None,
+    })
+}
+
+/// A scalar as one types it back: decimal integers, shortest exact floats.
+fn plain(v: &Value) -> String {
+    match v {
+        Value::U8(x) => x.to_string(),
+        Value::U16(x) => x.to_string(),
+        Value::U32(x) => x.to_string(),
+        Value::U64(x) => x.to_string(),
+        Value::I8(x) => x.to_string(),
+        Value::I16(x) => x.to_string(),
+        Value::I32(x) => x.to_string(),
+        Value::I64(x) => x.to_string(),
+        Value::F32(x) => format!("{x:?}"),
+        Value::F64(x) => format!("{x:?}"),
+        Value::Bool(b) => b.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// What an edit of this node types: `number`, `bool`, `string`, or none.
+fn edit_kind(n: &Node, el: Option<usize>) -> Option<&'static str> {
+    let scalar = |v: &Value| match v {
+        Value::Bool(_) => Some("bool"),
+        Value::Str(_) => Some("string"),
+        Value::Unit | Value::Bytes(_) | Value::Option(_) | Value::Seq(_) | Value::Map(_) => None,
+        Value::Struct { .. } | Value::Variant { .. } | Value::Char(_) => None,
+        _ => Some("number"),
+    };
+    match (&n.kind, el) {
+        (Kind::Numbers { values }, Some(i)) => values.get(i).and_then(scalar),
+        (Kind::Octets { .. }, Some(_)) => Some("number"),
+        (Kind::Number { value } | Kind::BitRange { value, .. } | Kind::Fixed { value, .. }, None) => {
+            scalar(value)
+        }
+        (Kind::Str { .. }, None) => Some("string"),
+        _ => None,
+    }
+}
+
+/// `text` as a value of the same type as `old`.
+fn parse_like(old: &Value, text: &str) -> Result<Value, String> {
+    let t = text.trim();
+    fn int<T: TryFrom<i128>>(t: &str, ty: &str) -> Result<T, String> {
+        let (neg, digits) = match t.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, t),
+        };
+        let n = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+            Some(h) => i128::from_str_radix(h, 16),
+            None => digits.parse::<i128>(),
+        }
+        .map_err(|_| format!("{t:?} is not a whole number (a {ty})"))?;
+        let n = if neg { -n } else { n };
+        T::try_from(n).map_err(|_| format!("{t} does not fit a {ty}"))
+    }
+    Ok(match old {
+        Value::U8(_) => Value::U8(int(t, "u8")?),
+        Value::U16(_) => Value::U16(int(t, "u16")?),
+        Value::U32(_) => Value::U32(int(t, "u32")?),
+        Value::U64(_) => Value::U64(int(t, "u64")?),
+        Value::I8(_) => Value::I8(int(t, "i8")?),
+        Value::I16(_) => Value::I16(int(t, "i16")?),
+        Value::I32(_) => Value::I32(int(t, "i32")?),
+        Value::I64(_) => Value::I64(int(t, "i64")?),
+        Value::F32(_) => Value::F32(t.parse().map_err(|_| format!("{t:?} is not a number (an f32)"))?),
+        Value::F64(_) => Value::F64(t.parse().map_err(|_| format!("{t:?} is not a number (an f64)"))?),
+        Value::Bool(_) => Value::Bool(match t {
+            "true" | "1" => true,
+            "false" | "0" => false,
+            _ => return Err(format!("{t:?} is not true or false")),
+        }),
+        Value::Str(_) => Value::Str(text.to_owned()),
+        other => return Err(format!("a {} cannot be edited here", other.short())),
+    })
+}
+
+/// Sets the value at `at` in the tree.
+fn set_value(root: &mut Node, at: &[usize], text: &str) -> Result<(), String> {
+    let mut n = root;
+    let mut el = None;
+    for (k, &i) in at.iter().enumerate() {
+        if matches!(n.kind, Kind::Numbers { .. } | Kind::Octets { .. }) && k + 1 == at.len() {
+            el = Some(i);
+            break;
+        }
+        n = n.children.get_mut(i).ok_or("no field there")?;
+    }
+    let path = n.path.clone();
+    let fail = |e: String| format!("{path}: {e}");
+    match (&mut n.kind, el) {
+        (Kind::Numbers { values }, Some(i)) => {
+            let v = values.get_mut(i).ok_or("no element there")?;
+            *v = parse_like(v, text).map_err(fail)?;
+        }
+        (Kind::Octets { values }, Some(i)) => {
+            let v = values.get_mut(i).ok_or("no element there")?;
+            if let Value::U8(x) = parse_like(&Value::U8(*v), text).map_err(fail)? {
+                *v = x;
+            }
+        }
+        (Kind::Number { value } | Kind::BitRange { value, .. } | Kind::Fixed { value, .. }, None) => {
+            *value = parse_like(value, text).map_err(fail)?;
+        }
+        (Kind::Str { value, .. }, None) => *value = text.to_owned(),
+        (Kind::Derived { meaning, .. }, _) => {
+            return Err(fail(format!("computed on encode ({meaning}): edit what it counts")))
+        }
+        _ => return Err(fail("only numbers, bools and strings are edited here".into())),
+    }
+    Ok(())
+}
+
+/// Runs of positions where `a` and `b` differ (a length change counts as
+/// a change of the tail).
+pub fn changed_ranges(a: &[u8], b: &[u8]) -> Vec<(u64, u64)> {
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    let n = a.len().max(b.len());
+    let mut i = 0;
+    while i < n {
+        if a.get(i) == b.get(i) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < n && a.get(i) != b.get(i) {
+            i += 1;
+        }
+        out.push((start as u64, i as u64));
+        if out.len() > 4096 {
+            out.push((i as u64, n as u64));
+            break;
+        }
+    }
+    out
+}
