@@ -156,9 +156,12 @@ pub fn run(args: &ExploreArgs) -> ExitCode {
             }
         };
         let url = format!("http://127.0.0.1:{port}/{token}/");
-        println!("codec explore: {url}");
-        println!("(only this address answers; Ctrl-C stops the server)");
-        let _ = std::io::stdout().flush();
+        // Whoever reads the address may close the pipe: that stops nothing.
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "codec explore: {url}");
+        let _ = writeln!(out, "(only this address answers; Ctrl-C stops the server)");
+        let _ = out.flush();
+        drop(out);
         if args.open {
             let _ = std::process::Command::new("xdg-open").arg(&url).spawn();
         }
@@ -182,7 +185,6 @@ fn token() -> Result<String, getrandom::Error> {
 
 fn router(app: Shared, token: &str, port: u16) -> Router {
     let api = Router::new()
-        .route("/", get(|| async { page(PAGE, "text/html; charset=utf-8") }))
         .route(
             "/explore.js",
             get(|| async { page(SCRIPT, "text/javascript; charset=utf-8") }),
@@ -206,7 +208,17 @@ fn router(app: Shared, token: &str, port: u16) -> Router {
         format!("127.0.0.1:{port}"),
         format!("localhost:{port}"),
     ]);
+    // The page is `/TOKEN/`, so that its own requests are relative to it.
+    let home = format!("/{token}/");
     Router::new()
+        .route(
+            &home,
+            get(|| async { page(PAGE, "text/html; charset=utf-8") }),
+        )
+        .route(
+            &format!("/{token}"),
+            get(move || async move { axum::response::Redirect::to(&home) }),
+        )
         .nest(&format!("/{token}"), api)
         .fallback(|| async { (StatusCode::NOT_FOUND, "not found\n") })
         .layer(middleware::from_fn(move |req: Request, next: Next| {
@@ -228,7 +240,10 @@ async fn host_guard(hosts: &[String], req: Request, next: Next) -> Response {
     }
     let mut res = next.run(req).await;
     let h = res.headers_mut();
-    h.insert(header::CACHE_CONTROL, "no-store".parse().expect("a header value"));
+    h.insert(
+        header::CACHE_CONTROL,
+        "no-store".parse().expect("a header value"),
+    );
     h.insert(
         header::CONTENT_SECURITY_POLICY,
         "default-src 'self'; img-src 'self' data:"
@@ -286,16 +301,20 @@ async fn bytes(State(app): State<Shared>, UrlPath(id): UrlPath<usize>) -> Respon
     })
 }
 
-/// `at=0.3.1`: indices from the root.
-fn keys(q: &HashMap<String, String>) -> Result<Vec<usize>, Response> {
-    let at = q.get("at").map(String::as_str).unwrap_or("");
+/// `0.3.1`: indices from the root.
+fn keys(at: &str) -> Result<Vec<usize>, Box<Response>> {
     if at.is_empty() {
         return Ok(Vec::new());
     }
     at.split('.')
         .map(|k| k.parse::<usize>())
         .collect::<Result<_, _>>()
-        .map_err(|_| refuse(StatusCode::BAD_REQUEST, format!("not a key: {at:?}")))
+        .map_err(|_| {
+            Box::new(refuse(
+                StatusCode::BAD_REQUEST,
+                format!("not a key: {at:?}"),
+            ))
+        })
 }
 
 async fn children(
@@ -303,9 +322,9 @@ async fn children(
     UrlPath(id): UrlPath<usize>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
-    let at = match keys(&q) {
+    let at = match keys(q.get("at").map(String::as_str).unwrap_or("")) {
         Ok(a) => a,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     with_session(&app, |s| {
         match s.docs.get(id).and_then(|d| d.children(&at)) {
@@ -368,11 +387,9 @@ async fn edit(
     UrlPath(id): UrlPath<usize>,
     Json(b): Json<EditBody>,
 ) -> Response {
-    let mut q = HashMap::new();
-    q.insert("at".to_owned(), b.at);
-    let at = match keys(&q) {
+    let at = match keys(&b.at) {
         Ok(a) => a,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     with_session(&app, |s| match s.edit(id, &at, &b.value) {
         Ok(changed) => Json(json!({ "changed": changed })).into_response(),
@@ -429,7 +446,10 @@ async fn save(
     if !plain {
         return refuse(
             StatusCode::BAD_REQUEST,
-            format!("{:?}: a plain file name, saved beside the file opened", b.name),
+            format!(
+                "{:?}: a plain file name, saved beside the file opened",
+                b.name
+            ),
         );
     }
     with_session(&app, |s| {

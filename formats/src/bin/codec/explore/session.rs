@@ -114,9 +114,10 @@ impl Session {
         if !meta.is_file() {
             return Err(format!("{}: not a regular file", path.display()));
         }
-        let raw =
-            std::fs::read(path).map_err(|e| format!("{}: {}", path.display(), formats::io_message(&e)))?;
-        let (layers, data) = peel(&raw, &self.dicts).map_err(|e| format!("{}: {e}", path.display()))?;
+        let raw = std::fs::read(path)
+            .map_err(|e| format!("{}: {}", path.display(), formats::io_message(&e)))?;
+        let (layers, data) =
+            peel(&raw, &self.dicts).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut label = path.display().to_string();
         for l in &layers {
             label.push_str(&format!(" ▸ {l}"));
@@ -210,9 +211,19 @@ impl Session {
         let mut root = decoded.root.clone();
         set_value(&mut root, at, text)?;
         let wanted = root.to_value();
+        if wanted == decoded.root.to_value() {
+            // The field is a copy the writer derives (a string table's entry,
+            // a pool's string): the document holds the value elsewhere.
+            let (n, _) = doc.node(at).ok_or("no field there")?;
+            return Err(format!(
+                "{}: the writer derives this from the fields that use it (a table or a pool): edit one of those",
+                n.path
+            ));
+        }
         let bytes = (entry.from_value)(&doc.data, wanted.clone())?;
         // What was written must read back as what was asked.
-        let back = (entry.to_value)(&bytes).map_err(|e| format!("the written file does not decode: {e}"))?;
+        let back = (entry.to_value)(&bytes)
+            .map_err(|e| format!("the written file does not decode: {e}"))?;
         if let Some(d) = back.first_difference(&wanted) {
             return Err(format!("the writer did not keep the edit: {d}"));
         }
@@ -400,7 +411,11 @@ impl Doc {
         if el.is_some() {
             return Some(Json::Array(Vec::new()));
         }
-        let prefix = at.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(".");
+        let prefix = at
+            .iter()
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(".");
         let key = |i: usize| {
             if prefix.is_empty() {
                 i.to_string()
@@ -434,9 +449,8 @@ impl Doc {
             if inside && (leaf || best.is_none()) {
                 let mut path = at.clone();
                 if let Kind::Numbers { .. } | Kind::Octets { .. } = n.kind {
-                    let w = element_width(n);
-                    if w > 0 {
-                        path.push(((offset - n.offset) / w) as usize);
+                    if let Some(i) = (offset - n.offset).checked_div(element_width(n)) {
+                        path.push(i as usize);
                     }
                 }
                 // The innermost: a leaf wins over a record; the smallest wins.
@@ -480,11 +494,32 @@ impl Doc {
             }
             let value = value_text(n, None);
             let hit = n.path.to_lowercase().contains(q)
-                || value.as_deref().is_some_and(|v| v.to_lowercase().contains(q))
+                || value
+                    .as_deref()
+                    .is_some_and(|v| v.to_lowercase().contains(q))
                 || n.note.to_lowercase().contains(q);
+            let key = || {
+                at.iter()
+                    .map(|i| i.to_string())
+                    .collect::<Vec<_>>()
+                    .join(".")
+            };
             if hit && !at.is_empty() {
-                let key = at.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(".");
-                out.push(json!({"key": key, "path": n.path, "value": value, "offset": n.offset}));
+                out.push(json!({"key": key(), "path": n.path, "value": value, "offset": n.offset}));
+            }
+            // The elements of a list of numbers, by value.
+            if let Kind::Numbers { .. } | Kind::Octets { .. } = n.kind {
+                for i in 0..element_count(n) {
+                    let v = value_text(n, Some(i)).unwrap_or_default();
+                    if out.len() < limit && v.to_lowercase().contains(q) {
+                        out.push(json!({
+                            "key": format!("{}.{i}", key()),
+                            "path": format!("{}[{i}]", n.path),
+                            "value": v,
+                            "offset": n.offset + element_width(n) * i as u64,
+                        }));
+                    }
+                }
             }
             for (i, c) in n.children.iter().enumerate() {
                 at.push(i);
@@ -534,6 +569,7 @@ fn node_json(n: &Node, key: &str, el: Option<usize>) -> Json {
             "doc": n.doc,
             "kids": 0,
             "edit": edit_kind(n, Some(i)),
+            "raw": raw_text(n, Some(i)),
         });
     }
     let kids = match &n.kind {
@@ -553,6 +589,7 @@ fn node_json(n: &Node, key: &str, el: Option<usize>) -> Json {
         "doc": n.doc,
         "kids": kids,
         "edit": edit_kind(n, None),
+        "raw": raw_text(n, None),
     })
 }
 
@@ -577,6 +614,16 @@ fn value_text(n: &Node, el: Option<usize>) -> Option<String> {
         (Kind::Variant { variant, tag, .. }, _) => format!("{variant} (tag {tag})"),
         (Kind::Record { .. } | Kind::Seq, _) => return None,
     })
+}
+
+/// An editable value as one types it (a string without quotes).
+fn raw_text(n: &Node, el: Option<usize>) -> Option<String> {
+    edit_kind(n, el)?;
+    match (&n.kind, el) {
+        (Kind::Str { value, .. }, _) => Some(value.clone()),
+        (Kind::Fixed { value, .. }, _) => Some(plain(value)),
+        _ => value_text(n, el),
+    }
 }
 
 /// A scalar as one types it back: decimal integers, shortest exact floats.
@@ -609,9 +656,10 @@ fn edit_kind(n: &Node, el: Option<usize>) -> Option<&'static str> {
     match (&n.kind, el) {
         (Kind::Numbers { values }, Some(i)) => values.get(i).and_then(scalar),
         (Kind::Octets { .. }, Some(_)) => Some("number"),
-        (Kind::Number { value } | Kind::BitRange { value, .. } | Kind::Fixed { value, .. }, None) => {
-            scalar(value)
-        }
+        (
+            Kind::Number { value } | Kind::BitRange { value, .. } | Kind::Fixed { value, .. },
+            None,
+        ) => scalar(value),
         (Kind::Str { .. }, None) => Some("string"),
         _ => None,
     }
@@ -625,7 +673,10 @@ fn parse_like(old: &Value, text: &str) -> Result<Value, String> {
             Some(d) => (true, d),
             None => (false, t),
         };
-        let n = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        let n = match digits
+            .strip_prefix("0x")
+            .or_else(|| digits.strip_prefix("0X"))
+        {
             Some(h) => i128::from_str_radix(h, 16),
             None => digits.parse::<i128>(),
         }
@@ -642,8 +693,14 @@ fn parse_like(old: &Value, text: &str) -> Result<Value, String> {
         Value::I16(_) => Value::I16(int(t, "i16")?),
         Value::I32(_) => Value::I32(int(t, "i32")?),
         Value::I64(_) => Value::I64(int(t, "i64")?),
-        Value::F32(_) => Value::F32(t.parse().map_err(|_| format!("{t:?} is not a number (an f32)"))?),
-        Value::F64(_) => Value::F64(t.parse().map_err(|_| format!("{t:?} is not a number (an f64)"))?),
+        Value::F32(_) => Value::F32(
+            t.parse()
+                .map_err(|_| format!("{t:?} is not a number (an f32)"))?,
+        ),
+        Value::F64(_) => Value::F64(
+            t.parse()
+                .map_err(|_| format!("{t:?} is not a number (an f64)"))?,
+        ),
         Value::Bool(_) => Value::Bool(match t {
             "true" | "1" => true,
             "false" | "0" => false,
@@ -678,14 +735,23 @@ fn set_value(root: &mut Node, at: &[usize], text: &str) -> Result<(), String> {
                 *v = x;
             }
         }
-        (Kind::Number { value } | Kind::BitRange { value, .. } | Kind::Fixed { value, .. }, None) => {
+        (
+            Kind::Number { value } | Kind::BitRange { value, .. } | Kind::Fixed { value, .. },
+            None,
+        ) => {
             *value = parse_like(value, text).map_err(fail)?;
         }
         (Kind::Str { value, .. }, None) => *value = text.to_owned(),
         (Kind::Derived { meaning, .. }, _) => {
-            return Err(fail(format!("computed on encode ({meaning}): edit what it counts")))
+            return Err(fail(format!(
+                "computed on encode ({meaning}): edit what it counts"
+            )))
         }
-        _ => return Err(fail("only numbers, bools and strings are edited here".into())),
+        _ => {
+            return Err(fail(
+                "only numbers, bools and strings are edited here".into(),
+            ))
+        }
     }
     Ok(())
 }
