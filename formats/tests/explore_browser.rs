@@ -47,8 +47,10 @@ struct Server {
     url: String,
 }
 
-fn explore(files: &[PathBuf]) -> Server {
+/// `codec explore FILES` run in the folder `cwd`.
+fn explore(cwd: &Path, files: &[PathBuf]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
+        .current_dir(cwd)
         .arg("explore")
         .args(files)
         .stdout(Stdio::piped())
@@ -420,7 +422,12 @@ fn the_page_shows_links_edits_and_saves_files() {
         Some(p) => files.push(copy(p.clone())),
         None => eprintln!("SKIPPED (the AINB part): no AINB corpus"),
     }
-    let server = explore(&files);
+    // Named as a user names them, from the folder they are in.
+    let names: Vec<PathBuf> = files
+        .iter()
+        .map(|f| PathBuf::from(f.file_name().unwrap()))
+        .collect();
+    let server = explore(&dir, &names);
 
     // Refused: no token, a wrong token, another Host.
     let port_root = server
@@ -650,7 +657,7 @@ fn first_paint_of_large_corpus_files() {
     };
     for p in picks {
         let t = Instant::now();
-        let server = explore(std::slice::from_ref(&p));
+        let server = explore(Path::new("."), std::slice::from_ref(&p));
         let started = t.elapsed();
         browser.goto(&server.url);
         let ms = browser.wait("the first paint", "window.codecFirstPaint");
