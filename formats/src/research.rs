@@ -112,7 +112,7 @@ fn column_labels(node: &Node, labels: &mut Vec<String>) {
 
 /// Sets the label of each cell of each row under `node`.
 fn label_cells(node: &mut Node, labels: &[String]) {
-    if node.ty == "row" {
+    if &*node.ty == "row" {
         for (cell, label) in node.children.iter_mut().zip(labels) {
             cell.note = format!("column {label}");
             // A number cell is shown as its value alone.

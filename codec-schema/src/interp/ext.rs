@@ -435,7 +435,7 @@ impl<'c> Run<'c, '_> {
                             format!("[{k}]"),
                             format!("{path}[{k}]"),
                             o.offset,
-                            "(u64, string)".into(),
+                            "(u64, string)",
                             false,
                             Kind::Seq,
                         );
@@ -444,7 +444,7 @@ impl<'c> Run<'c, '_> {
                                 "0",
                                 n.path.clone(),
                                 o.offset,
-                                "u64".into(),
+                                "u64",
                                 false,
                                 Kind::Number {
                                     value: Value::U64(off),
@@ -454,7 +454,7 @@ impl<'c> Run<'c, '_> {
                                 "1",
                                 n.path.clone(),
                                 o.offset,
-                                "string".into(),
+                                "string",
                                 false,
                                 Kind::Str {
                                     value: s.to_string(),
@@ -485,7 +485,7 @@ impl<'c> Run<'c, '_> {
                 format!("[{k}]"),
                 format!("{}.strings[{k}]", site.path),
                 q,
-                "string".into(),
+                "string",
                 site.unknown,
                 Kind::Str {
                     value: s.to_string(),
@@ -501,7 +501,7 @@ impl<'c> Run<'c, '_> {
             "odd",
             format!("{}.odd", site.path),
             q,
-            "(u64, string)[]".into(),
+            "(u64, string)[]",
             site.unknown,
             Kind::Seq,
         );
@@ -509,7 +509,7 @@ impl<'c> Run<'c, '_> {
             site.name.clone(),
             site.path.clone(),
             start,
-            "string pool".into(),
+            "string pool",
             site.unknown,
             Kind::Record {
                 type_name: "StringPool".into(),
@@ -720,7 +720,7 @@ impl<'c> Run<'c, '_> {
         let q = list.finish(&mut self.r)?;
         let top = self.top();
         top.size = q - first;
-        top.ty = format!("{}[{len}]", crate::docs::type_label(of));
+        top.ty = format!("{}[{len}]", crate::docs::type_label(of)).into();
         if super::is_number(of) {
             let values = top.children.drain(..).map(|c| c.to_value()).collect();
             top.kind = Kind::Numbers { values };
@@ -987,7 +987,7 @@ impl<'c> Run<'c, '_> {
                 rs.name.clone(),
                 rs.path.clone(),
                 row_pos,
-                "row".into(),
+                "row",
                 rs.unknown,
                 Kind::Seq,
             );
@@ -1089,6 +1089,8 @@ impl<'c> Run<'c, '_> {
             spans: Vec::new(),
             last_table: None,
             memory: self.memory,
+            labels: std::mem::take(&mut self.labels),
+            docs: std::mem::take(&mut self.docs),
         };
         let result = sub.record(def, 0, site.name.clone(), site.path.clone(), site.unknown);
         if let (Ok(header_end), Some(layout)) = (&result, def.layout.as_ref()) {
@@ -1104,6 +1106,8 @@ impl<'c> Run<'c, '_> {
         self.stack = std::mem::take(&mut sub.stack);
         self.r.end_sub(&sub.r);
         self.memory = sub.memory;
+        self.labels = std::mem::take(&mut sub.labels);
+        self.docs = std::mem::take(&mut sub.docs);
         for Open { node, .. } in &mut self.stack[depth..] {
             shift(node, pos);
         }

@@ -35,6 +35,7 @@ use crate::{int_width, Base, Checked, Count, Derive, StructDef, Type, TypeDef, U
 use codec_runtime::{DecodeError, ErrorKind, Limits, Reader};
 use serde::Serialize;
 use std::fmt;
+use std::sync::Arc;
 
 /// One field, element, target or payload of a decoded file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -51,14 +52,16 @@ pub struct Node {
     /// its offsets point to); for a string its bytes and NUL (see
     /// [`Kind::Str`] for the padding).
     pub size: u64,
-    /// The schema type, in words (`u16 offset ×4 from the record`).
+    /// The schema type, in words (`u16 offset ×4 from the record`); one
+    /// string shared by every node of the same schema type.
     #[serde(rename = "type")]
-    pub ty: String,
+    pub ty: Arc<str>,
     /// Declared unknown by the schema (this field or one containing it).
     pub unknown: bool,
-    /// The schema's doc line of the field, bit range or variant.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub doc: String,
+    /// The schema's doc line of the field, bit range or variant (shared
+    /// by every node of the field).
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub doc: Arc<str>,
     #[serde(flatten)]
     pub kind: Kind,
     /// Fields of a record, elements of a sequence, the target of an offset
@@ -151,7 +154,7 @@ impl Node {
         name: impl Into<String>,
         path: String,
         offset: u64,
-        ty: String,
+        ty: impl Into<Arc<str>>,
         unknown: bool,
         kind: Kind,
     ) -> Node {
@@ -160,9 +163,9 @@ impl Node {
             path,
             offset,
             size: 0,
-            ty,
+            ty: ty.into(),
             unknown,
-            doc: String::new(),
+            doc: Arc::from(""),
             kind,
             children: Vec::new(),
             padding: Vec::new(),
@@ -450,6 +453,8 @@ pub fn decode_partial_with(c: &Checked, data: &[u8], limits: Limits, hooks: &dyn
         spans: Vec::new(),
         last_table: None,
         memory: TreeMemory::for_input(data.len()),
+        labels: Default::default(),
+        docs: Default::default(),
     };
     let root = c.root();
     let result = run.record(root, 0, root.name.clone(), root.name.clone(), false);
@@ -512,6 +517,11 @@ struct Run<'c, 'd> {
     last_table: Option<Vec<codec_runtime::Str>>,
     /// What the tree built so far takes in memory (see [`TreeMemory`]).
     memory: TreeMemory,
+    /// The label of each schema type met and each doc line, made once and
+    /// shared by every node of it (keyed by address: the schema outlives
+    /// the run, so an address is one type or one line).
+    labels: rustc_hash::FxHashMap<usize, Arc<str>>,
+    docs: rustc_hash::FxHashMap<(usize, usize), Arc<str>>,
 }
 
 /// The memory the decoded tree may take: [`TREE_FACTOR`] times the input,
@@ -565,8 +575,6 @@ impl TreeMemory {
         (std::mem::size_of::<Node>()
             + node.name.capacity()
             + node.path.capacity()
-            + node.ty.capacity()
-            + node.doc.capacity()
             + node.note.capacity()
             + own) as u64
     }
@@ -674,7 +682,7 @@ fn variant_node(
             tag: v.tag,
         },
     );
-    node.doc = v.doc.clone();
+    node.doc = v.doc.clone().into();
     (vs, node)
 }
 
@@ -688,6 +696,21 @@ fn is_number(t: &Type) -> bool {
 }
 
 impl<'c> Run<'c, '_> {
+    /// The label of a schema type, shared.
+    fn label(&mut self, t: &'c Type) -> Arc<str> {
+        let key = t as *const Type as usize;
+        self.labels
+            .entry(key)
+            .or_insert_with(|| type_label(t).into())
+            .clone()
+    }
+
+    /// A doc line or a name of the schema, shared.
+    fn doc(&mut self, d: &'c str) -> Arc<str> {
+        let key = (d.as_ptr() as usize, d.len());
+        self.docs.entry(key).or_insert_with(|| d.into()).clone()
+    }
+
     fn open(&mut self, node: Node) {
         self.memory.add(node.offset, TreeMemory::cost(&node));
         self.stack.push(Open { node, slot: None });
@@ -796,11 +819,12 @@ impl<'c> Run<'c, '_> {
             unknown,
         };
         let shape = self.shape(&st.name);
+        let ty = self.doc(&st.name);
         self.open(Node::new(
             site.name.clone(),
             site.path.clone(),
             pos,
-            st.name.clone(),
+            ty,
             unknown,
             Kind::Record {
                 type_name: st.name.clone(),
@@ -854,7 +878,7 @@ impl<'c> Run<'c, '_> {
         let mut lists: Vec<Vec<(u64, u64)>> = vec![Vec::new(); st.fields.len()];
         for (i, f) in st.fields.iter().enumerate() {
             let fs = site.field(&f.name, f.is_unknown());
-            let ty = type_label(&f.ty);
+            let ty = self.label(&f.ty);
             if let Some(a) = f.align.filter(|&a| a > 1) {
                 p = pos + (p - pos).next_multiple_of(a);
             }
@@ -901,7 +925,7 @@ impl<'c> Run<'c, '_> {
                         },
                     );
                     n.size = w;
-                    n.doc = f.doc.clone();
+                    n.doc = self.doc(&f.doc);
                     self.leaf(n);
                     raws[i] = Some((p, raw));
                     if !(ptr.optional && raw == 0) {
@@ -925,13 +949,13 @@ impl<'c> Run<'c, '_> {
                             value: Value::Bool(true),
                         },
                     );
-                    n.doc = f.doc.clone();
+                    n.doc = self.doc(&f.doc);
                     self.leaf(n);
                 }
                 Type::Follows { .. } => {
                     // Read once the target it follows is: a placeholder.
                     let mut n = Node::new(fs.name, fs.path, p, ty, fs.unknown, Kind::Seq);
-                    n.doc = f.doc.clone();
+                    n.doc = self.doc(&f.doc);
                     self.leaf(n);
                 }
                 Type::List { of, count } => {
@@ -958,16 +982,18 @@ impl<'c> Run<'c, '_> {
                     self.ascending_keys(f, of)
                         .map_err(|e| e.in_field(&f.name))?;
                     self.document_order(f.visit);
+                    let doc = self.doc(&f.doc);
                     if let Some(n) = self.top().children.last_mut() {
-                        n.doc = f.doc.clone();
+                        n.doc = doc;
                     }
                 }
                 Type::Groups { .. } => {
                     p = self
                         .groups(st, f, p, &fs)
                         .map_err(|e| e.in_field(&f.name))?;
+                    let doc = self.doc(&f.doc);
                     if let Some(n) = self.top().children.last_mut() {
-                        n.doc = f.doc.clone();
+                        n.doc = doc;
                     }
                 }
                 _ if f.derive.is_some() => {
@@ -985,7 +1011,7 @@ impl<'c> Run<'c, '_> {
                         Kind::Derived { raw, meaning },
                     );
                     n.size = w;
-                    n.doc = f.doc.clone();
+                    n.doc = self.doc(&f.doc);
                     self.leaf(n);
                     raws[i] = Some((p, raw));
                     if let Some(Derive::SectionStart(s)) = &f.derive {
@@ -999,8 +1025,9 @@ impl<'c> Run<'c, '_> {
                     p = self
                         .inline(t, p, &fs, &st.name, &f.name)
                         .map_err(|e| e.in_field(&f.name))?;
+                    let doc = self.doc(&f.doc);
                     if let Some(n) = self.top().children.last_mut() {
-                        n.doc = f.doc.clone();
+                        n.doc = doc;
                     }
                 }
             }
@@ -1466,7 +1493,7 @@ impl<'c> Run<'c, '_> {
     /// returns the position after it. `owner` and `field` name the struct
     /// field it belongs to (for bitfield struct names).
     fn inline(&mut self, t: &'c Type, pos: u64, site: &Site, owner: &str, field: &str) -> R<u64> {
-        let ty = type_label(t);
+        let ty = self.label(t);
         let mk = |kind: Kind, size: u64| {
             let mut n = Node::new(
                 site.name.clone(),
@@ -1675,7 +1702,7 @@ impl<'c> Run<'c, '_> {
                         },
                     );
                     bn.size = 0;
-                    bn.doc = b.doc.clone();
+                    bn.doc = b.doc.clone().into();
                     node.children.push(bn);
                     low += b.bits;
                 }

@@ -74,7 +74,7 @@ impl<'c> Run<'c, '_> {
                 es.name,
                 es.path,
                 start,
-                "string".into(),
+                "string",
                 site.unknown,
                 Kind::Str {
                     value: s.to_string(),

@@ -172,7 +172,7 @@ impl FileFacts {
     fn key(&mut self, key: &str, node: &Node, role: Role) -> Sym {
         let id = self.names.id(key);
         let info = self.keys.entry(id).or_insert_with(|| KeyInfo {
-            ty: node.ty.clone(),
+            ty: node.ty.to_string(),
             unknown: node.unknown,
             role,
         });
