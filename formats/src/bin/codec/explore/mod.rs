@@ -113,6 +113,9 @@ pub fn run(args: &ExploreArgs) -> ExitCode {
         },
     };
     let mut session = Session::new(dicts, names, given);
+    // The trees of the files named are read while the server starts: the
+    // page shows the bytes at once and the tree when it is there.
+    session.defer(true);
     for p in &args.paths {
         if let Err(e) = session.open_file(p) {
             eprintln!("codec: {e}");
@@ -137,8 +140,17 @@ pub fn run(args: &ExploreArgs) -> ExitCode {
             return crate::inputs::failure();
         }
     };
+    session.defer(false);
+    let (work, names) = session.pending();
     let app = Arc::new(App {
         session: Mutex::new(session),
+    });
+    let reader = app.clone();
+    std::thread::spawn(move || {
+        for (id, checked, data) in work {
+            let tree = session::read_tree(&checked, &data, &names);
+            with_session(&reader, |s| s.finish(id, tree));
+        }
     });
     rt.block_on(async move {
         let listener = match tokio::net::TcpListener::bind(("127.0.0.1", args.port)).await {

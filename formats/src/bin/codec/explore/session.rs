@@ -17,10 +17,12 @@
 use codec_schema::interp::coverage::{self, Class};
 use codec_schema::interp::{self, Decoded, Kind, Node, Value};
 use codec_schema::Checked;
+use formats::aamp::names::NameTable;
 use formats::layer::{peel, wrap, Dictionaries, Layer};
 use formats::registry::{Entry, FORMATS};
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Where a document's bytes come from.
 #[derive(Debug)]
@@ -57,6 +59,9 @@ pub struct Doc {
     /// The schema variant the bytes are read as.
     variant: Option<&'static str>,
     pub decoded: Option<Decoded>,
+    /// Its tree is being read in the background (the page shows the bytes
+    /// meanwhile).
+    pub pending: bool,
     /// Coverage runs `(from, to, class)`.
     pub runs: Vec<(u64, u64, Class)>,
     /// The member names, for an archive.
@@ -70,7 +75,8 @@ pub struct Doc {
 pub struct Session {
     pub docs: Vec<Doc>,
     dicts: Dictionaries,
-    names: formats::aamp::names::NameTable,
+    deferring: bool,
+    names: Arc<NameTable>,
     /// `--schema`: read every file with it.
     given: Option<(String, String)>,
 }
@@ -94,16 +100,42 @@ fn diagnostics_json(d: &codec_schema::Diagnostics) -> Json {
 }
 
 impl Session {
-    pub fn new(
-        dicts: Dictionaries,
-        names: formats::aamp::names::NameTable,
-        given: Option<(String, String)>,
-    ) -> Session {
+    pub fn new(dicts: Dictionaries, names: NameTable, given: Option<(String, String)>) -> Session {
         Session {
             docs: Vec::new(),
             dicts,
-            names,
+            names: Arc::new(names),
             given,
+            deferring: false,
+        }
+    }
+
+    /// Files opened from now on are read in the background: see
+    /// [`Session::pending`].
+    pub fn defer(&mut self, on: bool) {
+        self.deferring = on;
+    }
+
+    /// What the background reader needs for each document not read yet:
+    /// its id, its schema and its bytes, and the names table.
+    #[allow(clippy::type_complexity)]
+    pub fn pending(&self) -> (Vec<(usize, Checked, Vec<u8>)>, Arc<NameTable>) {
+        let work = self
+            .docs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.pending)
+            .filter_map(|(i, d)| Some((i, d.schema()?.clone(), d.data.clone())))
+            .collect();
+        (work, self.names.clone())
+    }
+
+    /// A tree read in the background, for document `id` (dropped when the
+    /// document was read again meanwhile).
+    pub fn finish(&mut self, id: usize, tree: (Decoded, Vec<(u64, u64, Class)>)) {
+        if let Some(d) = self.docs.get_mut(id).filter(|d| d.pending) {
+            d.pending = false;
+            (d.decoded, d.runs) = (Some(tree.0), tree.1);
         }
     }
 
@@ -174,12 +206,18 @@ impl Session {
             checked: None,
             variant: None,
             decoded: None,
+            pending: false,
             runs: Vec::new(),
             members: Vec::new(),
             dirty: false,
         };
         let _ = doc.check_schema();
-        doc.decode(&self.names);
+        if self.deferring && doc.checked.is_some() {
+            doc.list_members();
+            doc.pending = true;
+        } else {
+            doc.decode(&self.names);
+        }
         self.docs.push(doc);
         self.docs.len() - 1
     }
@@ -281,6 +319,9 @@ impl Session {
 impl Doc {
     /// Why edits are refused, if they are.
     pub fn read_only(&self) -> Option<String> {
+        if self.pending {
+            return Some("still reading the file".into());
+        }
         if self.format.is_none() {
             return Some("read-only: no compiled codec writes this file".into());
         }
@@ -320,33 +361,34 @@ impl Doc {
         })
     }
 
-    /// Decodes the bytes again (tree, coverage, members).
-    fn decode(&mut self, names: &formats::aamp::names::NameTable) {
-        self.decoded = None;
-        self.runs.clear();
+    /// The names of an archive's members.
+    fn list_members(&mut self) {
         self.members.clear();
         if formats::sarc::looks_like(&self.data) {
             if let Ok((_, sarc)) = formats::sarc::decode(&self.data) {
                 self.members = sarc.nodes.iter().map(|n| n.name.to_string()).collect();
             }
         }
+    }
+
+    /// Decodes the bytes again (tree, coverage, members).
+    fn decode(&mut self, names: &NameTable) {
+        self.pending = false;
+        self.decoded = None;
+        self.runs.clear();
+        self.list_members();
         let Some(c) = self.schema() else {
             return;
         };
-        let mut d = interp::decode_partial_with(
-            c,
-            &self.data,
-            codec_runtime::Limits::default(),
-            &formats::interp_hooks::Glue,
-        );
-        formats::research::annotate(&c.schema.name, &mut d.root, names);
-        self.runs = coverage::runs(c, &d.root, &self.data);
+        let (d, runs) = read_tree(c, &self.data, names);
         self.decoded = Some(d);
+        self.runs = runs;
     }
 
     /// The schema's name and the decode error, for the page.
     pub fn summary(&self, id: usize) -> Json {
         let (error, root) = match &self.decoded {
+            _ if self.pending => (None, None),
             Some(d) => (
                 d.error.as_ref().map(|e| e.to_string()),
                 Some(node_json(&d.root, "", None)),
@@ -384,6 +426,7 @@ impl Doc {
             "members": self.members,
             "parent": parent,
             "dirty": self.dirty,
+            "pending": self.pending,
             "changed": changed,
             "root": root,
         })
@@ -551,6 +594,20 @@ fn element_width(n: &Node) -> u64 {
         0 => 0,
         c => n.size / c as u64,
     }
+}
+
+/// The interpreter's tree of `data` with the research tools' notes, and
+/// its coverage runs.
+pub fn read_tree(c: &Checked, data: &[u8], names: &NameTable) -> (Decoded, Vec<(u64, u64, Class)>) {
+    let mut d = interp::decode_partial_with(
+        c,
+        data,
+        codec_runtime::Limits::default(),
+        &formats::interp_hooks::Glue,
+    );
+    formats::research::annotate(&c.schema.name, &mut d.root, names);
+    let runs = coverage::runs(c, &d.root, data);
+    (d, runs)
 }
 
 /// A node (or an element of a list of numbers) as the tree shows it.

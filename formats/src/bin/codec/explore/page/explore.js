@@ -54,8 +54,7 @@ async function openDoc(id, keepKey) {
   state.runs = doc.runs;
   state.changed = doc.changed || [];
   state.nodes.clear();
-  $('doc-info').textContent = `${doc.size} bytes · ${doc.format || 'no built-in format'} · ` +
-    (doc.read_only || 'editable');
+  $('doc-info').textContent = docInfo(doc);
   $('members-box').hidden = !doc.members.length;
   const ul = $('members');
   ul.innerHTML = '';
@@ -67,16 +66,41 @@ async function openDoc(id, keepKey) {
     ul.appendChild(li);
   }
   layoutHex();
-  await drawTree(doc);
-  if (doc.error) status('decode error ' + doc.error, 'error');
-  if (!state.firstPaint) {
-    state.firstPaint = true;
-    window.codecFirstPaint = performance.now();
-    console.log('first paint after', Math.round(window.codecFirstPaint), 'ms');
+  if (doc.pending) {
+    // The server is still reading the tree: the bytes first, the tree after.
+    $('tree').innerHTML = '<div class="muted">reading the file…</div>';
+    firstPaint();
+    while (state.doc.pending) {
+      await new Promise((r) => setTimeout(r, 150));
+      if (state.id !== id) return;
+      const {data: again} = await api('doc/' + id);
+      state.doc = again;
+      state.runs = again.runs;
+      $('doc-info').textContent = docInfo(again);
+    }
+    renderHex();
   }
+  await drawTree(state.doc);
+  firstPaint();
+  if (!window.codecTreeReady) window.codecTreeReady = performance.now();
+  if (state.doc.error) status('decode error ' + state.doc.error, 'error');
   if (keepKey) await reveal(keepKey.split('.').map((_, i, a) => a.slice(0, i + 1).join('.')));
   else { state.sel = null; showDetail(null); renderHex(); }
   loadSchema();
+}
+
+function docInfo(doc) {
+  return `${doc.size} bytes · ${doc.format || 'no built-in format'} · ` +
+    (doc.read_only || 'editable');
+}
+
+// The first time the page shows a file (its bytes, and its tree or a note
+// that the tree is on its way).
+function firstPaint() {
+  if (state.firstPaint) return;
+  state.firstPaint = true;
+  window.codecFirstPaint = performance.now();
+  console.log('first paint after', Math.round(window.codecFirstPaint), 'ms');
 }
 
 async function openMember(name) {
@@ -403,8 +427,7 @@ function schemaEdited() {
     state.nodes.clear();
     await drawTree(doc);
     renderHex();
-    $('doc-info').textContent = `${doc.size} bytes · ${doc.format || 'no built-in format'} · ` +
-      (doc.read_only || 'editable');
+    $('doc-info').textContent = docInfo(doc);
     status(doc.error ? 'decode error ' + doc.error : 're-read with the edited schema',
       doc.error ? 'error' : 'ok');
   }, 350);
