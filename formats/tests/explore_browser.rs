@@ -481,6 +481,16 @@ fn the_page_shows_links_edits_and_saves_files() {
         "document.getElementById('status').className === 'error' && \
          document.getElementById('status').textContent.includes('not a number')",
     );
+    // A value the format cannot hold: the codec's own message.
+    browser.pick("Eye", "String32");
+    browser.type_into("#edit-value", &"x".repeat(40));
+    browser.clear_status();
+    browser.click("#edit-apply");
+    browser.wait(
+        "the codec's refusal",
+        "document.getElementById('status').className === 'error' && \
+         document.getElementById('status').textContent.includes('do not fit in 32')",
+    );
     browser.save_as("actor.edited.bxml");
     let before = std::fs::read(&aamp).unwrap();
     let after = std::fs::read(dir.join("actor.edited.bxml")).unwrap();
