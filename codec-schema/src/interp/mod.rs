@@ -33,6 +33,7 @@ pub use value::{
 use crate::docs::{derive_label, type_label};
 use crate::{int_width, Base, Checked, Count, Derive, StructDef, Type, TypeDef, UnionDef};
 use codec_runtime::{DecodeError, ErrorKind, Limits, Reader};
+use compact_str::{format_compact, CompactString};
 use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
@@ -41,8 +42,9 @@ use std::sync::Arc;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Node {
     /// The field's name, `[i]` for an element, the type's name for an
-    /// offset's target, the variant's name for a union payload.
-    pub name: String,
+    /// offset's target, the variant's name for a union payload (kept inline
+    /// up to 24 bytes: no allocation for most).
+    pub name: CompactString,
     /// The field path, as decode errors print it (`File.root.lists[2].name`).
     /// A target has the path of its offset field, a payload adds `::Variant`.
     pub path: String,
@@ -151,7 +153,7 @@ pub enum Kind {
 
 impl Node {
     fn new(
-        name: impl Into<String>,
+        name: impl Into<CompactString>,
         path: String,
         offset: u64,
         ty: impl Into<Arc<str>>,
@@ -210,7 +212,7 @@ impl Node {
                     .children
                     .iter()
                     .filter(|c| c.is_stored())
-                    .map(|c| (c.name.clone(), c.to_value()))
+                    .map(|c| (c.name.to_string(), c.to_value()))
                     .collect(),
             },
             Kind::Seq if !self.order.is_empty() => Value::Seq(
@@ -241,7 +243,7 @@ impl Node {
                 fields: self
                     .children
                     .iter()
-                    .map(|c| (c.name.clone(), c.to_value()))
+                    .map(|c| (c.name.to_string(), c.to_value()))
                     .collect(),
             },
             // The target is the last child (a stored count comes first).
@@ -457,7 +459,7 @@ pub fn decode_partial_with(c: &Checked, data: &[u8], limits: Limits, hooks: &dyn
         docs: Default::default(),
     };
     let root = c.root();
-    let result = run.record(root, 0, root.name.clone(), root.name.clone(), false);
+    let result = run.record(root, 0, root.name.as_str().into(), root.name.clone(), false);
     // On an error the records being read are still open: close them, so
     // the partial tree keeps its shape.
     // Their sizes cover the fields read so far.
@@ -622,7 +624,7 @@ impl TreeMemory {
 /// Where a decoded value goes: its name, path and whether it is unknown.
 #[derive(Clone)]
 struct Site {
-    name: String,
+    name: CompactString,
     path: String,
     unknown: bool,
 }
@@ -630,7 +632,7 @@ struct Site {
 impl Site {
     fn field(&self, name: &str, unknown: bool) -> Site {
         Site {
-            name: name.to_owned(),
+            name: name.into(),
             path: format!("{}.{name}", self.path),
             unknown: self.unknown || unknown,
         }
@@ -638,7 +640,7 @@ impl Site {
 
     fn index(&self, i: usize) -> Site {
         Site {
-            name: format!("[{i}]"),
+            name: format_compact!("[{i}]"),
             path: format!("{}[{i}]", self.path),
             unknown: self.unknown,
         }
@@ -646,7 +648,7 @@ impl Site {
 
     fn named(&self, name: &str) -> Site {
         Site {
-            name: name.to_owned(),
+            name: name.into(),
             path: self.path.clone(),
             unknown: self.unknown,
         }
@@ -661,7 +663,7 @@ impl Site {
 fn variant_node(
     u: &UnionDef,
     v: &crate::Variant,
-    name: String,
+    name: CompactString,
     site: &Site,
     pos: u64,
 ) -> (Site, Node) {
@@ -809,7 +811,7 @@ impl<'c> Run<'c, '_> {
         &mut self,
         st: &'c StructDef,
         pos: u64,
-        name: String,
+        name: CompactString,
         path: String,
         unknown: bool,
     ) -> R<u64> {
@@ -1420,7 +1422,7 @@ impl<'c> Run<'c, '_> {
         site: &Site,
     ) -> R<()> {
         let v = ext::variant_by_tag(u, tag, tag_pos)?;
-        let (vs, mut node) = variant_node(u, v, v.name.clone(), site, pos);
+        let (vs, mut node) = variant_node(u, v, v.name.as_str().into(), site, pos);
         node.size = self.c.fixed_size(&v.ty).unwrap_or(0);
         self.open(node);
         let result = match &v.ty {

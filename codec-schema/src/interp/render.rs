@@ -146,7 +146,7 @@ fn visit<'a>(n: &'a Node, depth: usize, target: bool, f: &mut dyn FnMut(Row<'a>)
     let name = match n.kind {
         Kind::Variant { .. } => format!("::{}", n.name),
         _ if target => format!("→ {}", n.name),
-        _ => n.name.clone(),
+        _ => n.name.to_string(),
     };
     f(Row {
         depth,

@@ -273,7 +273,7 @@ impl<'c> Run<'c, '_> {
     /// (the record's value finds its fields by name).
     fn name_last(&mut self, name: &str) {
         if let Some(n) = self.top().children.last_mut() {
-            n.name = name.to_owned();
+            n.name = name.into();
         }
     }
 

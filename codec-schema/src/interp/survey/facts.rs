@@ -153,7 +153,7 @@ impl FileFacts {
         let mut strings = Vec::new();
         let root_key = match &root.kind {
             Kind::Record { type_name, .. } => type_name.clone(),
-            _ => root.name.clone(),
+            _ => root.name.to_string(),
         };
         f.walk(root, &root_key, None, false, &mut strings);
         f.ends.entry(len).or_default().push(Thing::File);
