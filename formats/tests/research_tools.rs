@@ -124,6 +124,56 @@ fn coverage_explains_every_byte_of_the_corpus() {
     assert!(total > 0);
 }
 
+/// The runs a hex view colours (`coverage::runs`) cover every byte once,
+/// in order, and count what `coverage` counts; a file with a gap shows it
+/// as an unexplained run at the gap.
+#[test]
+fn coverage_runs_agree_with_the_counts() {
+    use coverage::Class;
+    let c = checked();
+    let files = samples();
+    assert!(!files.is_empty(), "the samples are missing");
+    for path in &files {
+        let mut data = fs::read(path).unwrap();
+        // Four bytes after the end: nothing explains them.
+        data.extend_from_slice(&[0xAB; 4]);
+        let node = interp::decode_partial_with(
+            &c,
+            &data,
+            codec_runtime::Limits::default(),
+            &interp::NoHooks,
+        )
+        .root;
+        let cov = coverage::coverage(&c, &node, &data);
+        let runs = coverage::runs(&c, &node, &data);
+        let mut at = 0;
+        let count = |class| -> u64 {
+            runs.iter()
+                .filter(|r| r.2 == class)
+                .map(|r| r.1 - r.0)
+                .sum()
+        };
+        assert_eq!(count(Class::Known), cov.known, "{}", path.display());
+        assert_eq!(count(Class::Unknown), cov.unknown, "{}", path.display());
+        assert_eq!(count(Class::Padding), cov.padding, "{}", path.display());
+        assert_eq!(
+            count(Class::Unexplained),
+            cov.unexplained(),
+            "{}",
+            path.display()
+        );
+        for r in &runs {
+            assert_eq!(r.0, at, "{}: runs in order, no hole", path.display());
+            assert!(r.1 > r.0);
+            at = r.1;
+        }
+        assert_eq!(at, data.len() as u64);
+        let last = runs.last().unwrap();
+        assert_eq!(last.2, Class::Unexplained, "{}", path.display());
+        assert!(last.1 - last.0 >= 4, "{}", path.display());
+    }
+}
+
 /// Damaged files: every truncation and a set of byte changes at every
 /// position of the samples give the same value or the same located error.
 #[test]

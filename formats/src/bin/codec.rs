@@ -20,6 +20,7 @@ mod coverage;
 mod docs;
 #[path = "codec/dump.rs"]
 mod dump;
+#[cfg(feature = "explore")]
 #[path = "codec/explore/mod.rs"]
 mod explore;
 #[path = "codec/inputs.rs"]
@@ -121,6 +122,7 @@ enum Command {
     Dump(dump::DumpArgs),
     /// Show and edit files in a local web page (hex and tree, coverage,
     /// the live schema).
+    #[cfg(feature = "explore")]
     #[command(after_help = "Exit status: 0 when stopped, 1 when a file cannot be \
                       opened or the server cannot start, 2 on a usage error.")]
     Explore(explore::ExploreArgs),
@@ -188,6 +190,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Dump(args) => dump::run(&args),
+        #[cfg(feature = "explore")]
         Command::Explore(args) => explore::run(&args),
         Command::Coverage(args) => coverage::run(&args),
         Command::Survey(args) => survey::run(&args),

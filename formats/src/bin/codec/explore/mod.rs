@@ -283,6 +283,14 @@ fn with_session<T>(app: &App, f: impl FnOnce(&mut Session) -> T) -> T {
     f(&mut s)
 }
 
+/// The answer `f` gives about document `id`, or 404.
+fn with_doc(app: &App, id: usize, f: impl FnOnce(&session::Doc) -> Response) -> Response {
+    with_session(app, |s| match s.docs.get(id) {
+        Some(d) => f(d),
+        None => refuse(StatusCode::NOT_FOUND, "no such document"),
+    })
+}
+
 async fn docs(State(app): State<Shared>) -> Response {
     with_session(&app, |s| {
         let list: Vec<_> = s
@@ -296,20 +304,13 @@ async fn docs(State(app): State<Shared>) -> Response {
 }
 
 async fn doc(State(app): State<Shared>, UrlPath(id): UrlPath<usize>) -> Response {
-    with_session(&app, |s| match s.docs.get(id) {
-        Some(d) => Json(d.summary(id)).into_response(),
-        None => refuse(StatusCode::NOT_FOUND, "no such document"),
-    })
+    with_doc(&app, id, |d| Json(d.summary(id)).into_response())
 }
 
 async fn bytes(State(app): State<Shared>, UrlPath(id): UrlPath<usize>) -> Response {
-    with_session(&app, |s| match s.docs.get(id) {
-        Some(d) => (
-            [(header::CONTENT_TYPE, "application/octet-stream")],
-            Body::from(d.data.clone()),
-        )
-            .into_response(),
-        None => refuse(StatusCode::NOT_FOUND, "no such document"),
+    with_doc(&app, id, |d| {
+        let kind = [(header::CONTENT_TYPE, "application/octet-stream")];
+        (kind, Body::from(d.data.clone())).into_response()
     })
 }
 
@@ -366,10 +367,7 @@ async fn search(
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
     let text = q.get("q").cloned().unwrap_or_default();
-    with_session(&app, |s| match s.docs.get(id) {
-        Some(d) => Json(d.search(&text, 200)).into_response(),
-        None => refuse(StatusCode::NOT_FOUND, "no such document"),
-    })
+    with_doc(&app, id, |d| Json(d.search(&text, 200)).into_response())
 }
 
 #[derive(Deserialize)]
@@ -410,9 +408,8 @@ async fn edit(
 }
 
 async fn schema(State(app): State<Shared>, UrlPath(id): UrlPath<usize>) -> Response {
-    with_session(&app, |s| match s.docs.get(id) {
-        Some(d) => Json(json!({"file": d.schema_file, "text": d.schema_text})).into_response(),
-        None => refuse(StatusCode::NOT_FOUND, "no such document"),
+    with_doc(&app, id, |d| {
+        Json(json!({"file": d.schema_file, "text": d.schema_text})).into_response()
     })
 }
 
