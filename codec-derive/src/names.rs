@@ -99,24 +99,7 @@ pub fn bit_range_inits(
         .collect()
 }
 
-/// Each range of a bits struct with its shift and mask, low bits first:
-/// the one reading of a `Bits` declaration that decode, encode and
-/// `to_word` are generated from.
-pub fn bit_ranges(
-    fields: &[codec_schema::BitField],
-) -> impl Iterator<Item = (&codec_schema::BitField, u32, u64)> {
-    let mut shift = 0u32;
-    fields.iter().map(move |b| {
-        let mask: u64 = if b.bits >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << b.bits) - 1
-        };
-        let sh = shift;
-        shift += b.bits;
-        (b, sh, mask)
-    })
-}
+pub use codec_schema::bit_ranges;
 
 pub fn is_prim(t: &Type) -> bool {
     codec_schema::is_number(t)

@@ -1537,6 +1537,23 @@ pub fn is_number(t: &Type) -> bool {
     )
 }
 
+/// Each range of a bits struct with its shift and mask, low bits first:
+/// the one reading of a `Bits` declaration that the generated decoder and
+/// encoder, the views and the interpreter all follow.
+pub fn bit_ranges(fields: &[BitField]) -> impl Iterator<Item = (&BitField, u32, u64)> {
+    let mut shift = 0u32;
+    fields.iter().map(move |b| {
+        let mask: u64 = if b.bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << b.bits) - 1
+        };
+        let sh = shift;
+        shift += b.bits;
+        (b, sh, mask)
+    })
+}
+
 /// The byte width of an unsigned integer type.
 pub fn int_width(t: &Type) -> Option<u64> {
     match t {

@@ -13,7 +13,7 @@ pub mod model;
 pub mod names;
 mod overlay;
 
-pub use check::{int_width, is_number};
+pub use check::{bit_ranges, int_width, is_number};
 pub use diag::{Diagnostic, Diagnostics};
 pub use model::*;
 pub use overlay::{all_sections, eval_when};

@@ -1,9 +1,9 @@
 //! The glue of the built-in schemas, for the schema interpreter
-//! (`codec dump`, `codec coverage`): looked up by the names the schemas
+//! (`codec dump`, `codec coverage`, `codec check --schema`): looked up by the names the schemas
 //! declare, so that `codec-schema` needs no dependency on this crate.
 
 use codec_runtime::{DecodeResult, Endian, SelectCx};
-use codec_schema::interp::Hooks;
+use codec_schema::interp::{Hooks, Value};
 use std::borrow::Cow;
 
 /// Every glue function the built-in schemas name for decoding.
@@ -27,6 +27,33 @@ impl Hooks for Glue {
         match name {
             "plug_variant" => Some(crate::ainb::glue::plug_variant(cx)),
             "transition_variant" => Some(crate::ainb::glue::transition_variant(cx)),
+            _ => None,
+        }
+    }
+
+    fn key_hash(&self, name: &str, key: &[u8], seed: u64) -> Option<u64> {
+        match name {
+            "name_hash" => Some(crate::sarc::glue::name_hash(key, seed)),
+            _ => None,
+        }
+    }
+
+    fn kept_align(&self, name: &str, value: &Value) -> Option<u64> {
+        match name {
+            "file_alignment" => {
+                let bytes: Vec<u8> = match value {
+                    Value::Bytes(b) => b.clone(),
+                    Value::Seq(s) => s
+                        .iter()
+                        .map(|x| match x {
+                            Value::U8(b) => Some(*b),
+                            _ => None,
+                        })
+                        .collect::<Option<_>>()?,
+                    _ => return None,
+                };
+                Some(crate::sarc::glue::file_alignment(&bytes))
+            }
             _ => None,
         }
     }

@@ -31,6 +31,22 @@ pub trait Hooks {
     /// Runs the `Select` chooser `name`: the variant's tag, or `Some(None)`
     /// when no variant fits; `None` when no glue has that name.
     fn select(&self, name: &str, cx: &SelectCx<'_>) -> Option<Option<u64>>;
+
+    /// Encode: hashes the sort key `key` of a list's element with glue
+    /// `name` (a `KeyHash` field) seeded by `seed`; `None` when no glue has
+    /// that name.
+    fn key_hash(&self, name: &str, key: &[u8], seed: u64) -> Option<u64> {
+        let _ = (name, key, seed);
+        None
+    }
+
+    /// Encode: the alignment glue `name` (a `Kept` alignment) chooses for a
+    /// target `value` that has none (a new one); `None` when no glue has
+    /// that name.
+    fn kept_align(&self, name: &str, value: &super::Value) -> Option<u64> {
+        let _ = (name, value);
+        None
+    }
 }
 
 /// No glue at all: schemas that name glue are refused where they need it.

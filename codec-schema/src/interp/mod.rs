@@ -22,9 +22,11 @@ pub mod render;
 pub mod survey;
 mod tree;
 mod value;
+pub mod write;
 
 pub use ext::{Hooks, NoHooks};
 pub use from_value::from_value;
+pub use write::{encode, writable};
 
 pub use value::{
     to_value, MapBuilder, SeqBuilder, StructBuilder, Value, ValueError, ValueSerializer,

@@ -97,6 +97,32 @@ impl PartialEq for Value {
 }
 
 impl Value {
+    /// What kind of value this is, in words, for error messages.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Value::Unit => "nothing",
+            Value::Bool(_) => "a bool",
+            Value::U8(_) => "a u8",
+            Value::U16(_) => "a u16",
+            Value::U32(_) => "a u32",
+            Value::U64(_) => "a u64",
+            Value::I8(_) => "an i8",
+            Value::I16(_) => "an i16",
+            Value::I32(_) => "an i32",
+            Value::I64(_) => "an i64",
+            Value::F32(_) => "an f32",
+            Value::F64(_) => "an f64",
+            Value::Char(_) => "a character",
+            Value::Str(_) => "a string",
+            Value::Bytes(_) => "bytes",
+            Value::Option(_) => "an optional value",
+            Value::Seq(_) => "a list",
+            Value::Map(_) => "a map",
+            Value::Struct { .. } => "a record",
+            Value::Variant { .. } => "a variant",
+        }
+    }
+
     /// The first place where two values differ, as a path (`.root.lists[2]`)
     /// and both sides in short form; `None` when they are equal. For test
     /// messages that a human can act on.

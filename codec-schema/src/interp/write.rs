@@ -1,0 +1,849 @@
+//! The interpreter's writer: encodes a document in its generic form
+//! ([`Value`], what [`Node::to_value`](super::Node::to_value) gives) by
+//! walking a [`Checked`] schema at run time, so that a researcher proves a
+//! schema writes real files back (`codec check --schema`) with no build.
+//!
+//! It takes the generated encoder's steps (`codec-derive`'s `encode.rs`) in
+//! the same order and through the same [`Writer`] calls, so it writes the
+//! same bytes: the root record first, zeros where offsets and derived
+//! fields go; then each section in turn, filled by one walk of the
+//! document (pre- or post-order), placing each offset's target and
+//! patching the offset; then the root's derived sizes, counts and starts.
+//!
+//! What it does not write yet (units, unions, pools and interned tables,
+//! lanes and hook orders, shared subtrees, rows, checksums, external
+//! types) is refused before a byte is written, naming the field and the
+//! construct: [`writable`] says so for a whole schema.
+//!
+//! Where the generated encoder knows a record's position from its type's
+//! fixed size, the interpreter remembers where it wrote each record's
+//! value (by the value's address, stable while the document is borrowed).
+
+use super::{Hooks, Value};
+use crate::{int_width, magic_bytes, Base, Checked, Count, Dedup, Derive, Order, Ptr, StructDef};
+use crate::{Type, TypeDef};
+use codec_runtime::{EncodeError, EncodeResult, Endian, Width, Writer};
+use std::collections::HashMap;
+
+/// Encodes the document `v` (the root record's generic form) as schema `c`
+/// lays it out, with glue from `hooks` (a sort key's hash, the alignment
+/// of a new kept-aligned value).
+pub fn encode(c: &Checked, v: &Value, hooks: &dyn Hooks) -> EncodeResult<Vec<u8>> {
+    writable(c)?;
+    let endian = match c.schema.endian {
+        crate::Endian::Little => Endian::Little,
+        crate::Endian::Big => Endian::Big,
+    };
+    let mut e = Enc {
+        c,
+        hooks,
+        endian,
+        w: Writer::new(endian, c.schema.types.len(), c.all_sections().len()),
+        at: HashMap::new(),
+        sorted: HashMap::new(),
+    };
+    let root = c.root();
+    e.write_record(root, v, &root.name)?;
+    for i in 0..c.all_sections().len() {
+        let sec = c.section(i);
+        let a = e.w.section_align(i, sec.align);
+        e.w.begin_section(i, a, runtime_dedup(&sec.dedup));
+        e.visit(i, sec.order == Order::PostOrder, root, v, &root.name)?;
+        if sec.pad > 1 || sec.end_align > 1 {
+            e.w.end_section_padded(i, sec.align, sec.pad, sec.end_align);
+        } else {
+            e.w.end_section(sec.align);
+        }
+    }
+    e.w.align(c.schema.end_align);
+    e.w.resolve_refs()?;
+    e.patch_root(root)?;
+    Ok(e.w.into_bytes())
+}
+
+/// Can the interpreter write every file of schema `c`? The first field
+/// whose construct it does not write yet, as an error naming both.
+pub fn writable(c: &Checked) -> EncodeResult<()> {
+    let refuse = |path: String, what: &str| {
+        Err(EncodeError::new(
+            path,
+            format!(
+                "the schema interpreter does not write {what} yet (the compiled codec does: \
+                 `codec check` without --schema, for a built-in format)"
+            ),
+        ))
+    };
+    for (i, sec) in c.all_sections().iter().enumerate() {
+        let what = match (&sec.order, &sec.dedup) {
+            (Order::DepthFirst, _) => "a section in depth-first order",
+            (Order::Hook { .. }, _) => "a section ordered by glue",
+            (_, Dedup::Shared) => "a section of shared subtrees",
+            _ => continue,
+        };
+        return refuse(format!("section `{}` (#{i})", sec.name), what);
+    }
+    for t in &c.schema.types {
+        let st = match t {
+            TypeDef::Struct(st) => st,
+            TypeDef::Union(u) => return refuse(u.name.clone(), "unions"),
+        };
+        if st.layout.is_some() {
+            return refuse(st.name.clone(), "units with their own layout");
+        }
+        for f in &st.fields {
+            let path = format!("{}.{}", st.name, f.name);
+            if f.external.is_some() {
+                return refuse(path, "external types");
+            }
+            if let Some(d) = &f.derive {
+                let what = match d {
+                    Derive::Count(_)
+                    | Derive::FileSize
+                    | Derive::RecordCount(_)
+                    | Derive::SectionSize(_)
+                    | Derive::SectionStart(_)
+                    | Derive::End(_)
+                    | Derive::KeyHash { .. } => None,
+                    Derive::Tag(_) | Derive::Tags(_) => Some("derived union tags"),
+                    Derive::Interned => Some("interned strings"),
+                    Derive::Checksum { .. } => Some("checksums"),
+                    Derive::Stride(_) | Derive::CellOffset(_) => Some("rows"),
+                    Derive::HashNext => Some("hash chains"),
+                };
+                if let Some(what) = what {
+                    return refuse(path, what);
+                }
+            }
+            if let Some(what) = unwritten(&f.ty, 0) {
+                return refuse(path, what);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The construct in `t` the interpreter does not write, if any.
+fn unwritten(t: &Type, depth: usize) -> Option<&'static str> {
+    if depth > 8 {
+        return None;
+    }
+    match t {
+        Type::Ref { .. } => Some("references by ordinal"),
+        Type::Hash { .. } => Some("hash tables"),
+        Type::Rows { .. } => Some("rows"),
+        Type::Follows { .. } => Some("records placed after a target"),
+        Type::Switch { .. } | Type::Select { .. } => Some("unions"),
+        Type::Str { .. } | Type::Pool {} => Some("string pools"),
+        Type::Groups { .. } => Some("groups"),
+        Type::Index { .. } | Type::Table { .. } => Some("interned tables"),
+        Type::SharesEqual { .. } => Some("kept sharing"),
+        Type::Bits { fields, .. } if fields.iter().any(|b| b.str.is_some()) => {
+            Some("bit ranges holding strings")
+        }
+        Type::Ptr(p) => match &p.to {
+            Type::List { of, .. } if matches!(**of, Type::Ptr(_)) => Some("lists of offsets"),
+            to => unwritten(to, depth + 1),
+        },
+        Type::List { of, .. } if matches!(**of, Type::Ptr(_)) => Some("lists of offsets"),
+        Type::List { of, count } => match &**count {
+            Count::ToNext => Some("lists up to the next target"),
+            Count::Sum(_) => Some("lists counted by a sum"),
+            _ => unwritten(of, depth + 1),
+        },
+        Type::Array { of, .. } => unwritten(of, depth + 1),
+        Type::Fixed { raw, .. } => unwritten(raw, depth + 1),
+        _ => None,
+    }
+}
+
+fn runtime_dedup(d: &Dedup) -> codec_runtime::Dedup {
+    match d {
+        Dedup::None | Dedup::Shared => codec_runtime::Dedup::None,
+        Dedup::Exact => codec_runtime::Dedup::Exact,
+        Dedup::ByteSearch { align } => codec_runtime::Dedup::ByteSearch { align: *align },
+    }
+}
+
+/// The runtime's width of an unsigned integer type.
+fn width(t: &Type) -> Width {
+    match t {
+        Type::U8 => Width::U8,
+        Type::U16 => Width::U16,
+        Type::U24 => Width::U24,
+        Type::U64 => Width::U64,
+        _ => Width::U32,
+    }
+}
+
+/// Gives a runtime error raised with no path (the interpreter passes none:
+/// its paths are built at run time) the field's path.
+fn at(path: &str) -> impl Fn(EncodeError) -> EncodeError + '_ {
+    move |mut e| {
+        if e.path.is_empty() {
+            e.path = path.to_owned();
+        }
+        e
+    }
+}
+
+fn wrong(path: &str, want: &str, v: &Value) -> EncodeError {
+    EncodeError::new(path, format!("expected {want}, found {}", v.kind_name()))
+}
+
+/// The value of field `name` of a record's generic form.
+fn field<'v>(v: &'v Value, name: &str, path: &str) -> EncodeResult<&'v Value> {
+    match v {
+        Value::Struct { fields, .. } => fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, x)| x)
+            .ok_or_else(|| EncodeError::new(path, "the record has no such field")),
+        other => Err(wrong(path, "a record", other)),
+    }
+}
+
+/// The elements of a list's or array's generic form.
+fn elements<'v>(v: &'v Value, path: &str) -> EncodeResult<&'v [Value]> {
+    match v {
+        Value::Seq(s) => Ok(s),
+        other => Err(wrong(path, "a list", other)),
+    }
+}
+
+/// Bytes: a list of `u8` (or a byte string).
+fn octets(v: &Value, path: &str) -> EncodeResult<Vec<u8>> {
+    match v {
+        Value::Bytes(b) => Ok(b.clone()),
+        Value::Seq(s) => s
+            .iter()
+            .map(|x| match x {
+                Value::U8(b) => Ok(*b),
+                other => Err(wrong(path, "a byte", other)),
+            })
+            .collect(),
+        other => Err(wrong(path, "bytes", other)),
+    }
+}
+
+/// An integer of any width, as `i128` (so every `u64` and `i64` fits).
+fn integer(v: &Value, path: &str) -> EncodeResult<i128> {
+    Ok(match *v {
+        Value::U8(x) => x.into(),
+        Value::U16(x) => x.into(),
+        Value::U32(x) => x.into(),
+        Value::U64(x) => x.into(),
+        Value::I8(x) => x.into(),
+        Value::I16(x) => x.into(),
+        Value::I32(x) => x.into(),
+        Value::I64(x) => x.into(),
+        Value::Bool(b) => b.into(),
+        ref other => return Err(wrong(path, "an integer", other)),
+    })
+}
+
+/// The walk of one encode.
+struct Enc<'c, 'h> {
+    c: &'c Checked,
+    hooks: &'h dyn Hooks,
+    endian: Endian,
+    w: Writer,
+    /// Where each record was written, by the address of its value.
+    at: HashMap<*const Value, u64>,
+    /// The order a list written sorted was written in (its elements are
+    /// visited in that order too), by the address of its value.
+    sorted: HashMap<*const Value, Vec<usize>>,
+}
+
+impl<'c> Enc<'c, '_> {
+    fn struct_def(&self, name: &str, path: &str) -> EncodeResult<&'c StructDef> {
+        match self.c.get(name) {
+            Some(TypeDef::Struct(s)) => Ok(s),
+            _ => Err(EncodeError::new(path, format!("`{name}` is not a record"))),
+        }
+    }
+
+    /// Writes record `st` at the writer's position: its fields in order,
+    /// zeros where an offset or a derived value goes.
+    fn write_record(&mut self, st: &'c StructDef, v: &Value, path: &str) -> EncodeResult<()> {
+        let start = self.w.pos();
+        if let Some(id) = self.c.type_id(&st.name) {
+            self.w.count_record(id);
+        }
+        self.at.insert(v as *const Value, start);
+        for f in &st.fields {
+            let fpath = format!("{path}.{}", f.name);
+            if let Some(a) = f.align.filter(|&a| a > 1) {
+                let rel = self.w.pos() - start;
+                self.w.put_zeros((rel.next_multiple_of(a) - rel) as usize);
+            }
+            match (&f.derive, &f.ty) {
+                (Some(Derive::Count(of)), t) => {
+                    let n = match field(v, of, &fpath)? {
+                        Value::Option(o) => o
+                            .as_deref()
+                            .map_or(Ok(0), |x| elements(x, &fpath).map(|s| s.len()))?,
+                        x => elements(x, &fpath)?.len(),
+                    };
+                    self.w
+                        .put_uint(width(t), n as u64, "")
+                        .map_err(at(&fpath))?;
+                }
+                (Some(_), t) => {
+                    let n = int_width(t).unwrap_or(4) as usize;
+                    self.w.put_zeros(n);
+                }
+                (None, Type::Magic(m)) => self.w.put_bytes(&magic_bytes(m)),
+                (None, Type::Ptr(p)) => {
+                    let n = int_width(&p.width).unwrap_or(4) as usize;
+                    self.w.put_zeros(n);
+                    if let Some(kept) = &p.align {
+                        let align = self.kept_align(field(v, &f.name, &fpath)?, kept, &fpath)?;
+                        let sid = self.target_section(p);
+                        self.w.note_kept_align(sid, align);
+                    }
+                }
+                (None, Type::List { of, count }) => {
+                    let list = field(v, &f.name, &fpath)?;
+                    self.count_check(st, v, count, list, &fpath)?;
+                    match self.sort_keys(f, v, &fpath)? {
+                        Some((keys, koff, kw)) => {
+                            let elems = elements(list, &fpath)?;
+                            let order = codec_runtime::placement::sorted_order(&keys);
+                            for &i in &order {
+                                let here = self.w.pos();
+                                self.inline(of, &elems[i], &format!("{fpath}[{i}]"))?;
+                                self.w
+                                    .patch_uint(here + koff, kw, keys[i], "")
+                                    .map_err(at(&fpath))?;
+                            }
+                            self.sorted.insert(list as *const Value, order);
+                        }
+                        None => self.list(of, list, &fpath)?,
+                    }
+                }
+                (None, t) => self.inline(t, field(v, &f.name, &fpath)?, &fpath)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// A list's stored count, when another field holds it, must agree with
+    /// the list (a count derived from the list is written from it).
+    fn count_check(
+        &self,
+        st: &StructDef,
+        v: &Value,
+        count: &Count,
+        list: &Value,
+        path: &str,
+    ) -> EncodeResult<()> {
+        let Count::Field(p) = count else {
+            return Ok(());
+        };
+        let first = p.split('.').next().unwrap_or_default();
+        if st
+            .fields
+            .iter()
+            .any(|g| g.name == first && g.derive.is_some())
+        {
+            return Ok(());
+        }
+        let mut said = v;
+        for part in p.split('.') {
+            said = field(said, part, path)?;
+        }
+        let said = integer(said, path)?;
+        let len = elements(list, path)?.len();
+        if said != len as i128 {
+            return Err(EncodeError::new(
+                path,
+                format!("the list has {len} element(s), but {p} says {said}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// For a list written sorted by a key hashed by glue (`sort_by` on a
+    /// `KeyHash` field of its elements): each element's key in document
+    /// order, where the key goes in an element, and its width.
+    fn sort_keys(
+        &self,
+        f: &crate::Field,
+        v: &Value,
+        path: &str,
+    ) -> EncodeResult<Option<(Vec<u64>, u64, Width)>> {
+        let Some(by) = f.sort_by.as_deref() else {
+            return Ok(None);
+        };
+        let Type::List { of, .. } = &f.ty else {
+            return Ok(None);
+        };
+        let Type::Named(n) = &**of else {
+            return Ok(None);
+        };
+        let es = self.struct_def(n, path)?;
+        let Some(ki) = es.fields.iter().position(|g| g.name == by) else {
+            return Ok(None);
+        };
+        let Some(Derive::KeyHash { hook, key, seed }) = &es.fields[ki].derive else {
+            return Err(EncodeError::new(
+                path,
+                format!("the interpreter sorts only by a key hashed by glue, not by `{by}`"),
+            ));
+        };
+        let Some(koff) = self.c.field_offsets(es)[ki] else {
+            return Err(EncodeError::new(
+                path,
+                format!("sort key `{by}` must be at a fixed offset of its elements"),
+            ));
+        };
+        let seed = integer(field(v, seed, path)?, path)? as u64;
+        let mut keys = Vec::new();
+        for (i, e) in elements(field(v, &f.name, path)?, path)?.iter().enumerate() {
+            let epath = format!("{path}[{i}].{key}");
+            let k = match field(e, key, &epath)? {
+                Value::Str(s) => s.as_bytes().to_vec(),
+                other => octets(other, &epath)?,
+            };
+            let h = self.hooks.key_hash(hook, &k, seed).ok_or_else(|| {
+                EncodeError::new(&epath, format!("no glue named `{hook}` hashes keys"))
+            })?;
+            keys.push(h);
+        }
+        Ok(Some((keys, koff, width(&es.fields[ki].ty))))
+    }
+
+    /// The alignment a kept-aligned target is placed with: its own, or
+    /// glue's choice for a value without one.
+    fn kept_align(&self, v: &Value, kept: &crate::KeptAlign, path: &str) -> EncodeResult<u64> {
+        let align = integer(field(v, "align", path)?, path)? as u64;
+        let value = field(v, "value", path)?;
+        let hook = kept.hook();
+        Ok(codec_runtime::placement::effective_align(align, || {
+            self.hooks.kept_align(hook, value).unwrap_or(1)
+        }))
+    }
+
+    fn target_section(&self, p: &Ptr) -> usize {
+        p.section
+            .as_deref()
+            .and_then(|n| self.c.section_id(n))
+            .unwrap_or(0)
+    }
+
+    /// Writes every element of a list inline.
+    fn list(&mut self, of: &'c Type, v: &Value, path: &str) -> EncodeResult<()> {
+        if matches!(of, Type::U8) {
+            let b = octets(v, path)?;
+            self.w.put_bytes(&b);
+            return Ok(());
+        }
+        for (i, e) in elements(v, path)?.iter().enumerate() {
+            self.inline(of, e, &format!("{path}[{i}]"))?;
+        }
+        Ok(())
+    }
+
+    /// Writes `v` of type `t` at the writer's position.
+    fn inline(&mut self, t: &'c Type, v: &Value, path: &str) -> EncodeResult<()> {
+        let e = self.endian;
+        match t {
+            Type::U8 | Type::U16 | Type::U24 | Type::U32 | Type::U64 => {
+                let x = integer(v, path)?;
+                let x = u64::try_from(x).map_err(|_| {
+                    EncodeError::new(path, format!("{x} is negative; the field is unsigned"))
+                })?;
+                self.w.put_uint(width(t), x, "").map_err(at(path))?;
+            }
+            Type::I8 | Type::I16 | Type::I32 | Type::I64 => {
+                let x = integer(v, path)?;
+                let bits: u32 = match t {
+                    Type::I8 => 8,
+                    Type::I16 => 16,
+                    Type::I64 => 64,
+                    _ => 32,
+                };
+                let (lo, hi) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
+                if x < lo || x > hi {
+                    return Err(EncodeError::new(
+                        path,
+                        format!("{x} does not fit a signed {bits}-bit field"),
+                    ));
+                }
+                let raw = (x as i64 as u64) & (u64::MAX >> (64 - bits));
+                let w = match bits {
+                    8 => Width::U8,
+                    16 => Width::U16,
+                    64 => Width::U64,
+                    _ => Width::U32,
+                };
+                self.w.put_uint(w, raw, "").map_err(at(path))?;
+            }
+            Type::F32 => match *v {
+                Value::F32(x) => self.w.put_as(x, e),
+                ref other => return Err(wrong(path, "an f32", other)),
+            },
+            Type::F64 => match *v {
+                Value::F64(x) => self.w.put_as(x, e),
+                ref other => return Err(wrong(path, "an f64", other)),
+            },
+            Type::Bool8 | Type::Bool32 => {
+                let Value::Bool(b) = *v else {
+                    return Err(wrong(path, "a bool", v));
+                };
+                let w = if matches!(t, Type::Bool8) {
+                    Width::U8
+                } else {
+                    Width::U32
+                };
+                self.w.put_uint(w, u64::from(b), "").map_err(at(path))?;
+            }
+            Type::Magic(m) => self.w.put_bytes(&magic_bytes(m)),
+            Type::Bytes(n) => {
+                let b = octets(v, path)?;
+                if b.len() as u64 != *n {
+                    return Err(EncodeError::new(
+                        path,
+                        format!("{} bytes where the field holds {n}", b.len()),
+                    ));
+                }
+                self.w.put_bytes(&b);
+            }
+            Type::CString {
+                max,
+                pad,
+                lossless,
+                encoding,
+                size,
+            } => {
+                let Value::Str(s) = v else {
+                    return Err(wrong(path, "a string", v));
+                };
+                let unit = encoding.unit();
+                let r = if let Some(n) = size {
+                    self.w.put_cstring_sized(s, *n, unit, "")
+                } else if unit > 1 {
+                    self.w.put_cstring_units(s, unit, *max, *pad, "")
+                } else if *lossless {
+                    self.w.put_cbytes(s.as_bytes(), *max, *pad, "")
+                } else {
+                    self.w.put_cstring(s, *max, *pad, "")
+                };
+                r.map_err(at(path))?;
+            }
+            Type::Fixed { raw, .. } => self.inline(raw, v, path)?,
+            Type::Named(n) => {
+                let st = self.struct_def(n, path)?;
+                self.write_record(st, v, path)?;
+            }
+            Type::Array { of, len } => {
+                let got = elements(v, path)?.len() as u64;
+                if got != *len {
+                    return Err(EncodeError::new(
+                        path,
+                        format!("{got} element(s) where the array holds {len}"),
+                    ));
+                }
+                self.list(of, v, path)?;
+            }
+            Type::List { of, .. } => self.list(of, v, path)?,
+            Type::Bits { word, fields } => {
+                let mut bits: u64 = 0;
+                for (b, shift, mask) in crate::bit_ranges(fields) {
+                    let bpath = format!("{path}.{}", b.name);
+                    let part = integer(field(v, &b.name, &bpath)?, &bpath)?;
+                    if part < 0 || part as u128 > u128::from(mask) {
+                        return Err(EncodeError::new(
+                            bpath,
+                            format!("{part} does not fit in the bit range"),
+                        ));
+                    }
+                    bits |= (part as u64) << shift;
+                }
+                self.w.put_uint(width(word), bits, "").map_err(at(path))?;
+            }
+            // Refused by `writable` before anything is written.
+            Type::Ptr(_)
+            | Type::Ref { .. }
+            | Type::Hash { .. }
+            | Type::Rows { .. }
+            | Type::Follows { .. }
+            | Type::Switch { .. }
+            | Type::Select { .. }
+            | Type::Str { .. }
+            | Type::Pool {}
+            | Type::Groups { .. }
+            | Type::Index { .. }
+            | Type::SharesEqual { .. }
+            | Type::Table { .. } => {
+                return Err(EncodeError::new(
+                    path,
+                    "internal: the interpreter reached a construct it does not write",
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// Places what record `v` (of struct `st`) and everything it holds put
+    /// in section `sec`: its own offsets' targets before (pre-order) or
+    /// after (post-order) what its fields lead to.
+    fn visit(
+        &mut self,
+        sec: usize,
+        post: bool,
+        st: &'c StructDef,
+        v: &Value,
+        path: &str,
+    ) -> EncodeResult<()> {
+        if !post {
+            self.place_own(sec, st, v, path)?;
+        }
+        for f in &st.fields {
+            if f.derive.is_some() || !Checked::is_stored(f) {
+                continue;
+            }
+            let inner: &Type = match &f.ty {
+                Type::Ptr(p) => &p.to,
+                t => t,
+            };
+            if !self.c.type_reaches(inner, sec) {
+                continue;
+            }
+            let fpath = format!("{path}.{}", f.name);
+            let mut fv = field(v, &f.name, &fpath)?;
+            if let Type::Ptr(p) = &f.ty {
+                if p.optional {
+                    match fv {
+                        Value::Option(Some(x)) => fv = x,
+                        Value::Option(None) => continue,
+                        other => return Err(wrong(&fpath, "an optional value", other)),
+                    }
+                }
+                if p.align.is_some() {
+                    fv = field(fv, "value", &fpath)?;
+                }
+            }
+            self.descend(sec, post, inner, fv, &fpath)?;
+        }
+        if post {
+            self.place_own(sec, st, v, path)?;
+        }
+        Ok(())
+    }
+
+    /// Visits the records value `v` of type `t` holds.
+    fn descend(
+        &mut self,
+        sec: usize,
+        post: bool,
+        t: &'c Type,
+        v: &Value,
+        path: &str,
+    ) -> EncodeResult<()> {
+        match t {
+            Type::Named(n) => {
+                let st = self.struct_def(n, path)?;
+                if !self.at.contains_key(&(v as *const Value)) {
+                    return Err(EncodeError::new(
+                        path,
+                        "the schema interpreter does not write a record placed after the targets it leads to",
+                    ));
+                }
+                self.visit(sec, post, st, v, path)
+            }
+            Type::List { of, .. } | Type::Array { of, .. } => {
+                let elems = elements(v, path)?;
+                // A list written sorted is visited in the order written.
+                let order = match self.sorted.get(&(v as *const Value)) {
+                    Some(o) => o.clone(),
+                    None => (0..elems.len()).collect(),
+                };
+                for i in order {
+                    self.descend(sec, post, of, &elems[i], &format!("{path}[{i}]"))?;
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Places the targets of record `v`'s own offsets that belong to
+    /// section `sec`, and patches the offsets.
+    fn place_own(
+        &mut self,
+        sec: usize,
+        st: &'c StructDef,
+        v: &Value,
+        path: &str,
+    ) -> EncodeResult<()> {
+        let Some(&rec) = self.at.get(&(v as *const Value)) else {
+            return Ok(());
+        };
+        let offsets = self.c.field_offsets(st);
+        for (f, off) in st.fields.iter().zip(&offsets) {
+            let Type::Ptr(p) = &f.ty else { continue };
+            if f.derive.is_some() || self.target_section(p) != sec {
+                continue;
+            }
+            let fpath = format!("{path}.{}", f.name);
+            let Some(off) = off else {
+                return Err(EncodeError::new(
+                    fpath,
+                    "an offset field must be at a fixed offset of its record",
+                ));
+            };
+            let mut tv = field(v, &f.name, &fpath)?;
+            if p.optional {
+                match tv {
+                    Value::Option(Some(x)) => tv = x,
+                    Value::Option(None) => continue,
+                    other => return Err(wrong(&fpath, "an optional value", other)),
+                }
+            }
+            let sd = self.c.section(sec);
+            let (dedup, mut align) = (sd.dedup, sd.item_align);
+            if let Some(kept) = &p.align {
+                align = self.kept_align(tv, kept, &fpath)?;
+                tv = field(tv, "value", &fpath)?;
+            }
+            let target = self.place_value(&p.to, tv, &dedup, align, &fpath)?;
+            let base = self.base(&p.base, rec);
+            let w = width(&p.width);
+            self.w
+                .patch_offset(rec + off, w, base, p.scale, target, self.endian, "")
+                .map_err(at(&fpath))?;
+            // The end of a (start, end) pair is patched with the start.
+            if let Type::List { of, count } = &p.to {
+                if let Count::End(e) = &**count {
+                    let ei = st.fields.iter().position(|g| &g.name == e);
+                    let Some(eoff) = ei.and_then(|i| offsets[i]) else {
+                        return Err(EncodeError::new(
+                            fpath,
+                            format!("end field `{}.{e}` must be at a fixed offset", st.name),
+                        ));
+                    };
+                    let esize = self.c.fixed_size(of).unwrap_or(1);
+                    let len = match &**of {
+                        Type::U8 => octets(tv, &fpath)?.len(),
+                        _ => elements(tv, &fpath)?.len(),
+                    } as u64;
+                    let ew = width(&st.fields[ei.unwrap_or(0)].ty);
+                    self.w
+                        .patch_offset(
+                            rec + eoff,
+                            ew,
+                            base,
+                            p.scale,
+                            target + len * esize,
+                            self.endian,
+                            "",
+                        )
+                        .map_err(at(&fpath))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `v` of type `t` as one value of the current section and
+    /// gives the address an offset to it holds.
+    fn place_value(
+        &mut self,
+        t: &'c Type,
+        v: &Value,
+        dedup: &Dedup,
+        item_align: u64,
+        path: &str,
+    ) -> EncodeResult<u64> {
+        if let (
+            Type::CString {
+                max,
+                pad,
+                lossless: false,
+                encoding: crate::Encoding::Utf8,
+                size: None,
+            },
+            Dedup::Exact,
+        ) = (t, dedup)
+        {
+            let Value::Str(s) = v else {
+                return Err(wrong(path, "a string", v));
+            };
+            return self
+                .w
+                .place_cstring_exact(s, *max, *pad, item_align, false, "")
+                .map_err(at(path));
+        }
+        let plain = matches!(dedup, Dedup::None);
+        let start = if plain {
+            self.w.align(item_align);
+            self.w.pos()
+        } else {
+            self.w.begin_value(item_align)
+        };
+        let mut bias = 0;
+        match t {
+            Type::List { of, count } => {
+                if let Count::Before(ct) | Count::Prefix(ct) = &**count {
+                    let n = match &**of {
+                        Type::U8 => octets(v, path)?.len(),
+                        _ => elements(v, path)?.len(),
+                    };
+                    self.w.put_uint(width(ct), n as u64, "").map_err(at(path))?;
+                    if matches!(**count, Count::Before(_)) {
+                        bias = int_width(ct).unwrap_or(4);
+                    }
+                }
+                self.list(of, v, path)?;
+            }
+            t => self.inline(t, v, path)?,
+        }
+        let target = if plain {
+            start
+        } else {
+            self.w.end_value(start, item_align)
+        };
+        Ok(target + bias)
+    }
+
+    /// The address an offset of base `b` counts from (`rec`: its record's).
+    fn base(&self, b: &Base, rec: u64) -> u64 {
+        match b {
+            Base::File | Base::Unit => 0,
+            Base::Absolute(n) => *n,
+            Base::Record => rec,
+            Base::Section(s) => self.w.section(self.c.section_id(s).unwrap_or(0)).start,
+        }
+    }
+
+    /// Patches the root's derived sizes, counts and starts, now known.
+    fn patch_root(&mut self, root: &StructDef) -> EncodeResult<()> {
+        let offsets = self.c.field_offsets(root);
+        for (f, off) in root.fields.iter().zip(&offsets) {
+            let path = format!("{}.{}", root.name, f.name);
+            let value = match &f.derive {
+                Some(Derive::FileSize) => self.w.pos(),
+                Some(Derive::RecordCount(t)) => self.w.count(self.c.type_id(t).unwrap_or(0)),
+                Some(Derive::SectionSize(s)) => {
+                    let sp = self.w.section(self.c.section_id(s).unwrap_or(0));
+                    sp.end - sp.start
+                }
+                Some(Derive::SectionStart(s)) => {
+                    self.w.section(self.c.section_id(s).unwrap_or(0)).start
+                }
+                _ => continue,
+            };
+            let Some(off) = off else {
+                return Err(EncodeError::new(
+                    path,
+                    "a derived field must be at a fixed offset of the root",
+                ));
+            };
+            self.w
+                .patch_uint(*off, width(&f.ty), value, "")
+                .map_err(at(&path))?;
+        }
+        Ok(())
+    }
+}
