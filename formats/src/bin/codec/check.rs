@@ -4,6 +4,8 @@
 use crate::inputs::{self, Input};
 use crate::FormatArg;
 use clap::{Args, ValueEnum};
+use codec_schema::interp;
+use codec_schema::Checked;
 use formats::layer::{Dictionaries, Layer};
 use formats::Format;
 use rayon::prelude::*;
@@ -35,6 +37,23 @@ pub struct CheckArgs {
                      every file is counted, and one that is not of FORMAT fails."
     )]
     format: Option<FormatArg>,
+
+    /// Decode and encode with this schema, interpreted (no build): proves
+    /// that a schema reads and writes the files byte for byte.
+    #[arg(
+        long,
+        value_name = "FILE.ron",
+        conflicts_with = "format",
+        long_help = "Decode and encode every file with this schema, interpreted at run time \
+                     (no build): a file comes back identical when the schema reads and \
+                     writes it byte for byte. Files are taken when they start with the \
+                     root record's magic (every file, for a schema without one), through \
+                     their Yaz0 and zstd layers; archives are not opened. A schema with \
+                     variants is tried in its order unless --variant names one. A \
+                     construct the interpreter does not write yet fails each file with \
+                     its name."
+    )]
+    schema: Option<PathBuf>,
 
     #[command(flatten)]
     dicts: crate::open::DictArgs,
@@ -113,9 +132,22 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             return inputs::usage();
         }
     };
-    if let Err(code) = inputs::check_variant(args.variant.as_deref()) {
-        return code;
+    let schema = match &args.schema {
+        None => None,
+        Some(p) => match crate::dump::Schemas::new(Some(p)) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("{e}");
+                return inputs::usage();
+            }
+        },
+    };
+    if schema.is_none() {
+        if let Err(code) = inputs::check_variant(args.variant.as_deref()) {
+            return code;
+        }
     }
+    let schema = schema.as_ref();
     let entries = inputs::collect(&args.paths);
     let forced = args.format.map(Format::from);
     let variant = args.variant.as_deref();
@@ -131,7 +163,17 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         .enumerate()
         .for_each(|(i, (path, entry))| {
             let rows = match entry {
-                Input::File { named } => check_file(path, *named, forced, variant, &dicts, &meter),
+                Input::File { named } => {
+                    let what = What {
+                        named: *named,
+                        forced,
+                        schema,
+                        variant,
+                        dicts: &dicts,
+                        limit: 0,
+                    };
+                    check_file(path, what, &meter)
+                }
                 Input::Error(message) => vec![Row::top(path, Outcome::Failed(message.clone()))],
                 Input::Other => vec![Row::top(path, Outcome::Skipped)],
             };
@@ -170,14 +212,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
 }
 
 /// Reads, detects and checks one file (and what it holds).
-fn check_file(
-    path: &Path,
-    named: bool,
-    forced: Option<Format>,
-    variant: Option<&str>,
-    dicts: &Dictionaries,
-    meter: &inputs::Throughput,
-) -> Vec<Row> {
+fn check_file(path: &Path, what: What<'_>, meter: &inputs::Throughput) -> Vec<Row> {
+    let dicts = what.dicts;
     let failed = |m: String| vec![Row::top(path, Outcome::Failed(m))];
     let data = if crate::open::is_addressed(path) {
         match crate::open::read(path, dicts) {
@@ -185,7 +221,7 @@ fn check_file(
             Err(e) => return failed(e),
         }
     } else {
-        match read_if_known(path, named, forced) {
+        match read_if_known(path, &what) {
             Ok(Some(d)) => d,
             Ok(None) => return vec![Row::top(path, Outcome::Skipped)],
             Err(e) => return failed(e),
@@ -196,11 +232,8 @@ fn check_file(
     }
     meter.add(data.len() as u64);
     let what = What {
-        named,
-        forced,
-        variant,
-        dicts,
         limit: formats::layer::inner_limit(data.len()),
+        ..what
     };
     let mut rows = Vec::new();
     check_bytes(
@@ -217,21 +250,23 @@ fn check_file(
 /// A file's bytes, read whole only when its first bytes are of a known
 /// format or layer (or it was named: then an unknown one is an error);
 /// `None`: a file in a folder of no supported format, skipped.
-fn read_if_known(
-    path: &Path,
-    named: bool,
-    forced: Option<Format>,
-) -> Result<Option<Vec<u8>>, String> {
+fn read_if_known(path: &Path, what: &What<'_>) -> Result<Option<Vec<u8>>, String> {
+    let named = what.named;
     let mut file = File::open(path).map_err(|e| inputs::io_message(&e))?;
     let mut data = Vec::new();
     (&mut file)
         .take(DETECT_PREFIX)
         .read_to_end(&mut data)
         .map_err(|e| e.to_string())?;
-    let known =
-        Layer::detect(&data).is_some() || forced.or_else(|| Format::detect(&data)).is_some();
+    let known = Layer::detect(&data).is_some()
+        || match what.schema {
+            Some(s) => s.takes(&data, false),
+            None => what.forced.or_else(|| Format::detect(&data)).is_some(),
+        };
     if !known {
-        return if named {
+        return if named && what.schema.is_some() {
+            Err("does not start with the schema's magic".into())
+        } else if named {
             Err(unknown_format(&data))
         } else {
             Ok(None)
@@ -247,6 +282,8 @@ struct What<'a> {
     /// The file was named on the command line (not found in a folder).
     named: bool,
     forced: Option<Format>,
+    /// `--schema`: every file is checked with it, by the interpreter.
+    schema: Option<&'a crate::dump::Schemas>,
     variant: Option<&'a str>,
     dicts: &'a Dictionaries,
     /// What the layers of the file given may decompress to, in all
@@ -321,6 +358,17 @@ fn check_bytes(
         if let Some(r) = rows.get_mut(first) {
             r.notes.insert_str(0, &note);
         }
+        return;
+    }
+    if let Some(schemas) = what.schema {
+        let outcome = match schemas.given() {
+            Some(c) if schemas.takes(data, false) => interp_round_trip(c, what.variant, data),
+            _ if what.named && place == Place::Top => {
+                Outcome::Failed("does not start with the schema's magic".into())
+            }
+            _ => Outcome::Skipped,
+        };
+        rows.push(row(label.to_owned(), outcome));
         return;
     }
     let forced = if place == Place::Top {
@@ -434,6 +482,58 @@ fn round_trip(format: Format, variant: Option<&str>, data: &[u8]) -> Outcome {
         }
         Err(e) => Outcome::Failed(format!("{format} {e}")),
     }
+}
+
+/// Decodes and encodes one file with schema `c` (its variant named, or
+/// each in turn until one decodes), by the interpreter; as
+/// [`round_trip`], compares the bytes, then the documents.
+fn interp_round_trip(c: &Checked, variant: Option<&str>, data: &[u8]) -> Outcome {
+    let candidates: Vec<&Checked> = match variant {
+        Some(v) => match c.variant(v) {
+            Some(cv) => vec![cv],
+            None => return Outcome::Failed(format!("schema {} has no variant `{v}`", c.file())),
+        },
+        None if c.variants().is_empty() => vec![c],
+        None => c.variants().iter().collect(),
+    };
+    let glue = formats::interp_hooks::Glue;
+    let limits = codec_runtime::Limits::default();
+    let mut first_error = None;
+    for cv in candidates {
+        let d = interp::decode_partial_with(cv, data, limits, &glue);
+        if let Some(e) = d.error {
+            first_error.get_or_insert(e.to_string());
+            continue;
+        }
+        let doc = d.root.to_value();
+        let output = match interp::encode(cv, &doc, &glue) {
+            Ok(o) => o,
+            Err(e) => return Outcome::Failed(format!("schema interpreter, encoding: {e}")),
+        };
+        if output == data {
+            return Outcome::Identical;
+        }
+        let (offset, input_len, output_len) =
+            (first_difference(data, &output), data.len(), output.len());
+        let again = interp::decode_partial_with(cv, &output, limits, &glue);
+        return match again.error {
+            Some(e) => Outcome::Failed(format!("schema interpreter, re-encoded bytes: {e}")),
+            None if again.root.to_value() == doc => Outcome::Equivalent {
+                offset,
+                input_len,
+                output_len,
+            },
+            None => Outcome::Differ {
+                offset,
+                input_len,
+                output_len,
+            },
+        };
+    }
+    Outcome::Failed(format!(
+        "schema interpreter: {}",
+        first_error.unwrap_or_default()
+    ))
 }
 
 /// The message for a named file whose magic matches no supported format.
