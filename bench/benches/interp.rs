@@ -1,0 +1,156 @@
+//! The schema interpreter against the compiled codec, in the same run: what
+//! a researcher's loop over real files costs without a build (`codec dump`,
+//! `coverage`, `check --schema`) next to the generated code.
+//!
+//! - `interp_sarc`: the corpus's SARC archives (and those inside its Yaz0
+//!   folder), decoded and encoded. The interpreter decodes into its tree of
+//!   located fields and takes the document's generic form from it; it
+//!   encodes from that form (`codec_schema::interp::encode`).
+//! - `interp_aamp_decode`: the AAMP corpus decoded (the interpreter does not
+//!   write AAMP yet).
+//!
+//! Without the corpus the bench prints a message and registers nothing.
+
+use std::hint::black_box;
+
+use codec_schema::interp::{self, Value};
+use codec_schema::Checked;
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use formats::interp_hooks::Glue;
+use formats::layer::{Dictionaries, Layer};
+use formats::{aamp, sarc};
+
+/// The variant of a schema with variants a file is of.
+fn schema_of(source: &str, file: &str, variant: Option<&str>) -> Checked {
+    let c = codec_schema::parse_str(source, file).expect("a built-in schema checks");
+    match variant {
+        Some(v) => c.variant(v).expect("the variant exists").clone(),
+        None => c,
+    }
+}
+
+fn files(folders: &[&str], keep: impl Fn(&[u8]) -> bool) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for folder in folders {
+        let Ok(entries) = std::fs::read_dir(bench::corpus_root().join(folder)) else {
+            continue;
+        };
+        let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        paths.sort();
+        for path in paths {
+            let Ok(mut data) = std::fs::read(&path) else {
+                continue;
+            };
+            if let Some(layer) = Layer::detect(&data) {
+                let Ok(inner) = layer.decompress(&data, &Dictionaries::default()) else {
+                    continue;
+                };
+                data = inner;
+            }
+            if keep(&data) {
+                out.push(data);
+            }
+        }
+    }
+    out
+}
+
+fn bench_sarc(c: &mut Criterion) {
+    let set: Vec<(Vec<u8>, sarc::Variant)> = files(&["sarc", "yaz0"], |d| {
+        sarc::Variant::detect(d).is_some() && sarc::decode(d).is_ok()
+    })
+    .into_iter()
+    .map(|d| {
+        let v = sarc::Variant::detect(&d).unwrap();
+        (d, v)
+    })
+    .collect();
+    if set.is_empty() {
+        println!("interp bench: no SARC archives in the corpus; nothing to time");
+        return;
+    }
+    let schemas: Vec<Checked> = set
+        .iter()
+        .map(|(_, v)| {
+            schema_of(
+                sarc::schema::SCHEMA_SOURCE,
+                "schemas/sarc.ron",
+                Some(v.name()),
+            )
+        })
+        .collect();
+    let docs: Vec<Value> = set
+        .iter()
+        .zip(&schemas)
+        .map(|((d, _), c)| interp::decode(c, d).unwrap().to_value())
+        .collect();
+    let typed: Vec<sarc::Sarc> = set
+        .iter()
+        .map(|(d, _)| sarc::decode(d).unwrap().1)
+        .collect();
+    let bytes: usize = set.iter().map(|(d, _)| d.len()).sum();
+    println!("interp bench: {} SARC archives, {bytes} bytes", set.len());
+
+    let mut g = c.benchmark_group("interp_sarc");
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function(BenchmarkId::from_parameter("decode_codec"), |b| {
+        b.iter(|| {
+            for (data, _) in &set {
+                black_box(sarc::decode(black_box(data)).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("decode_interp"), |b| {
+        b.iter(|| {
+            for ((data, _), c) in set.iter().zip(&schemas) {
+                black_box(interp::decode(c, black_box(data)).unwrap().to_value());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("encode_codec"), |b| {
+        b.iter(|| {
+            for (doc, (_, v)) in typed.iter().zip(&set) {
+                black_box(sarc::encode(black_box(doc), *v).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("encode_interp"), |b| {
+        b.iter(|| {
+            for (doc, c) in docs.iter().zip(&schemas) {
+                black_box(interp::encode(c, black_box(doc), &Glue).unwrap());
+            }
+        })
+    });
+    g.finish();
+}
+
+fn bench_aamp(c: &mut Criterion) {
+    let set = files(&["aamp"], |d| aamp::decode(d).is_ok());
+    if set.is_empty() {
+        println!("interp bench: no AAMP files in the corpus; nothing to time");
+        return;
+    }
+    let schema = schema_of(aamp::schema::SCHEMA_SOURCE, "schemas/aamp.ron", None);
+    let bytes: usize = set.iter().map(Vec::len).sum();
+    println!("interp bench: {} AAMP files, {bytes} bytes", set.len());
+    let mut g = c.benchmark_group("interp_aamp_decode");
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
+        b.iter(|| {
+            for data in &set {
+                black_box(aamp::decode(black_box(data)).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("interp"), |b| {
+        b.iter(|| {
+            for data in &set {
+                black_box(interp::decode(&schema, black_box(data)).unwrap().to_value());
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_sarc, bench_aamp);
+criterion_main!(benches);
