@@ -496,12 +496,8 @@ impl Gen<'_> {
     ) -> TokenStream {
         let rt = RT();
         let wt = width_tokens(word);
-        let mut shift = 0u32;
-        let parts = fields.iter().map(|b| {
+        let parts = codec_schema::bit_ranges(fields).map(|(b, sh, mask)| {
             let n = ident(&b.name);
-            let sh = shift;
-            shift += b.bits;
-            let mask: u64 = if b.bits >= 64 { u64::MAX } else { (1u64 << b.bits) - 1 };
             let bwhat = format!("{what}.{}", b.name);
             let value = match &b.str {
                 Some(pool) => {

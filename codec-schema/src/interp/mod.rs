@@ -1652,21 +1652,14 @@ impl<'c> Run<'c, '_> {
                 let raw = self.read_uint(word, pos)?;
                 // Ranges that are string offsets, read from their pools.
                 let mut strs = Vec::new();
-                let mut shift = 0u32;
-                for b in fields {
+                for (b, shift, mask) in crate::bit_ranges(fields) {
                     if let Some(pool) = &b.str {
-                        let mask = if b.bits >= 64 {
-                            u64::MAX
-                        } else {
-                            (1u64 << b.bits) - 1
-                        };
                         let id = self.c.section_id(pool).unwrap_or(0);
                         let v = (raw.checked_shr(shift).unwrap_or(0)) & mask;
                         strs.push(Some(self.r.pool_str(id, pos, v)?.to_string()));
                     } else {
                         strs.push(None);
                     }
-                    shift += b.bits;
                 }
                 let mut node = mk(
                     Kind::Bits {
@@ -1675,13 +1668,7 @@ impl<'c> Run<'c, '_> {
                     },
                     w,
                 );
-                let mut low = 0u32;
-                for (bn_i, b) in fields.iter().enumerate() {
-                    let mask = if b.bits >= 64 {
-                        u64::MAX
-                    } else {
-                        (1u64 << b.bits) - 1
-                    };
+                for (bn_i, (b, low, mask)) in crate::bit_ranges(fields).enumerate() {
                     let v = (raw.checked_shr(low).unwrap_or(0)) & mask;
                     let value = match b.bits {
                         _ if strs[bn_i].is_some() => {
@@ -1708,7 +1695,6 @@ impl<'c> Run<'c, '_> {
                     bn.size = 0;
                     bn.doc = b.doc.clone().into();
                     node.children.push(bn);
-                    low += b.bits;
                 }
                 self.leaf(node);
                 Ok(pos + w)
