@@ -31,6 +31,17 @@ impl Hooks for Glue {
         }
     }
 
+    fn visit_order<'v>(
+        &self,
+        name: &str,
+        root: &'v Value,
+    ) -> Option<Result<Vec<&'v Value>, String>> {
+        match name {
+            "data_order" => Some(crate::aamp::glue::data_order_generic(root)),
+            _ => None,
+        }
+    }
+
     fn key_hash(&self, name: &str, key: &[u8], seed: u64) -> Option<u64> {
         match name {
             "name_hash" => Some(crate::sarc::glue::name_hash(key, seed)),

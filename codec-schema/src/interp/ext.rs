@@ -47,6 +47,18 @@ pub trait Hooks {
         let _ = (name, value);
         None
     }
+
+    /// Encode: the records a section ordered by glue `name` visits, in
+    /// that order, found in the document `root` (its generic form); `None`
+    /// when no glue has that name.
+    fn visit_order<'v>(
+        &self,
+        name: &str,
+        root: &'v super::Value,
+    ) -> Option<Result<Vec<&'v super::Value>, String>> {
+        let _ = (name, root);
+        None
+    }
 }
 
 /// No glue at all: schemas that name glue are refused where they need it.

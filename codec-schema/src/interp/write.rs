@@ -48,7 +48,37 @@ pub fn encode(c: &Checked, v: &Value, hooks: &dyn Hooks) -> EncodeResult<Vec<u8>
         let sec = c.section(i);
         let a = e.w.section_align(i, sec.align);
         e.w.begin_section(i, a, runtime_dedup(&sec.dedup));
-        e.visit(i, sec.order == Order::PostOrder, root, v, &root.name)?;
+        match &sec.order {
+            Order::PreOrder | Order::PostOrder => {
+                e.visit(i, sec.order == Order::PostOrder, root, v, &root.name)?
+            }
+            Order::Hook { name, visits } => {
+                let what = format!("section `{}`", sec.name);
+                let st = e.struct_def(visits, &what)?;
+                let order = hooks
+                    .visit_order(name, v)
+                    .ok_or_else(|| {
+                        EncodeError::new(&what, format!("no glue named `{name}` orders a section"))
+                    })?
+                    .map_err(|m| EncodeError::new(&what, m))?;
+                for o in order {
+                    if !e.at.contains_key(&(o as *const Value)) {
+                        return Err(EncodeError::new(
+                            visits.as_str(),
+                            format!("glue `{name}` gave a record that is not in the document"),
+                        ));
+                    }
+                    e.visit(i, false, st, o, visits)?;
+                }
+            }
+            // Refused by `writable`.
+            Order::DepthFirst => {
+                return Err(EncodeError::new(
+                    format!("section `{}`", sec.name),
+                    "internal: a depth-first section reached the interpreter's writer",
+                ))
+            }
+        }
         if sec.pad > 1 || sec.end_align > 1 {
             e.w.end_section_padded(i, sec.align, sec.pad, sec.end_align);
         } else {
@@ -76,7 +106,6 @@ pub fn writable(c: &Checked) -> EncodeResult<()> {
     for (i, sec) in c.all_sections().iter().enumerate() {
         let what = match (&sec.order, &sec.dedup) {
             (Order::DepthFirst, _) => "a section in depth-first order",
-            (Order::Hook { .. }, _) => "a section ordered by glue",
             (_, Dedup::Shared) => "a section of shared subtrees",
             _ => continue,
         };
@@ -85,7 +114,8 @@ pub fn writable(c: &Checked) -> EncodeResult<()> {
     for t in &c.schema.types {
         let st = match t {
             TypeDef::Struct(st) => st,
-            TypeDef::Union(u) => return refuse(u.name.clone(), "unions"),
+            // Checked where a field holds one.
+            TypeDef::Union(_) => continue,
         };
         if st.layout.is_some() {
             return refuse(st.name.clone(), "units with their own layout");
@@ -103,8 +133,9 @@ pub fn writable(c: &Checked) -> EncodeResult<()> {
                     | Derive::SectionSize(_)
                     | Derive::SectionStart(_)
                     | Derive::End(_)
-                    | Derive::KeyHash { .. } => None,
-                    Derive::Tag(_) | Derive::Tags(_) => Some("derived union tags"),
+                    | Derive::KeyHash { .. }
+                    | Derive::Tag(_) => None,
+                    Derive::Tags(_) => Some("lists of derived union tags"),
                     Derive::Interned => Some("interned strings"),
                     Derive::Checksum { .. } => Some("checksums"),
                     Derive::Stride(_) | Derive::CellOffset(_) => Some("rows"),
@@ -114,7 +145,7 @@ pub fn writable(c: &Checked) -> EncodeResult<()> {
                     return refuse(path, what);
                 }
             }
-            if let Some(what) = unwritten(&f.ty, 0) {
+            if let Some(what) = unwritten(c, &f.ty, 0) {
                 return refuse(path, what);
             }
         }
@@ -123,7 +154,7 @@ pub fn writable(c: &Checked) -> EncodeResult<()> {
 }
 
 /// The construct in `t` the interpreter does not write, if any.
-fn unwritten(t: &Type, depth: usize) -> Option<&'static str> {
+fn unwritten(c: &Checked, t: &Type, depth: usize) -> Option<&'static str> {
     if depth > 8 {
         return None;
     }
@@ -132,7 +163,8 @@ fn unwritten(t: &Type, depth: usize) -> Option<&'static str> {
         Type::Hash { .. } => Some("hash tables"),
         Type::Rows { .. } => Some("rows"),
         Type::Follows { .. } => Some("records placed after a target"),
-        Type::Switch { .. } | Type::Select { .. } => Some("unions"),
+        Type::Switch { .. } => Some("unions held in their record"),
+        Type::Select { .. } => Some("unions chosen by glue"),
         Type::Str { .. } | Type::Pool {} => Some("string pools"),
         Type::Groups { .. } => Some("groups"),
         Type::Index { .. } | Type::Table { .. } => Some("interned tables"),
@@ -142,16 +174,24 @@ fn unwritten(t: &Type, depth: usize) -> Option<&'static str> {
         }
         Type::Ptr(p) => match &p.to {
             Type::List { of, .. } if matches!(**of, Type::Ptr(_)) => Some("lists of offsets"),
-            to => unwritten(to, depth + 1),
+            // An offset to a union: each variant placed in its section.
+            Type::Switch { union, .. } => match c.get(union) {
+                Some(TypeDef::Union(u)) if !u.inline_tag && !u.peek => u
+                    .variants
+                    .iter()
+                    .find_map(|v| unwritten(c, &v.ty, depth + 1)),
+                _ => Some("unions with their tag inside"),
+            },
+            to => unwritten(c, to, depth + 1),
         },
         Type::List { of, .. } if matches!(**of, Type::Ptr(_)) => Some("lists of offsets"),
         Type::List { of, count } => match &**count {
             Count::ToNext => Some("lists up to the next target"),
             Count::Sum(_) => Some("lists counted by a sum"),
-            _ => unwritten(of, depth + 1),
+            _ => unwritten(c, of, depth + 1),
         },
-        Type::Array { of, .. } => unwritten(of, depth + 1),
-        Type::Fixed { raw, .. } => unwritten(raw, depth + 1),
+        Type::Array { of, .. } => unwritten(c, of, depth + 1),
+        Type::Fixed { raw, .. } => unwritten(c, raw, depth + 1),
         _ => None,
     }
 }
@@ -288,6 +328,10 @@ impl<'c> Enc<'c, '_> {
                         .put_uint(width(t), n as u64, "")
                         .map_err(at(&fpath))?;
                 }
+                (Some(Derive::Tag(of)), t) => {
+                    let tag = self.tag_of(st, of, field(v, of, &fpath)?, &fpath)?;
+                    self.w.put_uint(width(t), tag, "").map_err(at(&fpath))?;
+                }
                 (Some(_), t) => {
                     let n = int_width(t).unwrap_or(4) as usize;
                     self.w.put_zeros(n);
@@ -422,6 +466,60 @@ impl<'c> Enc<'c, '_> {
         Ok(codec_runtime::placement::effective_align(align, || {
             self.hooks.kept_align(hook, value).unwrap_or(1)
         }))
+    }
+
+    /// The union a field holds (directly or through an offset).
+    fn union_of(
+        &self,
+        st: &StructDef,
+        name: &str,
+        path: &str,
+    ) -> EncodeResult<&'c crate::UnionDef> {
+        let f = st.fields.iter().find(|g| g.name == name);
+        let ty = f.map(|g| match &g.ty {
+            Type::Ptr(p) => &p.to,
+            t => t,
+        });
+        match ty {
+            Some(Type::Switch { union, .. }) => match self.c.get(union) {
+                Some(TypeDef::Union(u)) => Ok(u),
+                _ => Err(EncodeError::new(path, format!("`{union}` is not a union"))),
+            },
+            _ => Err(EncodeError::new(
+                path,
+                format!("`{name}` does not hold a union"),
+            )),
+        }
+    }
+
+    /// The variant of union `u` a value is, by its name.
+    fn variant_of<'v>(
+        &self,
+        u: &'c crate::UnionDef,
+        v: &'v Value,
+        path: &str,
+    ) -> EncodeResult<(&'c crate::Variant, &'v Value)> {
+        let Value::Variant { variant, value, .. } = v else {
+            return Err(wrong(path, "a variant", v));
+        };
+        let def = u
+            .variants
+            .iter()
+            .find(|x| &x.name == variant)
+            .ok_or_else(|| {
+                EncodeError::new(path, format!("`{}` has no variant `{variant}`", u.name))
+            })?;
+        Ok((def, value))
+    }
+
+    /// The tag of the variant field `of` of record `st` holds (`v`).
+    fn tag_of(&self, st: &StructDef, of: &str, v: &Value, path: &str) -> EncodeResult<u64> {
+        let u = self.union_of(st, of, path)?;
+        let v = match v {
+            Value::Option(Some(x)) => x,
+            x => x,
+        };
+        Ok(self.variant_of(u, v, path)?.0.tag)
     }
 
     fn target_section(&self, p: &Ptr) -> usize {
@@ -683,16 +781,10 @@ impl<'c> Enc<'c, '_> {
         let offsets = self.c.field_offsets(st);
         for (f, off) in st.fields.iter().zip(&offsets) {
             let Type::Ptr(p) = &f.ty else { continue };
-            if f.derive.is_some() || self.target_section(p) != sec {
+            if f.derive.is_some() {
                 continue;
             }
             let fpath = format!("{path}.{}", f.name);
-            let Some(off) = off else {
-                return Err(EncodeError::new(
-                    fpath,
-                    "an offset field must be at a fixed offset of its record",
-                ));
-            };
             let mut tv = field(v, &f.name, &fpath)?;
             if p.optional {
                 match tv {
@@ -701,20 +793,55 @@ impl<'c> Enc<'c, '_> {
                     other => return Err(wrong(&fpath, "an optional value", other)),
                 }
             }
-            let sd = self.c.section(sec);
-            let (dedup, mut align) = (sd.dedup, sd.item_align);
-            if let Some(kept) = &p.align {
-                align = self.kept_align(tv, kept, &fpath)?;
-                tv = field(tv, "value", &fpath)?;
-            }
-            let target = self.place_value(&p.to, tv, &dedup, align, &fpath)?;
+            // What goes in this section: the target, or the variant a
+            // union's target is (each variant has its section).
+            let (ty, align, tv): (&'c Type, u64, &Value) = match &p.to {
+                Type::Switch { union, .. } => {
+                    let Some(TypeDef::Union(u)) = self.c.get(union) else {
+                        return Err(EncodeError::new(fpath, format!("`{union}` is not a union")));
+                    };
+                    let (var, value) = self.variant_of(u, tv, &fpath)?;
+                    let vsec = var
+                        .section
+                        .as_deref()
+                        .or(p.section.as_deref())
+                        .and_then(|n| self.c.section_id(n))
+                        .unwrap_or(0);
+                    if vsec != sec {
+                        continue;
+                    }
+                    let align = var.align.unwrap_or(self.c.section(sec).item_align);
+                    (&var.ty, align, value)
+                }
+                to => {
+                    if self.target_section(p) != sec {
+                        continue;
+                    }
+                    match &p.align {
+                        Some(kept) => (
+                            to,
+                            self.kept_align(tv, kept, &fpath)?,
+                            field(tv, "value", &fpath)?,
+                        ),
+                        None => (to, self.c.section(sec).item_align, tv),
+                    }
+                }
+            };
+            let Some(off) = off else {
+                return Err(EncodeError::new(
+                    fpath,
+                    "an offset field must be at a fixed offset of its record",
+                ));
+            };
+            let dedup = self.c.section(sec).dedup;
+            let target = self.place_value(ty, tv, &dedup, align, &fpath)?;
             let base = self.base(&p.base, rec);
             let w = width(&p.width);
             self.w
                 .patch_offset(rec + off, w, base, p.scale, target, self.endian, "")
                 .map_err(at(&fpath))?;
             // The end of a (start, end) pair is patched with the start.
-            if let Type::List { of, count } = &p.to {
+            if let Type::List { of, count } = ty {
                 if let Count::End(e) = &**count {
                     let ei = st.fields.iter().position(|g| &g.name == e);
                     let Some(eoff) = ei.and_then(|i| offsets[i]) else {
