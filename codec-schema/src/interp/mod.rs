@@ -18,6 +18,7 @@
 pub mod coverage;
 mod ext;
 mod from_value;
+pub mod json;
 pub mod render;
 pub mod survey;
 mod tree;

@@ -488,52 +488,36 @@ fn round_trip(format: Format, variant: Option<&str>, data: &[u8]) -> Outcome {
 /// each in turn until one decodes), by the interpreter; as
 /// [`round_trip`], compares the bytes, then the documents.
 fn interp_round_trip(c: &Checked, variant: Option<&str>, data: &[u8]) -> Outcome {
-    let candidates: Vec<&Checked> = match variant {
-        Some(v) => match c.variant(v) {
-            Some(cv) => vec![cv],
-            None => return Outcome::Failed(format!("schema {} has no variant `{v}`", c.file())),
-        },
-        None if c.variants().is_empty() => vec![c],
-        None => c.variants().iter().collect(),
-    };
     let glue = formats::interp_hooks::Glue;
-    let limits = codec_runtime::Limits::default();
-    let mut first_error = None;
-    for cv in candidates {
-        let d = interp::decode_partial_with(cv, data, limits, &glue);
-        if let Some(e) = d.error {
-            first_error.get_or_insert(e.to_string());
-            continue;
-        }
-        let doc = d.root.to_value();
-        let output = match interp::encode(cv, &doc, &glue) {
-            Ok(o) => o,
-            Err(e) => return Outcome::Failed(format!("schema interpreter, encoding: {e}")),
-        };
-        if output == data {
-            return Outcome::Identical;
-        }
-        let (offset, input_len, output_len) =
-            (first_difference(data, &output), data.len(), output.len());
-        let again = interp::decode_partial_with(cv, &output, limits, &glue);
-        return match again.error {
-            Some(e) => Outcome::Failed(format!("schema interpreter, re-encoded bytes: {e}")),
-            None if again.root.to_value() == doc => Outcome::Equivalent {
-                offset,
-                input_len,
-                output_len,
-            },
-            None => Outcome::Differ {
-                offset,
-                input_len,
-                output_len,
-            },
-        };
+    let (cv, node) = match crate::dump::interpret(c, variant, data) {
+        Ok(x) => x,
+        Err(e) => return Outcome::Failed(format!("schema interpreter: {e}")),
+    };
+    let doc = node.to_value();
+    let output = match interp::encode(cv, &doc, &glue) {
+        Ok(o) => o,
+        Err(e) => return Outcome::Failed(format!("schema interpreter, encoding: {e}")),
+    };
+    if output == data {
+        return Outcome::Identical;
     }
-    Outcome::Failed(format!(
-        "schema interpreter: {}",
-        first_error.unwrap_or_default()
-    ))
+    let (offset, input_len, output_len) =
+        (first_difference(data, &output), data.len(), output.len());
+    let limits = codec_runtime::Limits::default();
+    let again = interp::decode_partial_with(cv, &output, limits, &glue);
+    match again.error {
+        Some(e) => Outcome::Failed(format!("schema interpreter, re-encoded bytes: {e}")),
+        None if again.root.to_value() == doc => Outcome::Equivalent {
+            offset,
+            input_len,
+            output_len,
+        },
+        None => Outcome::Differ {
+            offset,
+            input_len,
+            output_len,
+        },
+    }
 }
 
 /// The message for a named file whose magic matches no supported format.

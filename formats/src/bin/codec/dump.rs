@@ -148,6 +148,36 @@ impl Schemas {
     }
 }
 
+/// Decodes `data` with a schema given with `--schema`, by the interpreter
+/// with the built-in glue: as its variant `variant`, else each variant in
+/// turn until one decodes (the first error is the one said). The variant
+/// that read it, and the tree.
+pub fn interpret<'c>(
+    c: &'c Checked,
+    variant: Option<&str>,
+    data: &[u8],
+) -> Result<(&'c Checked, interp::Node), String> {
+    let candidates: Vec<&Checked> = match variant {
+        Some(v) => vec![c
+            .variant(v)
+            .ok_or_else(|| format!("schema {} has no variant `{v}`", c.file()))?],
+        None if c.variants().is_empty() => vec![c],
+        None => c.variants().iter().collect(),
+    };
+    let glue = formats::interp_hooks::Glue;
+    let mut first_error = None;
+    for cv in candidates {
+        let d = interp::decode_partial_with(cv, data, codec_runtime::Limits::default(), &glue);
+        match d.error {
+            None => return Ok((cv, d.root)),
+            Some(e) => {
+                first_error.get_or_insert(e.to_string());
+            }
+        }
+    }
+    Err(first_error.unwrap_or_default())
+}
+
 /// Arguments of `codec dump`.
 #[derive(Debug, Args)]
 pub struct DumpArgs {

@@ -109,6 +109,12 @@ pub struct ToTextArgs {
     #[arg(long)]
     csv: bool,
 
+    /// Read the files with this schema, interpreted (no build), and write
+    /// the generic JSON form of their documents (docs/generic-text.md):
+    /// FILE.json beside each. `from-text --schema` reads it back.
+    #[arg(long, value_name = "FILE.ron", conflicts_with_all = ["format", "csv", "game"])]
+    schema: Option<PathBuf>,
+
     #[command(flatten)]
     dicts: crate::open::DictArgs,
 }
@@ -186,6 +192,12 @@ pub struct FromTextArgs {
     #[arg(long, value_enum, value_name = "FORMAT")]
     format: Option<FormatArg>,
 
+    /// Read the generic JSON form `to-text --schema` writes, and write the
+    /// file with this schema, interpreted (no build): FILE without its
+    /// `.json` beside each.
+    #[arg(long, value_name = "FILE.ron", conflicts_with = "format")]
+    schema: Option<PathBuf>,
+
     /// BYML: the version to write (1 to 7; BotW 2, TotK 7). Overrides the
     /// text's `# BYML version N, ...` first line; needed when the text has
     /// none (oead's and roead's YAML).
@@ -232,6 +244,20 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
         },
         ..args.clone()
     };
+    if let Some(schema) = &args.schema {
+        let schemas = match crate::dump::Schemas::new(Some(schema)) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{e}");
+                return crate::inputs::usage();
+            }
+        };
+        return run_each(&args.paths, into.as_deref(), args.quiet, |path, named| {
+            let c = schemas.given()?;
+            let takes = named || fs::read(path).is_ok_and(|d| schemas.takes(&d, false));
+            takes.then(|| schema_to_text(path, args, &dicts, c))
+        });
+    }
     run_each(&args.paths, into.as_deref(), args.quiet, |path, named| {
         // An archive (compressed or not) becomes a folder. Only a file
         // whose first bytes are a SARC's or a layer's is read whole.
@@ -354,6 +380,20 @@ pub fn run_from_text(args: &FromTextArgs) -> ExitCode {
         },
         ..args.clone()
     };
+    if let Some(schema) = &args.schema {
+        let schemas = match crate::dump::Schemas::new(Some(schema)) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{e}");
+                return crate::inputs::usage();
+            }
+        };
+        return run_each(&paths, into.as_deref(), args.quiet, |path, named| {
+            let c = schemas.given()?;
+            let json = path.extension().is_some_and(|e| e == "json");
+            (named || json).then(|| schema_from_text(path, args, &dicts, c))
+        });
+    }
     run_each(&paths, into.as_deref(), args.quiet, |path, named| {
         if !named && !is_text_we_convert(path) {
             return None;
@@ -621,6 +661,74 @@ fn to_text(
         }
     };
     target.write(text.as_bytes())
+}
+
+/// `to-text --schema`: the generic JSON form of one file's document, read
+/// by the interpreter (through the file's compression layers, which the
+/// JSON names).
+fn schema_to_text(
+    input: &Path,
+    args: &ToTextArgs,
+    dicts: &formats::layer::Dictionaries,
+    c: &codec_schema::Checked,
+) -> Result<Vec<PathBuf>, String> {
+    let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
+        let mut name: OsString = p.as_os_str().to_owned();
+        name.push(".json");
+        Ok(PathBuf::from(name))
+    })?;
+    let at = |e: String| format!("{}: {e}", input.display());
+    let raw = crate::open::read(input, dicts).map_err(at)?;
+    let (layers, bytes) = if formats::layer::Layer::detect(&raw).is_some() {
+        formats::layer::peel(&raw, dicts).map_err(at)?
+    } else {
+        (Vec::new(), raw)
+    };
+    let (cv, node) = crate::dump::interpret(c, None, &bytes).map_err(at)?;
+    let described = formats::layer::describe(&layers);
+    let extra: Vec<(&str, &str)> = if layers.is_empty() {
+        Vec::new()
+    } else {
+        vec![("layers", described.as_str())]
+    };
+    let text = codec_schema::interp::json::to_json(cv, &node.to_value(), &extra);
+    target.write(text.as_bytes())
+}
+
+/// `from-text --schema`: a file written by the interpreter from the
+/// generic JSON form (inside the layers the JSON names).
+fn schema_from_text(
+    input: &Path,
+    args: &FromTextArgs,
+    dicts: &formats::layer::Dictionaries,
+    c: &codec_schema::Checked,
+) -> Result<Vec<PathBuf>, String> {
+    let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
+        match p.extension() {
+            Some(e) if e == "json" => Ok(p.with_extension("")),
+            _ => Err(format!(
+                "{}: not a .json file; name the output with -o",
+                p.display()
+            )),
+        }
+    })?;
+    let at = |e: String| format!("{}: {e}", input.display());
+    let text = fs::read_to_string(input).map_err(|e| at(e.to_string()))?;
+    let (cv, read) = codec_schema::interp::json::from_json(c, &text).map_err(at)?;
+    let layers = match read.extra.get("layers") {
+        None => Vec::new(),
+        Some(serde_json::Value::String(s)) => formats::layer::parse(s).map_err(at)?,
+        Some(_) => return Err(at("`layers` is not a string".into())),
+    };
+    if let Some(k) = read.extra.keys().find(|k| *k != "layers") {
+        return Err(at(format!(
+            "`{k}` is not a member of the generic form (schema, variant, layers, document)"
+        )));
+    }
+    let bytes = codec_schema::interp::encode(&cv, &read.document, &formats::interp_hooks::Glue)
+        .map_err(|e| at(format!("encode error: {e}")))?;
+    let bytes = formats::layer::wrap(bytes, &layers, dicts).map_err(at)?;
+    target.write(&bytes)
 }
 
 /// Why `to-text` does not convert `bytes` (found inside `layers`).
