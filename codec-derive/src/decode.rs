@@ -519,7 +519,7 @@ impl Gen<'_> {
                         let ae = local("at", e);
                         let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
                         (
-                            quote!(#rt::reader::checked::count_to_end(r.data(), #ae, #base, #re, #scale, t, #esize)?),
+                            quote!(#rt::base::checked::count_to_end(r.data(), #ae, #base, #re, #scale, t, #esize)?),
                             quote!(t),
                         )
                     }

@@ -1297,7 +1297,7 @@ impl Gen<'_> {
             let (read, _) = scalar_at(&g.ty);
             checks.extend(quote! {
                 let align = at::#read(rec, #ou, #e) as u64;
-                #rt::reader::checked::stored_align(cx.data().len() as u64, at + #o, align)
+                #rt::base::checked::stored_align(cx.data().len() as u64, at + #o, align)
                     .map_err(|e| e.in_field(#by))?;
             });
         }

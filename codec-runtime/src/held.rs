@@ -15,9 +15,9 @@
 //! nothing is held: the holder writes each element's tag, in the order the
 //! elements are written, from the element's value.
 
+use crate::base::Width;
 use crate::error::{DecodeError, DecodeResult, ErrorKind};
 use crate::reader::Reader;
-use crate::writer::Width;
 
 /// The tags the holders being decoded hold for their elements, innermost
 /// last.
@@ -46,7 +46,7 @@ impl Reader<'_> {
         let mut tags = Vec::with_capacity(count as usize);
         for i in 0..count {
             let p = at + i * w;
-            let tag = crate::reader::checked::uint(self.data(), p, w, self.endian());
+            let tag = crate::base::checked::uint(self.data(), p, w, self.endian());
             tags.push(tag.map_err(|e| e.at_index(i as usize))?);
         }
         self.held.frames.push(Frame {
@@ -87,8 +87,9 @@ impl Reader<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::reader::{Endian, Reader};
-    use crate::writer::Width;
+    use crate::base::Endian;
+    use crate::base::Width;
+    use crate::reader::Reader;
 
     #[test]
     fn elements_take_their_holders_tags_in_turn_and_nested_holders_stack() {

@@ -11,11 +11,12 @@
 //! counted from the start of the record that holds the body, the last one
 //! where the strings end, then the strings, NUL-terminated.
 
+use crate::base::Width;
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
 use crate::reader::Reader;
 use crate::shared::Shapes;
 use crate::span_index::{ShortKey, SpanIndex};
-use crate::writer::{Width, Writer};
+use crate::writer::Writer;
 use crate::Str;
 
 /// What a value contributes to the interned tables: generated for every
@@ -404,7 +405,7 @@ pub fn read_table(
         last_end = last_end.max(start + bytes.len() as u64 + 1);
     }
     let at = pos + count * w;
-    let raw = crate::reader::checked::uint(r.data(), at, w, r.endian())?;
+    let raw = crate::base::checked::uint(r.data(), at, w, r.endian())?;
     let end = r.target(at, record, raw, 1)?;
     Ok((out, end.max(last_end)))
 }
@@ -423,8 +424,8 @@ pub fn table_entry(
     width: Width,
 ) -> DecodeResult<u64> {
     let at = pos + i * width.bytes();
-    let raw = crate::reader::checked::uint(data, at, width.bytes(), endian)?;
-    crate::reader::checked::target(data, at, record, raw, 1)
+    let raw = crate::base::checked::uint(data, at, width.bytes(), endian)?;
+    crate::base::checked::target(data, at, record, raw, 1)
 }
 
 /// The error for an index (read at `pos`) past the end of table `name`,

@@ -15,15 +15,11 @@
 //! values only (no records whose own offsets would need patching); the
 //! macro opens a lane only for such a section.
 
+pub use crate::base::LANE;
+use crate::base::{offset_value, put_uint_at, Dedup, Endian, SectionSpan, Width};
 use crate::error::EncodeResult;
 use crate::pool::{ByteSearchPool, ExactPool};
-use crate::reader::Endian;
-use crate::writer::{offset_value, put_uint_at, Dedup, SectionSpan, Width, Writer};
-
-/// The bit that marks a position inside the lane being written (bit 62:
-/// far above any output the writer accepts, and never set by arithmetic on
-/// real positions).
-pub const LANE: u64 = 1 << 62;
+use crate::writer::Writer;
 
 /// A section being filled beside the current one.
 #[derive(Debug, Default)]

@@ -163,7 +163,7 @@ impl Reader<'_> {
     /// offset was read.
     pub fn pool_str(&mut self, id: usize, field_pos: u64, raw: u64) -> DecodeResult<Str> {
         let base = self.layout.pools.get(id).copied().flatten();
-        let target = crate::reader::checked::pool_target(base, raw, self.len(), field_pos)?;
+        let target = crate::base::checked::pool_target(base, raw, self.len(), field_pos)?;
         slot(&mut self.layout.refs, id).insert(raw);
         let Some(pos) = target else {
             return Ok(Str::default());
@@ -408,7 +408,7 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reader::Endian;
+    use crate::base::Endian;
 
     #[test]
     fn seeded_pool_keeps_order_and_appends() {

@@ -12,6 +12,7 @@
 /// bytes) are stored inline, without a heap allocation.
 pub use compact_str::CompactString as Str;
 
+pub mod base;
 pub mod error;
 pub mod external;
 pub mod groups;

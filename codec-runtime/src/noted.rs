@@ -103,7 +103,7 @@ impl NotedRecords {
         if let Some(r) = self.runs.last_mut() {
             let next_key = r.key.wrapping_add(r.len.wrapping_mul(r.stride));
             if r.type_id == type_id && r.stride == stride && stride != 0 && key == next_key {
-                if r.len == 1 && pos > r.pos && (pos ^ r.pos) & crate::lane::LANE == 0 {
+                if r.len == 1 && pos > r.pos && (pos ^ r.pos) & crate::base::LANE == 0 {
                     r.pos_stride = pos - r.pos;
                     r.len = 2;
                     return;
@@ -299,7 +299,7 @@ mod tests {
 
     #[test]
     fn records_in_a_lane_and_in_the_output_are_separate_runs() {
-        let lane = crate::lane::LANE;
+        let lane = crate::base::LANE;
         let mut n = NotedRecords::default();
         n.note(0x100, 1, 8, 0x40);
         n.note(0x108, 1, 8, lane | 0x48);

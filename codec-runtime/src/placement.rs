@@ -85,7 +85,7 @@ impl crate::reader::Reader<'_> {
     /// lie past its end); refusing those keeps encode from padding a
     /// decoded document by gigabytes.
     pub fn stored_align(&self, at: u64, align: u64) -> crate::DecodeResult<()> {
-        crate::reader::checked::stored_align(self.len(), at, align)
+        crate::base::checked::stored_align(self.len(), at, align)
     }
 }
 
@@ -162,7 +162,7 @@ impl Reader<'_> {
     /// read counts 0: the field's own read reports it.
     pub fn note_first_section(&mut self, id: usize, pos: u64, parts: &[RootPart], align: u64) {
         let start = first_section_start(pos, parts, align, |at, width| {
-            crate::reader::checked::uint(self.data(), at, width.bytes(), self.endian()).ok()
+            crate::base::checked::uint(self.data(), at, width.bytes(), self.endian()).ok()
         });
         self.set_section_start(id, start);
     }

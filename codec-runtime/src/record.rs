@@ -8,9 +8,10 @@
 //! [`Writer::put_record`]. The generated `write_record` uses it when every
 //! field of the record is such a plain write; the bytes are the same.
 
+use crate::base::Endian;
+use crate::base::{uint_bytes, Primitive, Width};
 use crate::error::{EncodeError, EncodeResult};
-use crate::reader::Endian;
-use crate::writer::{uint_bytes, Primitive, Width, Writer};
+use crate::writer::Writer;
 
 /// A record of `N` bytes being assembled, with the writer's byte order.
 #[derive(Debug)]

@@ -10,8 +10,9 @@
 //! cells stay small (a row region is walked cell by cell, so their size is
 //! what decoding and encoding cost).
 
+use crate::base::align_up;
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};
-use crate::reader::{align_up, Reader};
+use crate::reader::Reader;
 use crate::scope::{CellSlot, UNPLACED};
 use crate::writer::Writer;
 use crate::Text;

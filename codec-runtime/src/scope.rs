@@ -12,10 +12,11 @@
 //! Each unit has its own [`Reader`] or [`Writer`], so none of this leaks from
 //! one unit to the next.
 
+use crate::base::{align_up, Width};
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
 use crate::layout::slot;
-use crate::reader::{align_up, Reader};
-use crate::writer::{Width, Writer};
+use crate::reader::Reader;
+use crate::writer::Writer;
 use rustc_hash::FxHashMap;
 
 /// The position passed to `visit` for a record that is not written yet: its
@@ -316,13 +317,13 @@ impl Writer {
         target: u64,
         what: &'static str,
     ) -> EncodeResult<()> {
-        if target & crate::lane::LANE != 0 {
+        if target & crate::base::LANE != 0 {
             // Into a lane: zeros now, patched when the lane is closed.
             let at = self.pos();
             self.put_bytes(&[0u8; 8][..width.bytes() as usize]);
             return self.patch_offset(at, width, base, scale, target, self.endian, what);
         }
-        let v = crate::writer::offset_value(width, base, scale, target, what)?;
+        let v = crate::base::offset_value(width, base, scale, target, what)?;
         self.put_uint(width, v, what)
     }
 
@@ -557,7 +558,7 @@ impl Writer {
         pad: Option<u64>,
         what: &'static str,
     ) -> EncodeResult<()> {
-        crate::writer::check_cstring(s, max, what)?;
+        crate::base::check_cstring(s, max, what)?;
         self.put_bytes(s);
         self.put_u8(0);
         if let Some(a) = pad {

@@ -20,8 +20,9 @@
 //! as it was read.
 
 use crate::align_up;
+use crate::base::{checked, Endian};
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
-use crate::reader::{checked, Endian, Reader};
+use crate::reader::Reader;
 use crate::writer::Writer;
 
 /// Unit `i` (of `unit` bytes) of `b`.

@@ -2,60 +2,12 @@
 //! the schema's order; every offset is a fixup patched once its target is
 //! placed. Out-of-line values can be placed through a dedup pool.
 
+use crate::base::{align_up, check_cstring, offset_value, put_uint_at, uint_bytes};
+/// The field widths, dedup policies, spans and byte orders of the base
+/// module, reachable where the writer's API is read.
+pub use crate::base::{Dedup, Endian, Primitive, SectionSpan, Width};
 use crate::error::{EncodeError, EncodeResult};
 use crate::pool::{ByteSearchPool, ExactPool};
-use crate::reader::{align_up, Endian};
-
-/// Width of an integer field that holds an offset or a count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Width {
-    U8,
-    U16,
-    U24,
-    U32,
-    U64,
-}
-
-impl Width {
-    pub const fn max(self) -> u64 {
-        match self {
-            Width::U8 => 0xff,
-            Width::U16 => 0xffff,
-            Width::U24 => 0xff_ffff,
-            Width::U32 => 0xffff_ffff,
-            Width::U64 => u64::MAX,
-        }
-    }
-
-    pub const fn bytes(self) -> u64 {
-        match self {
-            Width::U8 => 1,
-            Width::U16 => 2,
-            Width::U24 => 3,
-            Width::U32 => 4,
-            Width::U64 => 8,
-        }
-    }
-}
-
-/// How values placed in a section share bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dedup {
-    /// Every value is appended.
-    None,
-    /// A value equal to an earlier one (byte for byte) reuses it.
-    Exact,
-    /// A value reuses any earlier bytes equal to it that start at an aligned
-    /// position of the section, even inside or across earlier values.
-    ByteSearch { align: u64 },
-}
-
-/// Where a section starts and ends in the output.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SectionSpan {
-    pub start: u64,
-    pub end: u64,
-}
 
 /// The output buffer with its sections, record positions and pools.
 #[derive(Debug)]
@@ -88,7 +40,7 @@ pub struct Writer {
     pub(crate) sorted: crate::placement::LastSorted,
     /// A section filled in the same walk as the current one (see `lane.rs`).
     pub(crate) lanes: crate::lane::Lanes,
-    /// [`crate::lane::LANE`] while a lane is entered, else 0: the bit the
+    /// [`crate::base::LANE`] while a lane is entered, else 0: the bit the
     /// positions handed out carry.
     pub(crate) lane_tag: u64,
     /// The bytes the units still to come are guessed to take (see
@@ -100,31 +52,6 @@ pub struct Writer {
     /// word instead of the tests it stands for (see `refresh_word_base`).
     word_base: usize,
 }
-
-/// A number written as its bytes in a given order. Generated code passes
-/// its schema's byte order as a constant (see [`Writer::put_as`]), so that
-/// the choice between the two orders is made when it is compiled.
-pub trait Primitive: Copy {
-    type Bytes: AsRef<[u8]>;
-    fn bytes_in(self, endian: Endian) -> Self::Bytes;
-}
-
-macro_rules! primitive {
-    ($($t:ty),*) => {$(
-        impl Primitive for $t {
-            type Bytes = [u8; std::mem::size_of::<$t>()];
-            #[inline(always)]
-            fn bytes_in(self, endian: Endian) -> Self::Bytes {
-                match endian {
-                    Endian::Little => self.to_le_bytes(),
-                    Endian::Big => self.to_be_bytes(),
-                }
-            }
-        }
-    )*};
-}
-
-primitive!(u16, i16, u32, i32, u64, i64, f32, f64);
 
 macro_rules! put_number {
     ($name:ident, $t:ty) => {
@@ -207,7 +134,7 @@ impl Writer {
     }
 
     /// Where the next byte goes. Inside a lane, lane-relative with the
-    /// [`crate::lane::LANE`] bit set.
+    /// [`crate::base::LANE`] bit set.
     #[inline]
     pub fn pos(&self) -> u64 {
         self.buf.len() as u64 | self.lane_tag
@@ -475,7 +402,7 @@ impl Writer {
         let (buf, exact, tag) = if in_lane {
             let lane = &mut self.lanes.lane;
             debug_assert!(self.lanes.open && lane.dedup == Some(Dedup::Exact));
-            (&mut lane.buf, &mut lane.exact, crate::lane::LANE)
+            (&mut lane.buf, &mut lane.exact, crate::base::LANE)
         } else {
             debug_assert!(self.dedup == Dedup::Exact);
             (&mut self.buf, &mut self.exact, 0)
@@ -544,9 +471,9 @@ impl Writer {
         what: &'static str,
     ) -> EncodeResult<()> {
         debug_assert_eq!(endian, self.endian);
-        if target & crate::lane::LANE != 0 {
+        if target & crate::base::LANE != 0 {
             // Into a lane: patched once the lane's start is known.
-            let target = target & !crate::lane::LANE;
+            let target = target & !crate::base::LANE;
             let kind = crate::lane::OffsetKind { width, scale, what };
             self.lanes.lane.kept.keep(at, base, target, kind);
             return Ok(());
@@ -688,7 +615,7 @@ impl Writer {
     pub fn end_value(&mut self, start: u64, align: u64) -> u64 {
         let sec_start = self.section(self.current).start as usize;
         let tag = self.lane_tag;
-        let s = (start & !crate::lane::LANE) as usize;
+        let s = (start & !crate::base::LANE) as usize;
         // The pools of the buffer being written (the lane keeps its own).
         let (exact, search) = if tag == 0 {
             (&mut self.exact, &mut self.search)
@@ -726,167 +653,6 @@ impl Writer {
                 start
             }
         }
-    }
-}
-
-/// An unsigned field of `width` holding `v`, in `endian` order: its bytes
-/// are the first `n` of the array returned with `n`. Refuses a value the
-/// width cannot hold. (Used by the writer and by record buffers alike.)
-#[inline(always)]
-pub(crate) fn uint_bytes(
-    width: Width,
-    v: u64,
-    endian: Endian,
-    what: &'static str,
-) -> EncodeResult<([u8; 8], usize)> {
-    if v > width.max() {
-        return Err(EncodeError::new(
-            what,
-            format!("{v} does not fit in {} byte(s)", width.bytes()),
-        ));
-    }
-    let n = width.bytes() as usize;
-    Ok(match endian {
-        Endian::Little => (v.to_le_bytes(), n),
-        // The low `n` bytes, most significant first, moved to the front.
-        Endian::Big => ((v << ((8 - n) * 8)).to_be_bytes(), n),
-    })
-}
-
-/// Overwrites the `width` bytes at `at` in `buf` with `v`, refused when `v`
-/// does not fit or the bytes lie outside `buf`.
-#[inline(always)]
-pub(crate) fn put_uint_at(
-    buf: &mut [u8],
-    at: u64,
-    width: Width,
-    v: u64,
-    endian: Endian,
-    what: &'static str,
-) -> EncodeResult<()> {
-    let (bytes, n) = uint_bytes(width, v, endian, what)?;
-    let at = at as usize;
-    let Some(dst) = buf.get_mut(at..at + n) else {
-        return Err(EncodeError::new(
-            what,
-            format!("patch at 0x{at:x} is outside the output"),
-        ));
-    };
-    copy_low(dst, &bytes);
-    Ok(())
-}
-
-/// The value an offset field holds for `target`: `(target - base) / scale`,
-/// refused unless exact and within the width. (A lane's targets are not
-/// known yet; callers keep those apart.)
-#[inline(always)]
-pub(crate) fn offset_value(
-    width: Width,
-    base: u64,
-    scale: u64,
-    target: u64,
-    what: &'static str,
-) -> EncodeResult<u64> {
-    let Some(delta) = target.checked_sub(base) else {
-        return Err(EncodeError::new(
-            what,
-            format!("target 0x{target:x} lies before the offset's base 0x{base:x}"),
-        ));
-    };
-    // Scales are powers of two in every known format: a shift and a
-    // mask, where a division would cost tens of cycles when the scale
-    // is not a constant here (the interpreter's, a kept lane offset).
-    // A scale of 0 is refused by the schema checks; here it only
-    // fails to fit.
-    let (v, rem) = if scale.is_power_of_two() {
-        (delta >> scale.trailing_zeros(), delta & (scale - 1))
-    } else {
-        (
-            delta.checked_div(scale).unwrap_or(u64::MAX),
-            delta.checked_rem(scale).unwrap_or(0),
-        )
-    };
-    if rem != 0 {
-        return Err(EncodeError::new(
-            what,
-            format!("distance 0x{delta:x} is not a multiple of {scale}"),
-        ));
-    }
-    if v > width.max() {
-        return Err(EncodeError::new(
-            what,
-            format!(
-                "offset 0x{delta:x} (stored as {v}) does not fit in {} byte(s)",
-                width.bytes()
-            ),
-        ));
-    }
-    Ok(v)
-}
-
-/// Copies the first `dst.len()` bytes of `src` with a copy of fixed size
-/// for each width: a copy whose length is known only at run time (a width
-/// the interpreter reads from its schema) is a call into `memcpy`.
-#[inline(always)]
-pub(crate) fn copy_low(dst: &mut [u8], src: &[u8; 8]) {
-    match dst.len() {
-        1 => dst[0] = src[0],
-        2 => dst.copy_from_slice(&src[..2]),
-        3 => dst.copy_from_slice(&src[..3]),
-        4 => dst.copy_from_slice(&src[..4]),
-        n => dst.copy_from_slice(&src[..n]),
-    }
-}
-
-/// Refuses a string that a NUL terminator cannot end, or that does not fit
-/// in `max` bytes with it.
-#[inline]
-pub(crate) fn check_cstring(s: &[u8], max: Option<u64>, what: &'static str) -> EncodeResult<()> {
-    if contains_nul(s) {
-        return Err(EncodeError::new(
-            what,
-            "a NUL-terminated string cannot contain a NUL byte",
-        ));
-    }
-    if let Some(m) = max {
-        if s.len() as u64 + 1 > m {
-            return Err(EncodeError::new(
-                what,
-                format!("{} bytes do not fit in {m} (NUL included)", s.len()),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Whether `b` holds a zero byte. Strings are mostly short, where
-/// `contains` (a call into `memchr`, byte by byte below 16 bytes) costs more
-/// than testing several bytes at a time by the carry trick: below 8 bytes,
-/// two overlapping 4-byte words (or the three bytes of a 3-byte string),
-/// up to 64 whole 8-byte words and then the last 8 bytes, overlapping.
-#[inline]
-fn contains_nul(b: &[u8]) -> bool {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero_in = |w: &[u8; 8]| {
-        let w = u64::from_le_bytes(*w);
-        w.wrapping_sub(LOW) & !w & HIGH != 0
-    };
-    let zero_in_half = |w: &[u8]| {
-        let w = u32::from_le_bytes(w.try_into().unwrap_or([1; 4]));
-        w.wrapping_sub(LOW as u32) & !w & HIGH as u32 != 0
-    };
-    let n = b.len();
-    match n {
-        0 => false,
-        1..=3 => b[0] == 0 || b[n / 2] == 0 || b[n - 1] == 0,
-        4..=7 => zero_in_half(&b[..4]) || zero_in_half(&b[n - 4..]),
-        8..=64 => {
-            b.chunks_exact(8)
-                .any(|w| w.first_chunk::<8>().is_some_and(zero_in))
-                || b.last_chunk::<8>().is_some_and(zero_in)
-        }
-        _ => b.contains(&0),
     }
 }
 
@@ -1212,24 +978,6 @@ mod tests {
             if width != Width::U64 {
                 let mut w = Writer::new(Endian::Little, 0, 0);
                 assert!(w.put_uint(width, width.max() + 1, "f").is_err());
-            }
-        }
-    }
-
-    /// The word-wise NUL test agrees with a byte scan at every length and
-    /// every place of the NUL, bytes of 0x80 and 0x01 around it included
-    /// (the carry trick's false friends).
-    #[test]
-    fn a_nul_is_found_wherever_it_is() {
-        for len in 0..80 {
-            for fill in [b'a', 0x80, 0x01, 0xFF] {
-                let clean = vec![fill; len];
-                assert!(!contains_nul(&clean), "{len} bytes of {fill:#x}");
-                for at in 0..len {
-                    let mut s = clean.clone();
-                    s[at] = 0;
-                    assert!(contains_nul(&s), "{len} bytes of {fill:#x}, NUL at {at}");
-                }
             }
         }
     }

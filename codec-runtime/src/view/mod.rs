@@ -3,7 +3,7 @@
 //! The generated `view` module of a schema holds one `FooView<'s>` per
 //! struct and union. Opening a file checks its root record only; each
 //! accessor reads its field where it lies, and following an offset checks
-//! the target the way decode does ([`checked`](crate::reader::checked)):
+//! the target the way decode does ([`checked`](crate::base::checked)):
 //! the same bounds, the same located errors. Lists are [`ListView`]s, read
 //! element by element as they are iterated, without allocation.
 //!
@@ -23,7 +23,7 @@
 //! makes passes through [`ViewCx::loc`], which moves its offset into the
 //! file, so a unit's errors name the same bytes as decode's.
 
-use crate::reader::{checked, field};
+use crate::base::{checked, field};
 use crate::{DecodeError, DecodeResult, Endian, ErrorKind, Limits, Reader};
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -727,7 +727,7 @@ impl<'s, T: ViewElem<'s>> ExactSizeIterator for ListIter<'s, T> {}
 /// constant offset. The record's length was checked when its view was
 /// made, so the fallback value is never read.
 pub mod at {
-    use crate::reader::field;
+    use crate::base::field;
     use crate::Endian;
 
     macro_rules! at {

@@ -4,7 +4,7 @@
 //! which the table's views read).
 
 use super::{ViewCx, ViewUnion};
-use crate::reader::checked;
+use crate::base::checked;
 use crate::{DecodeError, DecodeResult, ErrorKind, PathSeg};
 use std::marker::PhantomData;
 

@@ -3,8 +3,8 @@
 //! elsewhere looked up in the table the file's opening noted.
 
 use super::{ViewCx, ViewStr, MAX_VIEW_TABLES};
+use crate::base::checked;
 use crate::interned::{index_past_end, table_entry};
-use crate::reader::checked;
 use crate::{DecodeResult, Width};
 
 /// Where a table body lies: `count + 1` offsets of `width` at `at`,

@@ -5,7 +5,7 @@
 //! hash maps).
 
 use super::{ListView, ViewCx, ViewElem};
-use crate::reader::checked;
+use crate::base::checked;
 use crate::DecodeResult;
 use std::marker::PhantomData;
 
@@ -27,7 +27,7 @@ pub trait ViewUnion<'s>: Sized {
 #[inline(always)]
 fn tag_at(cx: &ViewCx<'_>, tags: &[u8], width: u64, i: usize) -> u64 {
     let w = width as usize;
-    crate::reader::field::uint(&tags[i * w..i * w + w], width, cx.endian())
+    crate::base::field::uint(&tags[i * w..i * w + w], width, cx.endian())
 }
 
 /// `count` payloads of `stride` bytes, element `i`'s union tag the `i`th

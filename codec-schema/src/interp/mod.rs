@@ -1259,7 +1259,7 @@ impl<'c> Run<'c, '_> {
                         let (eat, eraw) = sibling(e).unwrap_or((at, 0));
                         let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
                         (
-                            codec_runtime::reader::checked::count_to_end(
+                            codec_runtime::base::checked::count_to_end(
                                 self.r.data(),
                                 eat,
                                 base,

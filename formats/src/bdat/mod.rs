@@ -103,7 +103,7 @@ fn u32_at(data: &[u8], at: usize, big: bool) -> Option<u32> {
     } else {
         codec_runtime::Endian::Little
     };
-    let word = codec_runtime::reader::checked::uint(data, at as u64, 4, e).ok()?;
+    let word = codec_runtime::base::checked::uint(data, at as u64, 4, e).ok()?;
     Some(word as u32)
 }
 
