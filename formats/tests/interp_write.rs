@@ -141,7 +141,7 @@ fn an_edited_archive_is_laid_out_as_the_codec_lays_it_out() {
         };
         fields.iter_mut().find(|(n, _)| n == name).unwrap().1 = to;
     }
-    fn data_of(v: &mut Value) -> &mut Vec<Value> {
+    fn data_of(v: &mut Value) -> &mut Vec<u8> {
         let Value::Struct { fields, .. } = v else {
             panic!("a record")
         };
@@ -150,11 +150,11 @@ fn an_edited_archive_is_laid_out_as_the_codec_lays_it_out() {
             panic!("an aligned value")
         };
         match &mut fields.iter_mut().find(|(n, _)| n == "value").unwrap().1 {
-            Value::Seq(s) => s,
-            _ => panic!("bytes"),
+            Value::Bytes(b) => b,
+            _ => panic!("the interpreter keeps bytes as bytes"),
         }
     }
-    data_of(&mut nodes[1]).extend([1u8, 2, 3, 4, 5].map(Value::U8));
+    data_of(&mut nodes[1]).extend([1u8, 2, 3, 4, 5]);
     set(&mut added, "name", Value::Str("Added/New.byml".into()));
     let Value::Struct { fields, .. } = &mut added else {
         panic!()

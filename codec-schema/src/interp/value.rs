@@ -27,8 +27,10 @@ pub enum Value {
     F64(f64),
     Char(char),
     Str(String),
-    /// Bytes serialized as a byte string (`serialize_bytes`); arrays of `u8`
-    /// are a [`Value::Seq`] of [`Value::U8`].
+    /// Bytes serialized as a byte string (`serialize_bytes`), and the
+    /// interpreter's lists of `u8` (one value, not one per byte); a typed
+    /// document's arrays of `u8` are a [`Value::Seq`] of [`Value::U8`],
+    /// which compares equal to the same bytes in this form.
     Bytes(Vec<u8>),
     Option(Option<Box<Value>>),
     /// Arrays, tuples and lists alike.
@@ -66,6 +68,12 @@ impl PartialEq for Value {
             (Char(a), Char(b)) => a == b,
             (Str(a), Str(b)) => a == b,
             (Bytes(a), Bytes(b)) => a == b,
+            // A list of `u8` is one or the other form: the interpreter
+            // keeps bytes as bytes, a typed document serializes a `Vec<u8>`
+            // element by element.
+            (Bytes(a), Seq(b)) | (Seq(b), Bytes(a)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| *y == U8(*x))
+            }
             (Option(a), Option(b)) => a == b,
             (Seq(a), Seq(b)) => a == b,
             (Map(a), Map(b)) => a == b,

@@ -242,6 +242,14 @@ fn field<'v>(v: &'v Value, name: &str, path: &str) -> EncodeResult<&'v Value> {
     }
 }
 
+/// How many elements a list's generic form has (bytes count as elements).
+fn length(v: &Value, path: &str) -> EncodeResult<usize> {
+    match v {
+        Value::Bytes(b) => Ok(b.len()),
+        other => elements(other, path).map(<[Value]>::len),
+    }
+}
+
 /// The elements of a list's or array's generic form.
 fn elements<'v>(v: &'v Value, path: &str) -> EncodeResult<&'v [Value]> {
     match v {
@@ -250,17 +258,18 @@ fn elements<'v>(v: &'v Value, path: &str) -> EncodeResult<&'v [Value]> {
     }
 }
 
-/// Bytes: a list of `u8` (or a byte string).
-fn octets(v: &Value, path: &str) -> EncodeResult<Vec<u8>> {
+/// Bytes: a byte string (the interpreter's form) or a list of `u8`.
+fn octets<'v>(v: &'v Value, path: &str) -> EncodeResult<std::borrow::Cow<'v, [u8]>> {
     match v {
-        Value::Bytes(b) => Ok(b.clone()),
+        Value::Bytes(b) => Ok(std::borrow::Cow::Borrowed(b)),
         Value::Seq(s) => s
             .iter()
             .map(|x| match x {
                 Value::U8(b) => Ok(*b),
                 other => Err(wrong(path, "a byte", other)),
             })
-            .collect(),
+            .collect::<EncodeResult<Vec<u8>>>()
+            .map(std::borrow::Cow::Owned),
         other => Err(wrong(path, "bytes", other)),
     }
 }
@@ -397,7 +406,7 @@ impl<'c> Enc<'c, '_> {
             said = field(said, part, path)?;
         }
         let said = integer(said, path)?;
-        let len = elements(list, path)?.len();
+        let len = length(list, path)?;
         if said != len as i128 {
             return Err(EncodeError::new(
                 path,
@@ -447,7 +456,7 @@ impl<'c> Enc<'c, '_> {
             let epath = format!("{path}[{i}].{key}");
             let k = match field(e, key, &epath)? {
                 Value::Str(s) => s.as_bytes().to_vec(),
-                other => octets(other, &epath)?,
+                other => octets(other, &epath)?.into_owned(),
             };
             let h = self.hooks.key_hash(hook, &k, seed).ok_or_else(|| {
                 EncodeError::new(&epath, format!("no glue named `{hook}` hashes keys"))
@@ -635,7 +644,7 @@ impl<'c> Enc<'c, '_> {
                 self.write_record(st, v, path)?;
             }
             Type::Array { of, len } => {
-                let got = elements(v, path)?.len() as u64;
+                let got = length(v, path)? as u64;
                 if got != *len {
                     return Err(EncodeError::new(
                         path,
@@ -851,10 +860,7 @@ impl<'c> Enc<'c, '_> {
                         ));
                     };
                     let esize = self.c.fixed_size(of).unwrap_or(1);
-                    let len = match &**of {
-                        Type::U8 => octets(tv, &fpath)?.len(),
-                        _ => elements(tv, &fpath)?.len(),
-                    } as u64;
+                    let len = length(tv, &fpath)? as u64;
                     let ew = width(&st.fields[ei.unwrap_or(0)].ty);
                     self.w
                         .patch_offset(
@@ -913,10 +919,7 @@ impl<'c> Enc<'c, '_> {
         match t {
             Type::List { of, count } => {
                 if let Count::Before(ct) | Count::Prefix(ct) = &**count {
-                    let n = match &**of {
-                        Type::U8 => octets(v, path)?.len(),
-                        _ => elements(v, path)?.len(),
-                    };
+                    let n = length(v, path)?;
                     self.w.put_uint(width(ct), n as u64, "").map_err(at(path))?;
                     if matches!(**count, Count::Before(_)) {
                         bias = int_width(ct).unwrap_or(4);
