@@ -37,8 +37,17 @@ fn schema_for(entry: &Entry, data: &[u8]) -> Checked {
 
 /// The interpreter's own round trip: decode, the generic form, encode.
 fn interp_round_trip(c: &Checked, data: &[u8]) -> Result<Vec<u8>, String> {
-    let node = interp::decode(c, data).map_err(|e| e.to_string())?;
-    interp::encode(c, &node.to_value(), &Glue).map_err(|e| e.to_string())
+    let v = interp_decode(c, data)?;
+    interp::encode(c, &v, &Glue).map_err(|e| e.to_string())
+}
+
+/// The interpreter's decode with the built-in glue (AINB's plugs need it).
+fn interp_decode(c: &Checked, data: &[u8]) -> Result<Value, String> {
+    let d = interp::decode_partial_with(c, data, codec_runtime::Limits::default(), &Glue);
+    match d.error {
+        Some(e) => Err(e.to_string()),
+        None => Ok(d.root.to_value()),
+    }
 }
 
 /// Every file of the samples and the corpus, with its layers peeled.
@@ -101,7 +110,11 @@ fn the_interpreter_writes_the_compiled_codecs_bytes() {
     for (e, n) in FORMATS.iter().zip(&per_format) {
         eprintln!("{}: {n} files written by the interpreter", e.name);
     }
-    for f in [formats::Format::Sarc, formats::Format::Aamp] {
+    for f in [
+        formats::Format::Sarc,
+        formats::Format::Aamp,
+        formats::Format::Ainb,
+    ] {
         let n = per_format[f as usize];
         assert!(n > 0, "no {f} file was written by the interpreter");
     }
@@ -353,7 +366,7 @@ fn the_generic_json_form_gives_back_every_file() {
         if interp::writable(&c).is_err() {
             continue;
         }
-        let v = interp::decode(&c, &data).unwrap().to_value();
+        let v = interp_decode(&c, &data).unwrap();
         let text = json::to_json(&c, &v, &[]);
         let base = codec_schema::parse_str(entry.schema_source, entry.schema_file).unwrap();
         let (cv, read) = json::from_json(&base, &text).unwrap_or_else(|e| panic!("{name}: {e}"));

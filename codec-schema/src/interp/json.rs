@@ -49,7 +49,7 @@ pub fn to_json(c: &Checked, v: &Value, extra: &[(&str, &str)]) -> String {
         let _ = writeln!(out, "  {}: {},", quoted(k), quoted(x));
     }
     out.push_str("  \"document\": ");
-    write_value(v, &mut out, 1);
+    write_value(c, v, &mut out, 1);
     out.push_str("\n}\n");
     out
 }
@@ -127,7 +127,7 @@ fn is_scalar(v: &Value) -> bool {
     ) && !matches!(v, Value::Option(Some(x)) if !is_scalar(x))
 }
 
-fn write_value(v: &Value, out: &mut String, depth: usize) {
+fn write_value(c: &Checked, v: &Value, out: &mut String, depth: usize) {
     let pad = |out: &mut String, d: usize| {
         for _ in 0..d {
             out.push_str("  ");
@@ -135,7 +135,7 @@ fn write_value(v: &Value, out: &mut String, depth: usize) {
     };
     match v {
         Value::Unit | Value::Option(None) => out.push_str("null"),
-        Value::Option(Some(x)) => write_value(x, out, depth),
+        Value::Option(Some(x)) => write_value(c, x, out, depth),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::U8(x) => write_num(out, x),
         Value::U16(x) => write_num(out, x),
@@ -183,7 +183,7 @@ fn write_value(v: &Value, out: &mut String, depth: usize) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_value(x, out, depth + 1);
+                write_value(c, x, out, depth + 1);
             }
             out.push(']');
         }
@@ -191,7 +191,7 @@ fn write_value(v: &Value, out: &mut String, depth: usize) {
             out.push_str("[\n");
             for (i, x) in items.iter().enumerate() {
                 pad(out, depth + 1);
-                write_value(x, out, depth + 1);
+                write_value(c, x, out, depth + 1);
                 out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
             }
             pad(out, depth);
@@ -204,20 +204,33 @@ fn write_value(v: &Value, out: &mut String, depth: usize) {
                     out.push_str(", ");
                 }
                 out.push('[');
-                write_value(k, out, depth + 1);
+                write_value(c, k, out, depth + 1);
                 out.push_str(", ");
-                write_value(x, out, depth + 1);
+                write_value(c, x, out, depth + 1);
                 out.push(']');
             }
             out.push(']');
         }
-        Value::Struct { fields, .. } if fields.is_empty() => out.push_str("{}"),
-        Value::Struct { fields, .. } => {
+        Value::Struct { name, fields } => {
+            // A record's typed form has the fields of every variant of the
+            // schema; the text holds those this variant's record stores.
+            let stored = |k: &str| match c.get(name) {
+                Some(TypeDef::Struct(st)) => st
+                    .fields
+                    .iter()
+                    .any(|f| f.name == k && Checked::is_stored(f)),
+                _ => true,
+            };
+            let fields: Vec<&(String, Value)> = fields.iter().filter(|(k, _)| stored(k)).collect();
+            if fields.is_empty() {
+                out.push_str("{}");
+                return;
+            }
             out.push_str("{\n");
             for (i, (k, x)) in fields.iter().enumerate() {
                 pad(out, depth + 1);
                 let _ = write!(out, "{}: ", quoted(k));
-                write_value(x, out, depth + 1);
+                write_value(c, x, out, depth + 1);
                 out.push_str(if i + 1 < fields.len() { ",\n" } else { "\n" });
             }
             pad(out, depth);
@@ -225,7 +238,7 @@ fn write_value(v: &Value, out: &mut String, depth: usize) {
         }
         Value::Variant { variant, value, .. } => {
             let _ = write!(out, "{{{}: ", quoted(variant));
-            write_value(value, out, depth);
+            write_value(c, value, out, depth);
             out.push('}');
         }
     }
@@ -455,12 +468,76 @@ impl Reader<'_> {
                     "{path}: bit ranges are read as a record's field (internal)"
                 ))
             }
+            Type::Follows { to, .. } => self.value(to, j, path)?,
+            Type::Groups { of, .. } => {
+                let J::Array(groups) = j else {
+                    return Err(expected(path, "an array of groups", j));
+                };
+                let mut out = Vec::new();
+                for (g, group) in groups.iter().enumerate() {
+                    let gpath = format!("{path}[{g}]");
+                    out.push(self.value(
+                        &Type::List {
+                            of: of.clone(),
+                            count: Box::new(crate::Count::ToNext),
+                        },
+                        group,
+                        &gpath,
+                    )?);
+                }
+                Value::Seq(out)
+            }
+            Type::Pool {} => {
+                let J::Object(map) = j else {
+                    return Err(expected(path, "a string pool (`strings`, `odd`)", j));
+                };
+                if let Some(k) = map.keys().find(|k| *k != "strings" && *k != "odd") {
+                    return Err(format!("{path}: `{k}` is neither `strings` nor `odd`"));
+                }
+                let text = |x: &J, at: &str| -> R<Value> {
+                    x.as_str()
+                        .map(|s| Value::Str(s.to_owned()))
+                        .ok_or_else(|| expected(at, "a string", x))
+                };
+                let strings = match map.get("strings") {
+                    Some(J::Array(a)) => a
+                        .iter()
+                        .enumerate()
+                        .map(|(i, x)| text(x, &format!("{path}.strings[{i}]")))
+                        .collect::<R<Vec<_>>>()?,
+                    Some(x) => return Err(expected(&format!("{path}.strings"), "an array", x)),
+                    None => Vec::new(),
+                };
+                let mut odd = Vec::new();
+                if let Some(x) = map.get("odd") {
+                    let J::Array(a) = x else {
+                        return Err(expected(&format!("{path}.odd"), "an array", x));
+                    };
+                    for (i, pair) in a.iter().enumerate() {
+                        let at = format!("{path}.odd[{i}]");
+                        match pair.as_array().map(Vec::as_slice) {
+                            Some([off, t]) => odd.push(Value::Seq(vec![
+                                Value::U64(
+                                    off.as_u64()
+                                        .ok_or_else(|| expected(&at, "an offset", off))?,
+                                ),
+                                text(t, &at)?,
+                            ])),
+                            _ => return Err(expected(&at, "[offset, text]", pair)),
+                        }
+                    }
+                }
+                Value::Struct {
+                    name: "StringPool".into(),
+                    fields: vec![
+                        ("strings".into(), Value::Seq(strings)),
+                        ("odd".into(), Value::Seq(odd)),
+                    ],
+                }
+            }
             Type::Ref { .. }
             | Type::Hash { .. }
             | Type::Rows { .. }
-            | Type::Follows { .. }
-            | Type::Pool {}
-            | Type::Groups { .. }
             | Type::Index { .. }
             | Type::SharesEqual { .. }
             | Type::Table { .. } => {

@@ -38,56 +38,17 @@ pub fn encode(c: &Checked, v: &Value, hooks: &dyn Hooks) -> EncodeResult<Vec<u8>
         c,
         hooks,
         endian,
-        w: Writer::new(endian, c.schema.types.len(), c.all_sections().len()),
+        w: Box::new(Writer::new(
+            endian,
+            c.schema.types.len(),
+            c.all_sections().len(),
+        )),
         at: HashMap::new(),
         sorted: HashMap::new(),
     };
     let root = c.root();
-    e.write_record(root, v, &root.name)?;
-    for i in 0..c.all_sections().len() {
-        let sec = c.section(i);
-        let a = e.w.section_align(i, sec.align);
-        e.w.begin_section(i, a, runtime_dedup(&sec.dedup));
-        match &sec.order {
-            Order::PreOrder | Order::PostOrder => {
-                e.visit(i, sec.order == Order::PostOrder, root, v, &root.name)?
-            }
-            Order::Hook { name, visits } => {
-                let what = format!("section `{}`", sec.name);
-                let st = e.struct_def(visits, &what)?;
-                let order = hooks
-                    .visit_order(name, v)
-                    .ok_or_else(|| {
-                        EncodeError::new(&what, format!("no glue named `{name}` orders a section"))
-                    })?
-                    .map_err(|m| EncodeError::new(&what, m))?;
-                for o in order {
-                    if !e.at.contains_key(&(o as *const Value)) {
-                        return Err(EncodeError::new(
-                            visits.as_str(),
-                            format!("glue `{name}` gave a record that is not in the document"),
-                        ));
-                    }
-                    e.visit(i, false, st, o, visits)?;
-                }
-            }
-            // Refused by `writable`.
-            Order::DepthFirst => {
-                return Err(EncodeError::new(
-                    format!("section `{}`", sec.name),
-                    "internal: a depth-first section reached the interpreter's writer",
-                ))
-            }
-        }
-        if sec.pad > 1 || sec.end_align > 1 {
-            e.w.end_section_padded(i, sec.align, sec.pad, sec.end_align);
-        } else {
-            e.w.end_section(sec.align);
-        }
-    }
-    e.w.align(c.schema.end_align);
-    e.w.resolve_refs()?;
-    e.patch_root(root)?;
+    let sections: Vec<usize> = (0..c.schema.sections.len()).collect();
+    e.layout(root, v, &sections, c.schema.end_align)?;
     Ok(e.w.into_bytes())
 }
 
@@ -117,8 +78,8 @@ pub fn writable(c: &Checked) -> EncodeResult<()> {
             // Checked where a field holds one.
             TypeDef::Union(_) => continue,
         };
-        if st.layout.is_some() {
-            return refuse(st.name.clone(), "units with their own layout");
+        if st.layout.as_ref().is_some_and(|l| l.transform.is_some()) {
+            return refuse(st.name.clone(), "units transformed by glue");
         }
         for f in &st.fields {
             let path = format!("{}.{}", st.name, f.name);
@@ -162,20 +123,17 @@ fn unwritten(c: &Checked, t: &Type, depth: usize) -> Option<&'static str> {
         Type::Ref { .. } => Some("references by ordinal"),
         Type::Hash { .. } => Some("hash tables"),
         Type::Rows { .. } => Some("rows"),
-        Type::Follows { .. } => Some("records placed after a target"),
+        Type::Follows { to, .. } => unwritten(c, to, depth + 1),
         Type::Switch { .. } => Some("unions held in their record"),
-        Type::Select { .. } => Some("unions chosen by glue"),
-        Type::Str { .. } | Type::Pool {} => Some("string pools"),
-        Type::Groups { .. } => Some("groups"),
+        Type::Select { .. } => Some("unions chosen by glue, held in their record"),
+        Type::Str { .. } | Type::Pool {} => None,
+        Type::Groups { of, .. } => unwritten(c, of, depth + 1),
         Type::Index { .. } | Type::Table { .. } => Some("interned tables"),
         Type::SharesEqual { .. } => Some("kept sharing"),
-        Type::Bits { fields, .. } if fields.iter().any(|b| b.str.is_some()) => {
-            Some("bit ranges holding strings")
-        }
         Type::Ptr(p) => match &p.to {
             Type::List { of, .. } if matches!(**of, Type::Ptr(_)) => Some("lists of offsets"),
             // An offset to a union: each variant placed in its section.
-            Type::Switch { union, .. } => match c.get(union) {
+            Type::Switch { union, .. } | Type::Select { union, .. } => match c.get(union) {
                 Some(TypeDef::Union(u)) if !u.inline_tag && !u.peek => u
                     .variants
                     .iter()
@@ -185,11 +143,7 @@ fn unwritten(c: &Checked, t: &Type, depth: usize) -> Option<&'static str> {
             to => unwritten(c, to, depth + 1),
         },
         Type::List { of, .. } if matches!(**of, Type::Ptr(_)) => Some("lists of offsets"),
-        Type::List { of, count } => match &**count {
-            Count::ToNext => Some("lists up to the next target"),
-            Count::Sum(_) => Some("lists counted by a sum"),
-            _ => unwritten(c, of, depth + 1),
-        },
+        Type::List { of, .. } => unwritten(c, of, depth + 1),
         Type::Array { of, .. } => unwritten(c, of, depth + 1),
         Type::Fixed { raw, .. } => unwritten(c, raw, depth + 1),
         _ => None,
@@ -290,12 +244,35 @@ fn integer(v: &Value, path: &str) -> EncodeResult<i128> {
     })
 }
 
+/// A string pool's generic form (`strings`, and the `odd` references into
+/// the middle of one) as the runtime's pool.
+fn string_pool(v: &Value, path: &str) -> EncodeResult<codec_runtime::StringPool> {
+    let text = |x: &Value| match x {
+        Value::Str(s) => Ok(codec_runtime::Str::from(s.as_str())),
+        other => Err(wrong(path, "a string", other)),
+    };
+    let strings = elements(field(v, "strings", path)?, path)?
+        .iter()
+        .map(text)
+        .collect::<EncodeResult<Vec<_>>>()?;
+    let mut pool = codec_runtime::StringPool::new(strings);
+    if let Ok(odd) = field(v, "odd", path) {
+        for pair in elements(odd, path)? {
+            match elements(pair, path)? {
+                [at, s] => pool.odd.push((integer(at, path)? as u64, text(s)?)),
+                _ => return Err(EncodeError::new(path, "an odd reference is (offset, text)")),
+            }
+        }
+    }
+    Ok(pool)
+}
+
 /// The walk of one encode.
 struct Enc<'c, 'h> {
     c: &'c Checked,
     hooks: &'h dyn Hooks,
     endian: Endian,
-    w: Writer,
+    w: Box<Writer>,
     /// Where each record was written, by the address of its value.
     at: HashMap<*const Value, u64>,
     /// The order a list written sorted was written in (its elements are
@@ -304,6 +281,101 @@ struct Enc<'c, 'h> {
 }
 
 impl<'c> Enc<'c, '_> {
+    /// Lays out record `v` of struct `st` and the given sections: the
+    /// file's root, or a unit's (`codec-derive`'s `layout_body`).
+    fn layout(
+        &mut self,
+        st: &'c StructDef,
+        v: &Value,
+        sections: &[usize],
+        end_align: u64,
+    ) -> EncodeResult<()> {
+        self.write_record(st, v, &st.name)?;
+        for &i in sections {
+            let sec = self.c.section(i);
+            let a = self.w.section_align(i, sec.align);
+            self.w.begin_section(i, a, runtime_dedup(&sec.dedup));
+            match &sec.order {
+                Order::PreOrder | Order::PostOrder => {
+                    self.visit(i, sec.order == Order::PostOrder, st, v, &st.name)?
+                }
+                Order::Hook { name, visits } => {
+                    let what = format!("section `{}`", sec.name);
+                    let vst = self.struct_def(visits, &what)?;
+                    let order = self
+                        .hooks
+                        .visit_order(name, v)
+                        .ok_or_else(|| {
+                            EncodeError::new(
+                                &what,
+                                format!("no glue named `{name}` orders a section"),
+                            )
+                        })?
+                        .map_err(|m| EncodeError::new(&what, m))?;
+                    for o in order {
+                        if !self.at.contains_key(&(o as *const Value)) {
+                            return Err(EncodeError::new(
+                                visits.as_str(),
+                                format!("glue `{name}` gave a record that is not in the document"),
+                            ));
+                        }
+                        self.visit(i, false, vst, o, visits)?;
+                    }
+                }
+                // Refused by `writable`.
+                Order::DepthFirst => {
+                    return Err(EncodeError::new(
+                        format!("section `{}`", sec.name),
+                        "internal: a depth-first section reached the interpreter's writer",
+                    ))
+                }
+            }
+            if sec.pad > 1 || sec.end_align > 1 {
+                self.w
+                    .end_section_padded(i, sec.align, sec.pad, sec.end_align);
+            } else {
+                self.w.end_section(sec.align);
+            }
+        }
+        self.w.align(end_align);
+        self.w.resolve_refs()?;
+        self.patch_root(st)
+    }
+
+    /// Writes unit `st` (a struct with its own layout): laid out on its
+    /// own, offsets from its start, then appended.
+    fn unit(&mut self, st: &'c StructDef, v: &Value, path: &str) -> EncodeResult<()> {
+        let Some(layout) = &st.layout else {
+            return Err(EncodeError::new(path, "internal: not a unit"));
+        };
+        let sections: Vec<usize> = layout
+            .sections
+            .iter()
+            .filter_map(|x| self.c.section_id(&x.name))
+            .collect();
+        let w = self.w.take_unit_writer(
+            self.endian,
+            self.c.schema.types.len(),
+            self.c.all_sections().len(),
+        );
+        let mut sub = Enc {
+            c: self.c,
+            hooks: self.hooks,
+            endian: self.endian,
+            w,
+            at: HashMap::new(),
+            sorted: HashMap::new(),
+        };
+        let done = sub.layout(st, v, &sections, layout.end_align);
+        self.w.put_unit(sub.w.bytes());
+        self.w.give_unit_writer(sub.w);
+        done
+    }
+
+    fn is_unit(&self, t: &Type) -> bool {
+        matches!(t, Type::Named(n) if matches!(self.c.get(n), Some(TypeDef::Struct(s)) if s.layout.is_some()))
+    }
+
     fn struct_def(&self, name: &str, path: &str) -> EncodeResult<&'c StructDef> {
         match self.c.get(name) {
             Some(TypeDef::Struct(s)) => Ok(s),
@@ -319,6 +391,23 @@ impl<'c> Enc<'c, '_> {
             self.w.count_record(id);
         }
         self.at.insert(v as *const Value, start);
+        // The pools this record locates start with the document's strings,
+        // before any of its strings is written.
+        for f in &st.fields {
+            let Type::Ptr(p) = &f.ty else { continue };
+            let (Type::Pool {}, Some(sec)) = (&p.to, p.section.as_deref()) else {
+                continue;
+            };
+            let fpath = format!("{path}.{}", f.name);
+            let pv = match field(v, &f.name, &fpath)? {
+                Value::Option(None) => continue,
+                Value::Option(Some(x)) => x,
+                x => x,
+            };
+            let pool = string_pool(pv, &fpath)?;
+            let id = self.c.section_id(sec).unwrap_or(0);
+            self.w.seed_pool(id, &pool).map_err(at(&fpath))?;
+        }
         for f in &st.fields {
             let fpath = format!("{path}.{}", f.name);
             if let Some(a) = f.align.filter(|&a| a > 1) {
@@ -654,11 +743,46 @@ impl<'c> Enc<'c, '_> {
                 self.list(of, v, path)?;
             }
             Type::List { of, .. } => self.list(of, v, path)?,
+            Type::Str { pool, width: sw } => {
+                let Value::Str(text) = v else {
+                    return Err(wrong(path, "a string", v));
+                };
+                let id = self.c.section_id(pool).unwrap_or(0);
+                let off = self.w.intern(id, text.as_bytes(), "").map_err(at(path))?;
+                self.w.put_uint(width(sw), off, "").map_err(at(path))?;
+            }
+            Type::Groups {
+                of, count, base, ..
+            } => {
+                let groups = elements(v, path)?;
+                let mut based: u64 = 0;
+                for (g, group) in groups.iter().enumerate() {
+                    let n = length(group, &format!("{path}[{g}]"))? as u64;
+                    self.w.put_uint(width(count), n, "").map_err(at(path))?;
+                    self.w.put_uint(width(base), based, "").map_err(at(path))?;
+                    based += n;
+                }
+                for (g, group) in groups.iter().enumerate() {
+                    self.list(of, group, &format!("{path}[{g}]"))?;
+                }
+            }
+            // Placed with the section it follows (`place_own`).
+            Type::Follows { .. } => {}
             Type::Bits { word, fields } => {
                 let mut bits: u64 = 0;
                 for (b, shift, mask) in crate::bit_ranges(fields) {
                     let bpath = format!("{path}.{}", b.name);
-                    let part = integer(field(v, &b.name, &bpath)?, &bpath)?;
+                    let part = match (&b.str, field(v, &b.name, &bpath)?) {
+                        (Some(pool), Value::Str(text)) => {
+                            let id = self.c.section_id(pool).unwrap_or(0);
+                            self.w
+                                .intern(id, text.as_bytes(), "")
+                                .map_err(at(&bpath))?
+                                .into()
+                        }
+                        (Some(_), other) => return Err(wrong(&bpath, "a string", other)),
+                        (None, x) => integer(x, &bpath)?,
+                    };
                     if part < 0 || part as u128 > u128::from(mask) {
                         return Err(EncodeError::new(
                             bpath,
@@ -669,17 +793,14 @@ impl<'c> Enc<'c, '_> {
                 }
                 self.w.put_uint(width(word), bits, "").map_err(at(path))?;
             }
+            // Written where their record is placed (zeros until patched).
+            Type::Ptr(_) | Type::Pool {} => {}
             // Refused by `writable` before anything is written.
-            Type::Ptr(_)
-            | Type::Ref { .. }
+            Type::Ref { .. }
             | Type::Hash { .. }
             | Type::Rows { .. }
-            | Type::Follows { .. }
             | Type::Switch { .. }
             | Type::Select { .. }
-            | Type::Str { .. }
-            | Type::Pool {}
-            | Type::Groups { .. }
             | Type::Index { .. }
             | Type::SharesEqual { .. }
             | Type::Table { .. } => {
@@ -712,9 +833,12 @@ impl<'c> Enc<'c, '_> {
             }
             let inner: &Type = match &f.ty {
                 Type::Ptr(p) => &p.to,
+                Type::Follows { to, .. } => to,
                 t => t,
             };
-            if !self.c.type_reaches(inner, sec) {
+            // A unit lays out its own sections: nothing of it is visited
+            // from outside.
+            if !self.c.type_reaches(inner, sec) || self.is_unit(inner) {
                 continue;
             }
             let fpath = format!("{path}.{}", f.name);
@@ -749,6 +873,7 @@ impl<'c> Enc<'c, '_> {
         path: &str,
     ) -> EncodeResult<()> {
         match t {
+            Type::Named(_) if self.is_unit(t) => Ok(()),
             Type::Named(n) => {
                 let st = self.struct_def(n, path)?;
                 if !self.at.contains_key(&(v as *const Value)) {
@@ -758,6 +883,15 @@ impl<'c> Enc<'c, '_> {
                     ));
                 }
                 self.visit(sec, post, st, v, path)
+            }
+            Type::List { of, .. } | Type::Array { of, .. } if matches!(**of, Type::U8) => Ok(()),
+            Type::Groups { of, .. } => {
+                for (g, group) in elements(v, path)?.iter().enumerate() {
+                    for (i, e) in elements(group, path)?.iter().enumerate() {
+                        self.descend(sec, post, of, e, &format!("{path}[{g}][{i}]"))?;
+                    }
+                }
+                Ok(())
             }
             Type::List { of, .. } | Type::Array { of, .. } => {
                 let elems = elements(v, path)?;
@@ -789,6 +923,16 @@ impl<'c> Enc<'c, '_> {
         };
         let offsets = self.c.field_offsets(st);
         for (f, off) in st.fields.iter().zip(&offsets) {
+            if let Type::Follows { to, section, .. } = &f.ty {
+                // Placed right after what the section holds before it.
+                if self.c.section_id(section) == Some(sec) {
+                    let fpath = format!("{path}.{}", f.name);
+                    let sd = self.c.section(sec);
+                    let (dedup, align) = (sd.dedup, sd.item_align);
+                    self.place_value(to, field(v, &f.name, &fpath)?, &dedup, align, &fpath)?;
+                }
+                continue;
+            }
             let Type::Ptr(p) = &f.ty else { continue };
             if f.derive.is_some() {
                 continue;
@@ -805,7 +949,33 @@ impl<'c> Enc<'c, '_> {
             // What goes in this section: the target, or the variant a
             // union's target is (each variant has its section).
             let (ty, align, tv): (&'c Type, u64, &Value) = match &p.to {
-                Type::Switch { union, .. } => {
+                Type::Pool {} => {
+                    if self.target_section(p) != sec {
+                        continue;
+                    }
+                    let Some(off) = off else {
+                        return Err(EncodeError::new(
+                            fpath,
+                            "an offset field must be at a fixed offset of its record",
+                        ));
+                    };
+                    let id = self.c.section_id(p.section.as_deref().unwrap_or_default());
+                    let target = self.w.place_pool(id.unwrap_or(0));
+                    let base = self.base(&p.base, rec);
+                    self.w
+                        .patch_offset(
+                            rec + off,
+                            width(&p.width),
+                            base,
+                            p.scale,
+                            target,
+                            self.endian,
+                            "",
+                        )
+                        .map_err(at(&fpath))?;
+                    continue;
+                }
+                Type::Switch { union, .. } | Type::Select { union, .. } => {
                     let Some(TypeDef::Union(u)) = self.c.get(union) else {
                         return Err(EncodeError::new(fpath, format!("`{union}` is not a union")));
                     };
@@ -926,6 +1096,12 @@ impl<'c> Enc<'c, '_> {
                     }
                 }
                 self.list(of, v, path)?;
+            }
+            Type::Named(n) if self.is_unit(t) => {
+                let Some(TypeDef::Struct(st)) = self.c.get(n) else {
+                    return Err(EncodeError::new(path, "internal: not a unit"));
+                };
+                self.unit(st, v, path)?
             }
             t => self.inline(t, v, path)?,
         }
