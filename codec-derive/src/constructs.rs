@@ -48,24 +48,13 @@ impl Gen<'_> {
         s: &codec_schema::StructDef,
         f: &codec_schema::Field,
     ) -> Option<TokenStream> {
-        let by = f.sort_by.as_deref()?;
-        let Type::List { of, .. } = &f.ty else {
-            return None;
-        };
-        let Type::Named(n) = &**of else { return None };
-        let Some(codec_schema::TypeDef::Struct(es)) = self.c.get(n) else {
-            return None;
-        };
-        let kf = es.fields.iter().find(|g| g.name == by)?;
-        let Some(codec_schema::Derive::KeyHash { hook, key, seed }) = &kf.derive else {
-            return None;
-        };
+        let k = self.c.key_hash_sort(f)?;
         let hooks = self.hooks?;
         let _ = s;
         let fid = ident(&f.name);
-        let hn = ident(hook);
-        let kid = ident(key);
-        let sid = ident(seed);
+        let hn = ident(k.hook);
+        let kid = ident(k.key);
+        let sid = ident(k.seed);
         Some(quote! {
             self.#fid.iter().map(|e| #hooks::#hn(e.#kid.as_bytes(), self.#sid as u64)).collect()
         })
@@ -1754,11 +1743,7 @@ impl Gen<'_> {
         let Some(layout) = &s.layout else {
             return Ok(TokenStream::new());
         };
-        let sections: Vec<usize> = layout
-            .sections
-            .iter()
-            .filter_map(|x| self.c.section_id(&x.name))
-            .collect();
+        let sections = self.c.unit_sections(s);
         let body = self.layout_body(s, &sections, layout.end_align)?;
         let ntypes = self.c.schema.types.len();
         let nsecs = self.c.all_sections().len();

@@ -355,7 +355,7 @@ impl Gen<'_> {
                     match self.sort_keys(s, f) {
                         Some(keys) => {
                             // Sorted by a derived key, which is patched into each element.
-                            let (koff, kwt) = self.sort_key_slot(of, f)?;
+                            let (koff, kwt) = self.sort_key_slot(f)?;
                             writes.extend(quote! {
                                 let keys: ::std::vec::Vec<u64> = #keys;
                                 for &i in #rt::placement::sorted_order(&keys).iter() {
@@ -579,16 +579,10 @@ impl Gen<'_> {
                 let mut arms = TokenStream::new();
                 for v in &u.variants {
                     let vn = ident(&v.name);
-                    let sec_name = v
-                        .section
-                        .as_deref()
-                        .or(p.section.as_deref())
-                        .unwrap_or_default();
-                    let Some(si) = self.c.section_id(sec_name) else {
+                    let Some((si, ia)) = self.c.variant_placement(p, v) else {
                         continue;
                     };
                     let sec = self.c.section(si);
-                    let ia = v.align.unwrap_or(sec.item_align);
                     let place = self.place_value(&v.ty, quote!(v), &sec.dedup, ia, &what);
                     let lane = self.is_lane(si);
                     if let Some(place) =
@@ -651,30 +645,19 @@ impl Gen<'_> {
                 };
                 let place = self.place_value_with(to, value.clone(), &sec.dedup, align, &what);
                 // The end of a (start, end) pair is patched with the start.
-                let end_patch = match to {
-                    Type::List { of, count } => match &**count {
-                        Count::End(e) => {
-                            let offsets = self.c.field_offsets(s);
-                            let ei = s.fields.iter().position(|g| &g.name == e);
-                            let Some(eoff) = ei.and_then(|i| offsets[i]) else {
-                                return Err(Gen::err(format!(
-                                    "end field `{}.{e}` must be at a fixed offset",
-                                    s.name
-                                )));
-                            };
-                            let esize = self.c.fixed_size(of).unwrap_or(1);
-                            let ewt = width_tokens(&s.fields[ei.unwrap_or(0)].ty);
-                            quote! {
-                                if pos != #rt::UNPLACED {
-                                    let rec = pos;
-                                    let end = target + (#value).len() as u64 * #esize;
-                                    w.patch_offset(pos + #eoff, #ewt, #base, #scale, end, #order, #what)?;
-                                }
+                let end_patch = match self.c.end_pair(s, to) {
+                    Some(Ok((eoff, ety, esize))) => {
+                        let ewt = width_tokens(ety);
+                        quote! {
+                            if pos != #rt::UNPLACED {
+                                let rec = pos;
+                                let end = target + (#value).len() as u64 * #esize;
+                                w.patch_offset(pos + #eoff, #ewt, #base, #scale, end, #order, #what)?;
                             }
                         }
-                        _ => quote!(),
-                    },
-                    _ => quote!(),
+                    }
+                    Some(Err(m)) => return Err(Gen::err(m)),
+                    None => quote!(),
                 };
                 Ok(wrap(quote! {
                     if sec == #si {
@@ -921,22 +904,20 @@ impl Gen<'_> {
 
     /// Where, in an element of a sorted list field, its derived key goes:
     /// (offset, width).
-    fn sort_key_slot(&self, of: &Type, f: &codec_schema::Field) -> syn::Result<(u64, TokenStream)> {
-        let by = f.sort_by.as_deref().unwrap_or_default();
-        if let Type::Named(n) = of {
-            if let Some(TypeDef::Struct(es)) = self.c.get(n) {
-                let offsets = self.c.field_offsets(es);
-                if let Some(i) = es.fields.iter().position(|g| g.name == by) {
-                    if let Some(o) = offsets[i] {
-                        return Ok((o, width_tokens(&es.fields[i].ty)));
-                    }
-                }
-            }
+    fn sort_key_slot(&self, f: &codec_schema::Field) -> syn::Result<(u64, TokenStream)> {
+        match self.c.key_hash_sort(f) {
+            Some(k) => match k.key_offset {
+                Some(o) => Ok((o, width_tokens(&k.elem.fields[k.key_field].ty))),
+                None => Err(Gen::err(format!(
+                    "sort key `{}` of `{}` must be a field at a fixed offset of its elements",
+                    k.elem.fields[k.key_field].name, f.name
+                ))),
+            },
+            None => Err(Gen::err(format!(
+                "`{}` is sorted by a key that is not hashed by glue (`KeyHash`)",
+                f.name
+            ))),
         }
-        Err(Gen::err(format!(
-            "sort key `{by}` of `{}` must be a field at a fixed offset of its elements",
-            f.name
-        )))
     }
 }
 

@@ -269,6 +269,82 @@ impl Checked {
         sec * 1024 + fi as u64
     }
 
+    /// Where a union's variant `v`, led to by offset `p`, is placed: the
+    /// variant's own section, else the offset's, and its alignment there
+    /// (its own, else the section's item alignment); `None` when neither
+    /// names a section. The generated encoder and the interpreter's writer
+    /// both ask here.
+    pub fn variant_placement(&self, p: &Ptr, v: &Variant) -> Option<(usize, u64)> {
+        let si = v
+            .section
+            .as_deref()
+            .or(p.section.as_deref())
+            .and_then(|n| self.section_id(n))?;
+        Some((si, v.align.unwrap_or(self.section(si).item_align)))
+    }
+
+    /// The sections unit `st` lays out itself, in its layout's order.
+    pub fn unit_sections(&self, st: &StructDef) -> Vec<usize> {
+        st.layout
+            .iter()
+            .flat_map(|l| &l.sections)
+            .filter_map(|x| self.section_id(&x.name))
+            .collect()
+    }
+
+    /// For list field `f` written sorted by a key glue hashes (`sort_by`
+    /// naming a `KeyHash` field of its elements): the element struct, the
+    /// key field's index there and its place in an element (`None` when
+    /// that is not fixed), the hook, the key field and the seed field.
+    pub fn key_hash_sort<'a>(&'a self, f: &'a Field) -> Option<KeyHashSort<'a>> {
+        let by = f.sort_by.as_deref()?;
+        let Type::List { of, .. } = &f.ty else {
+            return None;
+        };
+        let Type::Named(n) = &**of else { return None };
+        let Some(TypeDef::Struct(elem)) = self.get(n) else {
+            return None;
+        };
+        let ki = elem.fields.iter().position(|g| g.name == by)?;
+        let Some(Derive::KeyHash { hook, key, seed }) = &elem.fields[ki].derive else {
+            return None;
+        };
+        Some(KeyHashSort {
+            elem,
+            key_field: ki,
+            key_offset: self.field_offsets(elem)[ki],
+            hook,
+            key,
+            seed,
+        })
+    }
+
+    /// For an offset field of `st` whose target `to` is a list counted by
+    /// `End(e)` (a start and end pair): where `e` is in the record, its
+    /// type, and the size of one element; the error when `e` is not at a
+    /// fixed place. `None` for any other target.
+    pub fn end_pair<'a>(
+        &'a self,
+        st: &'a StructDef,
+        to: &Type,
+    ) -> Option<Result<(u64, &'a Type, u64), String>> {
+        let Type::List { of, count } = to else {
+            return None;
+        };
+        let Count::End(e) = &**count else {
+            return None;
+        };
+        let ei = st.fields.iter().position(|g| &g.name == e);
+        let offsets = self.field_offsets(st);
+        Some(match ei.and_then(|i| offsets[i].map(|o| (i, o))) {
+            Some((i, o)) => Ok((o, &st.fields[i].ty, self.fixed_size(of).unwrap_or(1))),
+            None => Err(format!(
+                "end field `{}.{e}` must be at a fixed offset",
+                st.name
+            )),
+        })
+    }
+
     pub fn root(&self) -> &StructDef {
         match self.get(&self.schema.root) {
             Some(TypeDef::Struct(s)) => s,
@@ -474,4 +550,22 @@ impl Checked {
             &self.section_lookup(),
         )
     }
+}
+
+/// A list field written sorted by a key glue hashes
+/// ([`Checked::key_hash_sort`]).
+#[derive(Debug, Clone, Copy)]
+pub struct KeyHashSort<'a> {
+    /// The element struct.
+    pub elem: &'a StructDef,
+    /// The index of the key's field (the `KeyHash` one) in `elem`.
+    pub key_field: usize,
+    /// Where that field is in an element, when fixed.
+    pub key_offset: Option<u64>,
+    /// The glue hashing the key.
+    pub hook: &'a str,
+    /// The element's field the hash is of.
+    pub key: &'a str,
+    /// The holder's field seeding the hash.
+    pub seed: &'a str,
 }

@@ -348,11 +348,7 @@ impl<'c> Enc<'c, '_> {
         let Some(layout) = &st.layout else {
             return Err(EncodeError::new(path, "internal: not a unit"));
         };
-        let sections: Vec<usize> = layout
-            .sections
-            .iter()
-            .filter_map(|x| self.c.section_id(&x.name))
-            .collect();
+        let sections = self.c.unit_sections(st);
         let w = self.w.take_unit_writer(
             self.endian,
             self.c.schema.types.len(),
@@ -514,45 +510,37 @@ impl<'c> Enc<'c, '_> {
         v: &Value,
         path: &str,
     ) -> EncodeResult<Option<(Vec<u64>, u64, Width)>> {
-        let Some(by) = f.sort_by.as_deref() else {
+        if f.sort_by.is_none() {
             return Ok(None);
-        };
-        let Type::List { of, .. } = &f.ty else {
-            return Ok(None);
-        };
-        let Type::Named(n) = &**of else {
-            return Ok(None);
-        };
-        let es = self.struct_def(n, path)?;
-        let Some(ki) = es.fields.iter().position(|g| g.name == by) else {
-            return Ok(None);
-        };
-        let Some(Derive::KeyHash { hook, key, seed }) = &es.fields[ki].derive else {
+        }
+        let Some(sort) = self.c.key_hash_sort(f) else {
             return Err(EncodeError::new(
                 path,
-                format!("the interpreter sorts only by a key hashed by glue, not by `{by}`"),
+                "the interpreter sorts a list only by a key hashed by glue (`KeyHash`)",
             ));
         };
-        let Some(koff) = self.c.field_offsets(es)[ki] else {
+        let Some(koff) = sort.key_offset else {
             return Err(EncodeError::new(
                 path,
-                format!("sort key `{by}` must be at a fixed offset of its elements"),
+                "the sort key must be at a fixed offset of its elements",
             ));
         };
-        let seed = integer(field(v, seed, path)?, path)? as u64;
+        let seed = integer(field(v, sort.seed, path)?, path)? as u64;
         let mut keys = Vec::new();
         for (i, e) in elements(field(v, &f.name, path)?, path)?.iter().enumerate() {
-            let epath = format!("{path}[{i}].{key}");
-            let k = match field(e, key, &epath)? {
+            let epath = format!("{path}[{i}].{}", sort.key);
+            let k = match field(e, sort.key, &epath)? {
                 Value::Str(s) => s.as_bytes().to_vec(),
                 other => octets(other, &epath)?.into_owned(),
             };
+            let hook = sort.hook;
             let h = self.hooks.key_hash(hook, &k, seed).ok_or_else(|| {
                 EncodeError::new(&epath, format!("no glue named `{hook}` hashes keys"))
             })?;
             keys.push(h);
         }
-        Ok(Some((keys, koff, width(&es.fields[ki].ty))))
+        let kw = width(&sort.elem.fields[sort.key_field].ty);
+        Ok(Some((keys, koff, kw)))
     }
 
     /// The alignment a kept-aligned target is placed with: its own, or
@@ -980,17 +968,10 @@ impl<'c> Enc<'c, '_> {
                         return Err(EncodeError::new(fpath, format!("`{union}` is not a union")));
                     };
                     let (var, value) = self.variant_of(u, tv, &fpath)?;
-                    let vsec = var
-                        .section
-                        .as_deref()
-                        .or(p.section.as_deref())
-                        .and_then(|n| self.c.section_id(n))
-                        .unwrap_or(0);
-                    if vsec != sec {
-                        continue;
+                    match self.c.variant_placement(p, var) {
+                        Some((vsec, align)) if vsec == sec => (&var.ty, align, value),
+                        _ => continue,
                     }
-                    let align = var.align.unwrap_or(self.c.section(sec).item_align);
-                    (&var.ty, align, value)
                 }
                 to => {
                     if self.target_section(p) != sec {
@@ -1020,30 +1001,20 @@ impl<'c> Enc<'c, '_> {
                 .patch_offset(rec + off, w, base, p.scale, target, self.endian, "")
                 .map_err(at(&fpath))?;
             // The end of a (start, end) pair is patched with the start.
-            if let Type::List { of, count } = ty {
-                if let Count::End(e) = &**count {
-                    let ei = st.fields.iter().position(|g| &g.name == e);
-                    let Some(eoff) = ei.and_then(|i| offsets[i]) else {
-                        return Err(EncodeError::new(
-                            fpath,
-                            format!("end field `{}.{e}` must be at a fixed offset", st.name),
-                        ));
-                    };
-                    let esize = self.c.fixed_size(of).unwrap_or(1);
-                    let len = length(tv, &fpath)? as u64;
-                    let ew = width(&st.fields[ei.unwrap_or(0)].ty);
-                    self.w
-                        .patch_offset(
-                            rec + eoff,
-                            ew,
-                            base,
-                            p.scale,
-                            target + len * esize,
-                            self.endian,
-                            "",
-                        )
-                        .map_err(at(&fpath))?;
-                }
+            if let Some(pair) = self.c.end_pair(st, ty) {
+                let (eoff, ety, esize) = pair.map_err(|m| EncodeError::new(&fpath, m))?;
+                let len = length(tv, &fpath)? as u64;
+                self.w
+                    .patch_offset(
+                        rec + eoff,
+                        width(ety),
+                        base,
+                        p.scale,
+                        target + len * esize,
+                        self.endian,
+                        "",
+                    )
+                    .map_err(at(&fpath))?;
             }
         }
         Ok(())
