@@ -254,7 +254,9 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
         };
         return run_each(&args.paths, into.as_deref(), args.quiet, |path, named| {
             let c = schemas.given()?;
-            let takes = named || fs::read(path).is_ok_and(|d| schemas.takes(&d, false));
+            let takes = named || first_bytes(path).is_some_and(|d| {
+                formats::layer::Layer::detect(&d).is_some() || schemas.takes(&d, false)
+            });
             takes.then(|| schema_to_text(path, args, &dicts, c))
         });
     }
@@ -610,13 +612,8 @@ fn to_text(
         Ok(PathBuf::from(name))
     })?;
     let at = |e: String| format!("{}: {e}", input.display());
-    let raw = crate::open::read(input, dicts).map_err(at)?;
     // A compressed file: its text, with a comment naming the layers.
-    let (layers, bytes) = if formats::layer::Layer::detect(&raw).is_some() {
-        formats::layer::peel(&raw, dicts).map_err(at)?
-    } else {
-        (Vec::new(), raw)
-    };
+    let (layers, bytes) = read_peeled(input, dicts).map_err(at)?;
     let format = match args.format {
         Some(f) => Format::from(f),
         None => Format::detect(&bytes).ok_or_else(|| at(not_converted(&bytes, &layers)))?,
@@ -663,6 +660,33 @@ fn to_text(
     target.write(text.as_bytes())
 }
 
+/// The first bytes of a file found in a folder (its magic, a layer's), so
+/// that a file of no interest is never read whole.
+fn first_bytes(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    fs::File::open(path)
+        .ok()?
+        .take(256)
+        .read_to_end(&mut head)
+        .ok()?;
+    Some(head)
+}
+
+/// A binary input's bytes out of its compression layers, and the layers
+/// (outermost first; none for a plain file).
+fn read_peeled(
+    input: &Path,
+    dicts: &formats::layer::Dictionaries,
+) -> Result<(Vec<formats::layer::Layer>, Vec<u8>), String> {
+    let raw = crate::open::read(input, dicts)?;
+    if formats::layer::Layer::detect(&raw).is_some() {
+        formats::layer::peel(&raw, dicts)
+    } else {
+        Ok((Vec::new(), raw))
+    }
+}
+
 /// `to-text --schema`: the generic JSON form of one file's document, read
 /// by the interpreter (through the file's compression layers, which the
 /// JSON names).
@@ -678,12 +702,7 @@ fn schema_to_text(
         Ok(PathBuf::from(name))
     })?;
     let at = |e: String| format!("{}: {e}", input.display());
-    let raw = crate::open::read(input, dicts).map_err(at)?;
-    let (layers, bytes) = if formats::layer::Layer::detect(&raw).is_some() {
-        formats::layer::peel(&raw, dicts).map_err(at)?
-    } else {
-        (Vec::new(), raw)
-    };
+    let (layers, bytes) = read_peeled(input, dicts).map_err(at)?;
     let (cv, node) = crate::dump::interpret(c, None, &bytes).map_err(at)?;
     let described = formats::layer::describe(&layers);
     let extra: Vec<(&str, &str)> = if layers.is_empty() {
