@@ -87,6 +87,9 @@ pub(super) struct Facts {
     pub ref_targets: HashSet<String>,
     /// Does a list run to the next target anywhere?
     pub uses_to_next: bool,
+    /// Does a value end where the next target starts anywhere
+    /// ([`Checked::ends_at_next_target`], asked once per run, not per record)?
+    pub ends_at_next_target: bool,
     /// The typed value's fields of each struct.
     pub shapes: HashMap<String, std::sync::Arc<[ShapeField]>>,
 }
@@ -104,6 +107,7 @@ impl Facts {
                 })
                 .collect(),
             uses_to_next: c.uses_to_next(),
+            ends_at_next_target: c.ends_at_next_target(),
             shapes: HashMap::new(),
         };
         // The Rust type's fields: the schema as written, first of each

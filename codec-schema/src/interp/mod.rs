@@ -867,7 +867,7 @@ impl<'c> Run<'c, '_> {
         // before any field is read: a list in one that runs to the next
         // target ends where a later one's offset leads (schema-repros
         // case 6).
-        if self.c.ends_at_next_target() {
+        if self.facts.ends_at_next_target {
             let offsets = self.c.field_offsets(st);
             for (f, off) in st.fields.iter().zip(&offsets) {
                 let Some(off) = off else { break };
