@@ -254,9 +254,10 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
         };
         return run_each(&args.paths, into.as_deref(), args.quiet, |path, named| {
             let c = schemas.given()?;
-            let takes = named || first_bytes(path).is_some_and(|d| {
-                formats::layer::Layer::detect(&d).is_some() || schemas.takes(&d, false)
-            });
+            let takes = named
+                || first_bytes(path).is_some_and(|d| {
+                    formats::layer::Layer::detect(&d).is_some() || schemas.takes(&d, false)
+                });
             takes.then(|| schema_to_text(path, args, &dicts, c))
         });
     }
