@@ -117,6 +117,12 @@ macro_rules! shape_int {
 }
 shape_int!(u16, u32, u64, i8, i16, i32, i64);
 
+/// From this many bytes on, a run of bytes in a shape (a blob) is one id
+/// of the blobs met so far ([`Shapes::blob_id`]), not its bytes: a key holds
+/// 4 bytes for it, so the key is not copied and hashed byte by byte (issue
+/// 51: a 32 KiB binary node spent more on its shape than on being written).
+pub const BLOB_RUN: usize = 64;
+
 impl Shape for u8 {
     #[inline]
     fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
@@ -124,8 +130,14 @@ impl Shape for u8 {
     }
 
     #[inline]
-    fn shape_all(items: &[Self], k: &mut ShapeKey, _: &mut Shapes) {
-        k.0.extend_from_slice(items);
+    fn shape_all(items: &[Self], k: &mut ShapeKey, s: &mut Shapes) {
+        // The holder wrote the run's length first, so a short run and a
+        // blob's id never stand for each other.
+        if items.len() >= BLOB_RUN {
+            k.id(s.blob_id(items));
+        } else {
+            k.0.extend_from_slice(items);
+        }
     }
 }
 
@@ -285,6 +297,13 @@ pub struct Shapes {
     /// document (`Writer::intern_all`) gathers the tables while it builds
     /// the shapes.
     pub(crate) strings: crate::interned::StringIds,
+    /// The blobs met ([`BLOB_RUN`] bytes or more), back to back, each once;
+    /// `blob_spans[id]` is blob `id`'s place there, and `blobs_of_len` the
+    /// ids of the blobs of each length: a blob is found by its length and
+    /// compared whole, never hashed.
+    blob_bytes: Vec<u8>,
+    blob_spans: Vec<(usize, usize)>,
+    blobs_of_len: FxHashMap<usize, Vec<u32>>,
 }
 
 impl Shapes {
@@ -309,6 +328,27 @@ impl Shapes {
         self.strings.clear();
         self.sort_ids.clear();
         self.sort_stack.clear();
+        self.blob_bytes.clear();
+        self.blob_spans.clear();
+        crate::pool::clear_map(&mut self.blobs_of_len);
+    }
+
+    /// The id of blob `b` among the blobs of this encode: equal bytes, equal
+    /// id. Looked up by length, then compared byte for byte (a copy of each
+    /// distinct blob is kept for that).
+    pub fn blob_id(&mut self, b: &[u8]) -> u32 {
+        let same_length = self.blobs_of_len.entry(b.len()).or_default();
+        for &id in same_length.iter() {
+            let (at, len) = self.blob_spans[id as usize];
+            if self.blob_bytes[at..at + len] == *b {
+                return id;
+            }
+        }
+        let id = self.blob_spans.len() as u32;
+        self.blob_spans.push((self.blob_bytes.len(), b.len()));
+        self.blob_bytes.extend_from_slice(b);
+        same_length.push(id);
+        id
     }
 
     /// The shape of the record at `key` (an address) of type `type_id`,
@@ -643,6 +683,29 @@ pub fn reorder<T>(mut v: Vec<T>, order: &[usize]) -> Vec<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Blobs stand in a shape by an id that equal bytes share and any other
+    /// bytes do not, the same length included; a short run stays bytes.
+    #[test]
+    fn a_blob_is_one_id_of_its_bytes() {
+        let mut s = Shapes::default();
+        let a = vec![7u8; 100];
+        let mut b = a.clone();
+        b[99] = 8;
+        let key = |v: &Vec<u8>, s: &mut Shapes| {
+            let mut k = ShapeKey::default();
+            v.shape(&mut k, s);
+            k.0
+        };
+        let (ka, kb, ka2) = (key(&a, &mut s), key(&b, &mut s), key(&a.clone(), &mut s));
+        assert_eq!(ka, ka2, "equal blobs, equal keys");
+        assert_ne!(ka, kb, "a blob that differs in its last byte");
+        assert_eq!(ka.len(), 8, "the length and an id, not the bytes");
+        let short = vec![7u8; BLOB_RUN - 1];
+        assert_eq!(key(&short, &mut s).len(), 4 + BLOB_RUN - 1);
+        s.clear();
+        assert_eq!(s.blob_id(&b), 0, "ids start again after clear");
+    }
 
     #[test]
     fn reorder_moves_each_element_to_its_place() {
