@@ -92,6 +92,39 @@ impl Gen<'_> {
                 }
                 continue;
             }
+            match (&f.size, &f.ty) {
+                (Some(size), Type::Named(n)) => {
+                    // A unit laid out inline, as long as its size says.
+                    let tn = self.path_as(n, "__DecodeUnit");
+                    let (len, len_at) = (local("raw", size), local("at", size));
+                    reads.extend(quote! {
+                        let #v = match #tn::decode_unit_in(r, p, Some(#len), #len_at) {
+                            Ok(v) => v,
+                            Err(e) => return Err(e.in_field(#fname)),
+                        };
+                        p += #len;
+                    });
+                }
+                (_, Type::Pad { align, fill }) => {
+                    reads.extend(quote! {
+                        let #v = match #rt::pad::read_pad(r.data(), pos, p, #align, #fill) {
+                            Ok((b, end)) => {
+                                p = end;
+                                b
+                            }
+                            Err(e) => return Err(e.in_field(#fname)),
+                        };
+                    });
+                }
+                _ => {}
+            }
+            if f.size.is_some() || matches!(f.ty, Type::Pad { .. }) {
+                if Checked::is_stored(f) {
+                    let fid = ident(fname);
+                    build.push(quote!(#fid: #v));
+                }
+                continue;
+            }
             match &f.ty {
                 Type::Ptr(p) => {
                     let raw = local("raw", fname);
@@ -642,6 +675,8 @@ impl Gen<'_> {
             |m: TokenStream, n: u64| quote! {{ let s: u64 = #start; r.#m(s).map(|v| (v, s + #n)) }};
         match t {
             Type::U8 => prim(quote!(u8), 1),
+            // Read by its record (`decode_struct`), which knows its start.
+            Type::Pad { .. } => quote!(compile_error!("padding stands only in a record")),
             Type::U16 => prim(quote!(u16), 2),
             Type::U24 => prim(quote!(u24), 3),
             Type::U32 => prim(quote!(u32), 4),

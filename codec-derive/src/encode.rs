@@ -245,6 +245,26 @@ impl Gen<'_> {
             let fid = ident(&f.name);
             let what = format!("{}.{}", s.name, f.name);
             writes.extend(self.field_align_write(f));
+            if let (Some(size), Type::Named(n)) = (&f.size, &f.ty) {
+                // A unit laid out inline; its length goes in `size`.
+                let u = self.path_as(n, "__EncodeUnit");
+                let at = crate::names::local("at", size);
+                let sf = s.fields.iter().find(|g| &g.name == size);
+                let wt = width_tokens(sf.map_or(&Type::U32, |g| &g.ty));
+                writes.extend(quote! {
+                    let here = w.pos();
+                    #u::encode_unit(&self.#fid, w)?;
+                    #rt::pad::patch_size(w, #at, #wt, here, #what)?;
+                });
+                continue;
+            }
+            if let Type::Pad { align, .. } = &f.ty {
+                writes.extend(quote! {
+                    let rel = w.pos() - start;
+                    #rt::pad::put_pad(w, rel, #align, self.#fid);
+                });
+                continue;
+            }
             if let Some(wr) = self.tree_field_write(s, f) {
                 writes.extend(wr);
                 continue;
@@ -266,6 +286,15 @@ impl Gen<'_> {
                     let of = ident(of);
                     let wt = width_tokens(t);
                     writes.extend(quote!(w.put_uint(#wt, self.#of.tag(), #what)?;));
+                }
+                (Some(Derive::Size(_)), t) => {
+                    // Patched once the field it measures is written.
+                    let at = crate::names::local("at", &f.name);
+                    let n = codec_schema::int_width(t).unwrap_or(4) as usize;
+                    writes.extend(quote! {
+                        let #at = w.pos();
+                        w.put_bytes(&[0u8; #n]);
+                    });
                 }
                 (Some(Derive::CellOffset(cells)), t) => {
                     writes.extend(self.cell_offset_write(s, cells, t, &what));
@@ -781,6 +810,8 @@ impl Gen<'_> {
         let rt = RT();
         match t {
             Type::U8 => quote!(w.put_u8(*#v);),
+            // Written by its record (`encode_struct`), which knows its start.
+            Type::Pad { .. } => quote!(compile_error!("padding stands only in a record");),
             Type::U16
             | Type::U32
             | Type::U64

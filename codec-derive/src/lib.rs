@@ -130,6 +130,7 @@ fn dump_generated(schema: &str, items: &proc_macro2::TokenStream) {
 fn invocation_mistakes(c: &codec_schema::Checked, args: &Args) -> codec_schema::Diagnostics {
     use codec_schema::locate::Step;
     let mut items = constructs::hook_mistakes(c, args.hooks.is_some());
+    items.extend(constructs::ungenerated(c));
     for (i, sec) in c.schema.sections.iter().enumerate() {
         if let codec_schema::Order::Hook { name, visits } = &sec.order {
             if args.hooks.is_none() {

@@ -28,7 +28,7 @@ impl Gen<'_> {
     /// The Rust type of a field type, inside struct `owner`, field `field`.
     pub(crate) fn rust_ty(&self, t: &Type, owner: &str, field: &str) -> TokenStream {
         match t {
-            Type::U8 => quote!(u8),
+            Type::U8 | Type::Pad { .. } => quote!(u8),
             Type::U16 => quote!(u16),
             Type::U24 | Type::U32 => quote!(u32),
             Type::U64 => quote!(u64),

@@ -21,6 +21,7 @@ pub mod interned;
 pub mod lane;
 pub mod layout;
 mod noted;
+pub mod pad;
 pub mod placement;
 pub mod pool;
 pub mod reader;

@@ -290,7 +290,14 @@ impl<'s> Checker<'s> {
             }
             self.ident(cx, &at(&fat, &[Step::from("name")]), &item, &f.name, false);
             let tyat = at(&fat, &[Step::from("type")]);
-            self.check_type(cx, &tyat, &item, &f.ty, Place::Field);
+            // A sized unit is laid out on its own bytes, as a target is.
+            let place = if f.size.is_some() {
+                Place::Target
+            } else {
+                Place::Field
+            };
+            self.check_type(cx, &tyat, &item, &f.ty, place);
+            self.check_sized(cx, &fat, &item, st, fi);
             self.check_field_construct(cx, &fat, &item, st, fi, offset == Size::Variable);
             self.check_placement_keys(cx, &fat, &item, st, f);
             if let Type::Switch { tag, .. } = &f.ty {
@@ -510,7 +517,8 @@ impl<'s> Checker<'s> {
         match t {
             Type::Named(n) => {
                 let st = self.struct_def(n)?;
-                if !seen.insert(st.name.as_str()) {
+                // A unit lays out (and places) its own offsets' targets.
+                if !seen.insert(st.name.as_str()) || st.layout.is_some() {
                     return None;
                 }
                 st.fields.iter().find_map(|f| match &f.ty {
@@ -544,6 +552,18 @@ impl<'s> Checker<'s> {
                 Some("a magic is 1 to 16 characters up to U+00FF, one byte each, such as \"AAMP\" or \"\\u{FE}\\u{FF}\"".into()),
                 )
             }
+            Type::Pad { align, .. } if place != Place::Field => cx.error(
+                tat,
+                item,
+                "padding stands only as a field of a struct (it pads from the record's start)",
+                Some(format!("make it a field: `(name: \"pad\", type: Pad(align: {align}))`")),
+            ),
+            Type::Pad { align, .. } if *align < 2 || !align.is_power_of_two() || *align > 1 << 16 => cx.error(
+                tat,
+                item,
+                format!("Pad's align must be a power of two from 2 to 65536, not {align}"),
+                None,
+            ),
             Type::Bytes(n) if *n == 0 || *n > 1 << 20 => cx.error(
                 tat,
                 item,
@@ -827,8 +847,9 @@ impl<'s> Checker<'s> {
                 }
                 let elem = if place == Place::Field && matches!(**of, Type::Ptr(_)) {
                     Place::OffsetElem
-                } else if matches!(**count, Count::ToNext) {
-                    // Read one after the other up to the bound: any size will do.
+                } else if matches!(**count, Count::ToNext) || self.size(of) == Size::Variable {
+                    // Read one after the other (up to the bound, or as many
+                    // as counted): any size will do.
                     Place::SeqElem
                 } else {
                     Place::Elem
@@ -1191,7 +1212,57 @@ impl<'s> Checker<'s> {
                 root_only(cx, "a section size");
                 self.check_scoped_section(cx, dat, item, st, sec);
             }
+            Derive::Size(n) => match sibling(n) {
+                None => cx.error(
+                    dat,
+                    item,
+                    format!("`{n}` names no field of `{}`", st.name),
+                    Some(field_hint(n, st)),
+                ),
+                Some(g) if g.size.as_deref() == Some(f.name.as_str()) => {}
+                Some(_) => cx.error(
+                    dat,
+                    item,
+                    format!("`{n}` is not sized by `{}`", f.name),
+                    Some(format!("give `{n}` the attribute `size: \"{}\"`", f.name)),
+                ),
+            },
             other => self.check_new_derive(cx, dat, item, st, f, other),
+        }
+    }
+
+    /// A field with `size`: a unit, its size field an unsigned integer before
+    /// it that derives its length.
+    fn check_sized(&self, cx: &mut Ctxt<'_>, fat: &[Step], item: &str, st: &StructDef, fi: usize) {
+        let f = &st.fields[fi];
+        let Some(size) = &f.size else { return };
+        let sat = at(fat, &[Step::from("size")]);
+        let unit = matches!(&f.ty, Type::Named(n) if matches!(self.types.get(n.as_str()).map(|&i| &self.s.types[i]), Some(TypeDef::Struct(s)) if s.layout.is_some()));
+        if !unit {
+            cx.error(
+                &sat,
+                item,
+                format!("`size` applies to a unit laid out inline, and `{}` is not one", f.name),
+                Some("give the struct a `layout` (its own sections), or count a list of bytes with `Field`".into()),
+            );
+        }
+        match st.fields[..fi].iter().find(|g| &g.name == size) {
+            Some(g) if g.derive == Some(Derive::Size(f.name.clone())) => {}
+            Some(_) => cx.error(
+                &sat,
+                item,
+                format!(
+                    "the size field `{size}` must have `derive: Size(\"{}\")`",
+                    f.name
+                ),
+                None,
+            ),
+            None => cx.error(
+                &sat,
+                item,
+                format!("`{size}` names no field before `{}`", f.name),
+                Some("the size is read before the bytes it measures".into()),
+            ),
         }
     }
 
@@ -1815,6 +1886,7 @@ fn type_size(t: &Type, named: &dyn Fn(&str) -> Option<Size>) -> Option<Size> {
         Type::Switch { union, .. } => named(union)?,
         Type::Index { width, .. } => int_width(width).map_or(Size::Variable, Size::Fixed),
         Type::CString { .. }
+        | Type::Pad { .. }
         | Type::List { .. }
         | Type::Table { .. }
         | Type::Hash { .. }

@@ -374,6 +374,14 @@ pub struct Field {
     /// from where the targets lie in the file.
     #[serde(default)]
     pub visit: Visit,
+    /// For a field holding a unit (a struct with a `layout`) inline: the
+    /// sibling field named here holds the unit's length in bytes (`derive:
+    /// Size(<this field>)`). Decode reads the unit within those bytes (its
+    /// lists up to the next target end at its end); encode lays it out and
+    /// stores its length. A block of a chain of sized blocks (MSBT's LBL1,
+    /// TXT2) is such a field.
+    #[serde(default)]
+    pub size: Option<String>,
 }
 
 /// The order in which a sorted list's targets are placed.
@@ -434,6 +442,16 @@ pub enum Type {
     Magic(String),
     /// Opaque bytes of a fixed length, kept verbatim.
     Bytes(u64),
+    /// Padding up to the next multiple of `align` bytes from the record's
+    /// start, every byte the same. Held as that byte (a `u8`): decode keeps
+    /// the byte it finds (`fill` when there is no padding), so a file padded
+    /// with another byte is written back as it was; bytes that differ from
+    /// each other are an error.
+    Pad {
+        align: u64,
+        #[serde(default)]
+        fill: u8,
+    },
     /// A NUL-terminated string; `max` bounds it (NUL included); the
     /// bytes after the NUL are padded to `pad` when the string is written
     /// (both in bytes). With `lossless`, bytes that are not UTF-8 are kept
@@ -791,6 +809,9 @@ pub enum Derive {
     /// Where the target of the sibling offset field ends, counted like the
     /// offset (the end of a (start, end) pair).
     End(String),
+    /// The length in bytes of the sibling field that names this one as its
+    /// `size` (a unit laid out inline).
+    Size(String),
     /// Glue `hook(key bytes, seed) -> u64` over the record's string field
     /// `key`; `seed` is a stored integer field of the record that holds the
     /// list of these records. Written by that list (see `sort_by`).

@@ -118,6 +118,7 @@ pub fn type_label(t: &Type) -> String {
         Type::Bool32 => "bool32".into(),
         Type::Magic(m) => format!("magic {}", crate::magic_label(m)),
         Type::Bytes(n) => format!("bytes[{n}]"),
+        Type::Pad { align, fill } => format!("padding to {align} (0x{fill:02X})"),
         Type::CString {
             max,
             pad,
@@ -209,6 +210,7 @@ fn target_label(t: &Type) -> String {
 pub fn derive_label(d: &Derive) -> String {
     match d {
         Derive::Count(f) => format!("number of elements of {f}"),
+        Derive::Size(f) => format!("length in bytes of {f}"),
         Derive::Tag(f) => format!("tag of the variant in {f}"),
         Derive::Tags(f) => match crate::tags_source(f) {
             (list, None) => format!("tags of the variants in {list}"),

@@ -635,6 +635,7 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
 fn derive_sentence(c: &Checked, st: &StructDef, d: &Derive) -> Rich {
     match d {
         Derive::Count(f) => vec![t("the number of elements of "), code(f), t(".")],
+        Derive::Size(f) => vec![t("the length in bytes of "), code(f), t(", laid out.")],
         Derive::End(f) => vec![
             t("where the target of "),
             code(f),

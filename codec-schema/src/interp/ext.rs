@@ -1090,11 +1090,16 @@ impl<'c> Run<'c, '_> {
         &mut self,
         def: &'c StructDef,
         pos: u64,
+        len: Option<u64>,
         field_pos: u64,
         site: &Site,
     ) -> R<()> {
         let data = self.r.data();
-        let tail: &[u8] = data.get(pos as usize..).unwrap_or(&[]);
+        let tail: &[u8] = match len {
+            // A sized unit: its bytes and no more.
+            Some(n) => codec_runtime::pad::sized(data, pos, n, field_pos)?,
+            None => data.get(pos as usize..).unwrap_or(&[]),
+        };
         let transform = def.layout.as_ref().and_then(|l| l.transform.as_ref());
         let bytes: Cow<'_, [u8]> = match transform {
             Some(tr) => match self.hooks.transform(&tr.decode, tail, self.r.endian()) {

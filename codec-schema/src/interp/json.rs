@@ -373,7 +373,7 @@ impl Reader<'_> {
             }
         };
         Ok(match t {
-            Type::U8 => Value::U8(fits(int(j)?, 0, 0xFF, "u8")? as u8),
+            Type::U8 | Type::Pad { .. } => Value::U8(fits(int(j)?, 0, 0xFF, "u8")? as u8),
             Type::U16 => Value::U16(fits(int(j)?, 0, 0xFFFF, "u16")? as u16),
             Type::U24 => Value::U32(fits(int(j)?, 0, 0xFF_FFFF, "u24")? as u32),
             Type::U32 => Value::U32(fits(int(j)?, 0, u32::MAX.into(), "u32")? as u32),

@@ -913,7 +913,51 @@ impl<'c> Run<'c, '_> {
                 }
                 _ => {}
             }
+            if let (Some(size), Type::Named(n)) = (&f.size, &f.ty) {
+                // A unit laid out inline, as long as its size field says.
+                let Some(TypeDef::Struct(def)) = self.c.get(n) else {
+                    return Err(InterpError::new(p, format!("`{n}` is not a struct")));
+                };
+                let len = st
+                    .fields
+                    .iter()
+                    .position(|g| &g.name == size)
+                    .and_then(|j| raws[j])
+                    .map(|(_, raw)| raw)
+                    .ok_or_else(|| {
+                        InterpError::new(p, format!("the size field `{size}` was not read before"))
+                    })?;
+                let size_at = raws[st.fields.iter().position(|g| &g.name == size).unwrap_or(0)]
+                    .map_or(p, |(at, _)| at);
+                self.unit(def, p, Some(len), size_at, &fs)
+                    .map_err(|e| e.in_field(&f.name))?;
+                let doc = self.doc(&f.doc);
+                if let Some(n) = self.top().children.last_mut() {
+                    n.doc = doc;
+                }
+                p += len;
+                continue;
+            }
             match &f.ty {
+                Type::Pad { align, fill } => {
+                    let (byte, end) =
+                        codec_runtime::pad::read_pad(self.r.data(), pos, p, *align, *fill)
+                            .map_err(|e| InterpError::from(e).in_field(&f.name))?;
+                    let mut n = Node::new(
+                        fs.name,
+                        fs.path,
+                        p,
+                        ty,
+                        fs.unknown,
+                        Kind::Number {
+                            value: Value::U8(byte),
+                        },
+                    );
+                    n.size = end - p;
+                    n.doc = self.doc(&f.doc);
+                    self.leaf(n);
+                    p = end;
+                }
                 Type::Ptr(ptr) => {
                     let raw = self
                         .read_uint(&ptr.width, p)
@@ -1214,7 +1258,7 @@ impl<'c> Run<'c, '_> {
         match &ptr.to {
             Type::Named(n) => match self.c.get(n) {
                 Some(TypeDef::Struct(def)) if def.layout.is_some() => {
-                    self.unit(def, t, at, &site.named(n))?;
+                    self.unit(def, t, None, at, &site.named(n))?;
                     Ok(None)
                 }
                 Some(TypeDef::Struct(def)) => {
@@ -1410,6 +1454,8 @@ impl<'c> Run<'c, '_> {
                     .inline(of, q, &site.index(i), owner, field)
                     .map_err(|e| e.at_index(i))?;
             }
+            // Elements that differ in size end where the last one does.
+            self.top().size = q - start;
         }
         self.r.leave();
         self.close();

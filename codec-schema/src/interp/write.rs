@@ -95,6 +95,7 @@ pub fn writable(c: &Checked) -> EncodeResult<()> {
                     | Derive::SectionStart(_)
                     | Derive::End(_)
                     | Derive::KeyHash { .. }
+                    | Derive::Size(_)
                     | Derive::Tag(_) => None,
                     Derive::Tags(_) => Some("lists of derived union tags"),
                     Derive::Interned => Some("interned strings"),
@@ -131,7 +132,9 @@ fn unwritten(c: &Checked, t: &Type, depth: usize) -> Option<&'static str> {
         Type::Index { .. } | Type::Table { .. } => Some("interned tables"),
         Type::SharesEqual { .. } => Some("kept sharing"),
         Type::Ptr(p) => match &p.to {
-            Type::List { of, .. } if matches!(**of, Type::Ptr(_)) => Some("lists of offsets"),
+            Type::List { of, .. } if matches!(**of, Type::Ptr(_)) => {
+                Some("offsets to lists of offsets")
+            }
             // An offset to a union: each variant placed in its section.
             Type::Switch { union, .. } | Type::Select { union, .. } => match c.get(union) {
                 Some(TypeDef::Union(u)) if !u.inline_tag && !u.peek => u
@@ -142,8 +145,15 @@ fn unwritten(c: &Checked, t: &Type, depth: usize) -> Option<&'static str> {
             },
             to => unwritten(c, to, depth + 1),
         },
-        Type::List { of, .. } if matches!(**of, Type::Ptr(_)) => Some("lists of offsets"),
-        Type::List { of, .. } => unwritten(c, of, depth + 1),
+        Type::List { of, .. } => match &**of {
+            Type::Ptr(p) if p.align.is_some() => Some("lists of offsets with kept alignment"),
+            Type::Ptr(p) if matches!(p.to, Type::Switch { .. } | Type::Select { .. }) => {
+                Some("lists of offsets to unions")
+            }
+            Type::Ptr(p) if p.optional => Some("lists of optional offsets"),
+            Type::Ptr(p) => unwritten(c, &p.to, depth + 1),
+            of => unwritten(c, of, depth + 1),
+        },
         Type::Array { of, .. } => unwritten(c, of, depth + 1),
         Type::Fixed { raw, .. } => unwritten(c, raw, depth + 1),
         _ => None,
@@ -404,19 +414,50 @@ impl<'c> Enc<'c, '_> {
             let id = self.c.section_id(sec).unwrap_or(0);
             self.w.seed_pool(id, &pool).map_err(at(&fpath))?;
         }
+        // Where each field was written (for the size of a sized unit).
+        let mut written: Vec<u64> = Vec::with_capacity(st.fields.len());
         for f in &st.fields {
             let fpath = format!("{path}.{}", f.name);
             if let Some(a) = f.align.filter(|&a| a > 1) {
                 let rel = self.w.pos() - start;
                 self.w.put_zeros((rel.next_multiple_of(a) - rel) as usize);
             }
+            written.push(self.w.pos());
+            if let (Some(size), Type::Named(n)) = (&f.size, &f.ty) {
+                // A unit laid out inline, its length stored in `size`.
+                let unit = self.struct_def(n, &fpath)?;
+                let here = self.w.pos();
+                self.unit(unit, field(v, &f.name, &fpath)?, &fpath)?;
+                let j = st.fields.iter().position(|g| &g.name == size);
+                let (Some(j), Some(sf)) = (j, j.and_then(|j| st.fields.get(j))) else {
+                    return Err(EncodeError::new(fpath, format!("no size field `{size}`")));
+                };
+                let at_size = written.get(j).copied().ok_or_else(|| {
+                    EncodeError::new(&fpath, format!("the size field `{size}` must come before"))
+                })?;
+                codec_runtime::pad::patch_size(&mut self.w, at_size, width(&sf.ty), here, "")
+                    .map_err(at(&fpath))?;
+                continue;
+            }
             match (&f.derive, &f.ty) {
+                (None, Type::Pad { align, .. }) => {
+                    let byte = match field(v, &f.name, &fpath)? {
+                        Value::U8(b) => *b,
+                        other => return Err(wrong(&fpath, "a padding byte (u8)", other)),
+                    };
+                    let rel = self.w.pos() - start;
+                    codec_runtime::pad::put_pad(&mut self.w, rel, *align, byte);
+                }
+                (None, Type::List { of, .. }) if matches!(**of, Type::Ptr(_)) => {
+                    let Type::Ptr(p) = &**of else { unreachable!() };
+                    let n = length(field(v, &f.name, &fpath)?, &fpath)?;
+                    let w = int_width(&p.width).unwrap_or(4) as usize;
+                    self.w.put_zeros(n * w);
+                }
                 (Some(Derive::Count(of)), t) => {
                     let n = match field(v, of, &fpath)? {
-                        Value::Option(o) => o
-                            .as_deref()
-                            .map_or(Ok(0), |x| elements(x, &fpath).map(|s| s.len()))?,
-                        x => elements(x, &fpath)?.len(),
+                        Value::Option(o) => o.as_deref().map_or(Ok(0), |x| length(x, &fpath))?,
+                        x => length(x, &fpath)?,
                     };
                     self.w
                         .put_uint(width(t), n as u64, "")
@@ -716,9 +757,23 @@ impl<'c> Enc<'c, '_> {
                 r.map_err(at(path))?;
             }
             Type::Fixed { raw, .. } => self.inline(raw, v, path)?,
-            Type::Named(n) => {
-                let st = self.struct_def(n, path)?;
-                self.write_record(st, v, path)?;
+            Type::Named(n) => match self.c.get(n) {
+                // A union told apart by its payloads' magics: the payload.
+                Some(TypeDef::Union(u)) if u.peek => {
+                    let (var, value) = self.variant_of(u, v, path)?;
+                    self.inline(&var.ty, value, path)?;
+                }
+                _ => {
+                    let st = self.struct_def(n, path)?;
+                    self.write_record(st, v, path)?;
+                }
+            },
+            // Written by its record, which knows where it starts.
+            Type::Pad { .. } => {
+                return Err(EncodeError::new(
+                    path,
+                    "padding stands only in a record (it pads from the record's start)",
+                ))
             }
             Type::Array { of, len } => {
                 let got = length(v, path)? as u64;
@@ -862,6 +917,16 @@ impl<'c> Enc<'c, '_> {
     ) -> EncodeResult<()> {
         match t {
             Type::Named(_) if self.is_unit(t) => Ok(()),
+            Type::Named(n) if matches!(self.c.get(n), Some(TypeDef::Union(u)) if u.peek) => {
+                let Some(TypeDef::Union(u)) = self.c.get(n) else {
+                    unreachable!()
+                };
+                let (var, value) = self.variant_of(u, v, path)?;
+                self.descend(sec, post, &var.ty, value, path)
+            }
+            Type::Ptr(p) if !p.optional && p.align.is_none() => {
+                self.descend(sec, post, &p.to, v, path)
+            }
             Type::Named(n) => {
                 let st = self.struct_def(n, path)?;
                 if !self.at.contains_key(&(v as *const Value)) {
@@ -897,6 +962,40 @@ impl<'c> Enc<'c, '_> {
         }
     }
 
+    /// Places the targets of a list of offsets (at `rec + off`, one word
+    /// an element) in section `sec`, in the list's order, and patches each.
+    fn place_offset_list(
+        &mut self,
+        sec: usize,
+        p: &'c Ptr,
+        rec: u64,
+        off: u64,
+        list: &Value,
+        path: &str,
+    ) -> EncodeResult<()> {
+        let sd = self.c.section(sec);
+        let (dedup, align) = (sd.dedup, sd.item_align);
+        let base = self.base(&p.base, rec);
+        let w = width(&p.width);
+        let step = int_width(&p.width).unwrap_or(4);
+        for (i, tv) in elements(list, path)?.iter().enumerate() {
+            let epath = format!("{path}[{i}]");
+            let target = self.place_value(&p.to, tv, &dedup, align, &epath)?;
+            self.w
+                .patch_offset(
+                    rec + off + i as u64 * step,
+                    w,
+                    base,
+                    p.scale,
+                    target,
+                    self.endian,
+                    "",
+                )
+                .map_err(at(&epath))?;
+        }
+        Ok(())
+    }
+
     /// Places the targets of record `v`'s own offsets that belong to
     /// section `sec`, and patches the offsets.
     fn place_own(
@@ -918,6 +1017,28 @@ impl<'c> Enc<'c, '_> {
                     let sd = self.c.section(sec);
                     let (dedup, align) = (sd.dedup, sd.item_align);
                     self.place_value(to, field(v, &f.name, &fpath)?, &dedup, align, &fpath)?;
+                }
+                continue;
+            }
+            if let (Type::List { of, .. }, None) = (&f.ty, &f.derive) {
+                if let Type::Ptr(p) = &**of {
+                    if self.target_section(p) == sec {
+                        let fpath = format!("{path}.{}", f.name);
+                        let Some(off) = off else {
+                            return Err(EncodeError::new(
+                                fpath,
+                                "a list of offsets must be at a fixed offset of its record",
+                            ));
+                        };
+                        self.place_offset_list(
+                            sec,
+                            p,
+                            rec,
+                            *off,
+                            field(v, &f.name, &fpath)?,
+                            &fpath,
+                        )?;
+                    }
                 }
                 continue;
             }
