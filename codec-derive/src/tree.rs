@@ -790,6 +790,30 @@ impl Gen<'_> {
             }
         });
         let vis = self.vis();
+        // The `other` variant takes every tag that names none (reserved
+        // ones excepted: they stay refused by name).
+        let fallback = match u
+            .other
+            .as_deref()
+            .and_then(|o| u.variants.iter().find(|v| v.name == o))
+        {
+            Some(v) => {
+                let vn = ident(&v.name);
+                let vname = &v.name;
+                let Type::Named(n) = &v.ty else {
+                    return quote!(compile_error!("a peek union's variants are structs"););
+                };
+                let tn = self.path_as(n, "__Decode");
+                let reserved = u.reserved.iter().map(|r| r.tag);
+                quote! {
+                    t if ![#(#reserved),*].contains(&t) => match #tn::decode_at(r, pos) {
+                        Ok((v, end)) => Ok((Self::#vn(v), end)),
+                        Err(e) => Err(e.within(#rt::PathSeg::Variant(#vname))),
+                    },
+                }
+            }
+            None => quote!(),
+        };
         self.impl_block(
             &u.name,
             "__Decode",
@@ -800,6 +824,7 @@ impl Gen<'_> {
                     let tag = #read?;
                     match tag {
                         #(#arms)*
+                        #fallback
                         _ => Err(#unknown),
                     }
                 }

@@ -406,6 +406,24 @@ impl<'s> Checker<'s> {
                 None,
             );
         }
+        if let Some(other) = &u.other {
+            let oat = at(tat, &[Step::from("other")]);
+            if !u.peek {
+                cx.error(
+                    &oat,
+                    &item,
+                    "`other` applies to a peek union (its payloads keep their tags)",
+                    Some("a union whose tag is stored apart would lose the tag it read".into()),
+                );
+            } else if !u.variants.iter().any(|v| &v.name == other) {
+                cx.error(
+                    &oat,
+                    &item,
+                    format!("`other` names no variant of `{}`: `{other}`", u.name),
+                    None,
+                );
+            }
+        }
         let mut names = HashSet::new();
         let mut tags = HashMap::new();
         // Tags known but not read: none may be a variant's, or too wide.

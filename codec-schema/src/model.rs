@@ -848,6 +848,26 @@ pub struct UnionDef {
     /// (`codec_runtime::error::unknown_tag`), and the docs list them.
     #[serde(default)]
     pub reserved: Vec<Reserved>,
+    /// For a `peek` union: the variant read when the tag names no other
+    /// (and no reserved one). Its payload keeps the tag's bytes, so a block
+    /// of a kind the schema does not know is kept, in its place.
+    #[serde(default)]
+    pub other: Option<String>,
+}
+
+impl UnionDef {
+    /// The variant `tag` selects: the one with that tag, else the `other`
+    /// variant of a peek union unless the tag is reserved. The one place
+    /// this choice is made for the interpreter, the generator and the views.
+    pub fn variant_for(&self, tag: u64) -> Option<&Variant> {
+        self.variants.iter().find(|v| v.tag == tag).or_else(|| {
+            let other = self.other.as_deref()?;
+            if self.reserved.iter().any(|r| r.tag == tag) {
+                return None;
+            }
+            self.variants.iter().find(|v| v.name == other)
+        })
+    }
 }
 
 /// A union tag that is known but not read (see [`UnionDef::reserved`]).

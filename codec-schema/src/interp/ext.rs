@@ -201,7 +201,7 @@ fn default_value(c: &Checked, t: &Type, owner: &str, field: &str) -> Value {
 /// error at `pos`: how a union whose tag the interpreter read itself (a tag
 /// in front, a row cell's type) picks its variant, as the generated code does.
 pub(super) fn variant_by_tag(u: &crate::UnionDef, tag: u64, pos: u64) -> R<&crate::Variant> {
-    u.variants.iter().find(|v| v.tag == tag).ok_or_else(|| {
+    u.variant_for(tag).ok_or_else(|| {
         let reserved: Vec<(u64, &str, &str)> = u
             .reserved
             .iter()
