@@ -66,9 +66,9 @@ impl fmt::Display for ErrorKind {
             ),
             ErrorKind::BadMagic { expected, found } => write!(
                 f,
-                "expected magic {:?}, found {:?}",
-                String::from_utf8_lossy(expected),
-                String::from_utf8_lossy(found)
+                "expected magic {}, found {}",
+                magic_text(expected),
+                magic_text(found)
             ),
             ErrorKind::OffsetOutOfRange { target, len } => write!(
                 f,
@@ -128,6 +128,17 @@ struct Inner {
 ///
 /// Boxed so that `Result<T, DecodeError>` stays one word wide.
 pub struct DecodeError(Box<Inner>);
+
+/// Magic bytes as a message shows them: quoted when printable ASCII
+/// (`"SARC"`), else in hex (`FE FF`, a byte-order mark).
+fn magic_text(b: &[u8]) -> String {
+    if !b.is_empty() && b.iter().all(|c| c.is_ascii_graphic() || *c == b' ') {
+        format!("{:?}", String::from_utf8_lossy(b))
+    } else {
+        let hex: Vec<String> = b.iter().map(|c| format!("{c:02X}")).collect();
+        hex.join(" ")
+    }
+}
 
 impl DecodeError {
     pub fn new(offset: u64, kind: ErrorKind) -> Self {

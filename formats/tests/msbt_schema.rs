@@ -1,0 +1,221 @@
+//! MSBT from `schemas/msbt.ron` alone, through the schema interpreter (no
+//! compiled codec): every corpus file decodes and encodes back byte for
+//! byte, blocks of kinds the schema does not read are kept in their place,
+//! an edited message is laid out with its block's size and the file's size
+//! derived and the padding kept, and padding that is not one byte repeated
+//! is refused where it stops being padding.
+
+mod common;
+
+use codec_schema::interp::{self, Value};
+use codec_schema::Checked;
+use formats::interp_hooks::Glue;
+use std::path::{Path, PathBuf};
+
+fn schema() -> Checked {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/msbt.ron");
+    let src = std::fs::read_to_string(&path).unwrap();
+    codec_schema::parse_str(&src, "schemas/msbt.ron").unwrap()
+}
+
+/// The first variant (byte order and encoding) that decodes the file, and
+/// the document; else the error of the variant that read furthest.
+fn decode(c: &Checked, data: &[u8]) -> Result<(Checked, Value), String> {
+    let mut best: Option<(u64, String)> = None;
+    for v in c.variants() {
+        let d = interp::decode_partial_with(v, data, codec_runtime::Limits::default(), &Glue);
+        match d.error {
+            None => return Ok((v.clone(), d.root.to_value())),
+            Some(e) if best.as_ref().is_none_or(|(at, _)| e.offset() > *at) => {
+                best = Some((e.offset(), e.to_string()))
+            }
+            Some(_) => {}
+        }
+    }
+    Err(best.map_or_else(|| "no variant".into(), |(_, e)| e))
+}
+
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "msbt"))
+        .map(|e| e.into_path())
+        .collect();
+    out.sort();
+    out
+}
+
+fn field<'v>(v: &'v Value, name: &str) -> &'v Value {
+    match v {
+        Value::Struct { fields, .. } => &fields.iter().find(|(n, _)| n == name).unwrap().1,
+        Value::Variant { value, .. } => field(value, name),
+        other => panic!("not a record: {other:?}"),
+    }
+}
+
+fn field_mut<'v>(v: &'v mut Value, name: &str) -> &'v mut Value {
+    match v {
+        Value::Struct { fields, .. } => &mut fields.iter_mut().find(|(n, _)| n == name).unwrap().1,
+        Value::Variant { value, .. } => field_mut(value, name),
+        other => panic!("not a record: {other:?}"),
+    }
+}
+
+fn seq(v: &Value) -> &Vec<Value> {
+    match v {
+        Value::Seq(s) => s,
+        other => panic!("not a list: {other:?}"),
+    }
+}
+
+fn variant(v: &Value) -> &str {
+    match v {
+        Value::Variant { variant, .. } => variant,
+        other => panic!("not a variant: {other:?}"),
+    }
+}
+
+fn u32_at(d: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(d[at..at + 4].try_into().unwrap())
+}
+
+#[test]
+fn every_corpus_file_comes_back_identical_from_the_schema_alone() {
+    let Some(dir) = common::corpus("msbt") else {
+        return;
+    };
+    let c = schema();
+    let (mut identical, mut refused) = (0, Vec::new());
+    for path in files(&dir) {
+        let data = std::fs::read(&path).unwrap();
+        let name = path.display().to_string();
+        if !data.starts_with(b"MsgStdBn") {
+            // The tool fixture that is not an MSBT: refused by every variant.
+            assert!(decode(&c, &data).is_err(), "{name} decoded");
+            refused.push(name);
+            continue;
+        }
+        let (v, doc) = decode(&c, &data).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let out = interp::encode(&v, &doc, &Glue).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            out == data,
+            "{name}: {} bytes written for {} read",
+            out.len(),
+            data.len()
+        );
+        identical += 1;
+    }
+    eprintln!(
+        "{identical} MSBT files identical, {} refused",
+        refused.len()
+    );
+    assert!(identical >= 160, "only {identical} files");
+    assert_eq!(refused.len(), 1, "{refused:?}");
+}
+
+#[test]
+fn a_block_of_an_unknown_kind_is_kept_in_its_place() {
+    let Some(dir) = common::corpus("msbt") else {
+        return;
+    };
+    let data = std::fs::read(dir.join("tools/example7.msbt")).unwrap();
+    let (_, doc) = decode(&schema(), &data).unwrap();
+    let blocks = seq(field(&doc, "blocks"));
+    let kinds: Vec<&str> = blocks.iter().map(variant).collect();
+    assert_eq!(kinds, ["Labels", "Attributes", "Texts", "Other"]);
+    let extr = &blocks[3];
+    assert_eq!(field(extr, "magic"), &Value::Bytes(b"EXTR".to_vec()));
+    assert_eq!(
+        field(extr, "data"),
+        &Value::Bytes(data[0xb0..0xbc].to_vec())
+    );
+}
+
+#[test]
+fn an_edited_message_is_laid_out_with_sizes_derived_and_padding_kept() {
+    let Some(dir) = common::corpus("msbt") else {
+        return;
+    };
+    let data = std::fs::read(dir.join("totk/ActorMsg/Boss.msbt")).unwrap();
+    let (v, mut doc) = decode(&schema(), &data).unwrap();
+    let before = doc.clone();
+    // Message 0 gets three more code units ("abc") before its zero.
+    let texts = &mut seq_mut(field_mut(&mut doc, "blocks"))[1];
+    assert_eq!(variant(texts), "Texts");
+    let messages = field_mut(field_mut(texts, "data"), "messages");
+    let first = &mut seq_mut(messages)[0];
+    let units = seq_mut(first);
+    let end = units.len() - 1;
+    for (k, ch) in "abc".encode_utf16().enumerate() {
+        units.insert(end + k, Value::U16(ch));
+    }
+    let out = interp::encode(&v, &doc, &Glue).unwrap();
+    // 6 more bytes: TXT2's data grows by 6, the file by the padding's change.
+    let txt = out.windows(4).position(|w| w == b"TXT2").unwrap();
+    let old_txt = data.windows(4).position(|w| w == b"TXT2").unwrap();
+    assert_eq!(txt, old_txt, "LBL1 moved");
+    assert_eq!(u32_at(&out, txt + 4), u32_at(&data, old_txt + 4) + 6);
+    assert_eq!(u32_at(&out, 0x12) as usize, out.len(), "file size");
+    assert_eq!(out.len() % 16, 0);
+    let data_end = txt + 16 + u32_at(&out, txt + 4) as usize;
+    assert!(
+        out[data_end..].iter().all(|&b| b == 0xAB),
+        "padding byte kept"
+    );
+    // Read back: that message changed, nothing else.
+    let (_, again) = decode(&schema(), &out).unwrap();
+    assert_eq!(again, doc);
+    assert_ne!(again, before);
+}
+
+fn seq_mut(v: &mut Value) -> &mut Vec<Value> {
+    match v {
+        Value::Seq(s) => s,
+        other => panic!("not a list: {other:?}"),
+    }
+}
+
+#[test]
+fn padding_that_is_not_one_byte_repeated_is_refused_where_it_changes() {
+    let Some(dir) = common::corpus("msbt") else {
+        return;
+    };
+    let mut data = std::fs::read(dir.join("totk/ActorMsg/Boss.msbt")).unwrap();
+    // LBL1's data ends at 0x30 + its size; its padding follows.
+    let end = 0x30 + u32_at(&data, 0x24) as usize;
+    assert!(end % 16 < 14, "this file's LBL1 padding is long enough");
+    data[end + 1] = 0x00;
+    let e = decode(&schema(), &data).unwrap_err();
+    assert!(e.contains("not padding"), "{e}");
+    assert!(e.contains(&format!("{:#x}", end + 1)), "{e}");
+    assert!(e.contains("padding"), "{e}");
+}
+
+#[test]
+fn the_checker_names_misused_sizes_pads_and_other_variants() {
+    let bad = r#"Schema(name: "t", endian: Little, root: "R", types: [
+        Struct(name: "R", fields: [
+            (name: "size", type: U32, derive: Size("body")),
+            (name: "body", type: Named("Body"), size: "size"),
+            (name: "len2", type: U32),
+            (name: "unit", type: Named("U"), size: "len2"),
+            (name: "blocks", type: List(of: Named("B"), count: Field("n"))),
+            (name: "n", type: U8),
+        ]),
+        Struct(name: "Body", fields: [(name: "x", type: U8), (name: "pad", type: Pad(align: 3))]),
+        Struct(name: "U", layout: (sections: []), fields: [(name: "x", type: U8)]),
+        Union(name: "B", tag: U8, inline_tag: true, variants: [(name: "A", tag: 1, type: U8)], other: "A"),
+    ])"#;
+    let e = codec_schema::parse_str(bad, "t.ron")
+        .unwrap_err()
+        .to_string();
+    for want in [
+        "`size` applies to a unit laid out inline, and `body` is not one",
+        "the size field `len2` must have `derive: Size(\"unit\")`",
+        "Pad's align must be a power of two from 2 to 65536, not 3",
+        "`other` applies to a peek union",
+    ] {
+        assert!(e.contains(want), "missing {want:?} in:\n{e}");
+    }
+}
