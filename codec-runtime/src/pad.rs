@@ -69,7 +69,7 @@ pub fn patch_size(
 
 /// The bytes a sized field may be read from: `len` bytes at `pos`, which
 /// must lie in the data.
-pub fn sized<'a>(data: &'a [u8], pos: u64, len: u64, at: u64) -> DecodeResult<&'a [u8]> {
+pub fn sized(data: &[u8], pos: u64, len: u64, at: u64) -> DecodeResult<&[u8]> {
     checked::bytes(data, pos, len).map_err(|_| {
         DecodeError::new(
             at,

@@ -8,6 +8,7 @@ pub mod bdat;
 pub mod byml;
 pub mod interp_hooks;
 pub mod layer;
+pub mod msbt;
 pub mod registry;
 pub mod research;
 pub mod retype;
@@ -30,6 +31,9 @@ pub enum Format {
     Byml,
     /// BotW's resource size table (both byte orders; the counts decide).
     Rstb,
+    /// LMS message text (both byte orders, three encodings; the header
+    /// decides), read and written by the schema interpreter.
+    Msbt,
 }
 
 impl Format {

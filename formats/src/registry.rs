@@ -9,7 +9,7 @@
 //! dispatch on (each built-in format keeps its community's own dialect,
 //! written by hand per format); everything else asks the entry.
 
-use crate::{aamp, ainb, bdat, byml, rstb, sarc, Format, RoundTripError};
+use crate::{aamp, ainb, bdat, byml, msbt, rstb, sarc, Format, RoundTripError};
 use codec_schema::interp::Value;
 
 /// Decodes a file and encodes it again, as a named variant or its own.
@@ -104,7 +104,7 @@ fn ainb_version(data: &[u8]) -> Option<u32> {
 
 /// Every format, in the order detection tries them (legacy BDAT has no
 /// magic of its own and is tried before the formats whose magic is short).
-pub static FORMATS: [Entry; 6] = [
+pub static FORMATS: [Entry; 7] = [
     Entry {
         format: Format::Aamp,
         name: "aamp",
@@ -295,7 +295,49 @@ pub static FORMATS: [Entry; 6] = [
             rstb::encode(&typed(v)?, variant).map_err(|e| e.to_string())
         },
     },
+    // Carried by the schema interpreter alone: no generated codec, no views.
+    Entry {
+        format: Format::Msbt,
+        name: "msbt",
+        summary: "LMS message text (.msbt; both byte orders, UTF-8/16/32), from its schema alone",
+        magic: "MsgStdBn",
+        extensions: ".msbt",
+        text: "JSON (the generic form)",
+        schema_file: "schemas/msbt.ron",
+        schema_source: msbt::SCHEMA_SOURCE,
+        variants: Some("le, be, leutf8, beutf8, leutf32, beutf32 (the header names a file's own)"),
+        detect: |d| msbt::detect(d).map(Some),
+        variant_named: msbt::variant_named,
+        round_trip: |variant, data| {
+            let (own, doc) = msbt::decode(data).map_err(|e| interpreted(e, true))?;
+            asked_is_own(variant, own, 8)?;
+            msbt::encode(&doc, own).map_err(|e| interpreted(e, false))
+        },
+        same_document: |a, b| {
+            let d = |e| interpreted(e, true);
+            Ok(msbt::decode(a).map_err(d)? == msbt::decode(b).map_err(d)?)
+        },
+        views_skipped: Vec::new,
+        to_value: |d| msbt::decode(d).map(|(_, doc)| doc),
+        from_value: |original, v| {
+            let own = msbt::detect(original).ok_or("not an MSBT file")?;
+            msbt::encode(&v, own)
+        },
+    },
 ];
+
+/// An interpreter's error (its text already names the offset and the
+/// path) as a round trip's.
+fn interpreted(message: String, decoding: bool) -> RoundTripError {
+    if decoding {
+        RoundTripError::Decode(codec_runtime::DecodeError::new(
+            0,
+            codec_runtime::ErrorKind::Invalid(message),
+        ))
+    } else {
+        RoundTripError::Encode(codec_runtime::EncodeError::new("", message))
+    }
+}
 
 #[cfg(test)]
 mod tests {

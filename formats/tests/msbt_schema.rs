@@ -219,3 +219,60 @@ fn the_checker_names_misused_sizes_pads_and_other_variants() {
         assert!(e.contains(want), "missing {want:?} in:\n{e}");
     }
 }
+
+/// The registry's entry: `codec check` on the corpus folder finds every
+/// MSBT by its magic and proves it through the interpreter, and refuses
+/// the tool fixture that is not one.
+#[test]
+fn codec_check_proves_the_corpus_and_text_comes_back_byte_for_byte() {
+    let Some(dir) = common::corpus("msbt") else {
+        return;
+    };
+    let o = common::codec(&["check".as_ref(), dir.as_os_str()]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string() + &common::stderr(&o);
+    assert!(o.status.success(), "{out}");
+    let n = files(&dir).len() - 1;
+    assert!(
+        out.contains(&format!(
+            "checked {n} files: {n} identical, 0 differ, 0 failed"
+        )),
+        "{out}"
+    );
+    // to-text of every file, then from-text: the same bytes.
+    let scratch = common::scratch("msbt_schema", "text");
+    let (mut done, mut texts) = (0, 0);
+    for path in files(&dir) {
+        let data = std::fs::read(&path).unwrap();
+        if formats::msbt::detect(&data).is_none() {
+            continue;
+        }
+        let (variant, doc) = formats::msbt::decode(&data).unwrap();
+        let c = formats::msbt::schema().variant(variant).unwrap();
+        let text = codec_schema::interp::json::to_json(c, &doc, &[]);
+        assert!(formats::msbt::looks_like_text(&text));
+        let (cv, read) = codec_schema::interp::json::from_json(formats::msbt::schema(), &text)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let back = interp::encode(&cv, &read.document, &Glue).unwrap();
+        assert!(back == data, "{}", path.display());
+        done += 1;
+        // A few through the command line too, named by their magic alone.
+        if texts < 3 {
+            let input = scratch.join(format!("f{texts}.msbt"));
+            std::fs::write(&input, &data).unwrap();
+            let o = common::codec(&["to-text".as_ref(), input.as_os_str()]);
+            assert!(o.status.success(), "{}", common::stderr(&o));
+            let json = scratch.join(format!("f{texts}.msbt.json"));
+            let again = scratch.join(format!("f{texts}.again.msbt"));
+            let o = common::codec(&[
+                "from-text".as_ref(),
+                json.as_os_str(),
+                "-o".as_ref(),
+                again.as_os_str(),
+            ]);
+            assert!(o.status.success(), "{}", common::stderr(&o));
+            assert!(std::fs::read(&again).unwrap() == data);
+            texts += 1;
+        }
+    }
+    assert_eq!(done, n);
+}

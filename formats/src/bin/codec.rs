@@ -266,6 +266,10 @@ fn formats_table() -> ExitCode {
                     }
                 })
                 .collect();
+            if parts.is_empty() {
+                // Carried by the interpreter: no generated code, no views.
+                return format!("{} none (read by the schema interpreter)", e.name);
+            }
             format!("{} {}", e.name, parts.join(", "))
         })
         .collect();

@@ -446,6 +446,7 @@ fn is_text_we_convert(path: &Path) -> bool {
     formats::aamp::text::looks_like_aamp_text(&text)
         || formats::byml::text::looks_like_byml_text(&text)
         || formats::ainb::text::looks_like_ainb_json(&text)
+        || formats::msbt::looks_like_text(&text)
 }
 
 /// The folder every output goes into when -o names one for several inputs
@@ -600,6 +601,14 @@ fn to_text(
     if let Some(done) = crate::ainb::to_text(input, args.output.as_deref(), args.force, format_arg)
     {
         return done;
+    }
+    // MSBT's text is the generic form of its built-in schema.
+    let msbt = match args.format {
+        Some(f) => Format::from(f) == Format::Msbt,
+        None => first_bytes(input).is_some_and(|d| formats::msbt::detect(&d).is_some()),
+    };
+    if msbt {
+        return schema_to_text(input, args, dicts, formats::msbt::schema());
     }
     let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
         if crate::open::is_addressed(p) {
@@ -788,6 +797,12 @@ fn from_text(
         crate::ainb::from_text(input, args.output.as_deref(), args.force, format_arg)
     {
         return done;
+    }
+    // MSBT's text is the generic form of its built-in schema.
+    let msbt = format_arg == Some(Format::Msbt)
+        || fs::read_to_string(input).is_ok_and(|t| formats::msbt::looks_like_text(&t));
+    if msbt {
+        return schema_from_text(input, args, dicts, formats::msbt::schema());
     }
     let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
         match p.extension().and_then(|e| e.to_str()) {

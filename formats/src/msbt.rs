@@ -1,0 +1,120 @@
+//! MSBT, the message text of Nintendo's LMS library, read and written by
+//! the schema interpreter from `schemas/msbt.ron` alone: no generated codec
+//! and no glue. The format is the first the project carries this way: its
+//! constructs (inline units sized by their block header, padding of a kept
+//! byte, blocks of unknown kinds kept in place, counted lists whose elements
+//! differ in size) are in the language, and the interpreter proves the
+//! schema on every corpus file (`codec check`). Its document is the
+//! interpreter's generic form ([`Value`]); its text, the generic JSON
+//! (`docs/generic-text.md`).
+
+use codec_schema::interp::{self, Value};
+use codec_schema::Checked;
+use std::sync::OnceLock;
+
+/// The schema, built into the binary.
+pub const SCHEMA_SOURCE: &str = include_str!("../../schemas/msbt.ron");
+
+/// The file magic.
+pub const MAGIC: &[u8; 8] = b"MsgStdBn";
+
+/// The schema, checked once.
+pub fn schema() -> &'static Checked {
+    static SCHEMA: OnceLock<Checked> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        codec_schema::parse_str(SCHEMA_SOURCE, "schemas/msbt.ron")
+            .expect("schemas/msbt.ron checks (a test asserts it)")
+    })
+}
+
+/// The variant a file is written in, from its byte-order mark and its
+/// encoding byte: `Le`, `Be`, `LeUtf8`, `BeUtf8`, `LeUtf32`, `BeUtf32`.
+pub fn detect(data: &[u8]) -> Option<&'static str> {
+    if !data.starts_with(MAGIC) {
+        return None;
+    }
+    let big = match data.get(8..10)? {
+        [0xFF, 0xFE] => false,
+        [0xFE, 0xFF] => true,
+        _ => return None,
+    };
+    Some(match (big, *data.get(12)?) {
+        (false, 1) => "Le",
+        (true, 1) => "Be",
+        (false, 0) => "LeUtf8",
+        (true, 0) => "BeUtf8",
+        (false, 2) => "LeUtf32",
+        (true, 2) => "BeUtf32",
+        _ => return None,
+    })
+}
+
+/// The schema of a variant named as a user types it (any case).
+pub fn variant_named(name: &str) -> Option<&'static str> {
+    ["Le", "Be", "LeUtf8", "BeUtf8", "LeUtf32", "BeUtf32"]
+        .into_iter()
+        .find(|v| v.eq_ignore_ascii_case(name))
+}
+
+fn variant(name: &str) -> Result<&'static Checked, String> {
+    schema()
+        .variant(name)
+        .ok_or_else(|| format!("schemas/msbt.ron has no variant `{name}`"))
+}
+
+fn not_msbt(data: &[u8]) -> String {
+    if data.starts_with(MAGIC) {
+        "at offset 0x8: neither byte-order mark (FF FE, FE FF) with an encoding byte of 0, 1 or 2 at 0xc".into()
+    } else {
+        "at offset 0x0: not an MSBT file (magic \"MsgStdBn\")".into()
+    }
+}
+
+/// Is `text` the generic JSON of an MSBT document (`"schema": "msbt"` in
+/// its first lines, as `to-text` writes it)?
+pub fn looks_like_text(text: &str) -> bool {
+    let head: String = text.lines().take(3).collect();
+    head.trim_start().starts_with('{') && head.contains("\"schema\": \"msbt\"")
+}
+
+/// Decodes a file: its variant and its document.
+pub fn decode(data: &[u8]) -> Result<(&'static str, Value), String> {
+    let name = detect(data).ok_or_else(|| not_msbt(data))?;
+    let c = variant(name)?;
+    let d = interp::decode_partial_with(
+        c,
+        data,
+        codec_runtime::Limits::default(),
+        &crate::interp_hooks::Glue,
+    );
+    match d.error {
+        Some(e) => Err(e.to_string()),
+        None => Ok((name, d.root.to_value())),
+    }
+}
+
+/// Encodes a document as the variant named.
+pub fn encode(doc: &Value, variant_name: &str) -> Result<Vec<u8>, String> {
+    let c = variant(variant_name)?;
+    interp::encode(c, doc, &crate::interp_hooks::Glue).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_is_detected_by_its_mark_and_encoding_byte() {
+        let mut head = b"MsgStdBn\xFF\xFE\0\0\x01\x03".to_vec();
+        assert_eq!(detect(&head), Some("Le"));
+        head[8..10].copy_from_slice(&[0xFE, 0xFF]);
+        head[12] = 2;
+        assert_eq!(detect(&head), Some("BeUtf32"));
+        head[12] = 3;
+        assert_eq!(detect(&head), None);
+        assert!(decode(&head).unwrap_err().contains("encoding byte"));
+        for v in ["Le", "Be", "LeUtf8", "BeUtf8", "LeUtf32", "BeUtf32"] {
+            assert!(schema().variant(v).is_some(), "{v}");
+        }
+    }
+}
