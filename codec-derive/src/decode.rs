@@ -725,6 +725,11 @@ impl Gen<'_> {
                     quote! {{ let s: u64 = #start; r.cstring_at(s, #max, #pad) }}
                 }
             }
+            Type::PString { len, encoding } => {
+                let w = codec_schema::int_width(len).unwrap_or(1);
+                let unit = encoding.unit();
+                quote! {{ let s: u64 = #start; r.prefixed_string_at(s, #w, #unit) }}
+            }
             Type::Fixed { raw, .. } => self.inline_read(raw, start, owner, field),
             Type::Named(n) => {
                 let tn = self.path_as(n, "__Decode");

@@ -838,6 +838,11 @@ impl Gen<'_> {
                 quote!(w.put_bytes(#lit);)
             }
             Type::Bytes(_) => quote!(w.put_bytes(&#v[..]);),
+            Type::PString { len, encoding } => {
+                let wt = width_tokens(len);
+                let unit = encoding.unit();
+                quote!(w.put_prefixed_string(&#v, #wt, #unit, #what)?;)
+            }
             Type::CString {
                 max,
                 pad,

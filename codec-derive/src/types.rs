@@ -46,7 +46,8 @@ impl Gen<'_> {
             }
             Type::CString {
                 lossless: false, ..
-            } => quote!(::codec_runtime::Str),
+            }
+            | Type::PString { .. } => quote!(::codec_runtime::Str),
             Type::CString { lossless: true, .. } => quote!(::codec_runtime::Text),
             Type::Fixed { raw, .. } => self.rust_ty(raw, owner, field),
             Type::Ref { .. } => quote!(u32),

@@ -132,7 +132,70 @@ impl Reader<'_> {
     }
 }
 
+impl Reader<'_> {
+    /// A string stored as its length in bytes (an unsigned integer of
+    /// `width` bytes at `pos`) then its code units of `unit` bytes (1:
+    /// UTF-8), with no end mark; returns it and the position after it.
+    pub fn prefixed_string_at(
+        &mut self,
+        pos: u64,
+        width: u64,
+        unit: u64,
+    ) -> DecodeResult<(crate::Str, u64)> {
+        let len = self.uint(pos, width)?;
+        if len % unit != 0 {
+            return Err(DecodeError::new(
+                pos,
+                ErrorKind::Invalid(format!(
+                    "a length of {len} bytes is no whole number of {unit}-byte units"
+                )),
+            ));
+        }
+        let at = pos + width;
+        let bytes = checked::bytes(self.data(), at, len)?;
+        self.charge(pos, len + width)?;
+        let text = if unit == 1 {
+            match std::str::from_utf8(bytes) {
+                Ok(s) => s.to_owned(),
+                Err(e) => {
+                    return Err(DecodeError::new(
+                        at + e.valid_up_to() as u64,
+                        ErrorKind::InvalidUtf8,
+                    ))
+                }
+            }
+        } else {
+            decode(bytes, at, unit, self.endian())?
+        };
+        Ok((crate::Str::from(text), at + len))
+    }
+}
+
 impl Writer {
+    /// Writes `s` as its length in bytes (`width`) then its code units of
+    /// `unit` bytes (1: UTF-8) in the writer's byte order, with no end
+    /// mark. A string too long for its length field is an error.
+    pub fn put_prefixed_string(
+        &mut self,
+        s: &str,
+        width: crate::Width,
+        unit: u64,
+        what: &'static str,
+    ) -> EncodeResult<()> {
+        let len = match unit {
+            1 => s.len(),
+            2 => s.encode_utf16().count() * 2,
+            _ => s.chars().count() * 4,
+        } as u64;
+        self.put_uint(width, len, what)?;
+        match unit {
+            1 => self.put_bytes(s.as_bytes()),
+            2 => s.encode_utf16().for_each(|u| self.put_u16(u)),
+            _ => s.chars().for_each(|c| self.put_u32(c.into())),
+        }
+        Ok(())
+    }
+
     /// Writes `s` as `unit`-byte code units (2: UTF-16, 4: UTF-32) in the
     /// writer's byte order, then a zero unit, then zeros up to a multiple
     /// of `pad`. `max` bounds it in bytes, zero unit included.
@@ -283,6 +346,39 @@ mod tests {
 
     fn read(data: &[u8], e: Endian, unit: u64) -> DecodeResult<(crate::Str, u64)> {
         Reader::new(data, e).cstring_units_at(0, unit, None, None)
+    }
+
+    #[test]
+    fn prefixed_strings_count_bytes_and_refuse_what_does_not_fit() {
+        for (unit, e) in [(1, Endian::Little), (2, Endian::Big), (4, Endian::Little)] {
+            let mut w = Writer::new(e, 0, 0);
+            w.put_prefixed_string("Heat \u{1F600}", crate::Width::U16, unit, "t")
+                .unwrap();
+            let b = w.into_bytes();
+            let units = if unit == 2 { 7 } else { 6 };
+            let len = if unit == 1 { 9 } else { units * unit as usize };
+            assert_eq!(b.len(), 2 + len, "unit {unit}");
+            let mut r = Reader::new(&b, e);
+            let (s, end) = r.prefixed_string_at(0, 2, unit).unwrap();
+            assert_eq!((s.as_str(), end), ("Heat \u{1F600}", b.len() as u64));
+        }
+        // A length past the data, or not whole units, is an error at the length.
+        let mut r = Reader::new(b"\x05\0ab", Endian::Little);
+        assert!(r.prefixed_string_at(0, 2, 1).is_err());
+        let e = Reader::new(b"\x03\0abc", Endian::Little)
+            .prefixed_string_at(0, 2, 2)
+            .unwrap_err();
+        assert!(e.to_string().contains("whole number"), "{e}");
+        // Not UTF-8: at the byte.
+        let e = Reader::new(b"\x02a\xFF", Endian::Little)
+            .prefixed_string_at(0, 1, 1)
+            .unwrap_err();
+        assert_eq!(e.offset(), 2);
+        // Too long for a u8 length.
+        let mut w = Writer::new(Endian::Little, 0, 0);
+        assert!(w
+            .put_prefixed_string(&"x".repeat(256), crate::Width::U8, 1, "t")
+            .is_err());
     }
 
     #[test]

@@ -582,6 +582,12 @@ impl<'s> Checker<'s> {
                 format!("Pad's align must be a power of two from 2 to 65536, not {align}"),
                 None,
             ),
+            Type::PString { len, .. } if int_width(len).is_none() => cx.error(
+                tat,
+                item,
+                "a PString's length must be an unsigned integer type (U8, U16, U24, U32, U64)",
+                None,
+            ),
             Type::Bytes(n) if *n == 0 || *n > 1 << 20 => cx.error(
                 tat,
                 item,
@@ -1904,6 +1910,7 @@ fn type_size(t: &Type, named: &dyn Fn(&str) -> Option<Size>) -> Option<Size> {
         Type::Switch { union, .. } => named(union)?,
         Type::Index { width, .. } => int_width(width).map_or(Size::Variable, Size::Fixed),
         Type::CString { .. }
+        | Type::PString { .. }
         | Type::Pad { .. }
         | Type::List { .. }
         | Type::Table { .. }

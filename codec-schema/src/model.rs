@@ -471,6 +471,14 @@ pub enum Type {
         #[serde(default)]
         encoding: Encoding,
     },
+    /// A string stored as its length in bytes (`len`, an unsigned integer)
+    /// then its code units in `encoding` (the file's byte order), with no
+    /// end mark. MSBT's labels: `PString(len: U8)`.
+    PString {
+        len: Box<Type>,
+        #[serde(default)]
+        encoding: Encoding,
+    },
     /// A fixed-point number, kept as its raw integer: value = raw / 2^frac.
     Fixed {
         raw: Box<Type>,

@@ -439,6 +439,7 @@ fn value_shape(t: &Type) -> String {
     match t {
         Type::Ptr(p) => value_shape(&p.to),
         Type::Follows { to, .. } => value_shape(to),
+        Type::PString { .. } => "string".into(),
         Type::CString { lossless, .. } => {
             format!("string{}", if *lossless { " (any bytes)" } else { "" })
         }

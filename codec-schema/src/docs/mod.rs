@@ -118,6 +118,15 @@ pub fn type_label(t: &Type) -> String {
         Type::Bool32 => "bool32".into(),
         Type::Magic(m) => format!("magic {}", crate::magic_label(m)),
         Type::Bytes(n) => format!("bytes[{n}]"),
+        Type::PString { len, encoding } => format!(
+            "pstring ({} length{})",
+            type_label(len),
+            match encoding {
+                crate::Encoding::Utf8 => "",
+                crate::Encoding::Utf16 => ", UTF-16",
+                crate::Encoding::Utf32 => ", UTF-32",
+            }
+        ),
         Type::Pad { align, fill } => format!("padding to {align} (0x{fill:02X})"),
         Type::CString {
             max,

@@ -148,7 +148,7 @@ fn default_value(c: &Checked, t: &Type, owner: &str, field: &str) -> Value {
         Type::Bool8 | Type::Bool32 => Value::Bool(false),
         Type::Fixed { raw, .. } => default_value(c, raw, owner, field),
         Type::Bytes(n) => Value::Seq(vec![Value::U8(0); *n as usize]),
-        Type::CString { .. } | Type::Str { .. } => Value::Str(String::new()),
+        Type::CString { .. } | Type::PString { .. } | Type::Str { .. } => Value::Str(String::new()),
         Type::Array { of, len } => {
             Value::Seq(vec![default_value(c, of, owner, field); *len as usize])
         }

@@ -399,7 +399,7 @@ impl Reader<'_> {
             Type::Bool8 | Type::Bool32 => {
                 Value::Bool(j.as_bool().ok_or_else(|| expected(path, "a bool", j))?)
             }
-            Type::CString { .. } | Type::Str { .. } => Value::Str(
+            Type::CString { .. } | Type::PString { .. } | Type::Str { .. } => Value::Str(
                 j.as_str()
                     .ok_or_else(|| expected(path, "a string", j))?
                     .to_owned(),

@@ -1648,6 +1648,19 @@ impl<'c> Run<'c, '_> {
                 self.leaf(node);
                 Ok(end)
             }
+            Type::PString { len, encoding } => {
+                let w = int_width(len).unwrap_or(1);
+                let (s, end) = self.r.prefixed_string_at(pos, w, encoding.unit())?;
+                let node = mk(
+                    Kind::Str {
+                        value: s.to_string(),
+                        pad: 0,
+                    },
+                    end - pos,
+                );
+                self.leaf(node);
+                Ok(end)
+            }
             Type::Named(n) => match self.c.get(n) {
                 Some(TypeDef::Struct(def)) => {
                     self.record(def, pos, site.name.clone(), site.path.clone(), site.unknown)

@@ -734,6 +734,14 @@ impl<'c> Enc<'c, '_> {
                 }
                 self.w.put_bytes(&b);
             }
+            Type::PString { len, encoding } => {
+                let Value::Str(s) = v else {
+                    return Err(wrong(path, "a string", v));
+                };
+                self.w
+                    .put_prefixed_string(s, width(len), encoding.unit(), "")
+                    .map_err(at(path))?;
+            }
             Type::CString {
                 max,
                 pad,
