@@ -176,6 +176,7 @@ pub(crate) fn ungenerated(c: &codec_schema::Checked) -> Vec<codec_schema::Diagno
             return None;
         }
         match t {
+            Type::Text { .. } => Some(t),
             Type::List { of, count }
                 if !matches!(**count, Count::ToNext) && c.fixed_size(of).is_none() =>
             {
@@ -194,12 +195,20 @@ pub(crate) fn ungenerated(c: &codec_schema::Checked) -> Vec<codec_schema::Diagno
                 out.push(codec_schema::Diagnostic {
                     item: format!("types/{}/fields/{fi}", st.name),
                     pos: c.position(&[Step::from("types"), Step::Index(ti), Step::from("fields"), Step::Index(fi)]),
-                    message: format!(
-                        "`{}.{}`: a counted list of elements that differ in size ({}) is not generated yet",
-                        st.name,
-                        f.name,
-                        codec_schema::docs::type_label(of)
-                    ),
+                    message: match of {
+                        Type::Text { .. } => format!(
+                            "`{}.{}`: text with control records ({}) is not generated yet",
+                            st.name,
+                            f.name,
+                            codec_schema::docs::type_label(of)
+                        ),
+                        _ => format!(
+                            "`{}.{}`: a counted list of elements that differ in size ({}) is not generated yet",
+                            st.name,
+                            f.name,
+                            codec_schema::docs::type_label(of)
+                        ),
+                    },
                     hint: Some("the schema interpreter reads and writes it: `codec check --schema`".into()),
                 });
             }

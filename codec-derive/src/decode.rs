@@ -677,6 +677,9 @@ impl Gen<'_> {
             Type::U8 => prim(quote!(u8), 1),
             // Read by its record (`decode_struct`), which knows its start.
             Type::Pad { .. } => quote!(compile_error!("padding stands only in a record")),
+            Type::Text { .. } => quote!(compile_error!(
+                "text with control records is not generated yet"
+            )),
             Type::U16 => prim(quote!(u16), 2),
             Type::U24 => prim(quote!(u24), 3),
             Type::U32 => prim(quote!(u32), 4),

@@ -812,6 +812,9 @@ impl Gen<'_> {
             Type::U8 => quote!(w.put_u8(*#v);),
             // Written by its record (`encode_struct`), which knows its start.
             Type::Pad { .. } => quote!(compile_error!("padding stands only in a record");),
+            Type::Text { .. } => {
+                quote!(compile_error!("text with control records is not generated yet");)
+            }
             Type::U16
             | Type::U32
             | Type::U64

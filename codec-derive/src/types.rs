@@ -29,6 +29,8 @@ impl Gen<'_> {
     pub(crate) fn rust_ty(&self, t: &Type, owner: &str, field: &str) -> TokenStream {
         match t {
             Type::U8 | Type::Pad { .. } => quote!(u8),
+            // Refused before generating (`constructs::ungenerated`).
+            Type::Text { .. } => quote!(()),
             Type::U16 => quote!(u16),
             Type::U24 | Type::U32 => quote!(u32),
             Type::U64 => quote!(u64),

@@ -45,6 +45,17 @@ impl Width {
         }
     }
 
+    /// The width of `n` bytes (1, 2, 3, 4; anything else: 8).
+    pub const fn from_bytes(n: u64) -> Width {
+        match n {
+            1 => Width::U8,
+            2 => Width::U16,
+            3 => Width::U24,
+            4 => Width::U32,
+            _ => Width::U64,
+        }
+    }
+
     pub const fn bytes(self) -> u64 {
         match self {
             Width::U8 => 1,

@@ -32,7 +32,7 @@ pub mod scope;
 pub mod serde_impls;
 pub mod shared;
 mod span_index;
-mod strings;
+pub mod strings;
 mod text;
 pub mod to_next;
 pub mod view;

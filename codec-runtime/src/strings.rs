@@ -132,6 +132,32 @@ impl Reader<'_> {
     }
 }
 
+/// The text of `bytes`, code units of `unit` bytes (1: UTF-8) in byte
+/// order `e`, read at `pos`: a run of characters between the control
+/// records of a message (`Text`). Units that are no text are an error at
+/// their offset.
+pub fn text_of_units(bytes: &[u8], pos: u64, unit: u64, e: Endian) -> DecodeResult<String> {
+    if unit == 1 {
+        return match std::str::from_utf8(bytes) {
+            Ok(s) => Ok(s.to_owned()),
+            Err(err) => Err(DecodeError::new(
+                pos + err.valid_up_to() as u64,
+                ErrorKind::InvalidUtf8,
+            )),
+        };
+    }
+    decode(bytes, pos, unit, e)
+}
+
+/// The code unit of `unit` bytes at the start of `b`, in byte order `e`.
+pub fn unit_value(b: &[u8], unit: u64, e: Endian) -> u32 {
+    if unit == 1 {
+        u32::from(b[0])
+    } else {
+        unit_at(b, 0, unit as usize, e)
+    }
+}
+
 impl Reader<'_> {
     /// A string stored as its length in bytes (an unsigned integer of
     /// `width` bytes at `pos`) then its code units of `unit` bytes (1:
@@ -188,12 +214,18 @@ impl Writer {
             _ => s.chars().count() * 4,
         } as u64;
         self.put_uint(width, len, what)?;
+        self.put_units(s, unit);
+        Ok(())
+    }
+
+    /// Writes the code units of `s` (`unit` bytes each; 1: UTF-8) in the
+    /// writer's byte order, with no end mark.
+    pub fn put_units(&mut self, s: &str, unit: u64) {
         match unit {
             1 => self.put_bytes(s.as_bytes()),
             2 => s.encode_utf16().for_each(|u| self.put_u16(u)),
             _ => s.chars().for_each(|c| self.put_u32(c.into())),
         }
-        Ok(())
     }
 
     /// Writes `s` as `unit`-byte code units (2: UTF-16, 4: UTF-32) in the
@@ -225,13 +257,8 @@ impl Writer {
                 format!("{len} bytes do not fit in {m} (the zero unit included)"),
             ));
         }
-        for v in units.into_iter().chain([0]) {
-            if unit == 2 {
-                self.put_u16(v as u16);
-            } else {
-                self.put_u32(v);
-            }
-        }
+        self.put_units(s, unit);
+        self.put_uint(crate::Width::from_bytes(unit), 0, what)?;
         if let Some(a) = pad {
             self.align(a);
         }

@@ -582,6 +582,36 @@ impl<'s> Checker<'s> {
                 format!("Pad's align must be a power of two from 2 to 65536, not {align}"),
                 None,
             ),
+            Type::Text { .. } if place != Place::Target => cx.error(
+                tat,
+                item,
+                "Text runs up to the next target, so it stands only behind an offset",
+                Some("write `Ptr(width: U32, to: Text(...), section: \"...\")`".into()),
+            ),
+            Type::Text {
+                tags: Some(t),
+                encoding,
+                ..
+            } => match self.types.get(t.as_str()).map(|&i| &self.s.types[i]) {
+                Some(TypeDef::Union(u)) if u.inline_tag && int_width(&u.tag) == Some(encoding.unit()) => {}
+                Some(TypeDef::Union(u)) if u.inline_tag => cx.error(
+                    tat,
+                    item,
+                    format!(
+                        "the tags of {encoding:?} text are {}-byte units, and `{t}`'s tag is {} bytes wide",
+                        encoding.unit(),
+                        int_width(&u.tag).unwrap_or(0)
+                    ),
+                    None,
+                ),
+                Some(_) => cx.error(
+                    tat,
+                    item,
+                    format!("`{t}` must be a union with `inline_tag: true` (its tag is the unit that opens a record)"),
+                    None,
+                ),
+                None => cx.error(tat, item, format!("unknown type `{t}`"), Some(self.suggest(t))),
+            },
             Type::PString { len, .. } if int_width(len).is_none() => cx.error(
                 tat,
                 item,
@@ -1911,6 +1941,7 @@ fn type_size(t: &Type, named: &dyn Fn(&str) -> Option<Size>) -> Option<Size> {
         Type::Index { width, .. } => int_width(width).map_or(Size::Variable, Size::Fixed),
         Type::CString { .. }
         | Type::PString { .. }
+        | Type::Text { .. }
         | Type::Pad { .. }
         | Type::List { .. }
         | Type::Table { .. }

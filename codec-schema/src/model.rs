@@ -471,6 +471,23 @@ pub enum Type {
         #[serde(default)]
         encoding: Encoding,
     },
+    /// Text with control records inside: code units in `encoding` (the
+    /// file's byte order) up to the next position an offset leads to (or
+    /// the unit's end), the last one a zero unit. A unit equal to the tag
+    /// of a variant of `tags` (a union with `inline_tag`, its tag as wide
+    /// as a unit) opens that variant's record; every other unit is text.
+    /// Held as a list of parts: runs of text (strings) and records (the
+    /// union's values), the final zero left out. MSBT's messages. With
+    /// `lossless`, a run whose units are no text is kept as its bytes (the
+    /// part `Text::Bytes`), not refused.
+    Text {
+        #[serde(default)]
+        tags: Option<String>,
+        #[serde(default)]
+        encoding: Encoding,
+        #[serde(default)]
+        lossless: bool,
+    },
     /// A string stored as its length in bytes (`len`, an unsigned integer)
     /// then its code units in `encoding` (the file's byte order), with no
     /// end mark. MSBT's labels: `PString(len: U8)`.

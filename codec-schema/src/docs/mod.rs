@@ -118,6 +118,18 @@ pub fn type_label(t: &Type) -> String {
         Type::Bool32 => "bool32".into(),
         Type::Magic(m) => format!("magic {}", crate::magic_label(m)),
         Type::Bytes(n) => format!("bytes[{n}]"),
+        Type::Text {
+            tags,
+            encoding,
+            lossless,
+        } => format!(
+            "text ({:?}{}{})",
+            encoding,
+            tags.as_ref()
+                .map(|t| format!(", tags {t}"))
+                .unwrap_or_default(),
+            if *lossless { ", lossless" } else { "" }
+        ),
         Type::PString { len, encoding } => format!(
             "pstring ({} length{})",
             type_label(len),

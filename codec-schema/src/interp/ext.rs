@@ -1086,6 +1086,127 @@ impl<'c> Run<'c, '_> {
     /// A unit at `pos` (the target of the offset at `field_pos`): its bytes,
     /// through its transform, read on their own with offsets from its start;
     /// its nodes and errors located in the file.
+    /// Text with control records (`Text`) at `pos`, up to the next target:
+    /// runs of characters and records of union `tags`, as the children of
+    /// one list node; the last unit must be a zero, which is left out.
+    pub(super) fn text(
+        &mut self,
+        tags: Option<&str>,
+        encoding: crate::Encoding,
+        lossless: bool,
+        pos: u64,
+        site: &Site,
+    ) -> R<u64> {
+        let unit = encoding.unit();
+        let end = self.r.bound_after(pos);
+        let union = match tags.map(|t| self.c.get(t)) {
+            Some(Some(TypeDef::Union(u))) => Some(u),
+            Some(_) => return Err(InterpError::new(pos, "the text's tags are no union")),
+            None => None,
+        };
+        let e = self.r.endian();
+        let mut node = Node::new(
+            site.name.clone(),
+            site.path.clone(),
+            pos,
+            crate::docs::type_label(&Type::Text {
+                tags: tags.map(str::to_owned),
+                encoding,
+                lossless,
+            }),
+            site.unknown,
+            Kind::Seq,
+        );
+        node.size = end.saturating_sub(pos);
+        self.open(node);
+        let mut q = pos;
+        let mut run = pos;
+        let mut k = 0;
+        // Flushes the characters from `run` to `upto` as one part.
+        let flush = |me: &mut Self, run: u64, upto: u64, k: &mut usize| -> R<()> {
+            if upto > run {
+                let bytes = me.r.bytes(run, upto - run)?;
+                me.memory.reserve(run, bytes.len() as u64)?;
+                let es = site.index(*k);
+                let mut n = match codec_runtime::strings::text_of_units(bytes, run, unit, e) {
+                    Ok(s) => Node::new(
+                        es.name,
+                        es.path,
+                        run,
+                        std::sync::Arc::<str>::from("text"),
+                        es.unknown,
+                        Kind::Str { value: s, pad: 0 },
+                    ),
+                    Err(_) if lossless => {
+                        // Kept as its bytes: a `Text::Bytes` part.
+                        let mut b = Node::new(
+                            es.name.clone(),
+                            format!("{}::Bytes", es.path),
+                            run,
+                            std::sync::Arc::<str>::from("bytes"),
+                            es.unknown,
+                            Kind::Bytes {
+                                bytes: bytes.to_vec(),
+                            },
+                        );
+                        b.size = upto - run;
+                        let mut v = Node::new(
+                            es.name,
+                            es.path,
+                            run,
+                            std::sync::Arc::<str>::from("Text::Bytes"),
+                            es.unknown,
+                            Kind::Variant {
+                                union: "Text".into(),
+                                variant: super::TEXT_BYTES.into(),
+                                tag: 0,
+                            },
+                        );
+                        v.children.push(b);
+                        v
+                    }
+                    Err(err) => return Err(err.into()),
+                };
+                n.size = upto - run;
+                me.leaf(n);
+                *k += 1;
+            }
+            Ok(())
+        };
+        while q + unit <= end {
+            let u = u64::from(codec_runtime::strings::unit_value(
+                self.r.bytes(q, unit)?,
+                unit,
+                e,
+            ));
+            let is_tag = union.is_some_and(|un| un.variants.iter().any(|v| v.tag == u));
+            if is_tag {
+                flush(self, run, q, &mut k)?;
+                let un = union.expect("checked above");
+                q = self.tagged_union(un, q, &site.index(k))?;
+                k += 1;
+                run = q;
+            } else {
+                q += unit;
+            }
+        }
+        // The last unit is the zero that ends the text.
+        let zero_at = q.checked_sub(unit).filter(|&z| z >= run);
+        let ends = match zero_at {
+            Some(z) => codec_runtime::strings::unit_value(self.r.bytes(z, unit)?, unit, e) == 0,
+            None => false,
+        };
+        if !ends || q != end {
+            return Err(InterpError::new(
+                q.min(end),
+                format!("the text does not end with a zero unit before 0x{end:x}, where the next target starts"),
+            ));
+        }
+        flush(self, run, q - unit, &mut k)?;
+        self.close();
+        Ok(end)
+    }
+
     pub(super) fn unit(
         &mut self,
         def: &'c StructDef,

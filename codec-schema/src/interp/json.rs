@@ -405,6 +405,31 @@ impl Reader<'_> {
                     .to_owned(),
             ),
             Type::Fixed { raw, .. } => self.value(raw, j, path)?,
+            // Runs of text as strings, records as a union's values.
+            Type::Text { tags, lossless, .. } => {
+                let J::Array(items) = j else {
+                    return Err(expected(path, "an array of strings and tags", j));
+                };
+                let mut parts = Vec::with_capacity(items.len());
+                for (i, x) in items.iter().enumerate() {
+                    let ipath = format!("{path}[{i}]");
+                    let bytes = match x {
+                        J::Object(m) if *lossless && m.len() == 1 => m.get(TEXT_BYTES),
+                        _ => None,
+                    };
+                    parts.push(match (x, tags) {
+                        (J::String(s), _) => Value::Str(s.clone()),
+                        _ if bytes.is_some() => Value::Variant {
+                            union: "Text".into(),
+                            variant: TEXT_BYTES.into(),
+                            value: Box::new(octets(bytes.unwrap_or(x), &ipath)?),
+                        },
+                        (x, Some(u)) => self.variant(u, x, &ipath)?,
+                        (x, None) => return Err(expected(&ipath, "a string", x)),
+                    });
+                }
+                Value::Seq(parts)
+            }
             Type::Bytes(_) => octets(j, path)?,
             Type::Array { of, .. } | Type::List { of, .. } => match (&**of, j) {
                 (Type::U8, J::String(_)) => octets(j, path)?,
@@ -577,6 +602,9 @@ impl Reader<'_> {
         })
     }
 }
+
+/// The part of lossless text that is no text: `{"Bytes": "cfffff"}`.
+const TEXT_BYTES: &str = crate::interp::TEXT_BYTES;
 
 /// Bytes: a string of hex digits, or an array of numbers.
 fn octets(j: &serde_json::Value, path: &str) -> R<Value> {

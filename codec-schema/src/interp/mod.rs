@@ -693,6 +693,10 @@ fn variant_node(
     (vs, node)
 }
 
+/// The variant name of a part of lossless text (`Text`) whose units are no
+/// text: `Value::Variant { union: "Text", variant: "Bytes", value: bytes }`.
+pub const TEXT_BYTES: &str = "Bytes";
+
 // The generated bitfield struct's name; its home is `crate::names`, shared
 // with the checker and codegen. Also public here, where it was before.
 pub use crate::names::bits_struct_name;
@@ -1648,6 +1652,11 @@ impl<'c> Run<'c, '_> {
                 self.leaf(node);
                 Ok(end)
             }
+            Type::Text {
+                tags,
+                encoding,
+                lossless,
+            } => self.text(tags.as_deref(), *encoding, *lossless, pos, site),
             Type::PString { len, encoding } => {
                 let w = int_width(len).unwrap_or(1);
                 let (s, end) = self.r.prefixed_string_at(pos, w, encoding.unit())?;

@@ -734,6 +734,7 @@ impl<'c> Enc<'c, '_> {
                 }
                 self.w.put_bytes(&b);
             }
+            Type::Text { tags, encoding, .. } => self.text(tags.as_deref(), *encoding, v, path)?,
             Type::PString { len, encoding } => {
                 let Value::Str(s) = v else {
                     return Err(wrong(path, "a string", v));
@@ -769,6 +770,14 @@ impl<'c> Enc<'c, '_> {
                 // A union told apart by its payloads' magics: the payload.
                 Some(TypeDef::Union(u)) if u.peek => {
                     let (var, value) = self.variant_of(u, v, path)?;
+                    self.inline(&var.ty, value, path)?;
+                }
+                // A union whose tag comes first: the tag, then the payload.
+                Some(TypeDef::Union(u)) if u.inline_tag => {
+                    let (var, value) = self.variant_of(u, v, path)?;
+                    self.w
+                        .put_uint(width(&u.tag), var.tag, "")
+                        .map_err(at(path))?;
                     self.inline(&var.ty, value, path)?;
                 }
                 _ => {
@@ -968,6 +977,68 @@ impl<'c> Enc<'c, '_> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Writes text with control records (`Text`): each run of characters
+    /// in its code units, each record as its union's value (its tag
+    /// first), then the zero unit that ends the text. A run holding a
+    /// character whose unit opens a record would read back as that record:
+    /// it is refused.
+    fn text(
+        &mut self,
+        tags: Option<&str>,
+        encoding: crate::Encoding,
+        v: &Value,
+        path: &str,
+    ) -> EncodeResult<()> {
+        let unit = encoding.unit();
+        let union = match tags.map(|t| self.c.get(t)) {
+            Some(Some(TypeDef::Union(u))) => Some(u),
+            _ => None,
+        };
+        let opens = |c: char| {
+            union.is_some_and(|u| u.variants.iter().any(|x| x.tag == u64::from(u32::from(c))))
+        };
+        for (i, part) in elements(v, path)?.iter().enumerate() {
+            let ppath = format!("{path}[{i}]");
+            match (part, union) {
+                (
+                    Value::Variant {
+                        variant,
+                        value,
+                        union: un,
+                    },
+                    _,
+                ) if un == "Text" && variant == super::TEXT_BYTES => match &**value {
+                    Value::Bytes(b) => self.w.put_bytes(b),
+                    other => return Err(wrong(&ppath, "bytes", other)),
+                },
+                (Value::Str(s), _) => {
+                    if let Some(c) = s.chars().find(|&c| opens(c)) {
+                        return Err(EncodeError::new(
+                            ppath,
+                            format!(
+                                "the text holds U+{:04X}, the unit that opens a `{}` record: write it as that record",
+                                u32::from(c),
+                                tags.unwrap_or_default()
+                            ),
+                        ));
+                    }
+                    self.w.put_units(s, unit);
+                }
+                (Value::Variant { .. }, Some(u)) => {
+                    let (var, value) = self.variant_of(u, part, &ppath)?;
+                    self.w
+                        .put_uint(width(&u.tag), var.tag, "")
+                        .map_err(at(&ppath))?;
+                    self.inline(&var.ty, value, &ppath)?;
+                }
+                (other, _) => return Err(wrong(&ppath, "a string or a tag", other)),
+            }
+        }
+        self.w
+            .put_uint(Width::from_bytes(unit), 0, "")
+            .map_err(at(path))
     }
 
     /// Places the targets of a list of offsets (at `rec + off`, one word
