@@ -140,16 +140,13 @@ fn an_edited_message_is_laid_out_with_sizes_derived_and_padding_kept() {
     let data = std::fs::read(dir.join("totk/ActorMsg/Boss.msbt")).unwrap();
     let (v, mut doc) = decode(&schema(), &data).unwrap();
     let before = doc.clone();
-    // Message 0 gets three more code units ("abc") before its zero.
-    let texts = &mut seq_mut(field_mut(&mut doc, "blocks"))[1];
-    assert_eq!(variant(texts), "Texts");
-    let messages = field_mut(field_mut(texts, "data"), "messages");
-    let first = &mut seq_mut(messages)[0];
-    let units = seq_mut(first);
-    let end = units.len() - 1;
-    for (k, ch) in "abc".encode_utf16().enumerate() {
-        units.insert(end + k, Value::U16(ch));
-    }
+    // Message 0 ("Phantom Ganon") gets three more characters.
+    assert_eq!(variant(&seq(field(&doc, "blocks"))[1]), "Texts");
+    let Value::Str(text) = &mut seq_mut(first_message(&mut doc))[0] else {
+        panic!("message 0 starts with text")
+    };
+    assert_eq!(text, "Phantom Ganon");
+    text.push_str("abc");
     let out = interp::encode(&v, &doc, &Glue).unwrap();
     // 6 more bytes: TXT2's data grows by 6, the file by the padding's change.
     let txt = out.windows(4).position(|w| w == b"TXT2").unwrap();
@@ -167,6 +164,58 @@ fn an_edited_message_is_laid_out_with_sizes_derived_and_padding_kept() {
     let (_, again) = decode(&schema(), &out).unwrap();
     assert_eq!(again, doc);
     assert_ne!(again, before);
+    // A character whose unit opens a tag would read back as one: refused.
+    let Value::Str(text) = &mut seq_mut(first_message(&mut doc))[0] else {
+        unreachable!()
+    };
+    text.push('\u{E}');
+    let e = interp::encode(&v, &doc, &Glue).unwrap_err().to_string();
+    assert!(e.contains("U+000E") && e.contains("Control16"), "{e}");
+}
+
+fn first_message(doc: &mut Value) -> &mut Value {
+    let texts = &mut seq_mut(field_mut(doc, "blocks"))[1];
+    let messages = field_mut(field_mut(texts, "data"), "messages");
+    &mut seq_mut(messages)[0]
+}
+
+/// Messages are text and tags: a tag's group, type and parameters, the
+/// text around it, a closing tag; an invalid UTF-8 fixture keeps its bytes.
+#[test]
+fn messages_are_text_and_tags() {
+    let Some(dir) = common::corpus("msbt") else {
+        return;
+    };
+    let data = std::fs::read(dir.join("totk/LayoutMsg/CtrlGuide_00.msbt")).unwrap();
+    let (_, doc) = decode(&schema(), &data).unwrap();
+    let texts = &seq(field(&doc, "blocks"))[1];
+    let all = seq(field(field(texts, "data"), "messages"));
+    let parts: Vec<&Value> = all.iter().flat_map(|m| seq(m).iter()).collect();
+    let is =
+        |p: &&&Value, name: &str| matches!(p, Value::Variant { variant, .. } if variant == name);
+    assert!(
+        parts.iter().any(|p| is(&p, "Close")),
+        "the closing tag 3.1 of CtrlGuide_00"
+    );
+    let tag = parts.iter().find(|p| is(p, "Tag")).expect("a tag");
+    assert!(matches!(field(tag, "group"), Value::U16(_)));
+    assert!(parts
+        .iter()
+        .any(|p| matches!(p, Value::Str(s) if !s.is_empty())));
+    // example9: UTF-8 with bytes that are no UTF-8, kept as bytes.
+    let data = std::fs::read(dir.join("tools/example9.msbt")).unwrap();
+    let (v, doc) = decode(&schema(), &data).unwrap();
+    assert_eq!(v.variant_name(), Some("LeUtf8"));
+    let texts = &seq(field(&doc, "blocks"))[2];
+    let m = &seq(field(field(texts, "data"), "messages_utf8"))[0];
+    assert_eq!(
+        seq(m)[0],
+        Value::Variant {
+            union: "Text".into(),
+            variant: "Bytes".into(),
+            value: Box::new(Value::Bytes(b"\xCF\xFF\xFFMo".to_vec()))
+        }
+    );
 }
 
 fn seq_mut(v: &mut Value) -> &mut Vec<Value> {

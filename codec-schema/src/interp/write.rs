@@ -1009,10 +1009,10 @@ impl<'c> Enc<'c, '_> {
                         union: un,
                     },
                     _,
-                ) if un == "Text" && variant == super::TEXT_BYTES => match &**value {
-                    Value::Bytes(b) => self.w.put_bytes(b),
-                    other => return Err(wrong(&ppath, "bytes", other)),
-                },
+                ) if un == "Text" && variant == super::TEXT_BYTES => {
+                    let b = octets(value, &ppath)?;
+                    self.w.put_bytes(&b);
+                }
                 (Value::Str(s), _) => {
                     if let Some(c) = s.chars().find(|&c| opens(c)) {
                         return Err(EncodeError::new(
