@@ -176,7 +176,7 @@ pub(crate) fn ungenerated(c: &codec_schema::Checked) -> Vec<codec_schema::Diagno
             return None;
         }
         match t {
-            Type::Text { .. } => Some(t),
+            Type::Text { .. } | Type::HashSlots { .. } => Some(t),
             Type::List { of, count }
                 if !matches!(**count, Count::ToNext) && c.fixed_size(of).is_none() =>
             {
@@ -196,6 +196,12 @@ pub(crate) fn ungenerated(c: &codec_schema::Checked) -> Vec<codec_schema::Diagno
                     item: format!("types/{}/fields/{fi}", st.name),
                     pos: c.position(&[Step::from("types"), Step::Index(ti), Step::from("fields"), Step::Index(fi)]),
                     message: match of {
+                        Type::HashSlots { .. } => format!(
+                            "`{}.{}`: a table of hash slots ({}) is not generated yet",
+                            st.name,
+                            f.name,
+                            codec_schema::docs::type_label(of)
+                        ),
                         Type::Text { .. } => format!(
                             "`{}.{}`: text with control records ({}) is not generated yet",
                             st.name,

@@ -680,6 +680,9 @@ impl Gen<'_> {
             Type::Text { .. } => quote!(compile_error!(
                 "text with control records is not generated yet"
             )),
+            Type::HashSlots { .. } => {
+                quote!(compile_error!("tables of hash slots are not generated yet"))
+            }
             Type::U16 => prim(quote!(u16), 2),
             Type::U24 => prim(quote!(u24), 3),
             Type::U32 => prim(quote!(u32), 4),

@@ -815,6 +815,9 @@ impl Gen<'_> {
             Type::Text { .. } => {
                 quote!(compile_error!("text with control records is not generated yet");)
             }
+            Type::HashSlots { .. } => {
+                quote!(compile_error!("tables of hash slots are not generated yet");)
+            }
             Type::U16
             | Type::U32
             | Type::U64

@@ -30,7 +30,7 @@ impl Gen<'_> {
         match t {
             Type::U8 | Type::Pad { .. } => quote!(u8),
             // Refused before generating (`constructs::ungenerated`).
-            Type::Text { .. } => quote!(()),
+            Type::Text { .. } | Type::HashSlots { .. } => quote!(()),
             Type::U16 => quote!(u16),
             Type::U24 | Type::U32 => quote!(u32),
             Type::U64 => quote!(u64),

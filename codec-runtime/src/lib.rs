@@ -31,6 +31,7 @@ pub mod scope;
 #[cfg(feature = "serde")]
 pub mod serde_impls;
 pub mod shared;
+pub mod slots;
 mod span_index;
 pub mod strings;
 mod text;

@@ -582,6 +582,28 @@ impl<'s> Checker<'s> {
                 format!("Pad's align must be a power of two from 2 to 65536, not {align}"),
                 None,
             ),
+            Type::HashSlots { .. } if place != Place::Field => cx.error(
+                tat,
+                item,
+                "a table of hash slots is a field of a struct (the slot count beside it)",
+                None,
+            ),
+            Type::HashSlots { of, key, section, width, .. } => {
+                match self.struct_def(of) {
+                    None => cx.error(tat, item, format!("`{of}` is not a struct"), Some(self.suggest(of))),
+                    Some(st) => match st.fields.iter().find(|g| &g.name == key).map(|g| &g.ty) {
+                        Some(Type::PString { .. } | Type::CString { .. }) => {}
+                        Some(_) => cx.error(tat, item, format!("the key `{of}.{key}` must be a string (PString or CString)"), None),
+                        None => cx.error(tat, item, format!("`{key}` names no field of `{of}`"), Some(field_hint(key, st))),
+                    },
+                }
+                if !self.sections.contains_key(section.as_str()) {
+                    cx.error(tat, item, format!("unknown section `{section}`"), Some(self.section_list()));
+                }
+                if int_width(width).is_none() {
+                    cx.error(tat, item, "a slot's count and offset must be an unsigned integer type", None);
+                }
+            }
             Type::Text { .. } if place != Place::Target => cx.error(
                 tat,
                 item,
@@ -1940,6 +1962,7 @@ fn type_size(t: &Type, named: &dyn Fn(&str) -> Option<Size>) -> Option<Size> {
         Type::Switch { union, .. } => named(union)?,
         Type::Index { width, .. } => int_width(width).map_or(Size::Variable, Size::Fixed),
         Type::CString { .. }
+        | Type::HashSlots { .. }
         | Type::PString { .. }
         | Type::Text { .. }
         | Type::Pad { .. }

@@ -488,6 +488,24 @@ pub enum Type {
         #[serde(default)]
         lossless: bool,
     },
+    /// A table of hash slots, a record's field: `slots` (a sibling integer
+    /// field) pairs of (count, offset), both `width`, each offset (from
+    /// `base`) leading to its slot's records of struct `of`, back to back
+    /// in section `section`; a record sits in slot `hash(key) mod slots`.
+    /// Held as the records in the file's order; encode groups them by slot
+    /// (keeping their order within a slot) and derives the pairs; decode
+    /// refuses a record in a slot its key does not name. MSBT's LBL1.
+    HashSlots {
+        of: String,
+        key: String,
+        slots: String,
+        hash: SlotHash,
+        #[serde(default = "u32_type")]
+        width: Box<Type>,
+        #[serde(default)]
+        base: Base,
+        section: String,
+    },
     /// A string stored as its length in bytes (`len`, an unsigned integer)
     /// then its code units in `encoding` (the file's byte order), with no
     /// end mark. MSBT's labels: `PString(len: U8)`.
@@ -741,6 +759,14 @@ impl Ptr {
             _ => 0,
         }
     }
+}
+
+/// The hash of a `HashSlots` table's keys.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+pub enum SlotHash {
+    /// `h = h × m + byte` over the key's bytes, modulo 2^32 (MSBT's labels:
+    /// `MulAdd(0x492)`).
+    MulAdd(u64),
 }
 
 /// Where a target's alignment comes from when it is kept per value.

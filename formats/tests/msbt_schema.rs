@@ -325,3 +325,55 @@ fn codec_check_proves_the_corpus_and_text_comes_back_byte_for_byte() {
     }
     assert_eq!(done, n);
 }
+
+/// The label table is derived: a new label lands in the slot its hash
+/// names, and a label found in another slot (here: the slot count changed
+/// under the labels) is refused, naming it, rather than moved silently.
+#[test]
+fn labels_are_grouped_by_their_hash_and_a_misplaced_one_is_refused() {
+    let Some(dir) = common::corpus("msbt") else {
+        return;
+    };
+    let data = std::fs::read(dir.join("totk/ActorMsg/Boss.msbt")).unwrap();
+    let (v, mut doc) = decode(&schema(), &data).unwrap();
+    let labels_of = |doc: &Value| -> Vec<Value> {
+        seq(field(
+            field(&seq(field(doc, "blocks"))[0], "data"),
+            "labels",
+        ))
+        .clone()
+    };
+    let before = labels_of(&doc);
+    let labels = field_mut(
+        field_mut(&mut seq_mut(field_mut(&mut doc, "blocks"))[0], "data"),
+        "labels",
+    );
+    let new = Value::Struct {
+        name: "Label".into(),
+        fields: vec![
+            ("name".into(), Value::Str("Zz_Added".into())),
+            ("message".into(), Value::U32(0)),
+        ],
+    };
+    seq_mut(labels).push(new.clone());
+    let out = interp::encode(&v, &doc, &Glue).unwrap();
+    // Read back (every label in the slot its hash names): one more label.
+    let (_, again) = decode(&schema(), &out).unwrap();
+    let mut after = labels_of(&again);
+    let at = after.iter().position(|l| l == &new).expect("the new label");
+    after.remove(at);
+    assert_eq!(after.len(), before.len());
+    assert!(before.iter().all(|l| after.contains(l)));
+    // Its slot: hash mod 29, among the labels of that slot.
+    let h = codec_runtime::slots::mul_add_hash(b"Zz_Added", 0x492);
+    let slot = u32_at(&out, 0x34 + 8 * (h % 29) as usize);
+    assert!(slot >= 1);
+    // Another slot count under the same labels: refused, naming one.
+    let mut bad = data.clone();
+    bad[0x30] = 31;
+    let e = decode(&schema(), &bad).unwrap_err();
+    assert!(
+        e.contains("sits in slot") && e.contains("names slot"),
+        "{e}"
+    );
+}

@@ -118,6 +118,7 @@ pub fn type_label(t: &Type) -> String {
         Type::Bool32 => "bool32".into(),
         Type::Magic(m) => format!("magic {}", crate::magic_label(m)),
         Type::Bytes(n) => format!("bytes[{n}]"),
+        Type::HashSlots { of, slots, .. } => format!("{of}[] in {slots} hash slots"),
         Type::Text {
             tags,
             encoding,

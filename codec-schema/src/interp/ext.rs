@@ -1086,6 +1086,91 @@ impl<'c> Run<'c, '_> {
     /// A unit at `pos` (the target of the offset at `field_pos`): its bytes,
     /// through its transform, read on their own with offsets from its start;
     /// its nodes and errors located in the file.
+    /// A table of hash slots (`HashSlots`) at `p`: `n` pairs of (count,
+    /// offset from `base`), each slot's records read where its offset
+    /// leads, as one list node of the records in slot order; each record's
+    /// key must hash to its slot.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn hash_slots(
+        &mut self,
+        of: &'c str,
+        key: &str,
+        n: u64,
+        hash: crate::SlotHash,
+        width: &Type,
+        base: u64,
+        p: u64,
+        fs: &Site,
+        ty: std::sync::Arc<str>,
+        doc: &'c str,
+    ) -> R<u64> {
+        let Some(TypeDef::Struct(def)) = self.c.get(of) else {
+            return Err(InterpError::new(p, format!("`{of}` is not a struct")));
+        };
+        let w = int_width(width).unwrap_or(4);
+        self.r.check_count(p, p, n, 2 * w)?;
+        let mut node = Node::new(
+            fs.name.clone(),
+            fs.path.clone(),
+            p,
+            ty,
+            fs.unknown,
+            Kind::Seq,
+        );
+        node.size = n * 2 * w;
+        node.doc = self.doc(doc);
+        self.open(node);
+        let crate::SlotHash::MulAdd(m) = hash;
+        let mut k = 0;
+        for i in 0..n {
+            let at = p + i * 2 * w;
+            let count = self.read_uint(width, at)?;
+            let raw = self.read_uint(width, at + w)?;
+            for (x, raw, meaning) in [
+                (at, count, "number of records in the slot"),
+                (at + w, raw, "where the slot's records start"),
+            ] {
+                let mut leaf = Node::new(
+                    format!("slot{i}").as_str(),
+                    format!("{}.slot{i}", fs.path),
+                    x,
+                    crate::docs::type_label(width),
+                    false,
+                    Kind::Derived {
+                        raw,
+                        meaning: meaning.into(),
+                    },
+                );
+                leaf.size = w;
+                self.leaf(leaf);
+            }
+            let t = self.r.target(at + w, base, raw, 1)?;
+            self.r.check_count(at, t, count, 1)?;
+            let mut q = t;
+            for _ in 0..count {
+                let es = fs.index(k);
+                q = self.record(def, q, es.name, es.path, es.unknown)?;
+                let text = self
+                    .top()
+                    .children
+                    .last()
+                    .and_then(|r| r.children.iter().find(|c| c.name == key))
+                    .and_then(|c| match &c.kind {
+                        Kind::Str { value, .. } => Some(value.clone()),
+                        _ => None,
+                    })
+                    .ok_or_else(|| InterpError::new(t, format!("`{of}.{key}` is no string")))?;
+                let h = codec_runtime::slots::mul_add_hash(text.as_bytes(), m);
+                if n > 0 && h % n != i {
+                    return Err(codec_runtime::slots::misplaced(at, &text, i, h, n).into());
+                }
+                k += 1;
+            }
+        }
+        self.close();
+        Ok(p + n * 2 * w)
+    }
+
     /// Text with control records (`Text`) at `pos`, up to the next target:
     /// runs of characters and records of union `tags`, as the children of
     /// one list node; the last unit must be a zero, which is left out.

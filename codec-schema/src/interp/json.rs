@@ -405,6 +405,19 @@ impl Reader<'_> {
                     .to_owned(),
             ),
             Type::Fixed { raw, .. } => self.value(raw, j, path)?,
+            Type::HashSlots { of, .. } => {
+                let J::Array(items) = j else {
+                    return Err(expected(path, "an array", j));
+                };
+                let t = Type::Named(of.clone());
+                Value::Seq(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, x)| self.value(&t, x, &format!("{path}[{i}]")))
+                        .collect::<R<_>>()?,
+                )
+            }
             // Runs of text as strings, records as a union's values.
             Type::Text { tags, lossless, .. } => {
                 let J::Array(items) = j else {

@@ -943,6 +943,23 @@ impl<'c> Run<'c, '_> {
                 continue;
             }
             match &f.ty {
+                Type::HashSlots {
+                    of,
+                    key,
+                    slots,
+                    hash,
+                    width,
+                    base,
+                    ..
+                } => {
+                    let n = self.stored_u64(slots).ok_or_else(|| {
+                        InterpError::new(p, format!("the slot count `{slots}` was not read before"))
+                    })?;
+                    let b = base_of(base, pos, self.c, &self.r);
+                    p = self
+                        .hash_slots(of, key, n, *hash, width, b, p, &fs, ty, &f.doc)
+                        .map_err(|e| e.in_field(&f.name))?;
+                }
                 Type::Pad { align, fill } => {
                     let (byte, end) =
                         codec_runtime::pad::read_pad(self.r.data(), pos, p, *align, *fill)

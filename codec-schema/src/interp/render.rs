@@ -200,7 +200,10 @@ pub fn hex(bytes: &[u8]) -> String {
 pub fn value_text(n: &Node) -> String {
     let mut s = match &n.kind {
         Kind::Record { .. } => String::new(),
-        Kind::Seq => format!("{} element(s)", n.children.len()),
+        Kind::Seq => format!(
+            "{} element(s)",
+            n.children.iter().filter(|c| c.is_stored()).count()
+        ),
         Kind::Numbers { values } => numbers(values),
         Kind::Octets { values } => numbers_of(values.iter().map(|&b| Value::U8(b)), values.len()),
         Kind::Number { value } | Kind::BitRange { value, .. } => value.to_string(),

@@ -440,6 +440,16 @@ impl<'c> Enc<'c, '_> {
                 continue;
             }
             match (&f.derive, &f.ty) {
+                (
+                    None,
+                    Type::HashSlots {
+                        slots, width: sw, ..
+                    },
+                ) => {
+                    let n = integer(field(v, slots, &fpath)?, &fpath)?;
+                    let w = int_width(sw).unwrap_or(4) as usize;
+                    self.w.put_zeros(n.max(0) as usize * 2 * w);
+                }
                 (None, Type::Pad { align, .. }) => {
                     let byte = match field(v, &f.name, &fpath)? {
                         Value::U8(b) => *b,
@@ -786,7 +796,7 @@ impl<'c> Enc<'c, '_> {
                 }
             },
             // Written by its record, which knows where it starts.
-            Type::Pad { .. } => {
+            Type::Pad { .. } | Type::HashSlots { .. } => {
                 return Err(EncodeError::new(
                     path,
                     "padding stands only in a record (it pads from the record's start)",
@@ -1096,6 +1106,69 @@ impl<'c> Enc<'c, '_> {
                     let sd = self.c.section(sec);
                     let (dedup, align) = (sd.dedup, sd.item_align);
                     self.place_value(to, field(v, &f.name, &fpath)?, &dedup, align, &fpath)?;
+                }
+                continue;
+            }
+            if let Type::HashSlots {
+                of,
+                key,
+                slots,
+                hash,
+                width: sw,
+                base,
+                section,
+            } = &f.ty
+            {
+                if self.c.section_id(section) == Some(sec) {
+                    let fpath = format!("{path}.{}", f.name);
+                    let Some(off) = off else {
+                        return Err(EncodeError::new(
+                            fpath,
+                            "a table of hash slots must be at a fixed offset of its record",
+                        ));
+                    };
+                    let n = integer(field(v, slots, &fpath)?, &fpath)?.max(0) as u64;
+                    let elems = elements(field(v, &f.name, &fpath)?, &fpath)?;
+                    let st_of = self.struct_def(of, &fpath)?;
+                    let crate::SlotHash::MulAdd(m) = *hash;
+                    let mut hashes = Vec::with_capacity(elems.len());
+                    for (i, e) in elems.iter().enumerate() {
+                        let Value::Str(k) = field(e, key, &format!("{fpath}[{i}].{key}"))? else {
+                            return Err(EncodeError::new(
+                                format!("{fpath}[{i}].{key}"),
+                                "expected a string",
+                            ));
+                        };
+                        hashes.push(codec_runtime::slots::mul_add_hash(k.as_bytes(), m));
+                    }
+                    if n == 0 && !elems.is_empty() {
+                        return Err(EncodeError::new(
+                            fpath,
+                            format!(
+                                "{} record(s) and no slot to put them in (`{slots}` is 0)",
+                                elems.len()
+                            ),
+                        ));
+                    }
+                    let base_at = self.base(base, rec);
+                    let w = width(sw);
+                    let step = int_width(sw).unwrap_or(4);
+                    for (i, group) in codec_runtime::slots::group_by_slot(&hashes, n)
+                        .iter()
+                        .enumerate()
+                    {
+                        let at_pair = rec + off + i as u64 * 2 * step;
+                        let target = self.w.pos();
+                        for &j in group {
+                            self.write_record(st_of, &elems[j], &format!("{fpath}[{j}]"))?;
+                        }
+                        self.w
+                            .patch_uint(at_pair, w, group.len() as u64, "")
+                            .map_err(at(&fpath))?;
+                        self.w
+                            .patch_offset(at_pair + step, w, base_at, 1, target, self.endian, "")
+                            .map_err(at(&fpath))?;
+                    }
                 }
                 continue;
             }

@@ -1,0 +1,70 @@
+//! Tables of hash slots (`HashSlots`): N slots of (count, offset), each
+//! leading to its records back to back, a record in slot `hash(key) mod N`.
+//! MSBT's label table is one: the game finds a label by hashing it and
+//! searching only its slot, so a label in the wrong slot is lost to it.
+//!
+//! The document holds the records as a flat list, in the file's order; the
+//! slots are derived on writing by grouping the records by their slot,
+//! keeping their order within a slot (Nintendo's files list a slot's labels
+//! in ascending message index; a rewritten file may not, and comes back as
+//! it was). Decode checks that every record sits in the slot its key names:
+//! a table that the writer would rebuild otherwise is an error, not a
+//! silent change.
+
+use crate::error::{DecodeError, ErrorKind};
+
+/// `h = h × m + byte` over `key`, modulo 2^32: the label hash of MSBT
+/// (m = 0x492), and the name hash of SARC (m = 0x65, the archive's
+/// multiplier).
+pub fn mul_add_hash(key: &[u8], m: u64) -> u64 {
+    let m = m as u32;
+    u64::from(
+        key.iter()
+            .fold(0u32, |h, &b| h.wrapping_mul(m).wrapping_add(u32::from(b))),
+    )
+}
+
+/// The slot of each record, from its hash: the records of each slot, in
+/// the order given.
+pub fn group_by_slot(hashes: &[u64], slots: u64) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); slots as usize];
+    if slots == 0 {
+        return out;
+    }
+    for (i, &h) in hashes.iter().enumerate() {
+        out[(h % slots) as usize].push(i);
+    }
+    out
+}
+
+/// The error for a record found in slot `found` whose key hashes to
+/// another: the writer would move it.
+pub fn misplaced(at: u64, key: &str, found: u64, hash: u64, slots: u64) -> DecodeError {
+    DecodeError::new(
+        at,
+        ErrorKind::Invalid(format!(
+            "`{key}` sits in slot {found}, but its hash 0x{hash:08x} names slot {} of {slots}",
+            hash % slots
+        )),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_label_hash_and_the_grouping() {
+        // Computed by hand: ((('a' × m) + 'b') × m + 'c'), m = 0x492.
+        let m = 0x492u64;
+        let h = ((u64::from(b'a') * m + u64::from(b'b')) * m + u64::from(b'c')) & 0xFFFF_FFFF;
+        assert_eq!(mul_add_hash(b"abc", m), h);
+        // Wraps at 32 bits.
+        assert!(mul_add_hash(&[0xFF; 32], m) <= u64::from(u32::MAX));
+        let groups = group_by_slot(&[5, 2, 7, 4], 3);
+        assert_eq!(groups, vec![Vec::<usize>::new(), vec![2, 3], vec![0, 1]]);
+        assert!(group_by_slot(&[1], 0).is_empty());
+        let e = misplaced(0x40, "Talk_00", 2, 7, 3);
+        assert!(e.to_string().contains("names slot 1 of 3"), "{e}");
+    }
+}
