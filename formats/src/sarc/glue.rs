@@ -6,11 +6,7 @@
 /// C++ adds a `char`, signed on most compilers: the two differ only for
 /// names with bytes above 0x7F, which the games' archives do not use).
 pub fn name_hash(name: &[u8], multiplier: u64) -> u64 {
-    let m = multiplier as u32;
-    u64::from(
-        name.iter()
-            .fold(0u32, |h, &b| h.wrapping_mul(m).wrapping_add(u32::from(b))),
-    )
+    codec_runtime::slots::mul_add_hash(name, multiplier)
 }
 
 /// The alignment a file without one gets (a file added to an archive), from
