@@ -102,6 +102,11 @@ const FORMATS: &[Format] = &[
         corpus: "yaz0",
         pick: pick_rstb,
     },
+    Format {
+        name: "msbt",
+        corpus: "msbt",
+        pick: pick_msbt,
+    },
 ];
 
 // ---------------------------------------------------------------------------
@@ -266,6 +271,38 @@ fn pick_rstb(dir: &Path) -> Vec<Sample> {
             Sample::whole(name, small, rstb)
         })
         .collect()
+}
+
+/// MSBT through the schema interpreter (its only codec): decode as the
+/// variant the header names (else the default), and encode what decodes.
+fn msbt(data: &[u8]) -> Outcome {
+    // A header that names no variant is read as the default one, whose
+    // magic or mark then fails at its offset.
+    let name = formats::msbt::detect(data).unwrap_or("Le");
+    let c = formats::msbt::schema().variant(name).expect("the variant");
+    let glue = formats::interp_hooks::Glue;
+    let d =
+        codec_schema::interp::decode_partial_with(c, data, codec_runtime::Limits::default(), &glue);
+    match d.error {
+        None => {
+            let _ = codec_schema::interp::encode(c, &d.root.to_value(), &glue);
+            Vec::new()
+        }
+        Some(e) => vec![(e.offset(), e.to_string())],
+    }
+}
+
+/// Two small files in full: a TotK file with tags in its messages (160
+/// bytes) and the fixture with a block of an unknown kind (192 bytes).
+fn pick_msbt(dir: &Path) -> Vec<Sample> {
+    [
+        "totk/EventFlowMsg/DekuTreeIntroduction.msbt",
+        "tools/example7.msbt",
+    ]
+    .into_iter()
+    .filter_map(|f| Some((f, std::fs::read(dir.join(f)).ok()?)))
+    .map(|(f, data)| Sample::whole(f, data, msbt))
+    .collect()
 }
 
 /// Decodes as game `v`, and, when the mutation makes the file look like
