@@ -1288,6 +1288,20 @@ impl<'c> Run<'c, '_> {
             ));
         }
         flush(self, run, q - unit, &mut k)?;
+        // The zero unit: derived (written back on encode), but explained.
+        let mut zero = Node::new(
+            "end",
+            format!("{}.end", site.path),
+            q - unit,
+            std::sync::Arc::<str>::from("zero unit"),
+            false,
+            Kind::Derived {
+                raw: 0,
+                meaning: "the zero unit that ends the text".into(),
+            },
+        );
+        zero.size = unit;
+        self.leaf(zero);
         self.close();
         Ok(end)
     }
