@@ -384,3 +384,32 @@ fn labels_are_grouped_by_their_hash_and_a_misplaced_one_is_refused() {
         "{e}"
     );
 }
+
+/// `docs/walkthrough-new-format.md` quotes what its commands print.
+#[test]
+fn the_walkthrough_quotes_what_the_commands_print() {
+    let Some(dir) = common::corpus("msbt") else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let doc = std::fs::read_to_string(root.join("docs/walkthrough-new-format.md")).unwrap();
+    let step1 = root.join("docs/walkthrough-new-format/step1.ron");
+    let full = root.join("schemas/msbt.ron");
+    let totk = dir.join("totk");
+    for (command, schema) in [("check", &step1), ("coverage", &step1), ("check", &full)] {
+        let o = common::codec(&[
+            command.as_ref(),
+            "--schema".as_ref(),
+            schema.as_os_str(),
+            totk.as_os_str(),
+        ]);
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        let last = out.lines().last().unwrap_or_default();
+        assert!(
+            doc.contains(last),
+            "the walkthrough does not quote `{last}` ({command} {})",
+            schema.display()
+        );
+    }
+}

@@ -254,7 +254,7 @@ pub fn value_text(n: &Node) -> String {
                 let count = match &list.kind {
                     Kind::Numbers { values } => values.len(),
                     Kind::Octets { values } => values.len(),
-                    _ => list.children.len(),
+                    _ => list.children.iter().filter(|c| c.is_stored()).count(),
                 };
                 let _ = write!(s, ", {count} element(s)");
             }
