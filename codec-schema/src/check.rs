@@ -589,6 +589,14 @@ impl<'s> Checker<'s> {
                 None,
             ),
             Type::HashSlots { of, key, section, width, .. } => {
+                if let Some(path) = self.inline_offset(&Type::Named(of.clone()), &mut HashSet::new()) {
+                    cx.error(
+                        tat,
+                        item,
+                        format!("the records of a table of hash slots hold no offsets yet, and `{path}` is one"),
+                        Some("they are written in place, slot by slot; hold the data inline".into()),
+                    );
+                }
                 match self.struct_def(of) {
                     None => cx.error(tat, item, format!("`{of}` is not a struct"), Some(self.suggest(of))),
                     Some(st) => match st.fields.iter().find(|g| &g.name == key).map(|g| &g.ty) {

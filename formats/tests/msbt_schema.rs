@@ -255,6 +255,14 @@ fn the_checker_names_misused_sizes_pads_and_other_variants() {
         Struct(name: "Body", fields: [(name: "x", type: U8), (name: "pad", type: Pad(align: 3))]),
         Struct(name: "U", layout: (sections: []), fields: [(name: "x", type: U8)]),
         Union(name: "B", tag: U8, inline_tag: true, variants: [(name: "A", tag: 1, type: U8)], other: "A"),
+        Struct(name: "H", layout: (sections: [Section(name: "s")]), fields: [
+            (name: "n", type: U32),
+            (name: "items", type: HashSlots(of: "Item", key: "name", slots: "n", hash: MulAdd(0x492), base: Unit, section: "s")),
+        ]),
+        Struct(name: "Item", fields: [
+            (name: "name", type: PString(len: U8)),
+            (name: "far", type: Ptr(width: U32, base: Unit, to: U32, section: "s")),
+        ]),
     ])"#;
     let e = codec_schema::parse_str(bad, "t.ron")
         .unwrap_err()
@@ -264,6 +272,7 @@ fn the_checker_names_misused_sizes_pads_and_other_variants() {
         "the size field `len2` must have `derive: Size(\"unit\")`",
         "Pad's align must be a power of two from 2 to 65536, not 3",
         "`other` applies to a peek union",
+        "the records of a table of hash slots hold no offsets yet, and `Item.far` is one",
     ] {
         assert!(e.contains(want), "missing {want:?} in:\n{e}");
     }
