@@ -448,14 +448,19 @@ impl Checked {
             Type::List { count, .. } | Type::Rows { count, .. } => {
                 matches!(**count, Count::ToNext)
             }
-            Type::Select { .. } | Type::Pool {} => true,
+            Type::Select { .. } | Type::Pool {} | Type::Text { .. } => true,
             _ => false,
         })
     }
 
-    /// Does any list of the schema run to the next offset target (`ToNext`)?
+    /// Does any list or text of the schema run to the next offset target
+    /// (`ToNext`, `Text`)?
     pub fn uses_to_next(&self) -> bool {
-        self.any_type(|t| matches!(t, Type::List { count, .. } if matches!(**count, Count::ToNext)))
+        self.any_type(|t| match t {
+            Type::List { count, .. } => matches!(**count, Count::ToNext),
+            Type::Text { .. } => true,
+            _ => false,
+        })
     }
 
     /// Does a `Ref` anywhere in the schema point at records of `name` (so
