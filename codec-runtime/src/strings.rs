@@ -180,19 +180,7 @@ impl Reader<'_> {
         let at = pos + width;
         let bytes = checked::bytes(self.data(), at, len)?;
         self.charge(pos, len + width)?;
-        let text = if unit == 1 {
-            match std::str::from_utf8(bytes) {
-                Ok(s) => s.to_owned(),
-                Err(e) => {
-                    return Err(DecodeError::new(
-                        at + e.valid_up_to() as u64,
-                        ErrorKind::InvalidUtf8,
-                    ))
-                }
-            }
-        } else {
-            decode(bytes, at, unit, self.endian())?
-        };
+        let text = text_of_units(bytes, at, unit, self.endian())?;
         Ok((crate::Str::from(text), at + len))
     }
 }
@@ -314,19 +302,7 @@ impl Reader<'_> {
         let e = self.endian();
         let field = self.bytes(pos, size)?;
         let len = sized(field, pos, unit, e)?;
-        let text = if unit == 1 {
-            match std::str::from_utf8(&field[..len]) {
-                Ok(s) => s.to_owned(),
-                Err(err) => {
-                    return Err(DecodeError::new(
-                        pos + err.valid_up_to() as u64,
-                        ErrorKind::InvalidUtf8,
-                    ))
-                }
-            }
-        } else {
-            decode(&field[..len], pos, unit, e)?
-        };
+        let text = text_of_units(&field[..len], pos, unit, e)?;
         self.charge(pos, size)?;
         Ok((crate::Str::from(text), pos + size))
     }
