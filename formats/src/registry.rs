@@ -302,7 +302,7 @@ pub static FORMATS: [Entry; 7] = [
         summary: "LMS message text (.msbt; both byte orders, UTF-8/16/32), from its schema alone",
         magic: "MsgStdBn",
         extensions: ".msbt",
-        text: "JSON (the generic form)",
+        text: "YAML: the TotK editors' form (label: message, tags inline; docs/msbt-text.md)",
         schema_file: "schemas/msbt.ron",
         schema_source: msbt::SCHEMA_SOURCE,
         variants: Some("le, be, leutf8, beutf8, leutf32, beutf32 (the header names a file's own)"),

@@ -280,7 +280,8 @@ fn the_checker_names_misused_sizes_pads_and_other_variants() {
 
 /// The registry's entry: `codec check` on the corpus folder finds every
 /// MSBT by its magic and proves it through the interpreter, and refuses
-/// the tool fixture that is not one.
+/// the tool fixture that is not one; the generic JSON and the editors'
+/// text give back every file.
 #[test]
 fn codec_check_proves_the_corpus_and_text_comes_back_byte_for_byte() {
     let Some(dir) = common::corpus("msbt") else {
@@ -319,6 +320,12 @@ fn codec_check_proves_the_corpus_and_text_comes_back_byte_for_byte() {
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let back = interp::encode(&cv, &read.document, &Glue).unwrap();
         assert!(back == data, "{}", path.display());
+        // The editors' text too.
+        let text =
+            formats::msbt::to_text(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let back =
+            formats::msbt::from_text(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(back == data, "{}", path.display());
         done += 1;
         // A few through the command line too, named by their magic alone.
         if texts < 3 {
@@ -326,7 +333,7 @@ fn codec_check_proves_the_corpus_and_text_comes_back_byte_for_byte() {
             std::fs::write(&input, &data).unwrap();
             let o = common::codec(&["to-text".as_ref(), input.as_os_str()]);
             assert!(o.status.success(), "{}", common::stderr(&o));
-            let json = scratch.join(format!("f{texts}.msbt.json"));
+            let json = scratch.join(format!("f{texts}.msbt.yml"));
             let again = scratch.join(format!("f{texts}.again.msbt"));
             let o = common::codec(&[
                 "from-text".as_ref(),

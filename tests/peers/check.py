@@ -143,6 +143,15 @@ KNOWN_PEER_ERRORS = {
         "and one bool default differently from the game file it was made from "
         "(Npc_Gerudo_Queen_Young.event.root), which codec's reading and JSON agree with"
     ),
+    # pymsbt 1.0.2 (tests/peers/msbt.py), as ../shared/research/msbt.md §6 measured it:
+    "CtrlGuide_00.msbt": (
+        "pymsbt reads the closing tag 0x0F 3.1 as a tag, takes the next code unit for its "
+        "parameter size and runs into the next message"
+    ),
+    "example3.msbt": (
+        "pymsbt ends each message at its first zero unit; these messages hold U+0000 before "
+        "their end (the next message's offset)"
+    ),
 }
 
 

@@ -57,7 +57,8 @@ pub struct FileEntry {
     pub name: String,
     /// Where its content is in the folder, relative to it.
     pub stored: String,
-    /// How it is stored: `bytes`, `aamp-yaml`, `byml-yaml` or `ainb-json`.
+    /// How it is stored: `bytes`, `aamp-yaml`, `byml-yaml`, `ainb-json` or
+    /// `msbt-yaml`.
     pub form: String,
     /// The alignment it was found at (0: choose on writing).
     pub align: u64,
@@ -68,11 +69,12 @@ pub struct FileEntry {
 }
 
 /// The forms a file can be stored in, with the extension their text adds.
-const FORMS: [(&str, Option<&str>); 4] = [
+const FORMS: [(&str, Option<&str>); 5] = [
     ("bytes", None),
     ("aamp-yaml", Some("yml")),
     ("byml-yaml", Some("yml")),
     ("ainb-json", Some("json")),
+    ("msbt-yaml", Some("yml")),
 ];
 
 /// Chooses where each entry is stored in the folder: `wanted` gives each
@@ -172,6 +174,10 @@ pub fn text_form(
         let back = crate::ainb::text::from_json(&text).ok()?;
         return (crate::ainb::encode(&back).ok()? == bytes).then_some(("ainb-json", "json", text));
     }
+    if crate::msbt::detect(bytes).is_some() {
+        // `to_text` itself checks that the text gives these bytes back.
+        return Some(("msbt-yaml", "yml", crate::msbt::to_text(bytes).ok()?));
+    }
     None
 }
 
@@ -268,7 +274,7 @@ pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Resu
         }
         if !FORMS.iter().any(|(form, _)| *form == f.form) {
             return Err(entry(format!(
-                "form {:?} is not one of bytes, aamp-yaml, byml-yaml, ainb-json",
+                "form {:?} is not one of bytes, aamp-yaml, byml-yaml, ainb-json, msbt-yaml",
                 f.form
             )));
         }
@@ -405,12 +411,15 @@ fn new_file_form(
             "aamp-yaml" => crate::aamp::text::looks_like_aamp_text(t),
             "byml-yaml" => crate::byml::text::looks_like_byml_text(t),
             "ainb-json" => crate::ainb::text::looks_like_ainb_json(t),
+            "msbt-yaml" => crate::msbt::looks_like_editor_text(t),
             _ => false,
         })
     };
     let yaml = text_ext != "json";
     let by_content = if yaml {
-        ["aamp-yaml", "byml-yaml"].into_iter().find(|f| looks(f))
+        ["aamp-yaml", "byml-yaml", "msbt-yaml"]
+            .into_iter()
+            .find(|f| looks(f))
     } else {
         ["ainb-json"].into_iter().find(|f| looks(f))
     };
@@ -432,6 +441,7 @@ fn new_file_form(
                 "aamp-yaml" => "AAMP YAML starts with the !io tag",
                 "byml-yaml" =>
                     "BYML YAML starts with `# BYML version N, little-endian` or `big-endian`",
+                "msbt-yaml" => "MSBT text starts with `$msbt:` or a label and a `|-` message",
                 _ => "AINB JSON has `Nodes` and `Version`",
             }
         )),
@@ -558,8 +568,9 @@ fn convert_stored(path: &Path, raw: Vec<u8>, form: &str) -> Result<Vec<u8>, Stri
             let doc = crate::ainb::text::from_json(&text).map_err(|e| fail(e.to_string()))?;
             crate::ainb::encode(&doc).map_err(|e| fail(format!("encode error: {e}")))
         }
+        "msbt-yaml" => crate::msbt::from_text(&text).map_err(fail),
         other => Err(fail(format!(
-            "form \"{other}\" is not one of bytes, aamp-yaml, byml-yaml, ainb-json"
+            "form \"{other}\" is not one of bytes, aamp-yaml, byml-yaml, ainb-json, msbt-yaml"
         ))),
     }
 }

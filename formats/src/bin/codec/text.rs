@@ -447,6 +447,8 @@ fn is_text_we_convert(path: &Path) -> bool {
         || formats::byml::text::looks_like_byml_text(&text)
         || formats::ainb::text::looks_like_ainb_json(&text)
         || formats::msbt::looks_like_text(&text)
+        || is_msbt_text_name(path)
+        || formats::msbt::looks_like_editor_text(&text)
 }
 
 /// The folder every output goes into when -o names one for several inputs
@@ -602,13 +604,12 @@ fn to_text(
     {
         return done;
     }
-    // MSBT's text is the generic form of its built-in schema.
     let msbt = match args.format {
         Some(f) => Format::from(f) == Format::Msbt,
         None => first_bytes(input).is_some_and(|d| formats::msbt::detect(&d).is_some()),
     };
     if msbt {
-        return schema_to_text(input, args, dicts, formats::msbt::schema());
+        return msbt_to_text(input, args, dicts);
     }
     let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
         if crate::open::is_addressed(p) {
@@ -697,6 +698,60 @@ fn read_peeled(
     }
 }
 
+/// Named as `to-text` names MSBT's text: `FILE.msbt.yml` (or `.yaml`).
+fn is_msbt_text_name(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name.ends_with(".msbt.yml") || name.ends_with(".msbt.yaml")
+}
+
+/// `to-text` of an MSBT file: the editors' text (formats::msbt::text),
+/// FILE.msbt.yml beside it.
+fn msbt_to_text(
+    input: &Path,
+    args: &ToTextArgs,
+    dicts: &formats::layer::Dictionaries,
+) -> Result<Vec<PathBuf>, String> {
+    let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
+        let mut name: OsString = p.as_os_str().to_owned();
+        name.push(".yml");
+        Ok(PathBuf::from(name))
+    })?;
+    let at = |e: String| format!("{}: {e}", input.display());
+    let (layers, bytes) = read_peeled(input, dicts).map_err(at)?;
+    if !layers.is_empty() {
+        return Err(at(format!(
+            "an MSBT inside {}: the editors' text has no place to say so; decompress it first, \
+             or write the generic form with --schema schemas/msbt.ron",
+            formats::layer::describe(&layers)
+        )));
+    }
+    let text = formats::msbt::to_text(&bytes).map_err(at)?;
+    target.write(text.as_bytes())
+}
+
+/// `from-text` of MSBT's text: the file, laid out as Nintendo's writer
+/// lays it out.
+fn msbt_from_text(input: &Path, args: &FromTextArgs) -> Result<Vec<PathBuf>, String> {
+    let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
+        match p.extension().and_then(|e| e.to_str()) {
+            Some(ext) if ext.eq_ignore_ascii_case("yml") || ext.eq_ignore_ascii_case("yaml") => {
+                Ok(p.with_extension(""))
+            }
+            _ => Err(format!(
+                "{}: cannot name the output (the input does not end in .yml or .yaml); use -o OUT",
+                p.display()
+            )),
+        }
+    })?;
+    let at = |e: String| format!("{}: {e}", input.display());
+    let text = fs::read_to_string(input).map_err(|e| at(e.to_string()))?;
+    let bytes = formats::msbt::from_text(&text).map_err(at)?;
+    target.write(&bytes)
+}
+
 /// `to-text --schema`: the generic JSON form of one file's document, read
 /// by the interpreter (through the file's compression layers, which the
 /// JSON names).
@@ -773,7 +828,7 @@ fn not_converted(bytes: &[u8], layers: &[formats::layer::Layer]) -> String {
             &bytes[..bytes.len().min(4)]
         );
     }
-    "not a binary format this tool converts (no known magic; to-text reads AAMP, AINB, \
+    "not a binary format this tool converts (no known magic; to-text reads AAMP, AINB, MSBT, \
      BYML, legacy BDAT and SARC archives, also inside Yaz0 and zstd)"
         .to_owned()
 }
@@ -798,11 +853,21 @@ fn from_text(
     {
         return done;
     }
-    // MSBT's text is the generic form of its built-in schema.
-    let msbt = format_arg == Some(Format::Msbt)
-        || fs::read_to_string(input).is_ok_and(|t| formats::msbt::looks_like_text(&t));
-    if msbt {
+    // MSBT's text is the editors' form; its generic JSON is read too.
+    let source = fs::read_to_string(input).ok();
+    if source
+        .as_deref()
+        .is_some_and(formats::msbt::looks_like_text)
+    {
         return schema_from_text(input, args, dicts, formats::msbt::schema());
+    }
+    if format_arg == Some(Format::Msbt)
+        || is_msbt_text_name(input)
+        || source
+            .as_deref()
+            .is_some_and(formats::msbt::looks_like_editor_text)
+    {
+        return msbt_from_text(input, args);
     }
     let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
         match p.extension().and_then(|e| e.to_str()) {

@@ -8,12 +8,14 @@
 //! interpreter's generic form ([`Value`]); its text, the generic JSON
 //! (`docs/generic-text.md`).
 
+pub mod text;
+
 use codec_schema::interp::{self, Value};
 use codec_schema::Checked;
 use std::sync::OnceLock;
 
 /// The schema, built into the binary.
-pub const SCHEMA_SOURCE: &str = include_str!("../../schemas/msbt.ron");
+pub const SCHEMA_SOURCE: &str = include_str!("../../../schemas/msbt.ron");
 
 /// The file magic.
 pub const MAGIC: &[u8; 8] = b"MsgStdBn";
@@ -97,6 +99,61 @@ pub fn decode(data: &[u8]) -> Result<(&'static str, Value), String> {
 pub fn encode(doc: &Value, variant_name: &str) -> Result<Vec<u8>, String> {
     let c = variant(variant_name)?;
     interp::encode(c, doc, &crate::interp_hooks::Glue).map_err(|e| e.to_string())
+}
+
+/// The text of a file (see [`text`]): the form TotK's editors read, with
+/// what gives back the same bytes added where the file departs from TotK's
+/// defaults.
+pub fn to_text(data: &[u8]) -> Result<String, String> {
+    let (name, doc) = decode(data)?;
+    let generic = interp::json::to_json(variant(name)?, &doc, &[]);
+    let generic: serde_json::Value =
+        serde_json::from_str(&generic).map_err(|e| format!("the generic form: {e}"))?;
+    let text = text::write(&generic["document"], name)?;
+    // The text must give back this file: where it would not (labels in
+    // an order no writer gives them, say), say so rather than let an edit
+    // change what the user did not touch.
+    let back = from_text(&text).map_err(|e| format!("the text does not read back: {e}"))?;
+    if back != data {
+        let at = back
+            .iter()
+            .zip(data)
+            .position(|(a, b)| a != b)
+            .unwrap_or(back.len().min(data.len()));
+        return Err(format!(
+            "the editors' text would not give back this file (its bytes differ from offset \
+             {at:#x}: a layout no known writer produces); write the generic form with \
+             `to-text --schema schemas/msbt.ron`"
+        ));
+    }
+    Ok(text)
+}
+
+/// The file a text (see [`text`]) describes, laid out as Nintendo's writer
+/// lays it out.
+pub fn from_text(source: &str) -> Result<Vec<u8>, String> {
+    let (name, doc) = text::read(source).map_err(|e| e.to_string())?;
+    let generic = serde_json::json!({"schema": "msbt", "variant": name, "document": doc});
+    let (c, read) = interp::json::from_json(schema(), &generic.to_string())?;
+    interp::encode(&c, &read.document, &crate::interp_hooks::Glue).map_err(|e| e.to_string())
+}
+
+/// Is `text` MSBT's text rather than another format's YAML? It starts with
+/// the settings entry, or its first entry is a label whose message is a
+/// `|-` block or a quoted string and it holds a tag or no YAML tag at all.
+pub fn looks_like_editor_text(source: &str) -> bool {
+    let first = source
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#') && !l.starts_with("---"));
+    match first {
+        Some(l) if l.starts_with(text::SETTINGS) => true,
+        Some(l) => {
+            !l.starts_with([' ', '-', '!', '{', '['])
+                && (l.ends_with(": |-") || l.contains(": \""))
+                && !source.contains(": !")
+        }
+        None => false,
+    }
 }
 
 #[cfg(test)]

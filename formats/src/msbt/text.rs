@@ -1,0 +1,952 @@
+//! MSBT's text: the form Tears of the Kingdom's editors read and write
+//! (TotkBits through EPD's library, NX-Editor through MessageStudio), one
+//! entry per message in message order, the label as the key and the
+//! message as the value, tags written inline:
+//!
+//! ```yaml
+//! Talk_00: |-
+//!   <3 Type='0' Data='0x0B00'/>Huh? Who is it?!
+//! Talk_01: |-
+//!   Two lines
+//!   of text.
+//! ```
+//!
+//! A tag is `<GROUP Type='TYPE' Data='0xHEX'/>` (no `Data` when it has no
+//! parameters, as MessageStudio writes it; `Data` without `0x` is read too,
+//! as EPD's C++ library writes it), a closing tag `<[GROUP|TYPE]>`.
+//! Parameters stay bytes: no table of tag meanings covers every kind the
+//! games use (`../shared/research/msbt.md` §5).
+//!
+//! Why not codec's generic JSON: both editors read only this form, and
+//! it is what modders share. Why not msyt's YAML: it is BotW's, sorts the
+//! entries by label (losing the message order) and cannot write tag kinds
+//! it has no name for.
+//!
+//! What the editors leave to their writer is added here, so that the text
+//! gives back the same bytes, and only where a file departs from TotK's
+//! defaults (little-endian UTF-16, version 3, LBL1 then TXT2, the slot
+//! count by TotK's rule, 0xAB padding): then a first entry `$msbt` holds
+//! the differences (`byte_order: big`, `slots: 1`, `padding: 0`, `blocks:
+//! [LBL1, ATR1, TXT2]`, ...). A TotK file's text has no such entry and
+//! nothing before its first label (both editors would take a comment
+//! line for a label).
+//!
+//! A message a bare `|-` block cannot hold exactly (empty, ending in a line
+//! break, starting with a space, holding a control character) is written
+//! in double quotes, which any YAML reader reads back the same.
+//!
+//! The text is made from and read into the generic form of the schema's
+//! document (`docs/generic-text.md`), so the interpreter writes the bytes:
+//! this module only rearranges; every layout rule stays in
+//! `schemas/msbt.ron`.
+
+use crate::yaml::read::{err, Events, Scalar};
+use crate::yaml::TextError;
+use saphyr_parser::{Event, ScalarStyle, Span};
+use serde_json::{json, Map, Value as Json};
+use std::fmt::Write as _;
+
+/// The key of the entry that holds a file's departures from the defaults.
+pub const SETTINGS: &str = "$msbt";
+
+/// The padding byte Nintendo's writer uses.
+const DEFAULT_PADDING: u64 = 0xAB;
+const DEFAULT_VERSION: u64 = 3;
+
+/// The number of hash slots TotK's files have for `labels` labels: the
+/// smallest prime `p` with `2p > labels`, but never more than 101
+/// (`../shared/research/msbt.md` §2; every TotK file but one).
+pub fn slot_rule(labels: usize) -> u32 {
+    let is_prime = |n: u32| n >= 2 && (2..n).take_while(|d| d * d <= n).all(|d| n % d != 0);
+    (2..101)
+        .find(|&p| is_prime(p) && 2 * p as usize > labels)
+        .unwrap_or(101)
+}
+
+/// Which variant of `schemas/msbt.ron` a byte order and an encoding are.
+fn variant_of(big: bool, encoding: &str) -> &'static str {
+    match (big, encoding) {
+        (false, "utf-8") => "LeUtf8",
+        (true, "utf-8") => "BeUtf8",
+        (false, "utf-32") => "LeUtf32",
+        (true, "utf-32") => "BeUtf32",
+        (false, _) => "Le",
+        (true, _) => "Be",
+    }
+}
+
+/// The key of the message list in the generic form of each encoding.
+fn messages_key(encoding: &str) -> &'static str {
+    match encoding {
+        "utf-8" => "messages_utf8",
+        "utf-32" => "messages_utf32",
+        _ => "messages",
+    }
+}
+
+// ---------------------------------------------------------------- writing
+
+/// The text of a document given in its generic form (the `document` of
+/// `to-text --schema`) and its variant's name.
+pub fn write(doc: &Json, variant: &str) -> Result<String, String> {
+    let field = |v: &Json, k: &str| -> Result<Json, String> {
+        v.get(k)
+            .cloned()
+            .ok_or_else(|| format!("the document has no `{k}`"))
+    };
+    let number = |v: &Json, k: &str| -> Result<u64, String> {
+        field(v, k)?
+            .as_u64()
+            .ok_or_else(|| format!("`{k}` is not a number"))
+    };
+    let mut settings = Map::new();
+    if variant.starts_with("Be") {
+        settings.insert("byte_order".into(), json!("big"));
+    }
+    let encoding = if variant.ends_with("Utf8") {
+        "utf-8"
+    } else if variant.ends_with("Utf32") {
+        "utf-32"
+    } else {
+        "utf-16"
+    };
+    if encoding != "utf-16" {
+        settings.insert("encoding".into(), json!(encoding));
+    }
+    let version = number(doc, "version")?;
+    if version != DEFAULT_VERSION {
+        settings.insert("version".into(), json!(version));
+    }
+    for k in ["unknown_0a", "unknown_10"] {
+        let n = number(doc, k)?;
+        if n != 0 {
+            settings.insert(k.into(), json!(n));
+        }
+    }
+    let reserved = field(doc, "reserved")?;
+    if reserved
+        .as_str()
+        .is_some_and(|h| h.bytes().any(|b| b != b'0'))
+    {
+        settings.insert("reserved".into(), reserved);
+    }
+
+    let blocks = field(doc, "blocks")?;
+    let blocks = blocks.as_array().ok_or("`blocks` is not a list")?;
+    let mut kinds: Vec<Json> = Vec::new();
+    let mut paddings: Vec<u64> = Vec::new();
+    let mut labels: Option<&Json> = None;
+    let mut texts: Option<&Json> = None;
+    let mut attributes: Option<&Json> = None;
+    for (i, block) in blocks.iter().enumerate() {
+        let (kind, body) = block
+            .as_object()
+            .and_then(|o| o.iter().next())
+            .ok_or_else(|| format!("blocks[{i}] is not a block"))?;
+        let reserved = body.get("reserved").and_then(Json::as_str).unwrap_or("");
+        if reserved.bytes().any(|b| b != b'0') {
+            return Err(format!(
+                "blocks[{i}] ({kind}) has nonzero reserved bytes {reserved}, which this text \
+                 cannot hold; write the generic form with `to-text --schema schemas/msbt.ron`"
+            ));
+        }
+        paddings.push(number(body, "padding")?);
+        let once = |slot: &mut Option<&Json>, data: &'static str| -> Result<(), String> {
+            if slot.is_some() {
+                return Err(format!(
+                    "a second {data} block (blocks[{i}]): this text holds one; write the \
+                     generic form with `to-text --schema schemas/msbt.ron`"
+                ));
+            }
+            Ok(())
+        };
+        match kind.as_str() {
+            "Labels" => {
+                once(&mut labels, "LBL1")?;
+                labels = body.get("data");
+                kinds.push(json!("LBL1"));
+            }
+            "Texts" => {
+                once(&mut texts, "TXT2")?;
+                texts = body.get("data");
+                kinds.push(json!("TXT2"));
+            }
+            "Attributes" => {
+                once(&mut attributes, "ATR1")?;
+                attributes = body.get("data");
+                kinds.push(json!("ATR1"));
+            }
+            _ => {
+                let magic = body.get("magic").and_then(Json::as_str).unwrap_or("");
+                let name = hex_to_bytes(magic)
+                    .ok()
+                    .and_then(|b| String::from_utf8(b).ok())
+                    .filter(|s| s.len() == 4 && s.bytes().all(|c| c.is_ascii_alphanumeric()))
+                    .ok_or_else(|| {
+                        format!(
+                            "blocks[{i}]: a block whose magic {magic} is not 4 letters or digits"
+                        )
+                    })?;
+                let mut one = Map::new();
+                one.insert(name, field(body, "data")?);
+                kinds.push(Json::Object(one));
+            }
+        }
+    }
+    let texts = texts.ok_or(
+        "the file has no TXT2 block; write the generic form with `to-text --schema schemas/msbt.ron`",
+    )?;
+    let messages = texts
+        .get(messages_key(encoding))
+        .and_then(Json::as_array)
+        .ok_or("the TXT2 block has no messages")?;
+    let labels = labels.ok_or(
+        "the file has no LBL1 block, so its messages have no labels; write the generic form \
+         with `to-text --schema schemas/msbt.ron`",
+    )?;
+    let slot_count = number(labels, "slot_count")?;
+    let label_list = labels
+        .get("labels")
+        .and_then(Json::as_array)
+        .ok_or("the LBL1 block has no labels")?;
+    // The label of each message: exactly one each.
+    let mut names: Vec<Option<&str>> = vec![None; messages.len()];
+    for (i, label) in label_list.iter().enumerate() {
+        let name = label.get("name").and_then(Json::as_str).unwrap_or("");
+        let index = label
+            .get("message")
+            .and_then(Json::as_u64)
+            .unwrap_or(u64::MAX);
+        let slot = usize::try_from(index)
+            .ok()
+            .and_then(|m| names.get_mut(m))
+            .ok_or_else(|| {
+                format!(
+                    "label {i} ({name:?}) names message {index}, but there are {} messages",
+                    messages.len()
+                )
+            })?;
+        if let Some(other) = slot.replace(name) {
+            return Err(format!(
+                "message {index} has two labels ({other:?} and {name:?}); this text gives each \
+                 message one: write the generic form with `to-text --schema schemas/msbt.ron`"
+            ));
+        }
+    }
+    if slot_count != u64::from(slot_rule(label_list.len())) {
+        settings.insert("slots".into(), json!(slot_count));
+    }
+    if paddings.iter().any(|&p| p != DEFAULT_PADDING) {
+        let first = paddings[0];
+        if paddings.iter().all(|&p| p == first) {
+            settings.insert("padding".into(), json!(first));
+        } else {
+            settings.insert("padding".into(), json!(paddings));
+        }
+    }
+    if kinds != [json!("LBL1"), json!("TXT2")] {
+        settings.insert("blocks".into(), Json::Array(kinds));
+    }
+    if let Some(a) = attributes {
+        let count = number(a, "count")?;
+        let size = number(a, "attribute_size")?;
+        let bytes = match a.get("bytes") {
+            Some(Json::String(s)) => s.clone(),
+            _ => String::new(),
+        };
+        if count != messages.len() as u64 || size != 0 || !bytes.is_empty() {
+            settings.insert(
+                "attributes".into(),
+                json!({"count": count, "size": size, "bytes": bytes}),
+            );
+        }
+    }
+
+    let mut out = String::new();
+    if !settings.is_empty() {
+        out.push_str(SETTINGS);
+        out.push_str(":\n");
+        for (k, v) in &settings {
+            let _ = writeln!(out, "  {k}: {}", flow(v));
+        }
+    }
+    for (index, (message, name)) in messages.iter().zip(&names).enumerate() {
+        let name = name.ok_or_else(|| {
+            format!(
+                "message {index} has no label; this text names each message by its label: \
+                 write the generic form with `to-text --schema schemas/msbt.ron`"
+            )
+        })?;
+        let runs = message
+            .as_array()
+            .ok_or_else(|| format!("message {index} is not a list of runs"))?;
+        let text = message_text(runs).map_err(|e| format!("message {index} ({name}): {e}"))?;
+        write_key(&mut out, name);
+        write_message(&mut out, &text);
+    }
+    Ok(out)
+}
+
+/// A message's runs (text, tags, closing tags, bytes that are no text) as
+/// one string with the tags inline.
+fn message_text(runs: &[Json]) -> Result<String, String> {
+    let mut s = String::new();
+    for run in runs {
+        match run {
+            Json::String(t) => {
+                // A `<` that starts what reads as a tag would come back as
+                // one: the form has no escape for it.
+                for (at, _) in t.match_indices('<') {
+                    if parse_tag(&t[at..]).is_some() {
+                        return Err(format!(
+                            "its text holds {:?}, which reads as a tag; write the generic \
+                             form with `to-text --schema schemas/msbt.ron`",
+                            &t[at..t.len().min(at + 24)]
+                        ));
+                    }
+                }
+                s.push_str(t);
+            }
+            Json::Object(o) => {
+                let (kind, body) = o.iter().next().ok_or("an empty run")?;
+                let n = |k: &str| body.get(k).and_then(Json::as_u64).unwrap_or(0);
+                let hex = |k: &str| {
+                    body.get(k)
+                        .or(Some(body))
+                        .and_then(Json::as_str)
+                        .unwrap_or("")
+                        .to_ascii_uppercase()
+                };
+                match kind.as_str() {
+                    "Tag" => {
+                        let _ = write!(s, "<{} Type='{}'", n("group"), n("kind"));
+                        let params = hex("params");
+                        if !params.is_empty() {
+                            let _ = write!(s, " Data='0x{params}'");
+                        }
+                        s.push_str("/>");
+                    }
+                    "Close" => {
+                        let _ = write!(s, "<[{}|{}]>", n("group"), n("kind"));
+                    }
+                    "Bytes" => {
+                        let _ = write!(s, "<Bytes Data='0x{}'/>", hex(""));
+                    }
+                    other => return Err(format!("a run of unknown kind `{other}`")),
+                }
+            }
+            _ => return Err("a run that is neither text nor a tag".into()),
+        }
+    }
+    Ok(s)
+}
+
+fn write_key(out: &mut String, name: &str) {
+    let plain = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+        && !matches!(
+            name.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n" | "inf" | "nan"
+        );
+    if plain {
+        out.push_str(name);
+    } else {
+        double_quoted(out, name);
+    }
+    out.push(':');
+}
+
+/// Whether a character may stand as itself in a block scalar (YAML's
+/// printable characters, less the ones some readers take for line breaks).
+fn block_safe(c: char) -> bool {
+    matches!(c, '\t' | '\n' | ' '..='~' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+        && !matches!(c, '\u{FEFF}' | '\u{2028}' | '\u{2029}')
+}
+
+fn write_message(out: &mut String, text: &str) {
+    let first_line = text.split('\n').find(|l| !l.is_empty()).unwrap_or("");
+    let literal = !text.is_empty()
+        && !text.ends_with('\n')
+        && !first_line.starts_with([' ', '\t'])
+        && !text.split('\n').any(|l| l.starts_with('\t'))
+        && text.chars().all(block_safe);
+    if literal {
+        out.push_str(" |-\n");
+        for line in text.split('\n') {
+            if !line.is_empty() {
+                out.push_str("  ");
+                out.push_str(line);
+            }
+            out.push('\n');
+        }
+    } else {
+        out.push(' ');
+        double_quoted(out, text);
+        out.push('\n');
+    }
+}
+
+fn double_quoted(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            c if c != '\n' && block_safe(c) => out.push(c),
+            c if (c as u32) <= 0xFF => {
+                let _ = write!(out, "\\x{:02X}", c as u32);
+            }
+            c => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+        }
+    }
+    out.push('"');
+}
+
+/// A settings value in YAML's flow form.
+fn flow(v: &Json) -> String {
+    match v {
+        Json::Number(n) => n.to_string(),
+        Json::String(s)
+            if s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') =>
+        {
+            s.clone()
+        }
+        Json::String(s) => format!("'{}'", s.replace('\'', "''")),
+        Json::Array(a) => format!("[{}]", a.iter().map(flow).collect::<Vec<_>>().join(", ")),
+        Json::Object(o) => format!(
+            "{{{}}}",
+            o.iter()
+                .map(|(k, v)| format!("{k}: {}", flow(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Json::Bool(b) => b.to_string(),
+        Json::Null => "null".into(),
+    }
+}
+
+// ---------------------------------------------------------------- reading
+
+/// One inline element of a message, parsed from the text.
+#[derive(Debug, PartialEq)]
+enum Inline {
+    Tag {
+        group: u32,
+        kind: u32,
+        params: String,
+    },
+    Close {
+        group: u32,
+        kind: u32,
+    },
+    Bytes(String),
+}
+
+/// The tag that `s` starts with (it starts with `<`), and its length.
+fn parse_tag(s: &str) -> Option<(Inline, usize)> {
+    fn digits(s: &str) -> Option<(u32, &str)> {
+        let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+        if end == 0 || end > 5 {
+            return None;
+        }
+        Some((s[..end].parse().ok()?, &s[end..]))
+    }
+    fn data(s: &str) -> Option<(String, &str)> {
+        let s = s.strip_prefix(" Data='")?;
+        let end = s.find('\'')?;
+        let hex = &s[..end];
+        let hex = hex
+            .strip_prefix("0x")
+            .or_else(|| hex.strip_prefix("0X"))
+            .unwrap_or(hex);
+        if hex.len() % 2 != 0 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        Some((hex.to_ascii_lowercase(), &s[end + 1..]))
+    }
+    fn close(s: &str) -> Option<&str> {
+        s.strip_prefix("/>").or_else(|| s.strip_prefix(" />"))
+    }
+    let rest = s.strip_prefix('<')?;
+    if let Some(r) = rest.strip_prefix('[') {
+        let (group, r) = digits(r)?;
+        let (kind, r) = digits(r.strip_prefix('|')?)?;
+        let r = r.strip_prefix("]>")?;
+        return Some((Inline::Close { group, kind }, s.len() - r.len()));
+    }
+    if let Some(r) = rest.strip_prefix("Bytes") {
+        let (hex, r) = data(r)?;
+        let r = close(r)?;
+        return Some((Inline::Bytes(hex), s.len() - r.len()));
+    }
+    let (group, r) = digits(rest)?;
+    let r = r.strip_prefix(" Type='")?;
+    let (kind, r) = digits(r)?;
+    let r = r.strip_prefix('\'')?;
+    let (params, r) = match data(r) {
+        Some((hex, r)) => (hex, r),
+        None => (String::new(), r),
+    };
+    let r = close(r)?;
+    Some((
+        Inline::Tag {
+            group,
+            kind,
+            params,
+        },
+        s.len() - r.len(),
+    ))
+}
+
+/// A message's text as the generic form's runs.
+fn runs_of(text: &str, span: Span) -> Result<Vec<Json>, TextError> {
+    let mut runs = Vec::new();
+    let mut plain = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('<') {
+        plain.push_str(&rest[..at]);
+        match parse_tag(&rest[at..]) {
+            Some((inline, len)) => {
+                if !plain.is_empty() {
+                    runs.push(Json::String(std::mem::take(&mut plain)));
+                }
+                let u16_of = |n: u32, what: &str| -> Result<u32, TextError> {
+                    if n > 0xFFFF {
+                        return Err(err(
+                            span,
+                            format!("a tag's {what} {n} is out of range (0 to 65535)"),
+                        ));
+                    }
+                    Ok(n)
+                };
+                runs.push(match inline {
+                    Inline::Tag { group, kind, params } => {
+                        if params.len() / 2 > 0xFFFF {
+                            return Err(err(span, "a tag's parameters are longer than 65535 bytes"));
+                        }
+                        json!({"Tag": {"group": u16_of(group, "group")?, "kind": u16_of(kind, "type")?, "params": params}})
+                    }
+                    Inline::Close { group, kind } => {
+                        json!({"Close": {"group": u16_of(group, "group")?, "kind": u16_of(kind, "type")?}})
+                    }
+                    Inline::Bytes(hex) => json!({ "Bytes": hex }),
+                });
+                rest = &rest[at + len..];
+            }
+            None => {
+                plain.push('<');
+                rest = &rest[at + 1..];
+            }
+        }
+    }
+    plain.push_str(rest);
+    if !plain.is_empty() {
+        runs.push(Json::String(plain));
+    }
+    Ok(runs)
+}
+
+/// A YAML value of the settings entry, as JSON.
+fn settings_value(ev: &mut Events<'_>, first: (Event<'_>, Span)) -> Result<Json, TextError> {
+    match first {
+        (Event::Scalar(text, style, _, _), span) => {
+            let quoted = matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted);
+            if !quoted {
+                if let Some(n) = crate::yaml::number::parse_int(text.trim()) {
+                    return u64::try_from(n)
+                        .map(Json::from)
+                        .map_err(|_| err(span, format!("{text} is out of range")));
+                }
+            }
+            Ok(Json::String(text.into_owned()))
+        }
+        (Event::SequenceStart(..), _) => {
+            let mut items = Vec::new();
+            loop {
+                let next = ev.next()?;
+                if matches!(next.0, Event::SequenceEnd) {
+                    return Ok(Json::Array(items));
+                }
+                items.push(settings_value(ev, next)?);
+            }
+        }
+        (Event::MappingStart(..), _) => {
+            let mut map = Map::new();
+            loop {
+                let (e, span) = ev.next()?;
+                if matches!(e, Event::MappingEnd) {
+                    return Ok(Json::Object(map));
+                }
+                let key = Scalar::of(e, span).map_err(|other| {
+                    err(
+                        span,
+                        format!(
+                            "expected a key, found {}",
+                            crate::yaml::read::describe(&other)
+                        ),
+                    )
+                })?;
+                let next = ev.next()?;
+                map.insert(key.text.into_owned(), settings_value(ev, next)?);
+            }
+        }
+        (other, span) => Err(err(
+            span,
+            format!(
+                "expected a value, found {}",
+                crate::yaml::read::describe(&other)
+            ),
+        )),
+    }
+}
+
+/// The departures from the defaults, read from the settings entry.
+struct Settings {
+    big: bool,
+    encoding: String,
+    version: u64,
+    unknown_0a: u64,
+    unknown_10: u64,
+    reserved: String,
+    slots: Option<u64>,
+    padding: Vec<u64>,
+    blocks: Vec<Json>,
+    attributes: Option<Json>,
+}
+
+const SETTING_NAMES: &str =
+    "byte_order, encoding, version, unknown_0a, unknown_10, reserved, slots, padding, blocks, attributes";
+
+impl Settings {
+    fn read(v: Json, span: Span) -> Result<Settings, TextError> {
+        let mut s = Settings {
+            big: false,
+            encoding: "utf-16".into(),
+            version: DEFAULT_VERSION,
+            unknown_0a: 0,
+            unknown_10: 0,
+            reserved: "0".repeat(20),
+            slots: None,
+            padding: Vec::new(),
+            blocks: vec![json!("LBL1"), json!("TXT2")],
+            attributes: None,
+        };
+        let Json::Object(map) = v else {
+            return Err(err(
+                span,
+                format!("`{SETTINGS}` must be a mapping ({SETTING_NAMES})"),
+            ));
+        };
+        let bad = |k: &str, want: &str| err(span, format!("`{SETTINGS}.{k}` must be {want}"));
+        let number = |k: &str, v: &Json, max: u64| -> Result<u64, TextError> {
+            v.as_u64()
+                .filter(|&n| n <= max)
+                .ok_or_else(|| bad(k, &format!("a number from 0 to {max}")))
+        };
+        for (k, v) in map {
+            match k.as_str() {
+                "byte_order" => {
+                    s.big = match v.as_str() {
+                        Some("little") => false,
+                        Some("big") => true,
+                        _ => return Err(bad(&k, "`little` or `big`")),
+                    }
+                }
+                "encoding" => match v.as_str() {
+                    Some(e @ ("utf-8" | "utf-16" | "utf-32")) => s.encoding = e.into(),
+                    _ => return Err(bad(&k, "`utf-8`, `utf-16` or `utf-32`")),
+                },
+                "version" => s.version = number(&k, &v, 0xFF)?,
+                "unknown_0a" => s.unknown_0a = number(&k, &v, 0xFFFF)?,
+                "unknown_10" => s.unknown_10 = number(&k, &v, 0xFFFF)?,
+                "reserved" => match v.as_str() {
+                    Some(h) if h.len() == 20 && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                        s.reserved = h.into()
+                    }
+                    _ => return Err(bad(&k, "10 bytes in hex digits")),
+                },
+                "slots" => s.slots = Some(number(&k, &v, u64::from(u32::MAX))?),
+                "padding" => {
+                    s.padding = match &v {
+                        Json::Array(a) => a
+                            .iter()
+                            .map(|p| number(&k, p, 0xFF))
+                            .collect::<Result<_, _>>()?,
+                        one => vec![number(&k, one, 0xFF)?],
+                    }
+                }
+                "blocks" => match v {
+                    Json::Array(a) => s.blocks = a,
+                    _ => {
+                        return Err(bad(
+                            &k,
+                            "a list of blocks (LBL1, ATR1, TXT2, or {MAGIC: hex})",
+                        ))
+                    }
+                },
+                "attributes" => s.attributes = Some(v),
+                other => {
+                    return Err(err(
+                        span,
+                        format!("`{SETTINGS}` has no setting `{other}` (known: {SETTING_NAMES})"),
+                    ))
+                }
+            }
+        }
+        Ok(s)
+    }
+}
+
+/// Reads a text: the variant to write and the document in its generic
+/// form (the JSON `from-text --schema` reads).
+pub fn read(text: &str) -> Result<(&'static str, Json), TextError> {
+    let mut ev = Events::new(text);
+    let start = Span::default();
+    ev.document_start("an empty text: an MSBT text is a mapping of labels to messages")?;
+    let (e, span) = ev.next()?;
+    if !matches!(e, Event::MappingStart(..)) {
+        return Err(err(
+            span,
+            format!(
+                "expected a mapping of labels to messages, found {}",
+                crate::yaml::read::describe(&e)
+            ),
+        ));
+    }
+    let mut settings: Option<(Json, Span)> = None;
+    let mut entries: Vec<(String, Vec<Json>)> = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    loop {
+        let (e, span) = ev.next()?;
+        if matches!(e, Event::MappingEnd) {
+            break;
+        }
+        let key = Scalar::of(e, span).map_err(|other| {
+            err(
+                span,
+                format!(
+                    "expected a label, found {}",
+                    crate::yaml::read::describe(&other)
+                ),
+            )
+        })?;
+        if key.text == SETTINGS {
+            if settings.is_some() || !entries.is_empty() {
+                return Err(err(
+                    span,
+                    format!("`{SETTINGS}` must be the first entry, once"),
+                ));
+            }
+            let next = ev.next()?;
+            settings = Some((settings_value(&mut ev, next)?, span));
+            continue;
+        }
+        let label = key.text.into_owned();
+        if let Some(line) = seen.insert(label.clone(), span.start.line()) {
+            return Err(err(
+                span,
+                format!("the label `{label}` is given twice (first on line {line})"),
+            ));
+        }
+        let message = ev.scalar(&format!("the message of `{label}` (a string)"))?;
+        let runs = runs_of(&message.text, message.span)?;
+        entries.push((label, runs));
+    }
+    ev.document_end("an MSBT text holds one mapping")?;
+
+    let (settings, at) = match settings {
+        Some((v, span)) => (Settings::read(v, span)?, span),
+        None => (Settings::read(json!({}), start)?, start),
+    };
+    let variant = variant_of(settings.big, &settings.encoding);
+    let slots = settings
+        .slots
+        .unwrap_or_else(|| u64::from(slot_rule(entries.len())));
+    let n = entries.len();
+    if !settings.padding.is_empty()
+        && settings.padding.len() != 1
+        && settings.padding.len() != settings.blocks.len()
+    {
+        return Err(err(
+            at,
+            format!(
+                "`{SETTINGS}.padding` lists {} bytes for {} blocks",
+                settings.padding.len(),
+                settings.blocks.len()
+            ),
+        ));
+    }
+    let padding = |i: usize| match settings.padding.as_slice() {
+        [] => DEFAULT_PADDING,
+        [one] => *one,
+        all => all[i],
+    };
+    let zero8 = "0".repeat(16);
+    let mut blocks = Vec::new();
+    let mut has = (false, false);
+    for (i, kind) in settings.blocks.iter().enumerate() {
+        let block = match kind.as_str() {
+            Some("LBL1") => {
+                has.0 = true;
+                let labels: Vec<Json> = entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (name, _))| json!({"name": name, "message": i}))
+                    .collect();
+                json!({"Labels": {"reserved": zero8, "data": {"slot_count": slots, "labels": labels}, "padding": padding(i)}})
+            }
+            Some("TXT2") => {
+                has.1 = true;
+                let messages: Vec<Json> = entries
+                    .iter()
+                    .map(|(_, runs)| Json::Array(runs.clone()))
+                    .collect();
+                let mut data = Map::new();
+                data.insert(
+                    messages_key(&settings.encoding).into(),
+                    Json::Array(messages),
+                );
+                json!({"Texts": {"reserved": zero8, "data": data, "padding": padding(i)}})
+            }
+            Some("ATR1") => {
+                let a = settings.attributes.clone().unwrap_or(json!({}));
+                let count = a.get("count").cloned().unwrap_or(json!(n));
+                let size = a.get("size").cloned().unwrap_or(json!(0));
+                let bytes = a.get("bytes").cloned().unwrap_or(json!(""));
+                json!({"Attributes": {"reserved": zero8, "data": {"count": count, "attribute_size": size, "bytes": bytes}, "padding": padding(i)}})
+            }
+            _ => {
+                let other = kind.as_object().filter(|o| o.len() == 1).and_then(|o| {
+                    let (magic, data) = o.iter().next()?;
+                    (magic.len() == 4).then(|| (magic.clone(), data.clone()))
+                });
+                let Some((magic, data)) = other else {
+                    return Err(err(
+                        at,
+                        format!(
+                            "`{SETTINGS}.blocks[{i}]` is not LBL1, ATR1, TXT2 or {{MAGIC: hex}}"
+                        ),
+                    ));
+                };
+                let magic_hex: String = magic.bytes().map(|b| format!("{b:02x}")).collect();
+                json!({"Other": {"magic": magic_hex, "reserved": zero8, "data": data, "padding": padding(i)}})
+            }
+        };
+        blocks.push(block);
+    }
+    if !has.1 && n > 0 {
+        return Err(err(
+            at,
+            format!("`{SETTINGS}.blocks` has no TXT2 for the messages"),
+        ));
+    }
+    if !has.0 && n > 0 {
+        return Err(err(
+            at,
+            format!("`{SETTINGS}.blocks` has no LBL1 for the labels"),
+        ));
+    }
+    let doc = json!({
+        "unknown_0a": settings.unknown_0a,
+        "version": settings.version,
+        "unknown_10": settings.unknown_10,
+        "reserved": settings.reserved,
+        "blocks": blocks,
+    });
+    Ok((variant, doc))
+}
+
+fn hex_to_bytes(s: &str) -> Result<Vec<u8>, ()> {
+    if s.len() % 2 != 0 {
+        return Err(());
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2).ok_or(())?, 16).map_err(|_| ()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_slot_rule_is_totks_table() {
+        // msbt.md §2: 1-3 labels → 2 slots, 4-5 → 3, 6-9 → 5, 10-13 → 7,
+        // 14-21 → 11, 22-25 → 13, 46-57 → 29, 194 and more → 101.
+        for (labels, slots) in [
+            (1, 2),
+            (3, 2),
+            (4, 3),
+            (5, 3),
+            (6, 5),
+            (9, 5),
+            (10, 7),
+            (13, 7),
+            (14, 11),
+            (21, 11),
+            (22, 13),
+            (54, 29),
+            (193, 97),
+            (194, 101),
+            (2874, 101),
+        ] {
+            assert_eq!(slot_rule(labels), slots, "{labels} labels");
+        }
+    }
+
+    #[test]
+    fn tags_are_read_in_both_editors_spellings() {
+        let span = Span::default();
+        let runs = runs_of(
+            "a<3 Type='0' Data='0x0B00'/>b<0 Type='4'/><2 Type='7' Data='ff00' /><[3|1]>c < d<9 Type",
+            span,
+        )
+        .unwrap();
+        assert_eq!(
+            runs,
+            vec![
+                json!("a"),
+                json!({"Tag": {"group": 3, "kind": 0, "params": "0b00"}}),
+                json!("b"),
+                json!({"Tag": {"group": 0, "kind": 4, "params": ""}}),
+                json!({"Tag": {"group": 2, "kind": 7, "params": "ff00"}}),
+                json!({"Close": {"group": 3, "kind": 1}}),
+                json!("c < d<9 Type"),
+            ]
+        );
+        let e = runs_of("<70000 Type='1'/>", span).unwrap_err();
+        assert!(e.message.contains("group 70000 is out of range"), "{e}");
+    }
+
+    #[test]
+    fn messages_a_block_cannot_hold_are_quoted() {
+        let mut out = String::new();
+        for m in [
+            "Two\nlines",
+            "",
+            "ends in a break\n",
+            " leading",
+            "a\u{0}b",
+            "\ttab",
+        ] {
+            write_message(&mut out, m);
+        }
+        assert_eq!(
+            out,
+            " |-\n  Two\n  lines\n \"\"\n \"ends in a break\\n\"\n \" leading\"\n \"a\\0b\"\n \"\\ttab\"\n"
+        );
+    }
+}
