@@ -353,3 +353,49 @@ fn the_schema_after_the_survey_explains_the_fields_and_coverage_says_so() {
     assert_eq!(share(before), "47.83%");
     assert_eq!(share(after), "7.36%");
 }
+
+/// A survey of files whose bytes the schema reads two ways (here `half`
+/// points into `word`'s value) says so: its values may be misread, and
+/// `coverage` lists where (issue 52: no silent misreads).
+#[test]
+fn a_survey_warns_of_bytes_read_two_ways() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("survey-read-twice");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let schema = dir.join("read_twice.ron");
+    fs::write(
+        &schema,
+        include_str!("../../codec-schema/tests/interp_fixtures/read_twice.ron"),
+    )
+    .unwrap();
+    let file = |name: &str, half: u32| {
+        let mut data = b"TWCE".to_vec();
+        for v in [12u32, half, 0xAABB_CCDD, 0x0102] {
+            data.extend_from_slice(&v.to_le_bytes());
+        }
+        let p = dir.join(name);
+        fs::write(&p, data).unwrap();
+        p
+    };
+    let apart = file("apart.bin", 16);
+    let survey = |paths: &[&Path]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_codec"));
+        cmd.arg("survey")
+            .arg("--schema")
+            .arg(&schema)
+            .arg("--all")
+            .args(paths);
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let out = survey(&[&apart]);
+    assert!(!out.contains("read two ways"), "{out}");
+    let inside = file("inside.bin", 14);
+    let out = survey(&[&apart, &inside]);
+    assert!(
+        out.contains("warning: 1 file(s) have bytes the schema reads two ways")
+            && out.contains("inside.bin: overlap at 0xe, 2 byte(s) read two ways: by File.word"),
+        "{out}"
+    );
+}

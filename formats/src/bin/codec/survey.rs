@@ -116,8 +116,12 @@ pub fn run(args: &SurveyArgs) -> ExitCode {
     let hashes = formats::research::string_hashes();
     let files = crate::inputs::collect(&args.paths);
     let bar = crate::inputs::progress_bar("survey", files.len());
-    // Per input: (schema file, facts) of each file in it, and the failures.
-    type Found = (Vec<(String, FileFacts)>, Vec<(String, String)>);
+    // Per input: (schema file, facts, first overlap) of each file in it,
+    // and the failures.
+    type Found = (
+        Vec<(String, FileFacts, Option<String>)>,
+        Vec<(String, String)>,
+    );
     let found: Vec<Found> = files
         .par_iter()
         .map(|(path, entry)| {
@@ -150,9 +154,19 @@ pub fn run(args: &SurveyArgs) -> ExitCode {
     bar.finish_and_clear();
 
     let mut by_schema: BTreeMap<String, Vec<FileFacts>> = BTreeMap::new();
+    // Files whose bytes the schema reads two ways (a list that runs into
+    // its neighbour, an offset into another field): a survey of values
+    // read so is no evidence, so it says so.
+    let mut overlapping: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
     let mut failed = 0;
     for (facts, errors) in found {
-        for (schema, f) in facts {
+        for (schema, f, overlap) in facts {
+            if let Some(o) = overlap {
+                overlapping
+                    .entry(schema.clone())
+                    .or_default()
+                    .push((f.label.clone(), o));
+            }
             by_schema.entry(schema).or_default().push(f);
         }
         for (label, e) in errors {
@@ -164,6 +178,7 @@ pub fn run(args: &SurveyArgs) -> ExitCode {
     let mut surveyed = 0;
     for (schema, facts) in by_schema {
         surveyed += facts.len();
+        let overlaps = overlapping.remove(&schema).unwrap_or_default();
         let variants = variant_counts(&facts);
         let survey = Survey::new(facts, &hashes);
         let mut reports: Vec<FieldReport> = survey
@@ -184,6 +199,7 @@ pub fn run(args: &SurveyArgs) -> ExitCode {
                 "variants": variants,
                 "fields": reports,
                 "structs": structs,
+                "files_read_two_ways": overlaps.iter().map(|(f, o)| serde_json::json!({"file": f, "first": o})).collect::<Vec<_>>(),
             });
             let _ = writeln!(text, "{doc}");
         } else {
@@ -196,6 +212,14 @@ pub fn run(args: &SurveyArgs) -> ExitCode {
             let _ = writeln!(text, "# {schema}: {} file(s){shown}", survey.file_count());
             if !args.quiet {
                 text.push_str(&survey::report_text(&reports, &structs));
+            }
+            if let Some((file, first)) = overlaps.first() {
+                let _ = writeln!(
+                    text,
+                    "warning: {} file(s) have bytes the schema reads two ways, so values above \
+                     may be misread (`codec coverage` lists them); first: {file}: {first}",
+                    overlaps.len()
+                );
             }
             let _ = writeln!(
                 text,
@@ -245,7 +269,7 @@ fn one(
     schemas: &dump::Schemas,
     args: &SurveyArgs,
     hashes: &[survey::StringHash],
-) -> Option<Result<(String, FileFacts), String>> {
+) -> Option<Result<(String, FileFacts, Option<String>), String>> {
     if data.is_empty() {
         return None;
     }
@@ -273,5 +297,9 @@ fn one(
         data.len() as u64,
         hashes,
     );
-    Some(Ok((checked.file().to_owned(), facts)))
+    let overlap = interp::coverage::coverage(checked, &decoded.root, data)
+        .overlaps
+        .first()
+        .map(interp::render::overlap_text);
+    Some(Ok((checked.file().to_owned(), facts, overlap)))
 }
