@@ -27,7 +27,8 @@
 //! defaults (little-endian UTF-16, version 3, LBL1 then TXT2, the slot
 //! count by TotK's rule, 0xAB padding): then a first entry `$msbt` holds
 //! the differences (`byte_order: big`, `slots: 1`, `padding: 0`, `blocks:
-//! [LBL1, ATR1, TXT2]`, ...). A TotK file's text has no such entry and
+//! [LBL1, ATR1, TXT2, {TSY1: [0, 2]}]`, ...). A TotK file's text has no
+//! such entry and
 //! nothing before its first label (both editors would take a comment
 //! line for a label).
 //!
@@ -175,6 +176,17 @@ pub fn write(doc: &Json, variant: &str) -> Result<String, String> {
                 once(&mut attributes, "ATR1")?;
                 attributes = body.get("data");
                 kinds.push(json!("ATR1"));
+            }
+            "Styles" => {
+                let styles = body.get("data").and_then(|d| d.get("styles")).cloned();
+                kinds.push(json!({ "TSY1": styles.unwrap_or(json!([])) }));
+            }
+            "NumericLabels" => {
+                return Err(format!(
+                    "blocks[{i}] is NLI1: its messages are named by number, which this text \
+                     (labels as keys) does not hold; write the generic form with \
+                     `to-text --schema schemas/msbt.ron`"
+                ))
             }
             _ => {
                 let magic = body.get("magic").and_then(Json::as_str).unwrap_or("");
@@ -826,6 +838,9 @@ pub fn read(text: &str) -> Result<(&'static str, Json), TextError> {
                 let size = a.get("size").cloned().unwrap_or(json!(0));
                 let bytes = a.get("bytes").cloned().unwrap_or(json!(""));
                 json!({"Attributes": {"reserved": zero8, "data": {"count": count, "attribute_size": size, "bytes": bytes}, "padding": padding(i)}})
+            }
+            _ if kind.get("TSY1").is_some_and(Json::is_array) => {
+                json!({"Styles": {"reserved": zero8, "data": {"styles": kind["TSY1"]}, "padding": padding(i)}})
             }
             _ => {
                 let other = kind.as_object().filter(|o| o.len() == 1).and_then(|o| {
