@@ -176,15 +176,17 @@ fn mistakes_are_named_with_their_line() {
 fn text_that_reads_as_a_tag_is_refused() {
     let data = from_text("A: \"x\"\n").unwrap();
     let edited = {
-        // The message "x" becomes "<1 Type='2'/>" as characters.
+        // The message "x" becomes text that reads as a tag.
         let (variant, mut doc) = decode(&data).unwrap();
         let s = format!("{doc:?}");
         assert!(s.contains("\"x\""), "{s}");
-        replace_str(&mut doc, "x", "<1 Type='2'/>");
+        // Characters of several bytes after it: the message quotes the
+        // start of the text by characters, not bytes.
+        replace_str(&mut doc, "x", "<1 Type='2'/>ééééééééééé");
         formats::msbt::encode(&doc, variant).unwrap()
     };
     let e = to_text(&edited).unwrap_err();
-    assert!(e.contains("reads as a tag"), "{e}");
+    assert!(e.contains("reads as a tag") && e.contains("ééé"), "{e}");
     assert!(e.contains("to-text --schema schemas/msbt.ron"), "{e}");
 }
 

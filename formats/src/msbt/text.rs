@@ -313,7 +313,7 @@ fn message_text(runs: &[Json]) -> Result<String, String> {
                         return Err(format!(
                             "its text holds {:?}, which reads as a tag; write the generic \
                              form with `to-text --schema schemas/msbt.ron`",
-                            &t[at..t.len().min(at + 24)]
+                            t[at..].chars().take(24).collect::<String>()
                         ));
                     }
                 }
