@@ -261,6 +261,10 @@ fn variant_counts(facts: &[FileFacts]) -> BTreeMap<String, usize> {
     counts
 }
 
+/// A surveyed file: its schema's file name, its facts, and the first
+/// overlap of its fields (bytes read two ways), if any.
+type Surveyed = (String, FileFacts, Option<String>);
+
 /// Decodes one file; `None` when it is not for this survey (no schema's
 /// magic), else its schema's file name and facts, or why it failed.
 fn one(
@@ -269,7 +273,7 @@ fn one(
     schemas: &dump::Schemas,
     args: &SurveyArgs,
     hashes: &[survey::StringHash],
-) -> Option<Result<(String, FileFacts, Option<String>), String>> {
+) -> Option<Result<Surveyed, String>> {
     if data.is_empty() {
         return None;
     }
