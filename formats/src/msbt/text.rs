@@ -403,26 +403,12 @@ fn write_message(out: &mut String, text: &str) {
     }
 }
 
+/// `s` in double quotes, escaped as libyaml escapes (the project's YAML
+/// writer, `crate::yaml::emit`).
 fn double_quoted(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\0' => out.push_str("\\0"),
-            c if c != '\n' && block_safe(c) => out.push(c),
-            c if (c as u32) <= 0xFF => {
-                let _ = write!(out, "\\x{:02X}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-        }
-    }
-    out.push('"');
+    let mut w = crate::yaml::emit::Writer::new(s.len() + 2);
+    w.write_double_quoted(s, false, 0);
+    out.push_str(&w.into_string());
 }
 
 /// A settings value in YAML's flow form.

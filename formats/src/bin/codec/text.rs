@@ -698,6 +698,20 @@ fn read_peeled(
     }
 }
 
+/// The binary a YAML text is converted to: its name without `.yml` or
+/// `.yaml`.
+fn without_yaml_ext(p: &Path) -> Result<PathBuf, String> {
+    match p.extension().and_then(|e| e.to_str()) {
+        Some(ext) if ext.eq_ignore_ascii_case("yml") || ext.eq_ignore_ascii_case("yaml") => {
+            Ok(p.with_extension(""))
+        }
+        _ => Err(format!(
+            "{}: cannot name the output (the input does not end in .yml or .yaml); use -o OUT",
+            p.display()
+        )),
+    }
+}
+
 /// Named as `to-text` names MSBT's text: `FILE.msbt.yml` (or `.yaml`).
 fn is_msbt_text_name(p: &Path) -> bool {
     let name = p
@@ -735,17 +749,7 @@ fn msbt_to_text(
 /// `from-text` of MSBT's text: the file, laid out as Nintendo's writer
 /// lays it out.
 fn msbt_from_text(input: &Path, args: &FromTextArgs) -> Result<Vec<PathBuf>, String> {
-    let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
-        match p.extension().and_then(|e| e.to_str()) {
-            Some(ext) if ext.eq_ignore_ascii_case("yml") || ext.eq_ignore_ascii_case("yaml") => {
-                Ok(p.with_extension(""))
-            }
-            _ => Err(format!(
-                "{}: cannot name the output (the input does not end in .yml or .yaml); use -o OUT",
-                p.display()
-            )),
-        }
-    })?;
+    let target = Target::resolve(input, args.output.as_deref(), args.force, without_yaml_ext)?;
     let at = |e: String| format!("{}: {e}", input.display());
     let text = fs::read_to_string(input).map_err(|e| at(e.to_string()))?;
     let bytes = formats::msbt::from_text(&text).map_err(at)?;
@@ -869,17 +873,7 @@ fn from_text(
     {
         return msbt_from_text(input, args);
     }
-    let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
-        match p.extension().and_then(|e| e.to_str()) {
-            Some(ext) if ext.eq_ignore_ascii_case("yml") || ext.eq_ignore_ascii_case("yaml") => {
-                Ok(p.with_extension(""))
-            }
-            _ => Err(format!(
-                "{}: cannot name the output (the input does not end in .yml or .yaml); use -o OUT",
-                p.display()
-            )),
-        }
-    })?;
+    let target = Target::resolve(input, args.output.as_deref(), args.force, without_yaml_ext)?;
     let bytes = crate::open::read(input, dicts).map_err(|e| format!("{}: {e}", input.display()))?;
     if bytes.is_empty() {
         return Err(format!("{}: empty file", input.display()));
