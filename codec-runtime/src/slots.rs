@@ -37,6 +37,16 @@ pub fn group_by_slot(hashes: &[u64], slots: u64) -> Vec<Vec<usize>> {
     out
 }
 
+/// The slot count a writer gives a new table of `records` records: the
+/// smallest prime `p` with `ratio × p > records`, but at most `max` (MSBT:
+/// ratio 2, at most 101, TotK's rule for every file Nintendo's tools wrote).
+pub fn prime_slots(records: u64, ratio: u64, max: u64) -> u64 {
+    let is_prime = |n: u64| n >= 2 && (2..n).take_while(|d| d * d <= n).all(|d| n % d != 0);
+    (2..max)
+        .find(|&p| is_prime(p) && ratio.saturating_mul(p) > records)
+        .unwrap_or(max)
+}
+
 /// The error for a record found in slot `found` whose key hashes to
 /// another: the writer would move it.
 pub fn misplaced(at: u64, key: &str, found: u64, hash: u64, slots: u64) -> DecodeError {
@@ -64,6 +74,25 @@ mod tests {
         let groups = group_by_slot(&[5, 2, 7, 4], 3);
         assert_eq!(groups, vec![Vec::<usize>::new(), vec![2, 3], vec![0, 1]]);
         assert!(group_by_slot(&[1], 0).is_empty());
+        // msbt.md §2's table: 1-3 labels → 2, 4-5 → 3, 6-9 → 5, 10-13 → 7,
+        // 54 → 29, 193 → 97, 194 and more → 101.
+        for (n, want) in [
+            (0, 2),
+            (1, 2),
+            (3, 2),
+            (4, 3),
+            (5, 3),
+            (6, 5),
+            (9, 5),
+            (10, 7),
+            (13, 7),
+            (54, 29),
+            (193, 97),
+            (194, 101),
+            (2874, 101),
+        ] {
+            assert_eq!(prime_slots(n, 2, 101), want, "{n} records");
+        }
         let e = misplaced(0x40, "Talk_00", 2, 7, 3);
         assert!(e.to_string().contains("names slot 1 of 3"), "{e}");
     }

@@ -588,7 +588,12 @@ impl<'s> Checker<'s> {
                 "a table of hash slots is a field of a struct (the slot count beside it)",
                 None,
             ),
-            Type::HashSlots { of, key, section, width, .. } => {
+            Type::HashSlots { of, key, section, width, rule, .. } => {
+                if let Some(crate::SlotRule::PrimeAbove { ratio, max }) = rule {
+                    if *ratio == 0 || *max < 2 {
+                        cx.error(tat, item, format!("PrimeAbove(ratio: {ratio}, max: {max}) gives no slot count: the ratio must be at least 1 and the most at least 2"), None);
+                    }
+                }
                 if let Some(path) = self.inline_offset(&Type::Named(of.clone()), &mut HashSet::new()) {
                     cx.error(
                         tat,

@@ -505,6 +505,11 @@ pub enum Type {
         #[serde(default)]
         base: Base,
         section: String,
+        /// How many slots a document that does not say gets (its slot
+        /// count left out of the generic form); without a rule the count
+        /// must be given.
+        #[serde(default)]
+        rule: Option<SlotRule>,
     },
     /// A string stored as its length in bytes (`len`, an unsigned integer)
     /// then its code units in `encoding` (the file's byte order), with no
@@ -767,6 +772,25 @@ pub enum SlotHash {
     /// `h = h × m + byte` over the key's bytes, modulo 2^32 (MSBT's labels:
     /// `MulAdd(0x492)`).
     MulAdd(u64),
+}
+
+/// The slot count of a new table of hash slots, from its number of records.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
+pub enum SlotRule {
+    /// The smallest prime `p` with `ratio × p` above the number of records,
+    /// at most `max` (MSBT: `PrimeAbove(ratio: 2, max: 101)`).
+    PrimeAbove { ratio: u64, max: u64 },
+}
+
+impl SlotRule {
+    /// The slot count for `records` records.
+    pub fn slots(self, records: u64) -> u64 {
+        match self {
+            SlotRule::PrimeAbove { ratio, max } => {
+                codec_runtime::slots::prime_slots(records, ratio, max)
+            }
+        }
+    }
 }
 
 /// Where a target's alignment comes from when it is kept per value.

@@ -312,7 +312,8 @@ fn the_checker_names_misused_sizes_pads_and_other_variants() {
         Union(name: "B", tag: U8, inline_tag: true, variants: [(name: "A", tag: 1, type: U8)], other: "A"),
         Struct(name: "H", layout: (sections: [Section(name: "s")]), fields: [
             (name: "n", type: U32),
-            (name: "items", type: HashSlots(of: "Item", key: "name", slots: "n", hash: MulAdd(0x492), base: Unit, section: "s")),
+            (name: "items", type: HashSlots(of: "Item", key: "name", slots: "n", hash: MulAdd(0x492), base: Unit, section: "s",
+                rule: PrimeAbove(ratio: 0, max: 101))),
         ]),
         Struct(name: "Item", fields: [
             (name: "name", type: PString(len: U8)),
@@ -328,6 +329,7 @@ fn the_checker_names_misused_sizes_pads_and_other_variants() {
         "Pad's align must be a power of two from 2 to 65536, not 3",
         "`other` applies to a peek union",
         "the records of a table of hash slots hold no offsets yet, and `Item.far` is one",
+        "PrimeAbove(ratio: 0, max: 101) gives no slot count",
     ] {
         assert!(e.contains(want), "missing {want:?} in:\n{e}");
     }

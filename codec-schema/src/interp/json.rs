@@ -294,9 +294,14 @@ impl Reader<'_> {
                 continue;
             }
             let fpath = format!("{path}.{}", f.name);
-            let x = map
-                .get(&f.name)
-                .ok_or_else(|| format!("{path}: no `{}` (a `{}` has one)", f.name, st.name))?;
+            let Some(x) = map.get(&f.name) else {
+                // A slot count left out is its table's rule's.
+                if let Some(v) = rule_slots(st, &f.name, map) {
+                    fields.push((f.name.clone(), self.value(&f.ty, &v.into(), &fpath)?));
+                    continue;
+                }
+                return Err(format!("{path}: no `{}` (a `{}` has one)", f.name, st.name));
+            };
             let v = self.field(st, f, x, &fpath)?;
             fields.push((f.name.clone(), v));
         }
@@ -659,4 +664,25 @@ fn bits(s: &str, prefix: &str, path: &str) -> R<u64> {
     s.strip_prefix(prefix)
         .and_then(|h| u64::from_str_radix(h, 16).ok())
         .ok_or_else(|| format!("{path}: `{s}` is not a number nor `{prefix}` and hex bits"))
+}
+
+/// The slot count of field `slots` of `st` when the document leaves it
+/// out: the rule of the table of hash slots it counts, applied to that
+/// table's number of records (`None` when no such table has a rule).
+fn rule_slots(
+    st: &StructDef,
+    slots: &str,
+    map: &serde_json::Map<String, serde_json::Value>,
+) -> Option<u64> {
+    st.fields.iter().find_map(|g| match &g.ty {
+        Type::HashSlots {
+            slots: s,
+            rule: Some(rule),
+            ..
+        } if s == slots => {
+            let records = map.get(&g.name)?.as_array()?.len() as u64;
+            Some(rule.slots(records))
+        }
+        _ => None,
+    })
 }

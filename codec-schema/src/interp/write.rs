@@ -1117,6 +1117,7 @@ impl<'c> Enc<'c, '_> {
                 width: sw,
                 base,
                 section,
+                ..
             } = &f.ty
             {
                 if self.c.section_id(section) == Some(sec) {

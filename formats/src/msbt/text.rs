@@ -54,14 +54,20 @@ pub const SETTINGS: &str = "$msbt";
 const DEFAULT_PADDING: u64 = 0xAB;
 const DEFAULT_VERSION: u64 = 3;
 
-/// The number of hash slots TotK's files have for `labels` labels: the
-/// smallest prime `p` with `2p > labels`, but never more than 101
-/// (`../shared/research/msbt.md` §2; every TotK file but one).
-pub fn slot_rule(labels: usize) -> u32 {
-    let is_prime = |n: u32| n >= 2 && (2..n).take_while(|d| d * d <= n).all(|d| n % d != 0);
-    (2..101)
-        .find(|&p| is_prime(p) && 2 * p as usize > labels)
-        .unwrap_or(101)
+/// The slot count of a new label table: the schema's rule (`rule` of the
+/// `HashSlots` of `Labels` in `schemas/msbt.ron`: TotK's, the smallest
+/// prime p with 2p above the number of labels, at most 101).
+pub fn slot_rule(labels: usize) -> u64 {
+    use codec_schema::{Type, TypeDef};
+    let rule = super::schema().schema.types.iter().find_map(|t| match t {
+        TypeDef::Struct(st) if st.name == "Labels" => st.fields.iter().find_map(|f| match &f.ty {
+            Type::HashSlots { rule, .. } => *rule,
+            _ => None,
+        }),
+        _ => None,
+    });
+    rule.expect("schemas/msbt.ron gives the label table a slot rule (a test asserts it)")
+        .slots(labels as u64)
 }
 
 /// Which variant of `schemas/msbt.ron` a byte order and an encoding are.
@@ -245,7 +251,7 @@ pub fn write(doc: &Json, variant: &str) -> Result<String, String> {
             ));
         }
     }
-    if slot_count != u64::from(slot_rule(label_list.len())) {
+    if slot_count != slot_rule(label_list.len()) {
         settings.insert("slots".into(), json!(slot_count));
     }
     if paddings.iter().any(|&p| p != DEFAULT_PADDING) {
@@ -769,9 +775,7 @@ pub fn read(text: &str) -> Result<(&'static str, Json), TextError> {
         None => (Settings::read(json!({}), start)?, start),
     };
     let variant = variant_of(settings.big, &settings.encoding);
-    let slots = settings
-        .slots
-        .unwrap_or_else(|| u64::from(slot_rule(entries.len())));
+
     let n = entries.len();
     if !settings.padding.is_empty()
         && settings.padding.len() != 1
@@ -803,7 +807,12 @@ pub fn read(text: &str) -> Result<(&'static str, Json), TextError> {
                     .enumerate()
                     .map(|(i, (name, _))| json!({"name": name, "message": i}))
                     .collect();
-                json!({"Labels": {"reserved": zero8, "data": {"slot_count": slots, "labels": labels}, "padding": padding(i)}})
+                // Without a slot count, the schema's rule gives one.
+                let mut data = json!({ "labels": labels });
+                if let Some(slots) = settings.slots {
+                    data["slot_count"] = json!(slots);
+                }
+                json!({"Labels": {"reserved": zero8, "data": data, "padding": padding(i)}})
             }
             Some("TXT2") => {
                 has.1 = true;
@@ -884,28 +893,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_slot_rule_is_totks_table() {
-        // msbt.md §2: 1-3 labels → 2 slots, 4-5 → 3, 6-9 → 5, 10-13 → 7,
-        // 14-21 → 11, 22-25 → 13, 46-57 → 29, 194 and more → 101.
-        for (labels, slots) in [
-            (1, 2),
-            (3, 2),
-            (4, 3),
-            (5, 3),
-            (6, 5),
-            (9, 5),
-            (10, 7),
-            (13, 7),
-            (14, 11),
-            (21, 11),
-            (22, 13),
-            (54, 29),
-            (193, 97),
-            (194, 101),
-            (2874, 101),
-        ] {
-            assert_eq!(slot_rule(labels), slots, "{labels} labels");
-        }
+    fn the_slot_rule_is_the_schemas() {
+        // msbt.md §2: 54 labels → 29 slots; 2874 → 101 (the most).
+        assert_eq!(slot_rule(54), 29);
+        assert_eq!(slot_rule(2874), 101);
     }
 
     #[test]
