@@ -329,3 +329,57 @@ fn archive_members_are_unpacked_as_text_and_packed_back() {
         "{e}"
     );
 }
+
+/// One member of an archive (`ARCHIVE:MEMBER`) converts with -o; a
+/// compressed MSBT's text starts with the comment naming its layer (only
+/// then: a TotK file's text has none), and comes back compressed.
+#[test]
+fn a_member_and_a_compressed_file_convert_too() {
+    use formats::layer::{wrap, Dictionaries, Layer};
+    use formats::sarc::{self, Node, Sarc, Variant};
+    let Some(boss) = corpus_file("totk/ActorMsg/Boss.msbt") else {
+        return;
+    };
+    let dir = common::scratch("msbt_text", "member");
+    let pack = dir.join("Msg.sarc");
+    let nodes = vec![Node::new("ActorMsg/Boss.msbt", boss.clone())];
+    std::fs::write(
+        &pack,
+        sarc::encode(&Sarc::new(nodes), Variant::Little).unwrap(),
+    )
+    .unwrap();
+    let member = format!("{}:ActorMsg/Boss.msbt", pack.display());
+    let o = common::codec(&["to-text", member.as_str()]);
+    assert!(!o.status.success());
+    assert!(
+        common::stderr(&o).contains("name the output with -o"),
+        "{}",
+        common::stderr(&o)
+    );
+    let o = common::codec(&["to-text", member.as_str(), "-o", "-"]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert_eq!(common::stdout(&o), to_text(&boss).unwrap());
+
+    let szs = dir.join("Boss.msbt.szs");
+    let layers = [Layer::Yaz0 { alignment: 0 }];
+    std::fs::write(
+        &szs,
+        wrap(boss.clone(), &layers, &Dictionaries::default()).unwrap(),
+    )
+    .unwrap();
+    let o = common::codec(&["to-text".as_ref(), szs.as_os_str()]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let text = std::fs::read_to_string(dir.join("Boss.msbt.szs.yml")).unwrap();
+    assert!(text.starts_with("# "), "{}", &text[..60]);
+    let o = common::codec(&[
+        "from-text".as_ref(),
+        dir.join("Boss.msbt.szs.yml").as_os_str(),
+        "-o".as_ref(),
+        dir.join("back.szs").as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let back = std::fs::read(dir.join("back.szs")).unwrap();
+    let (found, inner) = formats::layer::peel(&back, &Dictionaries::default()).unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(inner, boss);
+}

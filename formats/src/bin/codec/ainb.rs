@@ -5,7 +5,6 @@
 use crate::text::Target;
 use formats::ainb::{self, text};
 use formats::Format;
-use std::ffi::OsString;
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -30,11 +29,7 @@ pub fn to_text(
         }
     }
     Some((|| {
-        let target = Target::resolve(input, output, force, |p| {
-            let mut name: OsString = p.as_os_str().to_owned();
-            name.push(".json");
-            Ok(PathBuf::from(name))
-        })?;
+        let target = Target::resolve(input, output, force, crate::text::beside(".json"))?;
         let bytes = fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
         let doc =
             ainb::decode(&bytes).map_err(|e| format!("{}: decode error {e}", input.display()))?;

@@ -19,7 +19,7 @@ const OUTPUT_HELP: &str = "Where to write: a path, or `-` for standard output.";
 /// Arguments of `codec to-text`.
 #[derive(Debug, Clone, Args)]
 #[command(
-    about = "Convert a binary file to editable text (AAMP and BYML to YAML, AINB and BDAT to JSON)",
+    about = "Convert a binary file to editable text (AAMP, BYML and MSBT to YAML, AINB and BDAT to JSON)",
     long_about = "Convert a binary file to editable text: AAMP parameter archives \
                   become YAML in the dialect of oead and roead (`!io`, `!list`, \
                   `!obj`, `!vec3`, `!str64`, `!u`, ...), byte for byte what oead \
@@ -58,9 +58,18 @@ const OUTPUT_HELP: &str = "Where to write: a path, or `-` for standard output.";
                   pool order and orphan strings, attachment and multi-input indices, \
                   raw slots, EXB layout), so that `codec from-text` gives back the \
                   identical binary. Without -o: FILE.json beside the input.\n\n\
+                  MSBT: the form TotK's editors read and write (TotkBits, \
+                  NX-Editor): `Label: |-` then the message, one entry per message \
+                  in message order, tags inline as `<3 Type='0' Data='0x0B00'/>`, \
+                  closing tags as `<[3|1]>`; a first entry `$msbt` only where the \
+                  file departs from TotK's defaults (docs/msbt-text.md). A file the \
+                  text cannot give back is refused with a pointer to the generic \
+                  form (--schema schemas/msbt.ron). Without -o: FILE.yml beside the \
+                  input.\n\n\
                   Checked against the peers' own libraries on every corpus file \
-                  (tests/peers/check.py): oead 1.3.0 reads the AAMP YAML, and the \
-                  `ainb` package 0.2.16 (dt-12345/AINB) reads the AINB JSON.",
+                  (tests/peers/check.py, tests/peers/msbt.py): oead 1.3.0 reads the \
+                  AAMP YAML, the `ainb` package 0.2.16 (dt-12345/AINB) the AINB \
+                  JSON, and pymsbt 1.0.2 the MSBT text.",
     after_help = "Exit status: 0 on success, 1 when the file cannot be read, decoded \
                   or written (nothing is written then), 2 on a usage error."
 )]
@@ -129,7 +138,7 @@ pub enum Endian {
 /// Arguments of `codec from-text`.
 #[derive(Debug, Clone, Args)]
 #[command(
-    about = "Convert editable text back to the binary file (YAML to AAMP or BYML, JSON to AINB or BDAT)",
+    about = "Convert editable text back to the binary file (YAML to AAMP, BYML or MSBT, JSON to AINB or BDAT)",
     long_about = "Convert editable text back to the binary file: an AAMP YAML \
                   document (its root tagged `!io`; oead's or roead's dialect) becomes \
                   the AAMP file, laid out byte for byte as Nintendo's tools do.\n\n\
@@ -157,6 +166,12 @@ pub enum Endian {
                   out (pool order, attachment indices, constant table, ...) is derived \
                   as the game's tools lay it out. Without -o: FILE without its `.json` \
                   extension.\n\n\
+                  MSBT: the TotK editors' text (docs/msbt-text.md), detected by a \
+                  name ending in `.msbt.yml`, a first entry `$msbt`, a first \
+                  message written `|-`, or --format msbt; laid out as Nintendo's \
+                  writer lays it out (labels in their hash's slot, the slot count by \
+                  TotK's rule unless `$msbt.slots` says, 0xAB padding). Without -o: \
+                  FILE without its `.yml` extension.\n\n\
                   Checked against the peers' own libraries on every corpus file \
                   (tests/peers/check.py): codec reads what oead 1.3.0 writes (AAMP \
                   YAML) and what the `ainb` package 0.2.16 writes (AINB JSON).",
@@ -604,24 +619,7 @@ fn to_text(
     {
         return done;
     }
-    let msbt = match args.format {
-        Some(f) => Format::from(f) == Format::Msbt,
-        None => first_bytes(input).is_some_and(|d| formats::msbt::detect(&d).is_some()),
-    };
-    if msbt {
-        return msbt_to_text(input, args, dicts);
-    }
-    let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
-        if crate::open::is_addressed(p) {
-            return Err(format!(
-                "{}: name the output with -o (-o - for standard output)",
-                p.display()
-            ));
-        }
-        let mut name: OsString = p.as_os_str().to_owned();
-        name.push(".yml");
-        Ok(PathBuf::from(name))
-    })?;
+    let target = Target::resolve(input, args.output.as_deref(), args.force, beside(".yml"))?;
     let at = |e: String| format!("{}: {e}", input.display());
     // A compressed file: its text, with a comment naming the layers.
     let (layers, bytes) = read_peeled(input, dicts).map_err(at)?;
@@ -657,6 +655,15 @@ fn to_text(
                 formats::rstb::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
             formats::rstb::text::to_json(&doc, variant, &layers)
         }
+        Format::Msbt => {
+            let text = formats::msbt::to_text(&bytes).map_err(at)?;
+            if layers.is_empty() {
+                text
+            } else {
+                // Only a compressed file's text starts with a comment.
+                format!("{}\n{text}", formats::layer::comment_line(&layers))
+            }
+        }
         Format::Ainb if layers.is_empty() => {
             let doc = formats::ainb::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
             formats::ainb::text::to_json(&doc).map_err(|e| at(e.to_string()))?
@@ -664,7 +671,7 @@ fn to_text(
         other => {
             return Err(at(format!(
                 "{other} inside compression layers: to-text writes the text of a compressed \
-                 AAMP or BYML file (the YAML records the layers); decompress it first"
+                 AAMP, BYML or MSBT file (the YAML records the layers); decompress it first"
             )))
         }
     };
@@ -698,6 +705,23 @@ fn read_peeled(
     }
 }
 
+/// The text's name beside binary `p`: `p` and `ext` (`Foo.bxml.yml`). An
+/// archive's member (`ARCHIVE:MEMBER`) has no folder of its own to be
+/// beside, so -o must name its text.
+pub(crate) fn beside(ext: &'static str) -> impl FnOnce(&Path) -> Result<PathBuf, String> {
+    move |p| {
+        if crate::open::is_addressed(p) {
+            return Err(format!(
+                "{}: name the output with -o (-o - for standard output)",
+                p.display()
+            ));
+        }
+        let mut name: OsString = p.as_os_str().to_owned();
+        name.push(ext);
+        Ok(PathBuf::from(name))
+    }
+}
+
 /// The binary a YAML text is converted to: its name without `.yml` or
 /// `.yaml`.
 fn without_yaml_ext(p: &Path) -> Result<PathBuf, String> {
@@ -721,41 +745,6 @@ fn is_msbt_text_name(p: &Path) -> bool {
     name.ends_with(".msbt.yml") || name.ends_with(".msbt.yaml")
 }
 
-/// `to-text` of an MSBT file: the editors' text (formats::msbt::text),
-/// FILE.msbt.yml beside it.
-fn msbt_to_text(
-    input: &Path,
-    args: &ToTextArgs,
-    dicts: &formats::layer::Dictionaries,
-) -> Result<Vec<PathBuf>, String> {
-    let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
-        let mut name: OsString = p.as_os_str().to_owned();
-        name.push(".yml");
-        Ok(PathBuf::from(name))
-    })?;
-    let at = |e: String| format!("{}: {e}", input.display());
-    let (layers, bytes) = read_peeled(input, dicts).map_err(at)?;
-    if !layers.is_empty() {
-        return Err(at(format!(
-            "an MSBT inside {}: the editors' text has no place to say so; decompress it first, \
-             or write the generic form with --schema schemas/msbt.ron",
-            formats::layer::describe(&layers)
-        )));
-    }
-    let text = formats::msbt::to_text(&bytes).map_err(at)?;
-    target.write(text.as_bytes())
-}
-
-/// `from-text` of MSBT's text: the file, laid out as Nintendo's writer
-/// lays it out.
-fn msbt_from_text(input: &Path, args: &FromTextArgs) -> Result<Vec<PathBuf>, String> {
-    let target = Target::resolve(input, args.output.as_deref(), args.force, without_yaml_ext)?;
-    let at = |e: String| format!("{}: {e}", input.display());
-    let text = fs::read_to_string(input).map_err(|e| at(e.to_string()))?;
-    let bytes = formats::msbt::from_text(&text).map_err(at)?;
-    target.write(&bytes)
-}
-
 /// `to-text --schema`: the generic JSON form of one file's document, read
 /// by the interpreter (through the file's compression layers, which the
 /// JSON names).
@@ -765,11 +754,7 @@ fn schema_to_text(
     dicts: &formats::layer::Dictionaries,
     c: &codec_schema::Checked,
 ) -> Result<Vec<PathBuf>, String> {
-    let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
-        let mut name: OsString = p.as_os_str().to_owned();
-        name.push(".json");
-        Ok(PathBuf::from(name))
-    })?;
+    let target = Target::resolve(input, args.output.as_deref(), args.force, beside(".json"))?;
     let at = |e: String| format!("{}: {e}", input.display());
     let (layers, bytes) = read_peeled(input, dicts).map_err(at)?;
     let (cv, node) = crate::dump::interpret(c, None, &bytes).map_err(at)?;
@@ -865,14 +850,6 @@ fn from_text(
     {
         return schema_from_text(input, args, dicts, formats::msbt::schema());
     }
-    if format_arg == Some(Format::Msbt)
-        || is_msbt_text_name(input)
-        || source
-            .as_deref()
-            .is_some_and(formats::msbt::looks_like_editor_text)
-    {
-        return msbt_from_text(input, args);
-    }
     let target = Target::resolve(input, args.output.as_deref(), args.force, without_yaml_ext)?;
     let bytes = crate::open::read(input, dicts).map_err(|e| format!("{}: {e}", input.display()))?;
     if bytes.is_empty() {
@@ -889,6 +866,9 @@ fn from_text(
         Some(f) => Format::from(f),
         None if formats::aamp::text::looks_like_aamp_text(&text) => Format::Aamp,
         None if formats::rstb::text::looks_like_rstb_text(&text) => Format::Rstb,
+        None if is_msbt_text_name(input) || formats::msbt::looks_like_editor_text(&text) => {
+            Format::Msbt
+        }
         None if formats::byml::text::looks_like_byml_text(&text)
             || args.byml_version.is_some()
             || args.endian.is_some() =>
@@ -897,7 +877,7 @@ fn from_text(
         }
         None => {
             return Err(format!(
-            "{}: not a text document this tool converts (AAMP YAML starts with the !io tag; BYML YAML with `# BYML version N, ...-endian`, or give --format byml --byml-version N --endian little|big; AINB JSON has `Nodes` and `Version`; RSTB JSON has `crcs` and `names`; BDAT tables are read through their .bschema)",
+            "{}: not a text document this tool converts (AAMP YAML starts with the !io tag; BYML YAML with `# BYML version N, ...-endian`, or give --format byml --byml-version N --endian little|big; AINB JSON has `Nodes` and `Version`; RSTB JSON has `crcs` and `names`; MSBT text is named FILE.msbt.yml or starts with `$msbt:` or `Label: |-`; BDAT tables are read through their .bschema)",
             input.display()
         ))
         }
@@ -929,10 +909,13 @@ fn from_text(
             formats::layer::wrap(bytes, &layers, dicts)
                 .map_err(|e| format!("{}: {e}", input.display()))?
         }
+        Format::Msbt => {
+            formats::msbt::from_text(&text).map_err(|e| format!("{}: {e}", input.display()))?
+        }
         #[allow(unreachable_patterns)]
         other => {
             return Err(format!(
-                "{}: {other} has no text form yet (from-text converts AAMP, BYML, AINB and legacy BDAT)",
+                "{}: {other} has no text form yet (from-text converts AAMP, BYML, AINB, MSBT and legacy BDAT)",
                 input.display()
             ))
         }
