@@ -309,13 +309,14 @@ pub static FORMATS: [Entry; 7] = [
         detect: |d| msbt::detect(d).map(Some),
         variant_named: msbt::variant_named,
         round_trip: |variant, data| {
-            let (own, doc) = msbt::decode(data).map_err(|e| interpreted(e, true))?;
+            let (own, doc) = msbt::decode_located(data).map_err(RoundTripError::Decode)?;
             asked_is_own(variant, own, 8)?;
-            msbt::encode(&doc, own).map_err(|e| interpreted(e, false))
+            msbt::encode(&doc, own)
+                .map_err(|e| RoundTripError::Encode(codec_runtime::EncodeError::new("", e)))
         },
         same_document: |a, b| {
-            let d = |e| interpreted(e, true);
-            Ok(msbt::decode(a).map_err(d)? == msbt::decode(b).map_err(d)?)
+            let d = RoundTripError::Decode;
+            Ok(msbt::decode_located(a).map_err(d)? == msbt::decode_located(b).map_err(d)?)
         },
         views_skipped: Vec::new,
         to_value: |d| msbt::decode(d).map(|(_, doc)| doc),
@@ -325,19 +326,6 @@ pub static FORMATS: [Entry; 7] = [
         },
     },
 ];
-
-/// An interpreter's error (its text already names the offset and the
-/// path) as a round trip's.
-fn interpreted(message: String, decoding: bool) -> RoundTripError {
-    if decoding {
-        RoundTripError::Decode(codec_runtime::DecodeError::new(
-            0,
-            codec_runtime::ErrorKind::Invalid(message),
-        ))
-    } else {
-        RoundTripError::Encode(codec_runtime::EncodeError::new("", message))
-    }
-}
 
 #[cfg(test)]
 mod tests {

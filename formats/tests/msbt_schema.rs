@@ -514,3 +514,29 @@ fn a_text_ends_where_the_next_target_starts() {
     );
     assert_eq!(interp::encode(&c, &doc, &Glue).unwrap(), data);
 }
+
+/// A file that departs from the schema is reported at the offset where it
+/// does, with the field path: `codec check` said `at offset 0x0` for every
+/// MSBT error before, the real place only inside the message.
+#[test]
+fn a_broken_file_is_reported_where_it_breaks() {
+    let Some(dir) = common::corpus("msbt") else {
+        return;
+    };
+    let data = std::fs::read(dir.join("totk/ActorMsg/Boss.msbt")).unwrap();
+    let scratch = common::scratch("msbt_schema", "broken");
+    let cut = scratch.join("cut.msbt");
+    std::fs::write(&cut, &data[..200]).unwrap();
+    let o = common::codec(&["check".as_ref(), cut.as_os_str()]);
+    assert!(!o.status.success());
+    let e = common::stderr(&o);
+    assert!(
+        e.contains(
+            "msbt decode error at offset 0x24: Msbt.blocks[0]::Labels.data: the size field says"
+        ),
+        "{e}"
+    );
+    assert!(!e.contains("offset 0x0"), "{e}");
+    let located = formats::msbt::decode_located(&data[..200]).unwrap_err();
+    assert_eq!(located.offset(), 0x24);
+}

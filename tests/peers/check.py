@@ -284,18 +284,42 @@ def byml_checks(codec, corpus):
     return t
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def arguments(doc):
+    """The command line of a peer script: `--codec` and `--corpus`."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--codec", default=str(ROOT / "target" / "debug" / "codec"))
     ap.add_argument("--corpus", default=os.environ.get("CODEC_CORPUS", str(ROOT.parent / "shared" / "corpus")))
-    args = ap.parse_args()
+    return ap.parse_args()
 
+
+def missing(args, folder=None):
+    """What the checks need that is absent: the corpus (or one folder of
+    it) and the codec binary."""
     problems = []
-    corpus = Path(args.corpus)
+    corpus = Path(args.corpus) / (folder or "")
     if not corpus.is_dir():
         problems.append(f"the corpus is absent ({corpus})")
     if not Path(args.codec).is_file():
         problems.append(f"no codec binary at {args.codec} (cargo build -p formats --bin codec)")
+    return problems
+
+
+def finish(total, problems):
+    """Prints what was skipped and the tally, and exits: 1 on a failure,
+    or on anything skipped when CI=true."""
+    for p in problems:
+        print(f"SKIPPED: {p}")
+    if problems and IN_CI:
+        print("with CI=true a skipped peer check is a failure")
+        total.failed += len(problems)
+    print(f"{total.passed} passed, {total.failed} failed, {total.skipped} skipped")
+    sys.exit(1 if total.failed else 0)
+
+
+def main():
+    args = arguments(__doc__)
+    problems = missing(args)
+    corpus = Path(args.corpus)
     peers = {}
     for mod, pin in (("ainb", "ainb==0.2.16"), ("oead", "oead==1.3.0")):
         try:
@@ -312,13 +336,7 @@ def main():
             if "oead" in peers:
                 total.add(aamp_checks(codec, corpus))
                 total.add(byml_checks(codec, corpus))
-    for p in problems:
-        print(f"SKIPPED: {p}")
-    if problems and IN_CI:
-        print("with CI=true a skipped peer check is a failure")
-        total.failed += len(problems)
-    print(f"{total.passed} passed, {total.failed} failed, {total.skipped} skipped")
-    sys.exit(1 if total.failed else 0)
+    finish(total, problems)
 
 
 if __name__ == "__main__":

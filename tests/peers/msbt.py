@@ -21,14 +21,12 @@ Ends with `N passed, N failed, N skipped`; with CI=true a missing library
 is a failure.
 """
 
-import argparse
-import os
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from check import IN_CI, ROOT, Codec, Tally, check, quiet  # noqa: E402
+from check import Codec, Tally, arguments, check, finish, missing, quiet  # noqa: E402
 
 DEFAULT_PADDING = 0xAB
 
@@ -138,35 +136,21 @@ def msbt_checks(codec, corpus, MSBTFile, yaml):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--codec", default=str(ROOT / "target" / "debug" / "codec"))
-    ap.add_argument("--corpus", default=os.environ.get("CODEC_CORPUS", str(ROOT.parent / "shared" / "corpus")))
-    args = ap.parse_args()
-    problems = []
-    corpus = Path(args.corpus)
-    if not (corpus / "msbt").is_dir():
-        problems.append(f"the MSBT corpus is absent ({corpus / 'msbt'})")
-    if not Path(args.codec).is_file():
-        problems.append(f"no codec binary at {args.codec} (cargo build -p formats --bin codec)")
+    args = arguments(__doc__)
+    problems = missing(args, "msbt")
     try:
         MSBTFile = load_pymsbt()
         import yaml
     except (ImportError, SyntaxError) as e:
         problems.append(
-            f"pymsbt or PyYAML is missing or this Python ({sys.version.split()[0]}) is older than 3.12 "
-            f"(pip install -r tests/peers/requirements-msbt.txt): {e}"
+            f"pymsbt or PyYAML is missing (pip install --ignore-requires-python -r "
+            f"tests/peers/requirements-msbt.txt): {e}"
         )
     total = Tally()
     if not problems:
         with tempfile.TemporaryDirectory() as scratch:
-            total.add(msbt_checks(Codec(args.codec, scratch), corpus, MSBTFile, yaml))
-    for p in problems:
-        print(f"SKIPPED: {p}")
-    if problems and IN_CI:
-        print("with CI=true a skipped peer check is a failure")
-        total.failed += len(problems)
-    print(f"{total.passed} passed, {total.failed} failed, {total.skipped} skipped")
-    sys.exit(1 if total.failed else 0)
+            total.add(msbt_checks(Codec(args.codec, scratch), Path(args.corpus), MSBTFile, yaml))
+    finish(total, problems)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 
 pub mod text;
 
+use codec_runtime::{DecodeError, ErrorKind};
 use codec_schema::interp::{self, Value};
 use codec_schema::Checked;
 use std::sync::OnceLock;
@@ -64,12 +65,16 @@ fn variant(name: &str) -> Result<&'static Checked, String> {
         .ok_or_else(|| format!("schemas/msbt.ron has no variant `{name}`"))
 }
 
-fn not_msbt(data: &[u8]) -> String {
-    if data.starts_with(MAGIC) {
-        "at offset 0x8: neither byte-order mark (FF FE, FE FF) with an encoding byte of 0, 1 or 2 at 0xc".into()
+fn not_msbt(data: &[u8]) -> DecodeError {
+    let (at, what) = if data.starts_with(MAGIC) {
+        (
+            8,
+            "neither byte-order mark (FF FE, FE FF) with an encoding byte of 0, 1 or 2 at 0xc",
+        )
     } else {
-        "at offset 0x0: not an MSBT file (magic \"MsgStdBn\")".into()
-    }
+        (0, "not an MSBT file (magic \"MsgStdBn\")")
+    };
+    DecodeError::new(at, ErrorKind::Invalid(what.into()))
 }
 
 /// Is `text` the generic JSON of an MSBT document (`"schema": "msbt"` in
@@ -81,8 +86,14 @@ pub fn looks_like_text(text: &str) -> bool {
 
 /// Decodes a file: its variant and its document.
 pub fn decode(data: &[u8]) -> Result<(&'static str, Value), String> {
+    decode_located(data).map_err(|e| e.to_string())
+}
+
+/// [`decode`], its error located at the offset where the file departs from
+/// the schema (the field path leads its message).
+pub fn decode_located(data: &[u8]) -> Result<(&'static str, Value), DecodeError> {
     let name = detect(data).ok_or_else(|| not_msbt(data))?;
-    let c = variant(name)?;
+    let c = variant(name).map_err(|e| DecodeError::new(0, ErrorKind::Invalid(e)))?;
     let d = interp::decode_partial_with(
         c,
         data,
@@ -90,7 +101,15 @@ pub fn decode(data: &[u8]) -> Result<(&'static str, Value), String> {
         &crate::interp_hooks::Glue,
     );
     match d.error {
-        Some(e) => Err(e.to_string()),
+        Some(e) => {
+            let path = e.path();
+            let what = if path.is_empty() {
+                e.message().to_owned()
+            } else {
+                format!("{path}: {}", e.message())
+            };
+            Err(DecodeError::new(e.offset(), ErrorKind::Invalid(what)))
+        }
         None => Ok((name, d.root.to_value())),
     }
 }
