@@ -41,7 +41,7 @@
 //! this module only rearranges; every layout rule stays in
 //! `schemas/msbt.ron`.
 
-use crate::yaml::read::{err, Events, Scalar};
+use crate::yaml::read::{err, Events};
 use crate::yaml::TextError;
 use saphyr_parser::{Event, ScalarStyle, Span};
 use serde_json::{json, Map, Value as Json};
@@ -328,17 +328,11 @@ fn message_text(runs: &[Json]) -> Result<String, String> {
             Json::Object(o) => {
                 let (kind, body) = o.iter().next().ok_or("an empty run")?;
                 let n = |k: &str| body.get(k).and_then(Json::as_u64).unwrap_or(0);
-                let hex = |k: &str| {
-                    body.get(k)
-                        .or(Some(body))
-                        .and_then(Json::as_str)
-                        .unwrap_or("")
-                        .to_ascii_uppercase()
-                };
+                let hex = |v: &Json| v.as_str().unwrap_or("").to_ascii_uppercase();
                 match kind.as_str() {
                     "Tag" => {
                         let _ = write!(s, "<{} Type='{}'", n("group"), n("kind"));
-                        let params = hex("params");
+                        let params = body.get("params").map(hex).unwrap_or_default();
                         if !params.is_empty() {
                             let _ = write!(s, " Data='0x{params}'");
                         }
@@ -348,7 +342,7 @@ fn message_text(runs: &[Json]) -> Result<String, String> {
                         let _ = write!(s, "<[{}|{}]>", n("group"), n("kind"));
                     }
                     "Bytes" => {
-                        let _ = write!(s, "<Bytes Data='0x{}'/>", hex(""));
+                        let _ = write!(s, "<Bytes Data='0x{}'/>", hex(body));
                     }
                     other => return Err(format!("a run of unknown kind `{other}`")),
                 }
@@ -588,23 +582,11 @@ fn settings_value(ev: &mut Events<'_>, first: (Event<'_>, Span)) -> Result<Json,
         }
         (Event::MappingStart(..), _) => {
             let mut map = Map::new();
-            loop {
-                let (e, span) = ev.next()?;
-                if matches!(e, Event::MappingEnd) {
-                    return Ok(Json::Object(map));
-                }
-                let key = Scalar::of(e, span).map_err(|other| {
-                    err(
-                        span,
-                        format!(
-                            "expected a key, found {}",
-                            crate::yaml::read::describe(&other)
-                        ),
-                    )
-                })?;
+            while let Some(key) = ev.key_or_end("a key")? {
                 let next = ev.next()?;
                 map.insert(key.text.into_owned(), settings_value(ev, next)?);
             }
+            Ok(Json::Object(map))
         }
         (other, span) => Err(err(
             span,
@@ -732,20 +714,8 @@ pub fn read(text: &str) -> Result<(&'static str, Json), TextError> {
     let mut settings: Option<(Json, Span)> = None;
     let mut entries: Vec<(String, Vec<Json>)> = Vec::new();
     let mut seen = std::collections::HashMap::new();
-    loop {
-        let (e, span) = ev.next()?;
-        if matches!(e, Event::MappingEnd) {
-            break;
-        }
-        let key = Scalar::of(e, span).map_err(|other| {
-            err(
-                span,
-                format!(
-                    "expected a label, found {}",
-                    crate::yaml::read::describe(&other)
-                ),
-            )
-        })?;
+    while let Some(key) = ev.key_or_end("a label")? {
+        let span = key.span;
         if key.text == SETTINGS {
             if settings.is_some() || !entries.is_empty() {
                 return Err(err(

@@ -168,6 +168,18 @@ impl<'a> Events<'a> {
             .map_err(|other| err(span, format!("expected {what}, found {}", describe(&other))))
     }
 
+    /// The next key of a mapping, or `None` at the mapping's end; `what`
+    /// says what the key is, for the error.
+    pub fn key_or_end(&mut self, what: &str) -> Result<Option<Scalar<'a>>, TextError> {
+        let (ev, span) = self.next()?;
+        if matches!(ev, Event::MappingEnd) {
+            return Ok(None);
+        }
+        Scalar::of(ev, span)
+            .map(Some)
+            .map_err(|other| err(span, format!("expected {what}, found {}", describe(&other))))
+    }
+
     /// The start of the input and of its one document; `empty` is the
     /// message when there is no document.
     pub fn document_start(&mut self, empty: &str) -> Result<(), TextError> {
