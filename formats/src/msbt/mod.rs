@@ -8,6 +8,7 @@
 //! interpreter's generic form ([`Value`]); its text, the generic JSON
 //! (`docs/generic-text.md`).
 
+pub mod msyt;
 pub mod text;
 
 use codec_runtime::{DecodeError, ErrorKind};
@@ -152,6 +153,20 @@ pub fn to_text(data: &[u8]) -> Result<String, String> {
 /// lays it out.
 pub fn from_text(source: &str) -> Result<Vec<u8>, String> {
     let (name, doc) = text::read(source).map_err(|e| e.to_string())?;
+    write_generic(name, doc)
+}
+
+/// The file msyt's YAML (see [`msyt`]) describes, in `variant`'s byte
+/// order and encoding (msyt's `--platform` and `--encoding`; `Le` is
+/// Switch UTF-16), laid out as Nintendo's writer lays it out.
+pub fn from_msyt(source: &str, variant: &str) -> Result<Vec<u8>, String> {
+    let (name, doc) = msyt::read(source, variant).map_err(|e| e.to_string())?;
+    write_generic(name, doc)
+}
+
+/// The bytes of a document in the generic form, written by the
+/// interpreter.
+fn write_generic(name: &str, doc: serde_json::Value) -> Result<Vec<u8>, String> {
     let generic = serde_json::json!({"schema": "msbt", "variant": name, "document": doc});
     let (c, read) = interp::json::from_json(schema(), &generic.to_string())?;
     interp::encode(&c, &read.document, &crate::interp_hooks::Glue).map_err(|e| e.to_string())

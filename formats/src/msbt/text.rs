@@ -42,8 +42,9 @@
 //! `schemas/msbt.ron`.
 
 use crate::yaml::read::{err, Events};
+use crate::yaml::tree::Node;
 use crate::yaml::TextError;
-use saphyr_parser::{Event, ScalarStyle, Span};
+use saphyr_parser::{Event, Span};
 use serde_json::{json, Map, Value as Json};
 use std::fmt::Write as _;
 
@@ -556,68 +557,29 @@ fn runs_of(text: &str, span: Span) -> Result<Vec<Json>, TextError> {
     Ok(runs)
 }
 
-/// A YAML value of the settings entry, as JSON.
-fn settings_value(ev: &mut Events<'_>, first: (Event<'_>, Span)) -> Result<Json, TextError> {
-    match first {
-        (Event::Scalar(text, style, _, _), span) => {
-            let quoted = matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted);
-            if !quoted {
-                if let Some(n) = crate::yaml::number::parse_int(text.trim()) {
-                    return u64::try_from(n)
-                        .map(Json::from)
-                        .map_err(|_| err(span, format!("{text} is out of range")));
-                }
-            }
-            Ok(Json::String(text.into_owned()))
-        }
-        (Event::SequenceStart(..), _) => {
-            let mut items = Vec::new();
-            loop {
-                let next = ev.next()?;
-                if matches!(next.0, Event::SequenceEnd) {
-                    return Ok(Json::Array(items));
-                }
-                items.push(settings_value(ev, next)?);
-            }
-        }
-        (Event::MappingStart(..), _) => {
-            let mut map = Map::new();
-            while let Some(key) = ev.key_or_end("a key")? {
-                let next = ev.next()?;
-                map.insert(key.text.into_owned(), settings_value(ev, next)?);
-            }
-            Ok(Json::Object(map))
-        }
-        (other, span) => Err(err(
-            span,
-            format!(
-                "expected a value, found {}",
-                crate::yaml::read::describe(&other)
-            ),
-        )),
-    }
+/// How a file departs from TotK's defaults (the settings entry of a text;
+/// msyt's header fields).
+pub(super) struct Settings {
+    pub big: bool,
+    pub encoding: String,
+    pub version: u64,
+    pub unknown_0a: u64,
+    pub unknown_10: u64,
+    pub reserved: String,
+    /// The slot count; `None`: the schema's rule.
+    pub slots: Option<u64>,
+    /// One byte for every block, one per block, or none (0xAB).
+    pub padding: Vec<u64>,
+    /// `LBL1`, `ATR1`, `TXT2`, `{TSY1: [style, ...]}` or `{MAGIC: hex}`.
+    pub blocks: Vec<Json>,
+    /// ATR1's `count`, `size` and `bytes` (hex) where they are not the
+    /// message count, 0 and none.
+    pub attributes: Option<Json>,
 }
 
-/// The departures from the defaults, read from the settings entry.
-struct Settings {
-    big: bool,
-    encoding: String,
-    version: u64,
-    unknown_0a: u64,
-    unknown_10: u64,
-    reserved: String,
-    slots: Option<u64>,
-    padding: Vec<u64>,
-    blocks: Vec<Json>,
-    attributes: Option<Json>,
-}
-
-const SETTING_NAMES: &str =
-    "byte_order, encoding, version, unknown_0a, unknown_10, reserved, slots, padding, blocks, attributes";
-
-impl Settings {
-    fn read(v: Json, span: Span) -> Result<Settings, TextError> {
-        let mut s = Settings {
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
             big: false,
             encoding: "utf-16".into(),
             version: DEFAULT_VERSION,
@@ -628,7 +590,16 @@ impl Settings {
             padding: Vec::new(),
             blocks: vec![json!("LBL1"), json!("TXT2")],
             attributes: None,
-        };
+        }
+    }
+}
+
+const SETTING_NAMES: &str =
+    "byte_order, encoding, version, unknown_0a, unknown_10, reserved, slots, padding, blocks, attributes";
+
+impl Settings {
+    fn read(v: Json, span: Span) -> Result<Settings, TextError> {
+        let mut s = Settings::default();
         let Json::Object(map) = v else {
             return Err(err(
                 span,
@@ -724,7 +695,7 @@ pub fn read(text: &str) -> Result<(&'static str, Json), TextError> {
                 ));
             }
             let next = ev.next()?;
-            settings = Some((settings_value(&mut ev, next)?, span));
+            settings = Some((Node::read(&mut ev, next)?.to_json()?, span));
             continue;
         }
         let label = key.text.into_owned();
@@ -744,8 +715,18 @@ pub fn read(text: &str) -> Result<(&'static str, Json), TextError> {
         Some((v, span)) => (Settings::read(v, span)?, span),
         None => (Settings::read(json!({}), start)?, start),
     };
-    let variant = variant_of(settings.big, &settings.encoding);
+    document(&settings, &entries, at)
+}
 
+/// The generic document (and its variant) of messages given as (label,
+/// runs) in message order, laid out as `settings` says; `at` is where the
+/// settings were written, for errors.
+pub(super) fn document(
+    settings: &Settings,
+    entries: &[(String, Vec<Json>)],
+    at: Span,
+) -> Result<(&'static str, Json), TextError> {
+    let variant = variant_of(settings.big, &settings.encoding);
     let n = entries.len();
     if !settings.padding.is_empty()
         && settings.padding.len() != 1

@@ -14,5 +14,6 @@ pub(crate) mod emit;
 pub mod fast;
 pub mod number;
 pub(crate) mod read;
+pub(crate) mod tree;
 
 pub use read::TextError;

@@ -142,7 +142,7 @@ pub fn from_text(
     let is_schema = input
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("bschema"));
-    if !is_schema && format != Some(Format::Bdat) && game_name.is_none() {
+    if !is_schema && format != Some(Format::Bdat) {
         return None;
     }
     Some(from_text_bdat(input, output, force, game_name))

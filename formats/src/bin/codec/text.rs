@@ -221,14 +221,16 @@ pub struct FromTextArgs {
     #[arg(long = "byml-version", value_name = "N", value_parser = clap::value_parser!(u16).range(1..=7))]
     byml_version: Option<u16>,
 
-    /// BYML: the byte order to write (Switch: little, Wii U: big).
+    /// BYML, and msyt's YAML: the byte order to write (Switch: little, Wii U: big).
     /// Overrides the text's first line; needed when the text has none.
     #[arg(long, value_enum, value_name = "ORDER")]
     endian: Option<Endian>,
 
     /// Legacy BDAT (FILE is a .bschema; its tables are read from the folder
     /// beside it named after the file): write this game's layout instead of
-    /// the one the .bschema names.
+    /// the one the .bschema names. msyt's YAML (FILE.msyt): the MSBT
+    /// variant to write, as msyt's --platform and --encoding (Le: Switch
+    /// UTF-16, the default; Be: Wii U; LeUtf8, BeUtf8, LeUtf32, BeUtf32).
     #[arg(long = "variant", alias = "game", value_name = "NAME")]
     game: Option<String>,
 
@@ -450,6 +452,9 @@ fn is_text_we_convert(path: &Path) -> bool {
         .unwrap_or_default()
         .to_ascii_lowercase();
     if ext == "bschema" {
+        return true;
+    }
+    if ext == "msyt" {
         return true;
     }
     if !matches!(ext.as_str(), "yml" | "yaml" | "json") {
@@ -736,6 +741,45 @@ fn without_yaml_ext(p: &Path) -> Result<PathBuf, String> {
     }
 }
 
+/// Named as msyt names its YAML: `FILE.msyt`.
+fn is_msyt_name(p: &Path) -> bool {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("msyt"))
+}
+
+/// `from-text` of msyt's YAML: the MSBT beside it (FILE.msbt), in the
+/// byte order and encoding `--variant` (or `--endian`) names, little-endian
+/// UTF-16 by default as msyt's `create --platform switch`.
+fn msyt_from_text(
+    input: &Path,
+    args: &FromTextArgs,
+    source: Option<String>,
+) -> Result<Vec<PathBuf>, String> {
+    let variant = match (args.game.as_deref(), args.endian) {
+        (Some(name), _) => formats::msbt::variant_named(name).ok_or_else(|| {
+            format!(
+                "{}: --variant {name} is not an MSBT variant (Le, Be, LeUtf8, BeUtf8, LeUtf32, BeUtf32)",
+                input.display()
+            )
+        })?,
+        (None, Some(Endian::Big)) => "Be",
+        (None, _) => "Le",
+    };
+    let Some(source) = source else {
+        return Err(format!(
+            "{}: not UTF-8 text (msyt's YAML is)",
+            input.display()
+        ));
+    };
+    let target = Target::resolve(input, args.output.as_deref(), args.force, |p| {
+        Ok(p.with_extension("msbt"))
+    })?;
+    let bytes = formats::msbt::from_msyt(&source, variant)
+        .map_err(|e| format!("{}: {e}", input.display()))?;
+    target.write(&bytes)
+}
+
 /// Named as `to-text` names MSBT's text: `FILE.msbt.yml` (or `.yaml`).
 fn is_msbt_text_name(p: &Path) -> bool {
     let name = p
@@ -849,6 +893,21 @@ fn from_text(
         .is_some_and(formats::msbt::looks_like_text)
     {
         return schema_from_text(input, args, dicts, formats::msbt::schema());
+    }
+    // msyt's YAML (BotW's MSBT text): FILE.msyt gives FILE.msbt.
+    if is_msyt_name(input)
+        || source
+            .as_deref()
+            .is_some_and(formats::msbt::msyt::looks_like_msyt)
+    {
+        return msyt_from_text(input, args, source);
+    }
+    if let Some(name) = &args.game {
+        return Err(format!(
+            "{}: --variant {name} names the layout of a .bschema's tables (legacy BDAT) or of \
+             an MSBT written from msyt's YAML; this input is neither",
+            input.display()
+        ));
     }
     let target = Target::resolve(input, args.output.as_deref(), args.force, without_yaml_ext)?;
     let bytes = crate::open::read(input, dicts).map_err(|e| format!("{}: {e}", input.display()))?;
