@@ -63,7 +63,7 @@ pub fn read(source: &str, variant: &str) -> Result<(&'static str, Json), TextErr
     ev.document_end("msyt's YAML holds one mapping")?;
     let file = File::of(variant);
 
-    let top = Fields::of(&root, "the file", TOP)?;
+    let top = Fields::of(&root, "", TOP)?;
     let mut settings = Settings {
         big: file.big,
         encoding: file.encoding.into(),
@@ -232,14 +232,15 @@ impl<'n, 'a> Fields<'n, 'a> {
         let Node::Map(entries, _) = node else {
             return Err(err(
                 node.span(),
-                format!("`{at}` must be a mapping, found {}", node.describe()),
+                format!("{} must be a mapping, found {}", whole(at), node.describe()),
             ));
         };
         if let Some((k, _)) = entries.iter().find(|(k, _)| !known.contains(&&*k.text)) {
             return Err(err(
                 k.span,
                 format!(
-                    "`{at}` has no field `{}` (msyt's fields here: {})",
+                    "{} has no field `{}` (msyt's fields here: {})",
+                    whole(at),
                     k.text,
                     known.join(", ")
                 ),
@@ -256,12 +257,20 @@ impl<'n, 'a> Fields<'n, 'a> {
     }
 
     fn need(&self, key: &str) -> Result<&'n Node<'a>, TextError> {
-        self.get(key)
-            .ok_or_else(|| err(self.node.span(), format!("`{}` needs `{key}`", self.at)))
+        self.get(key).ok_or_else(|| {
+            err(
+                self.node.span(),
+                format!("{} needs `{key}`", whole(&self.at)),
+            )
+        })
     }
 
     fn path(&self, key: &str) -> String {
-        format!("{}.{key}", self.at)
+        if self.at.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.at)
+        }
     }
 
     /// An unsigned integer field up to `max`.
@@ -333,6 +342,15 @@ impl<'n, 'a> Fields<'n, 'a> {
                 ),
             )
         })
+    }
+}
+
+/// A path for messages: the whole text where it is empty.
+fn whole(at: &str) -> String {
+    if at.is_empty() {
+        "msyt's YAML".into()
+    } else {
+        format!("`{at}`")
     }
 }
 
@@ -737,14 +755,16 @@ fn control(node: &Node, at: &str, file: &File) -> Result<Tagged, TextError> {
             let options = f.need("options")?;
             tag(201, kind, &localised(options, &f.path("options"), file)?)
         }
-        other => return Err(err(
-            kind.span,
-            format!(
+        other => {
+            return Err(err(
+                kind.span,
+                format!(
                 "`{at}.kind` is `{other}`, not a kind msyt writes (raw, set_colour, reset_colour, \
                      font, text_size, pause, auto_advance, choice, single_choice, icon, variable, \
                      sound, sound2, animation, localisation)"
             ),
-        )),
+            ))
+        }
     })
 }
 

@@ -118,25 +118,37 @@ impl<'a> Node<'a> {
 mod tests {
     use super::*;
 
-    fn node(text: &str) -> Result<serde_json::Value, TextError> {
+    fn read(text: &str) -> Result<serde_json::Value, TextError> {
         let mut ev = Events::new(text);
         ev.document_start("empty")?;
         let first = ev.next()?;
-        Node::read(&mut ev, first)?.to_json()
+        let node = Node::read(&mut ev, first)?;
+        // The keys in the order written, each value with its position.
+        if let Node::Map(entries, _) = &node {
+            let keys: Vec<_> = entries.iter().map(|(k, _)| k.text.to_string()).collect();
+            assert_eq!(keys, ["b", "a"]);
+            assert_eq!(node.get("a").unwrap().span().start.line(), 2);
+        }
+        node.to_json()
     }
 
     #[test]
     fn a_value_is_read_whole_in_order() {
-        let v = node("b: [1, '2', x]\na: {c: -}\n").unwrap();
-        assert_eq!(v.to_string(), r#"{"a":{"c":"-"},"b":[1,"2","x"]}"#);
+        let v = read("b: [1, '2', x, -3]\na: {c: '0x10', d: 0x10}\n").unwrap_err();
+        assert!(v.message.contains("-3 is out of range"), "{v}");
+        let v = read("b: [1, '2', x]\na: {c: '0x10', d: 0x10}\n").unwrap();
+        assert_eq!(
+            v.to_string(),
+            r#"{"a":{"c":"0x10","d":16},"b":[1,"2","x"]}"#
+        );
     }
 
     #[test]
     fn a_key_given_twice_is_named_with_both_lines() {
-        let e = node("a: 1\nb: 2\na: 3\n").unwrap_err();
+        let e = read("b: 1\na: 2\nb: 3\n").unwrap_err();
         assert_eq!((e.line, e.column), (3, 1));
         assert!(
-            e.message.contains("`a` is given twice (first on line 1)"),
+            e.message.contains("`b` is given twice (first on line 1)"),
             "{e}"
         );
     }

@@ -171,7 +171,11 @@ pub enum Endian {
                   message written `|-`, or --format msbt; laid out as Nintendo's \
                   writer lays it out (labels in their hash's slot, the slot count by \
                   TotK's rule unless `$msbt.slots` says, 0xAB padding). Without -o: \
-                  FILE without its `.yml` extension.\n\n\
+                  FILE without its `.yml` extension. msyt's YAML (BotW; \
+                  FILE.msyt, or `group_count` and `entries` at the top) is read too: \
+                  its messages in the order listed, little-endian UTF-16 unless \
+                  --endian big or --variant Be/LeUtf8/... says (msyt's --platform and \
+                  --encoding); without -o: FILE.msbt.\n\n\
                   Checked against the peers' own libraries on every corpus file \
                   (tests/peers/check.py): codec reads what oead 1.3.0 writes (AAMP \
                   YAML) and what the `ainb` package 0.2.16 writes (AINB JSON).",
