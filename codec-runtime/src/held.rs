@@ -17,24 +17,9 @@
 
 use crate::base::Width;
 use crate::error::{DecodeError, DecodeResult, ErrorKind};
+use crate::memory::held::Frame;
+pub use crate::memory::held::HeldTags;
 use crate::reader::Reader;
-
-/// The tags the holders being decoded hold for their elements, innermost
-/// last.
-#[derive(Debug, Default)]
-pub struct HeldTags {
-    frames: Vec<Frame>,
-}
-
-#[derive(Debug)]
-struct Frame {
-    /// Where the first tag is, and each tag's width in bytes.
-    at: u64,
-    width: u64,
-    tags: Vec<u64>,
-    /// The index of the element that takes a tag next.
-    next: usize,
-}
 
 impl Reader<'_> {
     /// Reads the `count` tags of a list's elements, stored at `at` as

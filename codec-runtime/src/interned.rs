@@ -13,6 +13,8 @@
 
 use crate::base::Width;
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
+use crate::memory::interned::TableIds;
+pub use crate::memory::interned::{ReadTables, StringIds, WriteTables};
 use crate::reader::Reader;
 use crate::shared::Shapes;
 use crate::span_index::{ShortKey, SpanIndex};
@@ -46,28 +48,6 @@ impl<T: Collect> Collect for Box<T> {
     fn collect(&self, c: &mut Collector<'_>) {
         (**self).collect(c);
     }
-}
-
-/// The distinct strings of each table, each with an id in the order it was
-/// first met (a document repeats its keys many times). The bytes are
-/// copied once per distinct string, into one buffer per table; the memory
-/// is kept for the next encode.
-#[derive(Debug, Default)]
-pub struct StringIds {
-    tables: Vec<TableIds>,
-}
-
-#[derive(Debug, Default)]
-struct TableIds {
-    /// Every distinct string, back to back.
-    text: String,
-    index: SpanIndex,
-    /// By id: where the string lies in `text`.
-    spans: Vec<(usize, usize)>,
-    /// Short strings met lately, found by their bytes as two numbers
-    /// (see [`ShortKey`]): a document repeats a few thousand keys hundreds
-    /// of thousands of times, mostly close together.
-    recent: Vec<(ShortKey, u32)>,
 }
 
 /// Where the short string of key `k` is kept among the [`RECENT`].
@@ -225,18 +205,6 @@ impl Collector<'_> {
     }
 }
 
-/// The sorted tables an encode writes and looks indices up in.
-#[derive(Debug, Default)]
-pub struct WriteTables {
-    tables: Vec<Vec<Str>>,
-    /// By table, by string id ([`StringIds`]): the string's index.
-    ranks: Vec<Vec<u32>>,
-    /// The index of the string at an address, given by the caller who
-    /// looked it up just before ([`Writer::hint_index`]): (table, address,
-    /// length, index).
-    hint: Option<(usize, usize, usize, u64)>,
-}
-
 impl WriteTables {
     /// Empties the tables for another encode, keeping the memory.
     pub(crate) fn clear(&mut self) {
@@ -291,12 +259,6 @@ impl<'w> Interned<'w> {
             .get(id as usize)
             .map(|&i| u64::from(i))
     }
-}
-
-/// The tables a decode has read, by table id.
-#[derive(Debug, Default)]
-pub struct ReadTables {
-    tables: Vec<Vec<Str>>,
 }
 
 impl Reader<'_> {

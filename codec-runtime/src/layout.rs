@@ -10,12 +10,13 @@
 //! - the context that `Select` hooks choose a variant from ([`SelectCx`]).
 
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
+use crate::memory::layout::WritePool;
+pub use crate::memory::layout::{ReadLayout, WriteLayout};
 use crate::reader::Reader;
 use crate::span_index::SpanIndex;
 use crate::writer::Writer;
 use crate::Str;
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 
 /// A string pool as decoded: its strings in order (those no offset uses
 /// included), and the offsets that some reference holds but that are not the
@@ -35,45 +36,6 @@ impl StringPool {
             odd: Vec::new(),
         }
     }
-}
-
-/// Decode-side state.
-#[derive(Debug, Default, Clone)]
-pub struct ReadLayout {
-    /// Start of each pool, by pool (section) id.
-    pools: Vec<Option<u64>>,
-    /// The offsets each pool's references hold.
-    refs: Vec<BTreeSet<u64>>,
-    /// (target, rank, position of the offset that leads there).
-    bounds: BTreeSet<(u64, u64, u64)>,
-    /// Context values of the records whose offsets are being followed.
-    context: Vec<(Cow<'static, str>, u64)>,
-    /// The group, index and length of the list element being decoded.
-    element: (usize, usize, usize),
-    /// Where each section of the current layout starts, by section id, once
-    /// known (`placement.rs`).
-    pub(crate) section_starts: Vec<Option<u64>>,
-}
-
-/// Encode-side state.
-#[derive(Debug, Default)]
-pub struct WriteLayout {
-    pools: Vec<WritePool>,
-    /// The largest kept alignment of the values noted per section id
-    /// (`placement.rs`).
-    pub(crate) kept_aligns: Vec<u64>,
-}
-
-#[derive(Debug, Default)]
-struct WritePool {
-    buf: Vec<u8>,
-    /// String bytes -> offset of their first copy (in `buf`).
-    index: SpanIndex,
-    /// Where the pool was written, once it was.
-    placed: Option<u64>,
-    /// A reference points at the end of the seeded strings: a new string
-    /// first writes the empty string there.
-    end_ref: Option<u64>,
 }
 
 impl WritePool {

@@ -20,6 +20,7 @@ pub mod held;
 pub mod interned;
 pub mod lane;
 pub mod layout;
+mod memory;
 mod noted;
 pub mod pad;
 pub mod placement;

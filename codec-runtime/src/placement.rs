@@ -11,6 +11,7 @@
 //! - **sorted lists** (`sort_by: "key"`): a list field written in the order
 //!   of a key derived from each element ([`sorted_order`]).
 
+use crate::memory::placement::LastSorted;
 use crate::{Reader, Writer};
 
 /// A value whose alignment in its section is part of the document: an
@@ -275,26 +276,6 @@ pub fn sorted_slots(keys: &[u64]) -> Vec<usize> {
         slots[i] = slot;
     }
     slots
-}
-
-/// The write order of the sorted list written last. In a depth-first
-/// walk the record holding the list is written and at once visited, and
-/// the visit finds each element's slot here instead of looking the keys
-/// up and sorting them again.
-///
-/// Also the spare buffers of the sorted lists' keys, orders and slots: a
-/// document holds a sorted list per map, and each would otherwise
-/// allocate three of them.
-#[derive(Debug, Default)]
-pub(crate) struct LastSorted {
-    /// The record (address), its type and the list field; `None` when
-    /// nothing is kept (a new encode: addresses are reused).
-    of: Option<(usize, usize, &'static str)>,
-    order: Vec<usize>,
-    spare_keys: Vec<Vec<u64>>,
-    spare_orders: Vec<Vec<usize>>,
-    /// Keys packed with their indices, while an order is sorted.
-    packed: Vec<u64>,
 }
 
 impl LastSorted {

@@ -67,15 +67,15 @@ pub struct Reader<'a> {
     budget_limit: u64,
     limits: Limits,
     /// What the unit being decoded remembers (see `scope.rs`).
-    pub(crate) scope: crate::scope::ReadScope,
+    pub(crate) scope: crate::memory::scope::ReadScope,
     /// Pools, offset targets and context (see `layout.rs`).
-    pub(crate) layout: crate::layout::ReadLayout,
+    pub(crate) layout: crate::memory::layout::ReadLayout,
     /// Interned string tables read so far (see `interned.rs`).
-    pub(crate) tables: crate::interned::ReadTables,
+    pub(crate) tables: crate::memory::interned::ReadTables,
     /// Records of shared sections met so far (see `shared.rs`).
-    pub(crate) shared: crate::shared::ReadShared,
+    pub(crate) shared: crate::memory::shared::ReadShared,
     /// Tags that holders read for their elements (see `held.rs`).
-    pub(crate) held: crate::held::HeldTags,
+    pub(crate) held: crate::memory::held::HeldTags,
 }
 
 macro_rules! read_int {

@@ -15,81 +15,15 @@
 use crate::base::{align_up, Width};
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
 use crate::layout::slot;
+pub use crate::memory::scope::{CellSlot, ReadScope, WriteScope};
+use crate::memory::scope::{Deferred, DeferredKey, FieldQueue, PendingRef};
 use crate::reader::Reader;
 use crate::writer::Writer;
-use rustc_hash::FxHashMap;
 
 /// The position passed to `visit` for a record that is not written yet: its
 /// section comes after the one being filled. Targets placed for it are kept
 /// until it is written ([`Writer::defer`]).
 pub const UNPLACED: u64 = u64::MAX;
-
-/// One column's cells in a row: `count` cells of type `tag`, each `size`
-/// bytes, from `offset` in the row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CellSlot {
-    pub tag: u64,
-    pub count: u64,
-    pub offset: u64,
-    /// Bytes per cell (filled in by the row decoder from the cell union).
-    pub size: u64,
-    /// Where the tag was read (for errors); 0 on encode.
-    pub tag_pos: u64,
-}
-
-/// Decode-side memory of a unit.
-#[derive(Debug, Default, Clone)]
-pub struct ReadScope {
-    /// Per type id, the positions of its records in decode order.
-    positions: Vec<Vec<u64>>,
-    /// Targets of the unit root's offsets, sorted.
-    bounds: Vec<u64>,
-    cells: Vec<CellSlot>,
-}
-
-/// An offset to a record known by its ordinal, patched once the unit is laid out.
-#[derive(Debug, Clone)]
-struct PendingRef {
-    at: u64,
-    width: Width,
-    base: u64,
-    scale: u64,
-    type_id: usize,
-    index: u64,
-    what: &'static str,
-}
-
-/// A target placed before its record: (record identity, type id, field
-/// offset).
-type DeferredKey = (usize, usize, u64);
-
-/// Targets placed before their record, until the record is written and
-/// takes them. A field's target is placed once per record.
-///
-/// The targets of one field (a type and an offset in it) are nearly always
-/// taken in the order they were placed: a walk over a section places them
-/// record after record, and the records are written later in the same
-/// order. So each field's targets wait in a queue of their own and each is
-/// found at its queue's head: no hashing, and memory touched in order. The
-/// first one asked for out of order moves all that still wait to a map,
-/// which serves the rest of the unit (each target moves once, so the cost
-/// stays linear).
-#[derive(Debug, Default)]
-struct Deferred {
-    queues: Vec<FieldQueue>,
-    /// Used once a queue's order was left (then every queue is empty).
-    map: FxHashMap<DeferredKey, u64>,
-}
-
-/// The targets of one field waiting for their records, in placing order.
-#[derive(Debug)]
-struct FieldQueue {
-    type_id: usize,
-    field_off: u64,
-    /// (record identity, target); `items[..head]` were taken.
-    items: Vec<(usize, u64)>,
-    head: usize,
-}
 
 impl Deferred {
     fn clear(&mut self) {
@@ -167,22 +101,6 @@ impl Deferred {
             self.map.get(&key).copied()
         }
     }
-}
-
-/// Encode-side memory of a unit.
-#[derive(Debug, Default)]
-pub struct WriteScope {
-    /// Targets placed before their record.
-    deferred: Deferred,
-    /// Per type id, the positions of its records in write order.
-    ordinals: Vec<Vec<u64>>,
-    refs: Vec<PendingRef>,
-    /// Per type id, (record position, hash of its key) in write order.
-    hashed: Vec<Vec<(u64, u64)>>,
-    cells: Vec<CellSlot>,
-    cells_end: u64,
-    /// A writer for the units this one holds, kept between them.
-    spare: Option<Box<Writer>>,
 }
 
 impl WriteScope {
@@ -272,7 +190,7 @@ impl Writer {
     ) -> Box<Writer> {
         // Boxed, and kept boxed between units: a writer is a large struct,
         // and a table file holds hundreds of units.
-        match self.scope.spare.take() {
+        match self.spare.take() {
             Some(mut w) => {
                 w.reset(endian, type_count, section_count);
                 w
@@ -283,7 +201,7 @@ impl Writer {
 
     /// Keeps a unit's writer for the next unit.
     pub fn give_unit_writer(&mut self, w: Box<Writer>) {
-        self.scope.spare = Some(w);
+        self.spare = Some(w);
     }
 
     /// Remembers a target placed for a record that is not written yet.

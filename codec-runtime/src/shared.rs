@@ -11,9 +11,10 @@
 //! it; the others point at it, and no walk descends into them again (so
 //! what they lead to is written once too).
 
+use crate::memory::shared::Met;
+pub use crate::memory::shared::{ReadShared, Shapes};
 use crate::span_index::SpanIndex;
 use crate::writer::Writer;
-use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Writes what a value contributes to its holder's shape: generated for
 /// every struct and union of a schema with a shared section.
@@ -178,21 +179,6 @@ impl<const N: usize> Shape for [u8; N] {
     }
 }
 
-/// What decode learns of the writer's sharing (`SharesEqual` in the
-/// schema language): the records of shared sections met so far, and the
-/// sections where one was pointed at twice.
-///
-/// The records met are bits by position, one per byte of the file up to
-/// the furthest record met (an eighth of the input at most): a record of a
-/// shared section is met once per reference, tens of thousands of times in
-/// a file of small arrays, where a hash set spent more on inserting and
-/// growing than the rest of reading the record (issue 51).
-#[derive(Debug, Default)]
-pub struct ReadShared {
-    seen: Vec<u64>,
-    twice: u64,
-}
-
 impl crate::reader::Reader<'_> {
     /// Notes that an offset led to the record at `target` of shared section
     /// `sec`.
@@ -225,85 +211,6 @@ impl crate::reader::Reader<'_> {
 #[inline]
 fn section_bit(sec: usize) -> u64 {
     1u64.checked_shl(sec as u32).unwrap_or(0)
-}
-
-/// A record met by the shapes: its address and type, its shape, where its
-/// subtree ends in [`Shapes::met`], and where the ids of its sorted list's
-/// keys are in [`Shapes::sort_ids`].
-#[derive(Debug, Clone, Copy)]
-struct Met {
-    key: usize,
-    type_id: usize,
-    id: u32,
-    end: u32,
-    sort_at: u32,
-    sort_len: u32,
-}
-
-/// The shapes of one encode: interned keys, the shape of each record met
-/// (by address and type), and where the first record of each shape went.
-#[derive(Debug, Default)]
-pub struct Shapes {
-    /// Every distinct key, back to back; `ids` finds a key's shape by its
-    /// hash and its span here (one buffer, no allocation per shape).
-    keys: Vec<u8>,
-    ids: SpanIndex,
-    /// Key buffers to reuse (shapes are built recursively, one buffer per
-    /// level), so that a record whose shape exists allocates nothing.
-    spare: Vec<Vec<u8>>,
-    /// Every record met, in the order first asked for: the first walk asks
-    /// for the root's shape, which asks for its children's, so this is the
-    /// tree in preorder, the order every later walk goes through it too.
-    met: Vec<Met>,
-    /// The next record a walk is expected to ask for (an index into
-    /// `met`): asked in that order, a shape is found without hashing.
-    next: usize,
-    /// Where each record (address and type) is in `met`: whether a record
-    /// is new, and where it is for a walk that leaves the order.
-    /// Filed lazily: `met[..of_filed]` are in it (a walk that keeps to the
-    /// order never needs it).
-    of: FxHashMap<(usize, usize), u32>,
-    of_filed: usize,
-    /// Every record asked for is new: the first pass over the document
-    /// (`Writer::intern_all`), which asks for each record of the owned tree
-    /// once, from its holder's shape.
-    pub(crate) fresh: bool,
-    /// By shape: the section and position its first record was placed at
-    /// (a shape is of one type, nearly always placed in one section; a
-    /// type placed in several keeps the other sections in `placed_far`).
-    placed: Vec<Option<(usize, u64)>>,
-    placed_far: FxHashMap<(usize, u32), u64>,
-    /// By shape: the walks (bit `i` for section `i`) that descended into
-    /// it; past the 64th section, `visited_far`.
-    visited: Vec<u64>,
-    visited_far: FxHashSet<(usize, u32)>,
-    /// By shape: the sections its subtree places something in (bit `i`
-    /// for section `i`), so that a walk over a section skips the subtrees
-    /// that hold nothing for it.
-    reach: Vec<u64>,
-    /// The sections marked while the current shape is built.
-    marked: u64,
-    /// The shared sections whose equal records are written apart, as the
-    /// document's writer did (`SharesEqual` false): each record is placed
-    /// and visited wherever it is met.
-    apart: u64,
-    /// By record, back to back: the string ids of the keys its sorted list
-    /// is sorted by, in the document's order (see `Writer::sort_key_ranks`).
-    sort_ids: Vec<u32>,
-    /// The sort keys of the records whose shapes are being built.
-    sort_stack: Vec<u32>,
-    /// The interned strings met so far, by table: a record's shape holds
-    /// each of its strings as its id here, and the first pass over the
-    /// document (`Writer::intern_all`) gathers the tables while it builds
-    /// the shapes.
-    pub(crate) strings: crate::interned::StringIds,
-    /// The blobs met ([`BLOB_RUN`] bytes or more), back to back, each once;
-    /// `blob_spans[id]` is blob `id`'s place there, and `blobs_of_len` the
-    /// ids of the blobs of each length: a blob is found by its length and
-    /// compared whole, never hashed.
-    blob_bytes: Vec<u8>,
-    blob_spans: Vec<(usize, usize)>,
-    blobs_of_len: FxHashMap<usize, Vec<u32>>,
 }
 
 impl Shapes {

@@ -29,17 +29,17 @@ pub struct Writer {
     pub(crate) search: ByteSearchPool,
     pub(crate) exact: ExactPool,
     /// What the unit being encoded remembers (see `scope.rs`).
-    pub(crate) scope: crate::scope::WriteScope,
+    pub(crate) scope: crate::memory::scope::WriteScope,
     /// Pools, offset targets and context (see `layout.rs`).
-    pub(crate) layout: crate::layout::WriteLayout,
+    pub(crate) layout: crate::memory::layout::WriteLayout,
     /// Interned string tables (see `interned.rs`).
-    pub(crate) tables: crate::interned::WriteTables,
+    pub(crate) tables: crate::memory::interned::WriteTables,
     /// Shapes of shared records (see `shared.rs`).
-    pub(crate) shapes: crate::shared::Shapes,
+    pub(crate) shapes: crate::memory::shared::Shapes,
     /// The order of the sorted list written last (`placement.rs`).
-    pub(crate) sorted: crate::placement::LastSorted,
+    pub(crate) sorted: crate::memory::placement::LastSorted,
     /// A section filled in the same walk as the current one (see `lane.rs`).
-    pub(crate) lanes: crate::lane::Lanes,
+    pub(crate) lanes: crate::memory::lane::Lanes,
     /// [`crate::base::LANE`] while a lane is entered, else 0: the bit the
     /// positions handed out carry.
     pub(crate) lane_tag: u64,
@@ -51,6 +51,8 @@ pub struct Writer {
     /// 4-aligned, outside a lane), else `usize::MAX`: one field read per
     /// word instead of the tests it stands for (see `refresh_word_base`).
     word_base: usize,
+    /// A writer for the units this one holds, kept between them.
+    pub(crate) spare: Option<Box<Writer>>,
 }
 
 macro_rules! put_number {
@@ -126,6 +128,7 @@ impl Writer {
             lane_tag: 0,
             units_to_come: 0,
             word_base: usize::MAX,
+            spare: None,
         }
     }
 
@@ -474,7 +477,7 @@ impl Writer {
         if target & crate::base::LANE != 0 {
             // Into a lane: patched once the lane's start is known.
             let target = target & !crate::base::LANE;
-            let kind = crate::lane::OffsetKind { width, scale, what };
+            let kind = crate::memory::lane::OffsetKind { width, scale, what };
             self.lanes.lane.kept.keep(at, base, target, kind);
             return Ok(());
         }
