@@ -544,7 +544,7 @@ impl Gen<'_> {
                     #(#ks => <#root as __Decode<#ks>>::decode_at(&mut r, 0),)*
                     _ => unreachable!("every variant has an index"),
                 };
-                v.map(|(v, _)| v).map_err(|e| e.within(#rt::PathSeg::Type(#root_name)))
+                v.map(|(v, _)| v).map_err(|e| e.within(#rt::PathSeg::Type(::std::borrow::Cow::Borrowed(#root_name))))
             }
 
             /// Encodes a whole file as the given variant lays it out.
@@ -1026,7 +1026,7 @@ impl Gen<'_> {
             quote! {
                 #tag => match #read {
                     Ok((v, end)) => Ok((Self::#vn(#wrap), end)),
-                    Err(e) => Err(e.within(#rt::PathSeg::Variant(#vname))),
+                    Err(e) => Err(e.within(#rt::PathSeg::Variant(::std::borrow::Cow::Borrowed(#vname)))),
                 }
             }
         });
@@ -1164,7 +1164,7 @@ impl Gen<'_> {
                                 Ok(b)
                             })?;
                             Ok(Self::#vn(id))
-                        })().map_err(|e| e.within(#rt::PathSeg::Variant(#vname))),
+                        })().map_err(|e| e.within(#rt::PathSeg::Variant(::std::borrow::Cow::Borrowed(#vname)))),
                     });
                     writes.extend(quote!(Self::#vn(_) => w.put_bytes(&[0u8; #n]),));
                     if let Some(si) = p.section.as_deref().and_then(|n| self.c.section_id(n)) {
@@ -1246,7 +1246,7 @@ impl Gen<'_> {
                     let write = self.inline_write(t, quote!(v), &what);
                     sizes.extend(quote!(#tag => ::std::option::Option::Some(#size),));
                     reads.extend(quote! {
-                        #tag => #read.map(|(v, _)| Self::#vn(v)).map_err(|e| e.within(#rt::PathSeg::Variant(#vname))),
+                        #tag => #read.map(|(v, _)| Self::#vn(v)).map_err(|e| e.within(#rt::PathSeg::Variant(::std::borrow::Cow::Borrowed(#vname)))),
                     });
                     writes.extend(quote!(Self::#vn(v) => { #write }));
                 }

@@ -51,7 +51,7 @@ impl Gen<'_> {
                 let mut r = #rt::Reader::with_limits(data, ENDIAN, limits);
                 #root::decode_at(&mut r, 0)
                     .map(|(v, _)| v)
-                    .map_err(|e| e.within(#rt::PathSeg::Type(#root_name)))
+                    .map_err(|e| e.within(#rt::PathSeg::Type(::std::borrow::Cow::Borrowed(#root_name))))
             }
         });
         out
@@ -906,7 +906,7 @@ impl Gen<'_> {
             quote! {
                 #tag => match #read {
                     Ok(v) => Ok(Self::#vn(#wrap)),
-                    Err(e) => Err(e.within(#rt::PathSeg::Variant(#vname))),
+                    Err(e) => Err(e.within(#rt::PathSeg::Variant(::std::borrow::Cow::Borrowed(#vname)))),
                 }
             }
         });

@@ -785,7 +785,7 @@ impl Gen<'_> {
             quote! {
                 #tag => match #tn::decode_at(r, pos) {
                     Ok((v, end)) => Ok((Self::#vn(v), end)),
-                    Err(e) => Err(e.within(#rt::PathSeg::Variant(#vname))),
+                    Err(e) => Err(e.within(#rt::PathSeg::Variant(::std::borrow::Cow::Borrowed(#vname)))),
                 },
             }
         });
@@ -808,7 +808,7 @@ impl Gen<'_> {
                 quote! {
                     t if ![#(#reserved),*].contains(&t) => match #tn::decode_at(r, pos) {
                         Ok((v, end)) => Ok((Self::#vn(v), end)),
-                        Err(e) => Err(e.within(#rt::PathSeg::Variant(#vname))),
+                        Err(e) => Err(e.within(#rt::PathSeg::Variant(::std::borrow::Cow::Borrowed(#vname)))),
                     },
                 }
             }

@@ -795,7 +795,7 @@ impl Gen<'_> {
                 /// Opens a file: checks the root record only (and notes
                 /// where the sections that offsets count from start).
                 pub fn open<'s>(source: &'s ViewSource<'s>) -> DecodeResult<#root<'s>> {
-                    let root = #root::view_at(source.cx(), 0).map_err(|e| e.within(PathSeg::Type(#root_name)))?;
+                    let root = #root::view_at(source.cx(), 0).map_err(|e| e.within(PathSeg::Type(::std::borrow::Cow::Borrowed(#root_name))))?;
                     let cx = source.cx();
                     let _ = &cx;
                     #sections
@@ -928,7 +928,7 @@ impl Gen<'_> {
             } else {
                 f.doc.clone()
             };
-            let located = quote!(|e: DecodeError| e.in_field(#fname).within(PathSeg::Type(#sname)));
+            let located = quote!(|e: DecodeError| e.in_field(#fname).within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))));
             if let Some(li) = tail.filter(|&li| i > li) {
                 let _ = li;
                 let rel = after_list;
@@ -1009,7 +1009,7 @@ impl Gen<'_> {
                                     let list = self.cx.list(self.at + #off, self.at + #off, n).map_err(#located)?;
                                     self.cx
                                         .held_list(self.at + #off, list, #tags_at, #tw)
-                                        .map_err(|e| e.in_field(#tname).within(PathSeg::Type(#sname)))
+                                        .map_err(|e| e.in_field(#tname).within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))))
                                 }
                             });
                         }
@@ -1307,7 +1307,7 @@ impl Gen<'_> {
             Some(wt) => (
                 quote! {
                     if self.held.0 != u64::MAX {
-                        r.hold_tags(self.held.1, 1, #wt).map_err(|e| e.within(PathSeg::Type(#sname)))?;
+                        r.hold_tags(self.held.1, 1, #wt).map_err(|e| e.within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))))?;
                     }
                 },
                 quote!(r.release_tags();),
@@ -1359,11 +1359,11 @@ impl Gen<'_> {
                 /// The owned value: decodes the record and what it leads
                 /// to, as `decode` does.
                 pub fn to_owned(&self) -> DecodeResult<#owned_ty> {
-                    let mut r = self.cx.reader().map_err(|e| e.within(PathSeg::Type(#sname)))?;
+                    let mut r = self.cx.reader().map_err(|e| e.within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))))?;
                     #hold
                     let v = #decode_at(&mut r, self.at);
                     #release
-                    self.cx.loc(v.map(|(v, _)| v)).map_err(|e| e.within(PathSeg::Type(#sname)))
+                    self.cx.loc(v.map(|(v, _)| v)).map_err(|e| e.within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))))
                 }
 
                 #accessors
@@ -1451,7 +1451,7 @@ impl Gen<'_> {
                     self.cx
                         .follow(self.field_pos, #base, self.raw, #scale, 1)
                         .map(|(_, t)| t)
-                        .map_err(|e| e.within(PathSeg::Type(#sname)))
+                        .map_err(|e| e.within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))))
                 }
 
                 /// The unit's bytes after its transform: borrowed from the
@@ -1464,7 +1464,7 @@ impl Gen<'_> {
                         #charge
                         Ok(bytes)
                     })
-                    .map_err(|e| e.within(PathSeg::Type(#sname)))
+                    .map_err(|e| e.within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))))
                 }
 
                 /// The source the unit's views read: `bytes`, from
@@ -1485,7 +1485,7 @@ impl Gen<'_> {
             impl<'s> #nv<'s> {
                 /// Opens a unit's view: checks its fixed part only.
                 pub fn open(source: &'s ViewSource<'s>) -> DecodeResult<Self> {
-                    #nv::view_at(source.cx(), 0).map_err(|e| e.within(PathSeg::Type(#sname)))
+                    #nv::view_at(source.cx(), 0).map_err(|e| e.within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))))
                 }
             }
         }
@@ -1545,7 +1545,7 @@ impl Gen<'_> {
             Some(a) => quote!(self.at + (end + #rel - self.at).next_multiple_of(#a)),
             None => quote!(end + #rel),
         };
-        let located = quote!(|e: DecodeError| e.in_field(#fname).within(PathSeg::Type(#sname)));
+        let located = quote!(|e: DecodeError| e.in_field(#fname).within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))));
         let (ty, make) = match of {
             Type::Switch { union, tag } => {
                 let uv = view_name(union);
@@ -1575,7 +1575,7 @@ impl Gen<'_> {
             #[inline]
             pub fn #fid(&self) -> DecodeResult<#ty> {
                 let end = Self::list_end(self.cx, self.at, self.rec)
-                    .map_err(|e| e.within(PathSeg::Type(#sname)))?;
+                    .map_err(|e| e.within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))))?;
                 let n = at::#cread(self.rec, #co, #e) as u64;
                 let pos = #start;
                 #make.map_err(#located)
@@ -1765,7 +1765,7 @@ impl Gen<'_> {
                     let field_pos = self.at + #off;
                     ::codec_runtime::run_inline(#[inline(always)] || -> DecodeResult<#ty> { #body })
                         .map(Some)
-                        .map_err(|e| e.in_field(#fname).within(PathSeg::Type(#sname)))
+                        .map_err(|e| e.in_field(#fname).within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))))
                 }
             }
         } else {
@@ -1776,7 +1776,7 @@ impl Gen<'_> {
                     let raw = at::#wread(self.rec, #offu, #e) as u64;
                     let field_pos = self.at + #off;
                     ::codec_runtime::run_inline(#[inline(always)] || -> DecodeResult<#ty> { #body })
-                        .map_err(|e| e.in_field(#fname).within(PathSeg::Type(#sname)))
+                        .map_err(|e| e.in_field(#fname).within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))))
                 }
             }
         }
@@ -1874,7 +1874,7 @@ impl Gen<'_> {
                         Ok((hit.then_some(rec), at + #next_off, rec.#nid() as u64))
                     })
                 })
-                .map_err(|e| e.in_field(#fname).within(PathSeg::Type(#sname)))
+                .map_err(|e| e.in_field(#fname).within(PathSeg::Type(::std::borrow::Cow::Borrowed(#sname))))
             }
         }
     }
@@ -2026,7 +2026,7 @@ impl Gen<'_> {
             arms.extend(quote! {
                 #tag => #nv::view_at(cx, pos + #skip)
                     .map(#name::#vn)
-                    .map_err(|e| e.within(PathSeg::Variant(#vname))),
+                    .map_err(|e| e.within(PathSeg::Variant(::std::borrow::Cow::Borrowed(#vname)))),
             });
         }
         let udoc =
@@ -2067,9 +2067,9 @@ impl Gen<'_> {
                 /// to, as `decode` does.
                 pub fn to_owned(&self) -> DecodeResult<#owned_ty> {
                     let (cx, at) = self.cx_at();
-                    let mut r = cx.reader().map_err(|e| e.within(PathSeg::Type(#uname)))?;
+                    let mut r = cx.reader().map_err(|e| e.within(PathSeg::Type(::std::borrow::Cow::Borrowed(#uname))))?;
                     cx.loc(#decode_at(&mut r, at - #skip).map(|(v, _)| v))
-                        .map_err(|e| e.within(PathSeg::Type(#uname)))
+                        .map_err(|e| e.within(PathSeg::Type(::std::borrow::Cow::Borrowed(#uname))))
                 }
             }
         }
@@ -2176,7 +2176,7 @@ impl Gen<'_> {
                             Ok(())
                         })
                         .map(|()| #name::#vn)
-                        .map_err(|e| e.within(PathSeg::Variant(#vname))),
+                        .map_err(|e| e.within(PathSeg::Variant(::std::borrow::Cow::Borrowed(#vname)))),
                     });
                     continue;
                 }
@@ -2206,7 +2206,7 @@ impl Gen<'_> {
             arms.extend(quote! {
                 #tag => ::codec_runtime::run_inline(#[inline(always)] || -> DecodeResult<#ty> { #read })
                     .map(#name::#vn)
-                    .map_err(|e| e.within(PathSeg::Variant(#vname))),
+                    .map_err(|e| e.within(PathSeg::Variant(::std::borrow::Cow::Borrowed(#vname)))),
             });
         }
         let udoc = format!("A view of a `{uname}` value in place: its variant's payload.");

@@ -7,15 +7,18 @@ use std::fmt;
 
 /// One step of a field path such as `ParameterList.objects[3].params[7]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Names are the schema's: `&'static str` in generated code, owned where a
+/// schema is read at run time (the interpreter), one type for both.
 pub enum PathSeg {
     /// The type the path starts at (`ParameterList`).
-    Type(&'static str),
+    Type(Cow<'static, str>),
     /// A named field (`.objects`).
-    Field(&'static str),
+    Field(Cow<'static, str>),
     /// An element of an array (`[3]`).
     Index(usize),
     /// The variant of a tagged union that was being read (`::String32`).
-    Variant(&'static str),
+    Variant(Cow<'static, str>),
 }
 
 /// What went wrong, without the location.
@@ -117,6 +120,7 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+#[derive(Clone, PartialEq, Eq)]
 struct Inner {
     offset: u64,
     kind: ErrorKind,
@@ -127,6 +131,7 @@ struct Inner {
 /// A decode error: byte offset, field path and what was expected.
 ///
 /// Boxed so that `Result<T, DecodeError>` stays one word wide.
+#[derive(Clone, PartialEq, Eq)]
 pub struct DecodeError(Box<Inner>);
 
 /// Magic bytes as a message shows them: quoted when printable ASCII
@@ -141,6 +146,12 @@ fn magic_text(b: &[u8]) -> String {
 }
 
 impl DecodeError {
+    /// An error a format's rules (glue, the interpreter) state in words.
+    #[cold]
+    pub fn invalid(offset: u64, message: impl Into<String>) -> Self {
+        DecodeError::new(offset, ErrorKind::Invalid(message.into()))
+    }
+
     pub fn new(offset: u64, kind: ErrorKind) -> Self {
         DecodeError(Box::new(Inner {
             offset,
@@ -157,8 +168,8 @@ impl DecodeError {
     }
 
     #[cold]
-    pub fn in_field(self, name: &'static str) -> Self {
-        self.within(PathSeg::Field(name))
+    pub fn in_field(self, name: impl Into<Cow<'static, str>>) -> Self {
+        self.within(PathSeg::Field(name.into()))
     }
 
     #[cold]

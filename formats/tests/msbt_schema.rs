@@ -532,11 +532,17 @@ fn a_broken_file_is_reported_where_it_breaks() {
     let e = common::stderr(&o);
     assert!(
         e.contains(
-            "msbt decode error at offset 0x24: Msbt.blocks[0]::Labels.data: the size field says"
+            "msbt decode error at offset 0x24, Msbt.blocks[0]::Labels.data: the size field says"
         ),
         "{e}"
     );
     assert!(!e.contains("offset 0x0"), "{e}");
     let located = formats::msbt::decode_located(&data[..200]).unwrap_err();
     assert_eq!(located.offset(), 0x24);
+    // The interpreter's path travels as the runtime's, not folded into the message.
+    assert_eq!(located.path(), "Msbt.blocks[0]::Labels.data");
+    assert!(located
+        .kind()
+        .to_string()
+        .starts_with("the size field says"));
 }

@@ -193,7 +193,7 @@ impl<'s, C: ViewCell<'s>> RowView<'s, C> {
         self.cell_here(tag, offset, k, tag_pos).map_err(|e| {
             e.at_index(self.index)
                 .in_field(self.path.1)
-                .within(PathSeg::Type(self.path.0))
+                .within(PathSeg::Type(self.path.0.into()))
         })
     }
 

@@ -218,7 +218,7 @@ pub(super) fn variant_by_tag(u: &crate::UnionDef, tag: u64, pos: u64) -> R<&crat
 
 /// The error for glue the schema names but no hook supplies.
 pub(super) fn no_glue(pos: u64, name: &str) -> InterpError {
-    InterpError::new(
+    InterpError::invalid(
         pos,
         format!("the schema names glue `{name}`, which the interpreter was not given"),
     )
@@ -791,7 +791,7 @@ impl<'c> Run<'c, '_> {
                     self.list(of, n, t, at, site, &st.name, fname)?;
                 }
                 _ => {
-                    return Err(InterpError::new(
+                    return Err(InterpError::invalid(
                         at,
                         "a Follows list counts by field or to the next target",
                     ))
@@ -938,7 +938,7 @@ impl<'c> Run<'c, '_> {
         self.open(node);
         let end = self
             .inline(&v.ty, pos + w, &vs.named(&v.name), &u.name, &v.name)
-            .map_err(|e| e.within(super::Seg::Variant(v.name.clone())))?;
+            .map_err(|e| e.within(codec_runtime::PathSeg::Variant(v.name.clone().into())))?;
         self.top().size = end - pos;
         self.close();
         Ok(end)
@@ -979,7 +979,7 @@ impl<'c> Run<'c, '_> {
         site: &Site,
     ) -> R<()> {
         let Some(TypeDef::Union(u)) = self.c.get(cells) else {
-            return Err(InterpError::new(
+            return Err(InterpError::invalid(
                 field_pos,
                 format!("`{cells}` is not a union"),
             ));
@@ -1077,7 +1077,8 @@ impl<'c> Run<'c, '_> {
             })(),
             t => self.inline(t, pos, &vs.named("value"), &u.name, &v.name),
         };
-        let end = result.map_err(|e| e.within(super::Seg::Variant(v.name.clone())))?;
+        let end =
+            result.map_err(|e| e.within(codec_runtime::PathSeg::Variant(v.name.clone().into())))?;
         self.top().size = end - pos;
         self.close();
         Ok(())
@@ -1105,7 +1106,7 @@ impl<'c> Run<'c, '_> {
         doc: &'c str,
     ) -> R<u64> {
         let Some(TypeDef::Struct(def)) = self.c.get(of) else {
-            return Err(InterpError::new(p, format!("`{of}` is not a struct")));
+            return Err(InterpError::invalid(p, format!("`{of}` is not a struct")));
         };
         let w = int_width(width).unwrap_or(4);
         self.r.check_count(p, p, n, 2 * w)?;
@@ -1159,7 +1160,7 @@ impl<'c> Run<'c, '_> {
                         Kind::Str { value, .. } => Some(value.clone()),
                         _ => None,
                     })
-                    .ok_or_else(|| InterpError::new(t, format!("`{of}.{key}` is no string")))?;
+                    .ok_or_else(|| InterpError::invalid(t, format!("`{of}.{key}` is no string")))?;
                 let h = codec_runtime::slots::mul_add_hash(text.as_bytes(), m);
                 if n > 0 && h % n != i {
                     return Err(codec_runtime::slots::misplaced(at, &text, i, h, n).into());
@@ -1186,7 +1187,7 @@ impl<'c> Run<'c, '_> {
         let end = self.r.bound_after(pos);
         let union = match tags.map(|t| self.c.get(t)) {
             Some(Some(TypeDef::Union(u))) => Some(u),
-            Some(_) => return Err(InterpError::new(pos, "the text's tags are no union")),
+            Some(_) => return Err(InterpError::invalid(pos, "the text's tags are no union")),
             None => None,
         };
         let e = self.r.endian();
@@ -1282,7 +1283,7 @@ impl<'c> Run<'c, '_> {
             None => false,
         };
         if !ends || q != end {
-            return Err(InterpError::new(
+            return Err(InterpError::invalid(
                 q.min(end),
                 format!("the text does not end with a zero unit before 0x{end:x}, where the next target starts"),
             ));

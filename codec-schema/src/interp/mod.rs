@@ -35,10 +35,9 @@ pub use value::{
 
 use crate::docs::{derive_label, type_label};
 use crate::{int_width, Base, Checked, Count, Derive, StructDef, Type, TypeDef, UnionDef};
-use codec_runtime::{DecodeError, ErrorKind, Limits, Reader};
+use codec_runtime::{DecodeError, ErrorKind, Limits, PathSeg, Reader};
 use compact_str::{format_compact, CompactString};
 use serde::Serialize;
-use std::fmt;
 use std::sync::Arc;
 
 /// One field, element, target or payload of a decoded file.
@@ -292,125 +291,10 @@ pub struct ShapeField {
     pub optional: bool,
 }
 
-/// One step of an error's field path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Seg {
-    Type(String),
-    Field(String),
-    Index(usize),
-    Variant(String),
-}
-
-/// A located decode error: byte offset, field path, what was expected.
-/// Displayed exactly like the generated decoders' [`DecodeError`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InterpError {
-    offset: u64,
-    message: String,
-    /// Innermost segment first.
-    path: Vec<Seg>,
-}
-
-impl InterpError {
-    fn new(offset: u64, message: impl Into<String>) -> Self {
-        InterpError {
-            offset,
-            message: message.into(),
-            path: Vec::new(),
-        }
-    }
-
-    /// The error of a unit read on its own, located in the file.
-    fn shifted(mut self, by: u64) -> Self {
-        self.offset = self.offset.saturating_add(by);
-        self
-    }
-
-    fn within(mut self, seg: Seg) -> Self {
-        self.path.push(seg);
-        self
-    }
-
-    fn in_field(self, name: &str) -> Self {
-        self.within(Seg::Field(name.to_owned()))
-    }
-
-    fn at_index(self, i: usize) -> Self {
-        self.within(Seg::Index(i))
-    }
-
-    /// The byte offset the error is located at.
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-
-    /// What was expected, without the location.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// The field path, outermost first (`File.root.lists[3].objects`).
-    pub fn path(&self) -> String {
-        let mut out = String::new();
-        for seg in self.path.iter().rev() {
-            match seg {
-                Seg::Type(t) => {
-                    if !out.is_empty() {
-                        out.push_str(" > ");
-                    }
-                    out.push_str(t)
-                }
-                Seg::Field(n) => {
-                    out.push('.');
-                    out.push_str(n)
-                }
-                Seg::Index(i) => {
-                    out.push_str(&format!("[{i}]"));
-                }
-                Seg::Variant(v) => {
-                    out.push_str("::");
-                    out.push_str(v)
-                }
-            }
-        }
-        out
-    }
-}
-
-impl From<DecodeError> for InterpError {
-    fn from(e: DecodeError) -> Self {
-        // Reader errors carry no path, the runtime's construct functions the
-        // part inside their construct (`strings[4]`); the interpreter adds
-        // the rest on the way up.
-        let mut out = InterpError::new(e.offset(), e.kind().to_string());
-        for seg in e.segments() {
-            out = out.within(match *seg {
-                codec_runtime::PathSeg::Type(t) => Seg::Type(t.to_owned()),
-                codec_runtime::PathSeg::Field(n) => Seg::Field(n.to_owned()),
-                codec_runtime::PathSeg::Index(i) => Seg::Index(i),
-                codec_runtime::PathSeg::Variant(v) => Seg::Variant(v.to_owned()),
-            });
-        }
-        out
-    }
-}
-
-impl fmt::Display for InterpError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = self.path();
-        if path.is_empty() {
-            write!(f, "at offset 0x{:x}: {}", self.offset, self.message)
-        } else {
-            write!(
-                f,
-                "at offset 0x{:x}, {}: {}",
-                self.offset, path, self.message
-            )
-        }
-    }
-}
-
-impl std::error::Error for InterpError {}
+/// The interpreter's errors are the runtime's: the byte offset, the field
+/// path (innermost segment first, named by the schema's names) and what was
+/// expected, displayed as the generated decoders display theirs.
+pub type InterpError = DecodeError;
 
 type R<T> = Result<T, InterpError>;
 
@@ -482,7 +366,9 @@ pub fn decode_partial_with(c: &Checked, data: &[u8], limits: Limits, hooks: &dyn
         }
         run.close();
     }
-    let error = result.err().map(|e| e.within(Seg::Type(root.name.clone())));
+    let error = result
+        .err()
+        .map(|e| e.within(PathSeg::Type(root.name.clone().into())));
     let root = run.done.unwrap_or_else(|| {
         Node::new(
             root.name.clone(),
@@ -897,13 +783,13 @@ impl<'c> Run<'c, '_> {
                 Type::Table { count, offsets } => {
                     p = self
                         .table_field(st, &raws, count, offsets, pos, p, &fs)
-                        .map_err(|e| e.in_field(&f.name))?;
+                        .map_err(|e| e.in_field(f.name.clone()))?;
                     continue;
                 }
                 Type::Switch { union, tag } => {
                     p = self
                         .switch_field(st, &raws, union, tag, p, &fs)
-                        .map_err(|e| e.in_field(&f.name))?;
+                        .map_err(|e| e.in_field(f.name.clone()))?;
                     continue;
                 }
                 Type::List { of, count } if matches!(**of, Type::Switch { .. }) => {
@@ -912,7 +798,7 @@ impl<'c> Run<'c, '_> {
                     };
                     p = self
                         .switch_list(st, &raws, of, union, tag, count, p, &fs)
-                        .map_err(|e| e.in_field(&f.name))?;
+                        .map_err(|e| e.in_field(f.name.clone()))?;
                     continue;
                 }
                 _ => {}
@@ -920,7 +806,7 @@ impl<'c> Run<'c, '_> {
             if let (Some(size), Type::Named(n)) = (&f.size, &f.ty) {
                 // A unit laid out inline, as long as its size field says.
                 let Some(TypeDef::Struct(def)) = self.c.get(n) else {
-                    return Err(InterpError::new(p, format!("`{n}` is not a struct")));
+                    return Err(InterpError::invalid(p, format!("`{n}` is not a struct")));
                 };
                 let len = st
                     .fields
@@ -929,12 +815,15 @@ impl<'c> Run<'c, '_> {
                     .and_then(|j| raws[j])
                     .map(|(_, raw)| raw)
                     .ok_or_else(|| {
-                        InterpError::new(p, format!("the size field `{size}` was not read before"))
+                        InterpError::invalid(
+                            p,
+                            format!("the size field `{size}` was not read before"),
+                        )
                     })?;
                 let size_at = raws[st.fields.iter().position(|g| &g.name == size).unwrap_or(0)]
                     .map_or(p, |(at, _)| at);
                 self.unit(def, p, Some(len), size_at, &fs)
-                    .map_err(|e| e.in_field(&f.name))?;
+                    .map_err(|e| e.in_field(f.name.clone()))?;
                 let doc = self.doc(&f.doc);
                 if let Some(n) = self.top().children.last_mut() {
                     n.doc = doc;
@@ -953,17 +842,20 @@ impl<'c> Run<'c, '_> {
                     ..
                 } => {
                     let n = self.stored_u64(slots).ok_or_else(|| {
-                        InterpError::new(p, format!("the slot count `{slots}` was not read before"))
+                        InterpError::invalid(
+                            p,
+                            format!("the slot count `{slots}` was not read before"),
+                        )
                     })?;
                     let b = base_of(base, pos, self.c, &self.r);
                     p = self
                         .hash_slots(of, key, n, *hash, width, b, p, &fs, ty, &f.doc)
-                        .map_err(|e| e.in_field(&f.name))?;
+                        .map_err(|e| e.in_field(f.name.clone()))?;
                 }
                 Type::Pad { align, fill } => {
                     let (byte, end) =
                         codec_runtime::pad::read_pad(self.r.data(), pos, p, *align, *fill)
-                            .map_err(|e| InterpError::from(e).in_field(&f.name))?;
+                            .map_err(|e| InterpError::from(e).in_field(f.name.clone()))?;
                     let mut n = Node::new(
                         fs.name,
                         fs.path,
@@ -982,7 +874,7 @@ impl<'c> Run<'c, '_> {
                 Type::Ptr(ptr) => {
                     let raw = self
                         .read_uint(&ptr.width, p)
-                        .map_err(|e| InterpError::from(e).in_field(&f.name))?;
+                        .map_err(|e| InterpError::from(e).in_field(f.name.clone()))?;
                     let w = int_width(&ptr.width).unwrap_or(4);
                     let mut n = Node::new(
                         fs.name,
@@ -1036,7 +928,7 @@ impl<'c> Run<'c, '_> {
                     if held {
                         self.r.release_tags();
                     }
-                    p = read.map_err(|e| e.in_field(&f.name))?;
+                    p = read.map_err(|e| e.in_field(f.name.clone()))?;
                     if let Type::Ptr(ptr) = &**of {
                         // Every element's target is known before any is
                         // followed (schema-repros case 3).
@@ -1052,7 +944,7 @@ impl<'c> Run<'c, '_> {
                         }
                     }
                     self.ascending_keys(f, of)
-                        .map_err(|e| e.in_field(&f.name))?;
+                        .map_err(|e| e.in_field(f.name.clone()))?;
                     self.document_order(f.visit);
                     let doc = self.doc(&f.doc);
                     if let Some(n) = self.top().children.last_mut() {
@@ -1062,7 +954,7 @@ impl<'c> Run<'c, '_> {
                 Type::Groups { .. } => {
                     p = self
                         .groups(st, f, p, &fs)
-                        .map_err(|e| e.in_field(&f.name))?;
+                        .map_err(|e| e.in_field(f.name.clone()))?;
                     let doc = self.doc(&f.doc);
                     if let Some(n) = self.top().children.last_mut() {
                         n.doc = doc;
@@ -1071,7 +963,7 @@ impl<'c> Run<'c, '_> {
                 _ if f.derive.is_some() => {
                     let raw = self
                         .read_uint(&f.ty, p)
-                        .map_err(|e| InterpError::from(e).in_field(&f.name))?;
+                        .map_err(|e| InterpError::from(e).in_field(f.name.clone()))?;
                     let w = int_width(&f.ty).unwrap_or(4);
                     let meaning = f.derive.as_ref().map(derive_label).unwrap_or_default();
                     let mut n = Node::new(
@@ -1096,7 +988,7 @@ impl<'c> Run<'c, '_> {
                 t => {
                     p = self
                         .inline(t, p, &fs, &st.name, &f.name)
-                        .map_err(|e| e.in_field(&f.name))?;
+                        .map_err(|e| e.in_field(f.name.clone()))?;
                     let doc = self.doc(&f.doc);
                     if let Some(n) = self.top().children.last_mut() {
                         n.doc = doc;
@@ -1130,7 +1022,7 @@ impl<'c> Run<'c, '_> {
                     self.reopen(i);
                     let end = self
                         .follow(st, i, ptr, pos, at, raw, &raws, &fs)
-                        .map_err(|e| e.in_field(&f.name))?;
+                        .map_err(|e| e.in_field(f.name.clone()))?;
                     ends[i] = end;
                     self.note_span(ptr.section.as_deref());
                     self.close();
@@ -1147,7 +1039,7 @@ impl<'c> Run<'c, '_> {
                     };
                     self.reopen(i);
                     self.follows(st, i, to, t, at, &raws, &fs)
-                        .map_err(|e| e.in_field(&f.name))?;
+                        .map_err(|e| e.in_field(f.name.clone()))?;
                     self.note_span(Some(section));
                     self.close_filled();
                 }
@@ -1161,7 +1053,7 @@ impl<'c> Run<'c, '_> {
                         self.reopen(k);
                         let es = fs.index(k);
                         self.follow(st, i, ptr, pos, at, raw, &raws, &es)
-                            .map_err(|e| e.at_index(k).in_field(&f.name))?;
+                            .map_err(|e| e.at_index(k).in_field(f.name.clone()))?;
                         self.note_span(ptr.section.as_deref());
                         self.close();
                     }
@@ -1177,7 +1069,7 @@ impl<'c> Run<'c, '_> {
             let fs = site.field(&f.name, f.is_unknown());
             self.reopen(i);
             self.follow(st, i, ptr, pos, at, raw, &raws, &fs)
-                .map_err(|e| e.in_field(&f.name))?;
+                .map_err(|e| e.in_field(f.name.clone()))?;
             self.note_span(ptr.section.as_deref());
             self.close();
         }
@@ -1201,7 +1093,7 @@ impl<'c> Run<'c, '_> {
                 let Some((at, raw)) = raws[i] else { continue };
                 self.r
                     .check_file_size(at, raw)
-                    .map_err(|e| InterpError::from(e).in_field(&f.name))?;
+                    .map_err(|e| InterpError::from(e).in_field(f.name.clone()))?;
             }
         }
         self.top().size = p - pos;
@@ -1229,7 +1121,7 @@ impl<'c> Run<'c, '_> {
             if let Some(a) = value {
                 self.r
                     .stored_align(at, a)
-                    .map_err(|e| InterpError::from(e).in_field(by))?;
+                    .map_err(|e| InterpError::from(e).in_field(by.to_owned()))?;
             }
         }
         Ok(())
@@ -1297,7 +1189,7 @@ impl<'c> Run<'c, '_> {
                     self.r.leave();
                     Ok(Some(end))
                 }
-                None => Err(InterpError::new(at, format!("`{n}` is not a type"))),
+                None => Err(InterpError::invalid(at, format!("`{n}` is not a type"))),
             },
             Type::Hash { slots, width, .. } => {
                 // The slot count is a field of the record (the open node's parent).
@@ -1364,7 +1256,10 @@ impl<'c> Run<'c, '_> {
             }
             Type::Switch { union, tag } => {
                 let Some(TypeDef::Union(u)) = self.c.get(union) else {
-                    return Err(InterpError::new(at, format!("`{union}` is not a union")));
+                    return Err(InterpError::invalid(
+                        at,
+                        format!("`{union}` is not a union"),
+                    ));
                 };
                 let (tag_pos, tag_raw) = sibling(tag).unwrap_or((at, 0));
                 self.payload(u, tag_raw, t, at, tag_pos, site)?;
@@ -1372,7 +1267,10 @@ impl<'c> Run<'c, '_> {
             }
             Type::Select { union, hook } => {
                 let Some(TypeDef::Union(u)) = self.c.get(union) else {
-                    return Err(InterpError::new(at, format!("`{union}` is not a union")));
+                    return Err(InterpError::invalid(
+                        at,
+                        format!("`{union}` is not a union"),
+                    ));
                 };
                 let tag = match self.hooks.select(hook, &self.r.select_cx(t)) {
                     None => return Err(ext::no_glue(at, hook)),
@@ -1547,7 +1445,7 @@ impl<'c> Run<'c, '_> {
                 })
             }
         };
-        result.map_err(|e| e.within(Seg::Variant(v.name.clone())))?;
+        result.map_err(|e| e.within(PathSeg::Variant(v.name.clone().into())))?;
         // The variant spans its payload (and a count stored before it).
         let top = self.top();
         let lo = top.children.iter().map(|c| c.offset).min().unwrap_or(pos);
@@ -1692,7 +1590,7 @@ impl<'c> Run<'c, '_> {
                     self.record(def, pos, site.name.clone(), site.path.clone(), site.unknown)
                 }
                 Some(TypeDef::Union(u)) => self.tagged_union(u, pos, site),
-                None => Err(InterpError::new(pos, format!("`{n}` is not a type"))),
+                None => Err(InterpError::invalid(pos, format!("`{n}` is not a type"))),
             },
             Type::Array { of, len } => {
                 let mut node = mk(Kind::Seq, 0);
@@ -1841,14 +1739,14 @@ impl<'c> Run<'c, '_> {
             | Type::Ptr(_)
             | Type::Switch { .. } => {
                 // The checker keeps these out of inline positions.
-                Err(InterpError::new(pos, "unsupported inline type"))
+                Err(InterpError::invalid(pos, "unsupported inline type"))
             }
             Type::Index { table, width } => self.index_inline(table, width, pos, site),
-            Type::Table { .. } => Err(InterpError::new(
+            Type::Table { .. } => Err(InterpError::invalid(
                 pos,
                 "a string table is read as a record's field (its count is a sibling)",
             )),
-            _ => Err(InterpError::new(pos, "unsupported inline type")),
+            _ => Err(InterpError::invalid(pos, "unsupported inline type")),
         }
     }
 }

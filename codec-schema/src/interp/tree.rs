@@ -9,10 +9,11 @@
 //! The behaviour is `codec_runtime`'s (`interned::read_table`,
 //! `Reader::interned`, `shared::document_order`, `Reader::hold_tags`).
 
-use super::{int_width, InterpError, Seg};
+use super::{int_width, InterpError};
 use super::{variant_node, Kind, Node, Run, Site, R};
 use crate::docs::type_label;
 use crate::{Count, Field, Ptr, StructDef, Type, TypeDef, UnionDef, Visit};
+use codec_runtime::PathSeg;
 
 impl<'c> Run<'c, '_> {
     /// The raw value read for sibling field `name` of `st`.
@@ -137,7 +138,7 @@ impl<'c> Run<'c, '_> {
         site: &Site,
     ) -> R<u64> {
         let Some(TypeDef::Union(u)) = self.c.get(union) else {
-            return Err(InterpError::new(p, format!("`{union}` is not a union")));
+            return Err(InterpError::invalid(p, format!("`{union}` is not a union")));
         };
         // A tag held by the list holding this record: the next one.
         let (tag_pos, tag_raw) = match crate::held_tag_list(tag) {
@@ -188,7 +189,7 @@ impl<'c> Run<'c, '_> {
         let esize = self.c.fixed_size(of).unwrap_or(1);
         self.r
             .check_count(p, p, n, esize)
-            .map_err(|e| InterpError::from(e).in_field(&f.name))?;
+            .map_err(|e| InterpError::from(e).in_field(f.name.clone()))?;
         let end = p + n * esize;
         let at = match tf.align.filter(|&a| a > 1) {
             Some(a) => pos + (end - pos).next_multiple_of(a),
@@ -196,7 +197,7 @@ impl<'c> Run<'c, '_> {
         };
         self.r
             .hold_tags(at, n, super::runtime_width(tag_ty))
-            .map_err(|e| InterpError::from(e).in_field(&tf.name))?;
+            .map_err(|e| InterpError::from(e).in_field(tf.name.clone()))?;
         Ok(true)
     }
 
@@ -215,10 +216,10 @@ impl<'c> Run<'c, '_> {
         site: &Site,
     ) -> R<u64> {
         let Some(TypeDef::Union(u)) = self.c.get(union) else {
-            return Err(InterpError::new(p, format!("`{union}` is not a union")));
+            return Err(InterpError::invalid(p, format!("`{union}` is not a union")));
         };
         let Count::Field(c) = count else {
-            return Err(InterpError::new(
+            return Err(InterpError::invalid(
                 p,
                 "a list of Switch words needs a count field",
             ));
@@ -325,7 +326,7 @@ impl<'c> Run<'c, '_> {
                 Some(TypeDef::Union(u)) => {
                     self.tagged_union(u, t, &site.named(n))?;
                 }
-                None => return Err(InterpError::new(at, format!("`{n}` is not a type"))),
+                None => return Err(InterpError::invalid(at, format!("`{n}` is not a type"))),
             },
             Type::List { of, count } if matches!(**count, Count::Prefix(_)) => {
                 let Count::Prefix(ct) = &**count else {
@@ -384,7 +385,7 @@ impl<'c> Run<'c, '_> {
         self.open(node);
         let end = self
             .inline(&v.ty, pos, &vs.named(&v.name), &u.name, &v.name)
-            .map_err(|e| e.within(Seg::Variant(v.name.clone())))?;
+            .map_err(|e| e.within(PathSeg::Variant(v.name.clone().into())))?;
         self.top().size = end - pos;
         self.close();
         Ok(end)
@@ -425,7 +426,7 @@ impl<'c> Run<'c, '_> {
             |i| at[i],
             noun,
         )
-        .map_err(|(i, e)| InterpError::from(e).in_field(key).at_index(i))
+        .map_err(|(i, e)| InterpError::from(e).in_field(key.to_owned()).at_index(i))
     }
 
     /// A list of records visited in document order (`visit: Document`),

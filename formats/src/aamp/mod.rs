@@ -80,8 +80,8 @@ pub fn decode(data: &[u8]) -> Result<ParameterIO, DecodeError> {
     let pio = schema::decode(data)?;
     let header_error = |offset: u64, field: &'static str, msg: String| {
         DecodeError::new(offset, ErrorKind::Invalid(msg))
-            .within(PathSeg::Field(field))
-            .within(PathSeg::Type("File"))
+            .within(PathSeg::Field(field.into()))
+            .within(PathSeg::Type("File".into()))
     };
     if pio.format_version != FORMAT_VERSION {
         let msg = format!("expected AAMP version 2, found {}", pio.format_version);

@@ -48,8 +48,8 @@ fn version_error(offset: u64, version: u32) -> DecodeError {
             "unsupported AINB version 0x{version:x} (supported: 0x404, 0x407, 0x408)"
         )),
     )
-    .within(PathSeg::Field("version"))
-    .within(PathSeg::Type("File"))
+    .within(PathSeg::Field("version".into()))
+    .within(PathSeg::Type("File".into()))
 }
 
 /// Decodes an AINB file of any supported version.

@@ -32,7 +32,7 @@ pub fn validate(file: &File, data: &[u8]) -> Result<(), DecodeError> {
                 .in_field(field)
                 .at_index(i)
                 .in_field("nodes")
-                .within(PathSeg::Type("File"))
+                .within(PathSeg::Type("File".into()))
         };
         if !NODE_TYPES.contains(&n.r#type) {
             return Err(fail(at, "type", format!("unknown node type {}", n.r#type)));
@@ -78,7 +78,7 @@ pub fn validate(file: &File, data: &[u8]) -> Result<(), DecodeError> {
                     .in_field("params.properties")
                     .at_index(i)
                     .in_field("attachments")
-                    .within(PathSeg::Type("File"))
+                    .within(PathSeg::Type("File".into()))
             })?;
         }
     }
@@ -92,7 +92,7 @@ pub fn validate(file: &File, data: &[u8]) -> Result<(), DecodeError> {
             return Err(DecodeError::new(at, ErrorKind::Invalid(msg))
                 .at_index(i)
                 .in_field("attachment_ids")
-                .within(PathSeg::Type("File")));
+                .within(PathSeg::Type("File".into())));
         }
     }
     const INPUTS: [(&str, u64, u64); 6] = [
@@ -117,7 +117,7 @@ pub fn validate(file: &File, data: &[u8]) -> Result<(), DecodeError> {
                         .at_index(i)
                         .in_field(name)
                         .in_field("io")
-                        .within(PathSeg::Type("File"))
+                        .within(PathSeg::Type("File".into()))
                 })?;
             }
         }

@@ -192,8 +192,8 @@ pub fn decode(data: &[u8]) -> DecodeResult<(Variant, BdatFile)> {
                     .into(),
             ),
         )
-        .within(PathSeg::Field("tables"))
-        .within(PathSeg::Type("File"))
+        .within(PathSeg::Field("tables".into()))
+        .within(PathSeg::Type("File".into()))
     })?;
     Ok((variant, schema::decode(data, variant)?))
 }

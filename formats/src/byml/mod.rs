@@ -30,7 +30,7 @@ pub fn decode(data: &[u8]) -> DecodeResult<(Variant, Header)> {
             )),
         )
         .in_field("magic")
-        .within(PathSeg::Type("Header"))
+        .within(PathSeg::Type("Header".into()))
     })?;
     Ok((variant, schema::decode(data, variant)?))
 }

@@ -102,15 +102,8 @@ pub fn decode_located(data: &[u8]) -> Result<(&'static str, Value), DecodeError>
         &crate::interp_hooks::Glue,
     );
     match d.error {
-        Some(e) => {
-            let path = e.path();
-            let what = if path.is_empty() {
-                e.message().to_owned()
-            } else {
-                format!("{path}: {}", e.message())
-            };
-            Err(DecodeError::new(e.offset(), ErrorKind::Invalid(what)))
-        }
+        // The interpreter's error is the runtime's: its offset and path travel as they are.
+        Some(e) => Err(e),
         None => Ok((name, d.root.to_value())),
     }
 }

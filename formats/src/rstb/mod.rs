@@ -61,7 +61,7 @@ pub fn decode(data: &[u8]) -> DecodeResult<(Variant, Table)> {
             )),
         )
         .in_field("crc_count")
-        .within(PathSeg::Type("Table"))
+        .within(PathSeg::Type("Table".into()))
     })?;
     if !data.starts_with(MAGIC) {
         return Err(DecodeError::new(

@@ -101,7 +101,7 @@ pub fn decode(data: &[u8]) -> DecodeResult<(Variant, Sarc)> {
         };
         DecodeError::new(at, ErrorKind::Invalid(format!("expected {what}")))
             .in_field(field)
-            .within(PathSeg::Type("Sarc"))
+            .within(PathSeg::Type("Sarc".into()))
     })?;
     Ok((variant, schema::decode(data, variant)?))
 }
