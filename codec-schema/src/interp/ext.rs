@@ -1163,7 +1163,7 @@ impl<'c> Run<'c, '_> {
                     .ok_or_else(|| InterpError::invalid(t, format!("`{of}.{key}` is no string")))?;
                 let h = codec_runtime::slots::mul_add_hash(text.as_bytes(), m);
                 if n > 0 && h % n != i {
-                    return Err(codec_runtime::slots::misplaced(at, &text, i, h, n).into());
+                    return Err(codec_runtime::slots::misplaced(at, &text, i, h, n));
                 }
                 k += 1;
             }
@@ -1251,7 +1251,7 @@ impl<'c> Run<'c, '_> {
                         v.children.push(b);
                         v
                     }
-                    Err(err) => return Err(err.into()),
+                    Err(err) => return Err(err),
                 };
                 n.size = upto - run;
                 me.leaf(n);

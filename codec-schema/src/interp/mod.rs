@@ -1275,7 +1275,7 @@ impl<'c> Run<'c, '_> {
                 let tag = match self.hooks.select(hook, &self.r.select_cx(t)) {
                     None => return Err(ext::no_glue(at, hook)),
                     Some(Some(tag)) => tag,
-                    Some(None) => return Err(self.r.no_variant(at, union, t).into()),
+                    Some(None) => return Err(self.r.no_variant(at, union, t)),
                 };
                 self.payload(u, tag, t, at, at, site)?;
                 Ok(None)
@@ -1406,23 +1406,17 @@ impl<'c> Run<'c, '_> {
                     Count::Sum(_) => Ok((0, pos)),
                     Count::Before(ct) => {
                         let w = int_width(ct).unwrap_or(4);
-                        self.r
-                            .count_before(field_pos, pos, w)
-                            .map_err(InterpError::from)
-                            .map(|(n, cpos)| {
-                                self.count_leaf(ct, cpos, n, &vs);
-                                (n, pos)
-                            })
+                        self.r.count_before(field_pos, pos, w).map(|(n, cpos)| {
+                            self.count_leaf(ct, cpos, n, &vs);
+                            (n, pos)
+                        })
                     }
                     Count::Prefix(ct) => {
                         let w = int_width(ct).unwrap_or(4);
-                        self.r
-                            .count_prefix(pos, w)
-                            .map_err(InterpError::from)
-                            .map(|(n, start)| {
-                                self.count_leaf(ct, pos, n, &vs);
-                                (n, start)
-                            })
+                        self.r.count_prefix(pos, w).map(|(n, start)| {
+                            self.count_leaf(ct, pos, n, &vs);
+                            (n, start)
+                        })
                     }
                     Count::Field(_) | Count::End(_) => Ok((0, pos)),
                 };
@@ -1436,7 +1430,7 @@ impl<'c> Run<'c, '_> {
                 .map(|_| ()),
             t => {
                 let charged = match self.c.fixed_size(t) {
-                    Some(n) => self.r.charge(field_pos, n).map_err(InterpError::from),
+                    Some(n) => self.r.charge(field_pos, n),
                     None => Ok(()),
                 };
                 charged.and_then(|()| {
