@@ -207,12 +207,7 @@ pub(super) fn variant_by_tag(u: &crate::UnionDef, tag: u64, pos: u64) -> R<&crat
             .iter()
             .map(|r| (r.tag, r.name.as_str(), r.doc.as_str()))
             .collect();
-        InterpError::from(codec_runtime::error::unknown_tag(
-            pos,
-            u.name.clone(),
-            tag,
-            &reserved,
-        ))
+        codec_runtime::error::unknown_tag(pos, u.name.clone(), tag, &reserved)
     })
 }
 
@@ -681,7 +676,7 @@ impl<'c> Run<'c, '_> {
                 let at = p + i * w;
                 let raw = self
                     .read_uint(&ptr.width, at)
-                    .map_err(|e| InterpError::from(e).at_index(i as usize))?;
+                    .map_err(|e| e.at_index(i as usize))?;
                 raws.push((at, raw));
                 let es = site.index(i as usize);
                 let mut e = Node::new(
@@ -1325,7 +1320,7 @@ impl<'c> Run<'c, '_> {
         let bytes: Cow<'_, [u8]> = match transform {
             Some(tr) => match self.hooks.transform(&tr.decode, tail, self.r.endian()) {
                 None => return Err(no_glue(pos, &tr.decode)),
-                Some(Err(e)) => return Err(InterpError::from(e).shifted(pos)),
+                Some(Err(e)) => return Err(e.shifted(pos)),
                 Some(Ok(b)) => {
                     self.r.charge(field_pos, b.len() as u64)?;
                     b

@@ -855,7 +855,7 @@ impl<'c> Run<'c, '_> {
                 Type::Pad { align, fill } => {
                     let (byte, end) =
                         codec_runtime::pad::read_pad(self.r.data(), pos, p, *align, *fill)
-                            .map_err(|e| InterpError::from(e).in_field(f.name.clone()))?;
+                            .map_err(|e| e.in_field(f.name.clone()))?;
                     let mut n = Node::new(
                         fs.name,
                         fs.path,
@@ -874,7 +874,7 @@ impl<'c> Run<'c, '_> {
                 Type::Ptr(ptr) => {
                     let raw = self
                         .read_uint(&ptr.width, p)
-                        .map_err(|e| InterpError::from(e).in_field(f.name.clone()))?;
+                        .map_err(|e| e.in_field(f.name.clone()))?;
                     let w = int_width(&ptr.width).unwrap_or(4);
                     let mut n = Node::new(
                         fs.name,
@@ -963,7 +963,7 @@ impl<'c> Run<'c, '_> {
                 _ if f.derive.is_some() => {
                     let raw = self
                         .read_uint(&f.ty, p)
-                        .map_err(|e| InterpError::from(e).in_field(f.name.clone()))?;
+                        .map_err(|e| e.in_field(f.name.clone()))?;
                     let w = int_width(&f.ty).unwrap_or(4);
                     let meaning = f.derive.as_ref().map(derive_label).unwrap_or_default();
                     let mut n = Node::new(
@@ -1093,7 +1093,7 @@ impl<'c> Run<'c, '_> {
                 let Some((at, raw)) = raws[i] else { continue };
                 self.r
                     .check_file_size(at, raw)
-                    .map_err(|e| InterpError::from(e).in_field(f.name.clone()))?;
+                    .map_err(|e| e.in_field(f.name.clone()))?;
             }
         }
         self.top().size = p - pos;
@@ -1121,7 +1121,7 @@ impl<'c> Run<'c, '_> {
             if let Some(a) = value {
                 self.r
                     .stored_align(at, a)
-                    .map_err(|e| InterpError::from(e).in_field(by.to_owned()))?;
+                    .map_err(|e| e.in_field(by.to_owned()))?;
             }
         }
         Ok(())
@@ -1360,9 +1360,7 @@ impl<'c> Run<'c, '_> {
                 .reserve(at, n.saturating_mul(std::mem::size_of::<Value>() as u64))?;
             let mut values = Vec::with_capacity(n as usize);
             for i in 0..n as usize {
-                let (v, w) = self
-                    .number(of, q)
-                    .map_err(|e| InterpError::from(e).at_index(i))?;
+                let (v, w) = self.number(of, q).map_err(|e| e.at_index(i))?;
                 values.push(v);
                 q += w;
             }
@@ -1605,9 +1603,7 @@ impl<'c> Run<'c, '_> {
                     let mut values = Vec::with_capacity(*len as usize);
                     let mut q = pos;
                     for i in 0..*len as usize {
-                        let (v, w) = self
-                            .number(of, q)
-                            .map_err(|e| InterpError::from(e).at_index(i))?;
+                        let (v, w) = self.number(of, q).map_err(|e| e.at_index(i))?;
                         values.push(v);
                         q += w;
                     }

@@ -189,7 +189,7 @@ impl<'c> Run<'c, '_> {
         let esize = self.c.fixed_size(of).unwrap_or(1);
         self.r
             .check_count(p, p, n, esize)
-            .map_err(|e| InterpError::from(e).in_field(f.name.clone()))?;
+            .map_err(|e| e.in_field(f.name.clone()))?;
         let end = p + n * esize;
         let at = match tf.align.filter(|&a| a > 1) {
             Some(a) => pos + (end - pos).next_multiple_of(a),
@@ -197,7 +197,7 @@ impl<'c> Run<'c, '_> {
         };
         self.r
             .hold_tags(at, n, super::runtime_width(tag_ty))
-            .map_err(|e| InterpError::from(e).in_field(tf.name.clone()))?;
+            .map_err(|e| e.in_field(tf.name.clone()))?;
         Ok(true)
     }
 
@@ -426,7 +426,7 @@ impl<'c> Run<'c, '_> {
             |i| at[i],
             noun,
         )
-        .map_err(|(i, e)| InterpError::from(e).in_field(key.to_owned()).at_index(i))
+        .map_err(|(i, e)| e.in_field(key.to_owned()).at_index(i))
     }
 
     /// A list of records visited in document order (`visit: Document`),
