@@ -7,6 +7,10 @@
 
 use crate::error::{EncodeError, EncodeResult};
 
+/// The string type of decoded NUL-terminated strings: short ones (up to 24
+/// bytes) are stored inline, without a heap allocation.
+pub use compact_str::CompactString as Str;
+
 /// Byte order of a file or of one decode call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Endian {
@@ -281,7 +285,7 @@ fn contains_nul(b: &[u8]) -> bool {
 /// [`Reader`] and the zero-copy views (`crate::view`) both call these, so a
 /// bad offset or count gets the same located error from either.
 pub mod checked {
-    use crate::{DecodeError, DecodeResult, ErrorKind};
+    use crate::error::{DecodeError, DecodeResult, ErrorKind};
 
     #[cold]
     #[inline(never)]
@@ -454,7 +458,7 @@ pub mod checked {
         field_pos: u64,
         target: u64,
         width: u64,
-        e: crate::Endian,
+        e: crate::base::Endian,
     ) -> DecodeResult<(u64, u64)> {
         let at = target.checked_sub(width).ok_or_else(|| {
             DecodeError::new(
@@ -470,7 +474,7 @@ pub mod checked {
 
     /// An unsigned integer of `width` (1, 2, 3, 4 or 8) bytes at `pos`.
     #[inline]
-    pub fn uint(data: &[u8], pos: u64, width: u64, e: crate::Endian) -> DecodeResult<u64> {
+    pub fn uint(data: &[u8], pos: u64, width: u64, e: crate::base::Endian) -> DecodeResult<u64> {
         Ok(super::field::uint(bytes(data, pos, width)?, width, e))
     }
 
@@ -595,6 +599,18 @@ pub mod field {
     pub fn f64(b: &[u8], e: Endian) -> f64 {
         f64::from_bits(u64(b, e))
     }
+}
+
+/// Runs a body of generated code that needs `?` of its own (so that its
+/// error can be located once, on the way out) in a closure that is inlined
+/// where it is called. The generated code passes the closure with
+/// `#[inline(always)]`: a closure called in place (`(|| ...)()`) is a
+/// function the optimiser may keep apart, and then every value it builds,
+/// such as a view over a 21-variant union, goes back through memory. Inlined,
+/// the AAMP view walk takes a third less time.
+#[inline(always)]
+pub fn run_inline<T, E>(body: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    body()
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! interpreter shows the bytes. [`Deku`] lets a type derived with deku
 //! stand there.
 
-use crate::Endian;
+use crate::base::Endian;
 
 /// A value read from and written to a fixed number of bytes by its own code.
 pub trait External: Sized {
@@ -16,28 +16,28 @@ pub trait External: Sized {
 
 /// Reads field `what` of `size` bytes at `pos` as an [`External`] value.
 pub fn read<T: External>(
-    r: &crate::Reader<'_>,
+    r: &crate::reader::Reader<'_>,
     pos: u64,
     size: u64,
-) -> crate::DecodeResult<(T, u64)> {
+) -> crate::error::DecodeResult<(T, u64)> {
     let bytes = r.bytes(pos, size)?;
     T::decode_external(bytes, r.endian())
         .map(|v| (v, pos + size))
-        .map_err(|m| crate::DecodeError::new(pos, crate::ErrorKind::Invalid(m)))
+        .map_err(|m| crate::error::DecodeError::new(pos, crate::error::ErrorKind::Invalid(m)))
 }
 
 /// Writes an [`External`] value, which must take exactly `size` bytes.
 pub fn write<T: External>(
-    w: &mut crate::Writer,
+    w: &mut crate::writer::Writer,
     v: &T,
     size: u64,
     what: &'static str,
-) -> crate::EncodeResult<()> {
+) -> crate::error::EncodeResult<()> {
     let mut buf = Vec::with_capacity(size as usize);
     v.encode_external(w.endian(), &mut buf)
-        .map_err(|m| crate::EncodeError::new(what, m))?;
+        .map_err(|m| crate::error::EncodeError::new(what, m))?;
     if buf.len() as u64 != size {
-        return Err(crate::EncodeError::new(
+        return Err(crate::error::EncodeError::new(
             what,
             format!(
                 "wrote {} bytes, but the schema gives the field {size}",

@@ -4,7 +4,9 @@
 //! interpreter read the heads here; each then reads the elements its own
 //! way.
 
-use crate::{DecodeError, DecodeResult, ErrorKind, Reader};
+use crate::error::{DecodeError, DecodeResult, ErrorKind};
+
+use crate::reader::Reader;
 
 /// Where the groups' elements start, and how many they are in all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +60,7 @@ fn not_following(k: usize, at: u64, base: u64, total: u64) -> DecodeError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Endian;
+    use crate::base::Endian;
 
     #[test]
     fn heads_that_follow_each_other_give_the_elements_extent() {

@@ -11,6 +11,7 @@
 //! counted from the start of the record that holds the body, the last one
 //! where the strings end, then the strings, NUL-terminated.
 
+use crate::base::Str;
 use crate::base::Width;
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
 use crate::memory::interned::TableIds;
@@ -19,7 +20,6 @@ use crate::reader::Reader;
 use crate::shared::Shapes;
 use crate::span_index::{ShortKey, SpanIndex};
 use crate::writer::Writer;
-use crate::Str;
 
 /// What a value contributes to the interned tables: generated for every
 /// struct and union of a schema with interned strings. A record of a shared
@@ -379,7 +379,7 @@ pub fn read_table(
 #[inline]
 pub fn table_entry(
     data: &[u8],
-    endian: crate::Endian,
+    endian: crate::base::Endian,
     record: u64,
     pos: u64,
     i: u64,
@@ -477,7 +477,7 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Endian;
+    use crate::base::Endian;
 
     /// Tables come out in byte order, whatever the strings share: long
     /// common prefixes (past the 8 bytes compared as a number), one

@@ -9,13 +9,13 @@
 //!   `scope.rs`) and give a selected union the room it has;
 //! - the context that `Select` hooks choose a variant from ([`SelectCx`]).
 
+use crate::base::Str;
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
 use crate::memory::layout::WritePool;
 pub use crate::memory::layout::{ReadLayout, WriteLayout};
 use crate::reader::Reader;
 use crate::span_index::SpanIndex;
 use crate::writer::Writer;
-use crate::Str;
 use std::borrow::Cow;
 
 /// A string pool as decoded: its strings in order (those no offset uses

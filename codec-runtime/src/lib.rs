@@ -8,9 +8,7 @@
 //! - [`view`]: zero-copy views that read records in place, with the
 //!   decoder's bounds checks and errors.
 
-/// The string type of decoded NUL-terminated strings: short ones (up to 24
-/// bytes) are stored inline, without a heap allocation.
-pub use compact_str::CompactString as Str;
+pub use base::{run_inline, Str};
 
 pub mod base;
 pub mod error;
@@ -62,16 +60,4 @@ pub fn crc32(bytes: &[u8]) -> u32 {
 #[inline]
 pub fn key_of<T>(v: &T) -> usize {
     std::ptr::from_ref(v) as *const () as usize
-}
-
-/// Runs a body of generated code that needs `?` of its own (so that its
-/// error can be located once, on the way out) in a closure that is inlined
-/// where it is called. The generated code passes the closure with
-/// `#[inline(always)]`: a closure called in place (`(|| ...)()`) is a
-/// function the optimiser may keep apart, and then every value it builds,
-/// such as a view over a 21-variant union, goes back through memory. Inlined,
-/// the AAMP view walk takes a third less time.
-#[inline(always)]
-pub fn run_inline<T, E>(body: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
-    body()
 }

@@ -59,7 +59,7 @@ pub fn put_pad(w: &mut Writer, rel: u64, align: u64, byte: u8) {
 pub fn patch_size(
     w: &mut Writer,
     at: u64,
-    width: crate::Width,
+    width: crate::base::Width,
     start: u64,
     what: &'static str,
 ) -> EncodeResult<()> {
@@ -84,7 +84,7 @@ pub fn sized(data: &[u8], pos: u64, len: u64, at: u64) -> DecodeResult<&[u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Endian, Width};
+    use crate::base::{Endian, Width};
 
     #[test]
     fn the_byte_found_is_kept_and_mixed_bytes_are_refused() {

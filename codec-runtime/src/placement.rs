@@ -12,7 +12,8 @@
 //!   of a key derived from each element ([`sorted_order`]).
 
 use crate::memory::placement::LastSorted;
-use crate::{Reader, Writer};
+use crate::reader::Reader;
+use crate::writer::Writer;
 
 /// A value whose alignment in its section is part of the document: an
 /// archive member that must land where the game's packer put it.
@@ -85,7 +86,7 @@ impl crate::reader::Reader<'_> {
     /// multiple of it cannot store one larger than itself (the field would
     /// lie past its end); refusing those keeps encode from padding a
     /// decoded document by gigabytes.
-    pub fn stored_align(&self, at: u64, align: u64) -> crate::DecodeResult<()> {
+    pub fn stored_align(&self, at: u64, align: u64) -> crate::error::DecodeResult<()> {
         crate::base::checked::stored_align(self.len(), at, align)
     }
 }
@@ -123,16 +124,16 @@ impl Reader<'_> {
 
     /// Where section `id` starts, for an offset counted from it
     /// (`field_pos` is the offset's position, for the error).
-    pub fn section_start(&self, id: usize, field_pos: u64) -> crate::DecodeResult<u64> {
+    pub fn section_start(&self, id: usize, field_pos: u64) -> crate::error::DecodeResult<u64> {
         self.layout
             .section_starts
             .get(id)
             .copied()
             .flatten()
             .ok_or_else(|| {
-                crate::DecodeError::new(
+                crate::error::DecodeError::new(
                     field_pos,
-                    crate::ErrorKind::Invalid(
+                    crate::error::ErrorKind::Invalid(
                         "an offset counts from a section whose start is not known yet".into(),
                     ),
                 )
@@ -150,7 +151,7 @@ pub enum RootPart {
     /// `width` at `count_at` bytes from the root's start.
     Counted {
         count_at: u64,
-        width: crate::Width,
+        width: crate::base::Width,
         elem: u64,
     },
 }
@@ -177,7 +178,7 @@ pub fn first_section_start(
     pos: u64,
     parts: &[RootPart],
     align: u64,
-    count: impl Fn(u64, crate::Width) -> Option<u64>,
+    count: impl Fn(u64, crate::base::Width) -> Option<u64>,
 ) -> u64 {
     let mut end = pos;
     for part in parts {
@@ -192,7 +193,7 @@ pub fn first_section_start(
                 .saturating_mul(elem),
         });
     }
-    crate::align_up(end, align.max(1))
+    crate::base::align_up(end, align.max(1))
 }
 
 impl Writer {
@@ -251,11 +252,11 @@ fn fill_sorted_order(keys: &[u64], order: &mut Vec<usize>, scratch: &mut Vec<u64
 /// Refuses a list written in key `order` (from [`sorted_order`]) that holds
 /// one key twice: a map read by halves holds each key once (decode refuses
 /// such a file). `what` names the list.
-pub fn unique_keys(keys: &[u64], order: &[usize], what: &str) -> crate::EncodeResult<()> {
+pub fn unique_keys(keys: &[u64], order: &[usize], what: &str) -> crate::error::EncodeResult<()> {
     for pair in order.windows(2) {
         let (a, b) = (pair[0], pair[1]);
         if keys[a] == keys[b] {
-            return Err(crate::EncodeError::new(
+            return Err(crate::error::EncodeError::new(
                 what,
                 format!(
                     "elements {} and {} have the same key: each key may appear once",
@@ -361,7 +362,7 @@ mod tests {
         assert_eq!(sorted_order(&[1, 1, 0]), [2, 0, 1]);
         let wide = [5u64 << 40, 1, 5 << 40, 0, 1, u64::MAX];
         assert_eq!(sorted_order(&wide), [3, 1, 4, 0, 2, 5]);
-        let mut w = Writer::new(crate::Endian::Little, 0, 0);
+        let mut w = Writer::new(crate::base::Endian::Little, 0, 0);
         assert_eq!(w.sorted_order(&narrow), [3, 1, 4, 0, 2, 5]);
     }
 

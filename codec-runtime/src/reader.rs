@@ -297,11 +297,11 @@ impl<'a> Reader<'a> {
         pos: u64,
         max: Option<u64>,
         pad: Option<u64>,
-    ) -> DecodeResult<(crate::Str, u64)> {
+    ) -> DecodeResult<(crate::base::Str, u64)> {
         let bytes = self.cstr(pos, max)?;
         self.charge(pos, bytes.len() as u64 + 1)?;
         let s = match std::str::from_utf8(bytes) {
-            Ok(s) => crate::Str::new(s),
+            Ok(s) => crate::base::Str::new(s),
             Err(e) => {
                 return Err(DecodeError::new(
                     pos + e.valid_up_to() as u64,

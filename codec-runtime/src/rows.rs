@@ -14,8 +14,8 @@ use crate::base::align_up;
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};
 use crate::reader::Reader;
 use crate::scope::{CellSlot, UNPLACED};
+use crate::text::Text;
 use crate::writer::Writer;
-use crate::Text;
 use rustc_hash::FxHashMap;
 
 /// Strings kept back to back: each one's bytes (no NUL), by index. Bytes
@@ -416,13 +416,13 @@ pub trait Cells<const V: usize>: Sized {
 
     /// A cell of type `tag` from its bytes, when the type is a plain value
     /// (no offset); `None` otherwise. `b` holds at least the cell's size.
-    fn read_plain(tag: u64, b: &[u8], e: crate::Endian) -> Option<Self>;
+    fn read_plain(tag: u64, b: &[u8], e: crate::base::Endian) -> Option<Self>;
 
     /// Writes the cell's bytes at the start of `out` (which starts at the
     /// cell, holds at least its size, and is zeroed beforehand) if its type
     /// is `tag`; an offset stays zero, to be patched. `false` when the cell
     /// is of another type.
-    fn write_plain(&self, tag: u64, out: &mut [u8], e: crate::Endian) -> bool;
+    fn write_plain(&self, tag: u64, out: &mut [u8], e: crate::base::Endian) -> bool;
 
     /// Writes the cells `row[k]` of every `(k, at)` in `cells` at `out[at..]`
     /// as [`Cells::write_plain`] does, all of type `tag`: one dispatch on
@@ -433,7 +433,7 @@ pub trait Cells<const V: usize>: Sized {
         row: &[Self],
         cells: &[(u32, u32)],
         out: &mut [u8],
-        e: crate::Endian,
+        e: crate::base::Endian,
     ) -> bool;
 
     /// The tag of this cell's type.
@@ -724,8 +724,8 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
     let out = &mut w.bytes_mut()[base..];
     // One loop per byte order, so that the order is a constant inside.
     let done = match e {
-        crate::Endian::Little => fill_rows::<C, V, false>(rows, out, stride, &ops),
-        crate::Endian::Big => fill_rows::<C, V, true>(rows, out, stride, &ops),
+        crate::base::Endian::Little => fill_rows::<C, V, false>(rows, out, stride, &ops),
+        crate::base::Endian::Big => fill_rows::<C, V, true>(rows, out, stride, &ops),
     };
     done.map_err(|(i, k)| {
         let c = &rows.cells()[i * rows.width() + k];
@@ -803,9 +803,9 @@ fn fill_rows<C: Cells<V>, const V: usize, const BIG: bool>(
     ops: &[CellOp],
 ) -> Result<(), (usize, usize)> {
     let e = if BIG {
-        crate::Endian::Big
+        crate::base::Endian::Big
     } else {
-        crate::Endian::Little
+        crate::base::Endian::Little
     };
     let first_bad = |row: &[C], row_out: &mut [u8]| {
         row.iter()

@@ -184,7 +184,7 @@ impl Writer {
     /// previous unit's writer had. Give it back with [`Writer::give_unit_writer`].
     pub fn take_unit_writer(
         &mut self,
-        endian: crate::Endian,
+        endian: crate::base::Endian,
         type_count: usize,
         section_count: usize,
     ) -> Box<Writer> {
@@ -513,14 +513,14 @@ impl Reader<'_> {
         pos: u64,
         max: Option<u64>,
         pad: Option<u64>,
-    ) -> DecodeResult<(crate::Text, u64)> {
+    ) -> DecodeResult<(crate::text::Text, u64)> {
         let bytes = self.cstr(pos, max)?;
         self.charge(pos, bytes.len() as u64 + 1)?;
         let mut end = pos + bytes.len() as u64 + 1;
         if let Some(a) = pad {
             end = align_up(end, a);
         }
-        Ok((crate::Text::from_bytes(bytes), end))
+        Ok((crate::text::Text::from_bytes(bytes), end))
     }
 }
 
@@ -532,7 +532,7 @@ mod tests {
     /// both byte orders and every width, and refuses what that refuses.
     #[test]
     fn an_offset_put_in_place_equals_one_patched() {
-        use crate::Endian;
+        use crate::base::Endian;
         for endian in [Endian::Little, Endian::Big] {
             for (width, base, scale, target) in [
                 (Width::U8, 0, 1, 0x7f),

@@ -6,8 +6,9 @@
 //! value taken out to a generic form (the research tools', an edit in the
 //! explorer) comes back as the same typed value.
 
+use crate::layout::StringPool;
 use crate::rows::{RowCell, Rows};
-use crate::{StringPool, Text};
+use crate::text::Text;
 use serde::de::{self, DeserializeSeed, EnumAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -64,7 +65,7 @@ impl Serialize for StringPool {
     }
 }
 
-impl<T: Serialize> Serialize for crate::Aligned<T> {
+impl<T: Serialize> Serialize for crate::placement::Aligned<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut st = s.serialize_struct("Aligned", 2)?;
         st.serialize_field("align", &self.align)?;
@@ -82,7 +83,7 @@ impl<'de> Deserialize<'de> for Text {
                 f.write_str("a string, or its bytes when it is not UTF-8")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Text, E> {
-                Ok(Text::Utf8(crate::Str::new(v)))
+                Ok(Text::Utf8(crate::base::Str::new(v)))
             }
             fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Text, E> {
                 Ok(Text::Bytes(v.into()))
@@ -103,8 +104,8 @@ impl<'de> Deserialize<'de> for Text {
 #[derive(Deserialize)]
 #[serde(rename = "StringPool")]
 struct PoolForm {
-    strings: Vec<crate::Str>,
-    odd: Vec<(u64, crate::Str)>,
+    strings: Vec<crate::base::Str>,
+    odd: Vec<(u64, crate::base::Str)>,
 }
 
 impl<'de> Deserialize<'de> for StringPool {
@@ -116,7 +117,7 @@ impl<'de> Deserialize<'de> for StringPool {
     }
 }
 
-/// The fields of an [`Aligned`](crate::Aligned) as it is written.
+/// The fields of an [`Aligned`](crate::placement::Aligned) as it is written.
 #[derive(Deserialize)]
 #[serde(rename = "Aligned")]
 struct AlignedForm<T> {
@@ -124,10 +125,10 @@ struct AlignedForm<T> {
     value: T,
 }
 
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for crate::Aligned<T> {
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for crate::placement::Aligned<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let a = AlignedForm::<T>::deserialize(d)?;
-        Ok(crate::Aligned::with_align(a.value, a.align))
+        Ok(crate::placement::Aligned::with_align(a.value, a.align))
     }
 }
 

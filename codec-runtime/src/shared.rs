@@ -167,7 +167,7 @@ impl Shape for () {
     fn shape(&self, _: &mut ShapeKey, _: &mut Shapes) {}
 }
 
-impl Shape for crate::Str {
+impl Shape for crate::base::Str {
     fn shape(&self, k: &mut ShapeKey, _: &mut Shapes) {
         k.bytes(self.as_bytes());
     }
@@ -735,7 +735,7 @@ mod tests {
 
     #[test]
     fn a_shape_placed_in_two_sections_is_found_in_each() {
-        let mut w = Writer::new(crate::Endian::Little, 1, 3);
+        let mut w = Writer::new(crate::base::Endian::Little, 1, 3);
         let shape = w.shapes().id(1, 0, |k, _| k.int(5));
         assert_eq!(w.shared_at(1, shape), None);
         w.note_shared(1, shape, 0x40);

@@ -19,7 +19,7 @@
 //! Decode and encode of one string are inverses, so a file is written back
 //! as it was read.
 
-use crate::align_up;
+use crate::base::align_up;
 use crate::base::{checked, Endian};
 use crate::error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind};
 use crate::reader::Reader;
@@ -119,7 +119,7 @@ impl Reader<'_> {
         unit: u64,
         max: Option<u64>,
         pad: Option<u64>,
-    ) -> DecodeResult<(crate::Str, u64)> {
+    ) -> DecodeResult<(crate::base::Str, u64)> {
         let e = self.endian();
         let bytes = units(self.data(), pos, unit, max, e)?;
         self.charge(pos, bytes.len() as u64 + unit)?;
@@ -128,7 +128,7 @@ impl Reader<'_> {
         if let Some(a) = pad {
             end = align_up(end, a);
         }
-        Ok((crate::Str::from(text), end))
+        Ok((crate::base::Str::from(text), end))
     }
 }
 
@@ -167,7 +167,7 @@ impl Reader<'_> {
         pos: u64,
         width: u64,
         unit: u64,
-    ) -> DecodeResult<(crate::Str, u64)> {
+    ) -> DecodeResult<(crate::base::Str, u64)> {
         let len = self.uint(pos, width)?;
         if len % unit != 0 {
             return Err(DecodeError::new(
@@ -181,7 +181,7 @@ impl Reader<'_> {
         let bytes = checked::bytes(self.data(), at, len)?;
         self.charge(pos, len + width)?;
         let text = text_of_units(bytes, at, unit, self.endian())?;
-        Ok((crate::Str::from(text), at + len))
+        Ok((crate::base::Str::from(text), at + len))
     }
 }
 
@@ -192,7 +192,7 @@ impl Writer {
     pub fn put_prefixed_string(
         &mut self,
         s: &str,
-        width: crate::Width,
+        width: crate::base::Width,
         unit: u64,
         what: &'static str,
     ) -> EncodeResult<()> {
@@ -246,7 +246,7 @@ impl Writer {
             ));
         }
         self.put_units(s, unit);
-        self.put_uint(crate::Width::from_bytes(unit), 0, what)?;
+        self.put_uint(crate::base::Width::from_bytes(unit), 0, what)?;
         if let Some(a) = pad {
             self.align(a);
         }
@@ -298,13 +298,13 @@ impl Reader<'_> {
         pos: u64,
         size: u64,
         unit: u64,
-    ) -> DecodeResult<(crate::Str, u64)> {
+    ) -> DecodeResult<(crate::base::Str, u64)> {
         let e = self.endian();
         let field = self.bytes(pos, size)?;
         let len = sized(field, pos, unit, e)?;
         let text = text_of_units(&field[..len], pos, unit, e)?;
         self.charge(pos, size)?;
-        Ok((crate::Str::from(text), pos + size))
+        Ok((crate::base::Str::from(text), pos + size))
     }
 }
 
@@ -347,7 +347,7 @@ impl Writer {
 mod tests {
     use super::*;
 
-    fn read(data: &[u8], e: Endian, unit: u64) -> DecodeResult<(crate::Str, u64)> {
+    fn read(data: &[u8], e: Endian, unit: u64) -> DecodeResult<(crate::base::Str, u64)> {
         Reader::new(data, e).cstring_units_at(0, unit, None, None)
     }
 
@@ -355,7 +355,7 @@ mod tests {
     fn prefixed_strings_count_bytes_and_refuse_what_does_not_fit() {
         for (unit, e) in [(1, Endian::Little), (2, Endian::Big), (4, Endian::Little)] {
             let mut w = Writer::new(e, 0, 0);
-            w.put_prefixed_string("Heat \u{1F600}", crate::Width::U16, unit, "t")
+            w.put_prefixed_string("Heat \u{1F600}", crate::base::Width::U16, unit, "t")
                 .unwrap();
             let b = w.into_bytes();
             let units = if unit == 2 { 7 } else { 6 };
@@ -380,7 +380,7 @@ mod tests {
         // Too long for a u8 length.
         let mut w = Writer::new(Endian::Little, 0, 0);
         assert!(w
-            .put_prefixed_string(&"x".repeat(256), crate::Width::U8, 1, "t")
+            .put_prefixed_string(&"x".repeat(256), crate::base::Width::U8, 1, "t")
             .is_err());
     }
 

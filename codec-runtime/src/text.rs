@@ -1,7 +1,7 @@
 //! [`Text`]: a NUL-terminated string that keeps its bytes when they are not
 //! UTF-8 (the Rust type of `CString(lossless: true)`).
 
-use crate::Str;
+use crate::base::Str;
 use std::fmt;
 
 /// A string read from a file: UTF-8 text (short ones stored inline), or the

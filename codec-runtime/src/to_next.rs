@@ -7,7 +7,9 @@
 //! each reads an element its own way between [`ToNext::next`] and
 //! [`ToNext::advance`].
 
-use crate::{DecodeError, DecodeResult, ErrorKind, Reader};
+use crate::error::{DecodeError, DecodeResult, ErrorKind};
+
+use crate::reader::Reader;
 
 /// A walk over a list read up to the next target.
 #[derive(Debug, Clone, Copy)]
@@ -104,7 +106,7 @@ impl ToNext {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Endian;
+    use crate::base::Endian;
 
     /// Reads u16 elements of `data` from 0 with a target at `bound`.
     fn read(data: &[u8], bound: u64, size: u64) -> DecodeResult<(usize, u64)> {

@@ -1,7 +1,7 @@
 //! Interned string tables (behaviour: `interned.rs`).
 
+use crate::base::Str;
 use crate::span_index::{ShortKey, SpanIndex};
-use crate::Str;
 
 /// The distinct strings of each table, each with an id in the order it was
 /// first met (a document repeats its keys many times). The bytes are

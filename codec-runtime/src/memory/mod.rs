@@ -1,4 +1,4 @@
-//! What a [`Reader`](crate::Reader) and a [`Writer`](crate::Writer) remember
+//! What a [`Reader`](crate::reader::Reader) and a [`Writer`](crate::writer::Writer) remember
 //! between calls, one module per construct: the state's types and nothing
 //! else. Reader and Writer hold these; each construct's reading and writing
 //! (`impl Reader` and `impl Writer` in `scope.rs`, `layout.rs`,

@@ -23,8 +23,10 @@
 //! makes passes through [`ViewCx::loc`], which moves its offset into the
 //! file, so a unit's errors name the same bytes as decode's.
 
+use crate::base::Endian;
 use crate::base::{checked, field};
-use crate::{DecodeError, DecodeResult, Endian, ErrorKind, Limits, Reader};
+use crate::error::{DecodeError, DecodeResult, ErrorKind};
+use crate::reader::{Limits, Reader};
 use std::cell::Cell;
 use std::marker::PhantomData;
 
@@ -248,7 +250,7 @@ impl<'s> ViewCx<'s> {
         scale: u64,
         bytes: u64,
     ) -> DecodeResult<(ViewCx<'s>, u64)> {
-        let followed = crate::run_inline(
+        let followed = crate::base::run_inline(
             #[inline(always)]
             || {
                 let t = checked::target(self.src.data, field_pos, base, raw, scale)?;
@@ -290,7 +292,7 @@ impl<'s> ViewCx<'s> {
         at: u64,
         count: u64,
     ) -> DecodeResult<ListView<'s, T>> {
-        let bytes = crate::run_inline(
+        let bytes = crate::base::run_inline(
             #[inline(always)]
             || {
                 checked::count(self.src.data, field_pos, at, count, T::SIZE)?;
@@ -728,7 +730,7 @@ impl<'s, T: ViewElem<'s>> ExactSizeIterator for ListIter<'s, T> {}
 /// made, so the fallback value is never read.
 pub mod at {
     use crate::base::field;
-    use crate::Endian;
+    use crate::base::Endian;
 
     macro_rules! at {
         ($name:ident, $t:ty, $n:expr) => {

@@ -5,7 +5,7 @@
 
 use super::{ViewCx, ViewUnion};
 use crate::base::checked;
-use crate::{DecodeError, DecodeResult, ErrorKind, PathSeg};
+use crate::error::{DecodeError, DecodeResult, ErrorKind, PathSeg};
 use std::marker::PhantomData;
 
 /// A generated view of a cell union (the cells of a `Rows` region): the

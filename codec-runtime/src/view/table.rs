@@ -4,8 +4,9 @@
 
 use super::{ViewCx, ViewStr, MAX_VIEW_TABLES};
 use crate::base::checked;
+use crate::base::Width;
+use crate::error::DecodeResult;
 use crate::interned::{index_past_end, table_entry};
-use crate::{DecodeResult, Width};
 
 /// Where a table body lies: `count + 1` offsets of `width` at `at`,
 /// counted from `record`.

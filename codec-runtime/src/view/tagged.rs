@@ -6,7 +6,7 @@
 
 use super::{ListView, ViewCx, ViewElem};
 use crate::base::checked;
-use crate::DecodeResult;
+use crate::error::DecodeResult;
 use std::marker::PhantomData;
 
 /// A generated union view: the payload a tag selects, read in place.
