@@ -184,14 +184,7 @@ struct File {
 impl File {
     fn of(variant: &str) -> File {
         let variant = super::variant_named(variant).unwrap_or("Le");
-        let big = variant.starts_with("Be");
-        let encoding = if variant.ends_with("Utf8") {
-            "utf-8"
-        } else if variant.ends_with("Utf32") {
-            "utf-32"
-        } else {
-            "utf-16"
-        };
+        let (big, encoding) = super::text::order_and_encoding(variant);
         File { big, encoding }
     }
 

@@ -83,6 +83,19 @@ fn variant_of(big: bool, encoding: &str) -> &'static str {
     }
 }
 
+/// A variant's byte order (big-endian?) and encoding: the inverse of
+/// [`variant_of`].
+pub(super) fn order_and_encoding(variant: &str) -> (bool, &'static str) {
+    let encoding = if variant.ends_with("Utf8") {
+        "utf-8"
+    } else if variant.ends_with("Utf32") {
+        "utf-32"
+    } else {
+        "utf-16"
+    };
+    (variant.starts_with("Be"), encoding)
+}
+
 /// The key of the message list in the generic form of each encoding.
 fn messages_key(encoding: &str) -> &'static str {
     match encoding {
@@ -108,16 +121,10 @@ pub fn write(doc: &Json, variant: &str) -> Result<String, String> {
             .ok_or_else(|| format!("`{k}` is not a number"))
     };
     let mut settings = Map::new();
-    if variant.starts_with("Be") {
+    let (big, encoding) = order_and_encoding(variant);
+    if big {
         settings.insert("byte_order".into(), json!("big"));
     }
-    let encoding = if variant.ends_with("Utf8") {
-        "utf-8"
-    } else if variant.ends_with("Utf32") {
-        "utf-32"
-    } else {
-        "utf-16"
-    };
     if encoding != "utf-16" {
         settings.insert("encoding".into(), json!(encoding));
     }
