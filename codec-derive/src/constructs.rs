@@ -62,62 +62,62 @@ impl Gen<'_> {
 }
 
 impl Gen<'_> {
-    /// An expression of type `DecodeResult<(T, u64)>` for the new inline
-    /// constructs (see `inline_read`).
-    pub(crate) fn construct_read(
+    /// An expression of type `DecodeResult<(u64, u64)>`: a reference
+    /// (`Ref`) read inline at `start`, resolved to its record's ordinal.
+    pub(crate) fn ref_read(
         &self,
-        t: &Type,
+        width: &Type,
+        base: &Base,
+        scale: u64,
+        to: &str,
         start: TokenStream,
-        _owner: &str,
-        _field: &str,
     ) -> TokenStream {
-        let rt = RT();
-        match t {
-            Type::Ref {
-                width,
-                base,
-                scale,
-                to,
-            } => {
-                let w = codec_schema::int_width(width).unwrap_or(4);
-                let read = crate::names::read_uint(width, quote!(s));
-                let tn = self.type_path(to);
-                let base = self.base_expr(base, quote!(pos));
-                quote! {{
-                    let s: u64 = #start;
-                    match #read {
-                        Ok(raw) => r.resolve_ref(s, #tn::TYPE_ID, #to, #base, raw, #scale).map(|i| (i, s + #w)),
-                        Err(e) => Err(e),
-                    }
-                }}
+        let w = codec_schema::int_width(width).unwrap_or(4);
+        let read = crate::names::read_uint(width, quote!(s));
+        let tn = self.type_path(to);
+        let base = self.base_expr(base, quote!(pos));
+        quote! {{
+            let s: u64 = #start;
+            match #read {
+                Ok(raw) => r.resolve_ref(s, #tn::TYPE_ID, #to, #base, raw, #scale).map(|i| (i, s + #w)),
+                Err(e) => Err(e),
             }
-            _ => quote! {
-                Err(#rt::DecodeError::new(#start, #rt::ErrorKind::Invalid("unsupported inline type".into())))
-            },
-        }
+        }}
     }
 
-    /// Statements writing a new inline construct (see `inline_write`).
-    pub(crate) fn construct_write(&self, t: &Type, v: TokenStream, what: &str) -> TokenStream {
-        match t {
-            Type::Ref {
-                width,
-                base,
-                scale,
-                to,
-            } => {
-                let n = codec_schema::int_width(width).unwrap_or(4) as usize;
-                let wt = width_tokens(width);
-                let tn = self.type_path(to);
-                let base = self.wbase_expr(base, quote!(start));
-                quote! {{
-                    let at = w.pos();
-                    w.put_bytes(&[0u8; #n]);
-                    w.defer_ref(at, #wt, #base, #scale, #tn::TYPE_ID, u64::from(*#v), #what);
-                }}
-            }
-            _ => quote!(),
-        }
+    /// Statements writing a reference (`Ref`) inline: zeros, patched with
+    /// the record's offset once the unit is laid out.
+    pub(crate) fn ref_write(
+        &self,
+        width: &Type,
+        base: &Base,
+        scale: u64,
+        to: &str,
+        v: TokenStream,
+        what: &str,
+    ) -> TokenStream {
+        let n = codec_schema::int_width(width).unwrap_or(4) as usize;
+        let wt = width_tokens(width);
+        let tn = self.type_path(to);
+        let base = self.wbase_expr(base, quote!(start));
+        quote! {{
+            let at = w.pos();
+            w.put_bytes(&[0u8; #n]);
+            w.defer_ref(at, #wt, #base, #scale, #tn::TYPE_ID, u64::from(*#v), #what);
+        }}
+    }
+
+    /// What the generated code holds where a construct that is only ever
+    /// a record's field (the checker keeps it out of inline positions)
+    /// reached an inline position: a build error naming it, never code that
+    /// compiles and fails at run time.
+    pub(crate) fn not_inline(&self, t: &Type, at: &str) -> TokenStream {
+        let msg = format!(
+            "codec-derive: `{at}`: {} is read and written as a record's field, \
+             not inline (a case the checker should have refused)",
+            codec_schema::docs::type_label(t)
+        );
+        quote!(::core::compile_error!(#msg))
     }
 
     /// An expression of type `DecodeResult<(Vec<T>, u64)>`: elements of `of`

@@ -825,11 +825,16 @@ impl Gen<'_> {
                     #read.map(|word| (#bname::from_word(word), s + #w))
                 }}
             }
-            Type::Ref { .. }
-            | Type::Hash { .. }
+            Type::Ref {
+                width,
+                base,
+                scale,
+                to,
+            } => self.ref_read(width, base, *scale, to, start),
+            Type::Hash { .. }
             | Type::Rows { .. }
             | Type::Follows { .. }
-            | Type::SharesEqual { .. } => self.construct_read(t, start, owner, field),
+            | Type::SharesEqual { .. } => self.not_inline(t, &format!("{owner}.{field}")),
             Type::Index { table, width } => {
                 let id = self.table_id(table);
                 let w = codec_schema::int_width(width).unwrap_or(4);

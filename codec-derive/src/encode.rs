@@ -881,8 +881,14 @@ impl Gen<'_> {
             Type::Table { .. } => quote!(),
             // A writer's choice: no bytes (`__encode` applies it).
             Type::SharesEqual { .. } => quote!(),
-            Type::Ref { .. } | Type::Hash { .. } | Type::Rows { .. } | Type::Follows { .. } => {
-                self.construct_write(t, v, what)
+            Type::Ref {
+                width,
+                base,
+                scale,
+                to,
+            } => self.ref_write(width, base, *scale, to, v, what),
+            Type::Hash { .. } | Type::Rows { .. } | Type::Follows { .. } => {
+                self.not_inline(t, what)
             }
             Type::Named(n) => {
                 let p = self.path_as(n, "__Encode");

@@ -1471,7 +1471,19 @@ impl<'c> Run<'c, '_> {
             n
         };
         match t {
-            _ if is_number(t) => {
+            Type::U8
+            | Type::U16
+            | Type::U24
+            | Type::U32
+            | Type::U64
+            | Type::I8
+            | Type::I16
+            | Type::I32
+            | Type::I64
+            | Type::F32
+            | Type::F64
+            | Type::Bool8
+            | Type::Bool32 => {
                 let (value, w) = self.number(t, pos)?;
                 self.leaf(mk(Kind::Number { value }, w));
                 Ok(pos + w)
@@ -1736,7 +1748,16 @@ impl<'c> Run<'c, '_> {
                 pos,
                 "a string table is read as a record's field (its count is a sibling)",
             )),
-            _ => Err(InterpError::invalid(pos, "unsupported inline type")),
+            // Read as a record's fields, never inline (the checker keeps
+            // them there): padding and hash slots need the record's start,
+            // a writer's choice has no bytes.
+            Type::Pad { .. } | Type::HashSlots { .. } | Type::SharesEqual { .. } => Err(
+                InterpError::invalid(pos, "unsupported inline type (a record's field only)"),
+            ),
+            Type::Fixed { .. } => Err(InterpError::invalid(
+                pos,
+                "a fixed-point number's raw type is not a number",
+            )),
         }
     }
 }
