@@ -96,7 +96,7 @@ pub struct SectionSpan {
 pub const LANE: u64 = 1 << 62;
 
 /// A number written as its bytes in a given order. Generated code passes
-/// its schema's byte order as a constant (see [`Writer::put_as`]), so that
+/// its schema's byte order as a constant (see [`Writer::put_as`](crate::writer::Writer::put_as)), so that
 /// the choice between the two orders is made when it is compiled.
 pub trait Primitive: Copy {
     type Bytes: AsRef<[u8]>;
@@ -282,7 +282,7 @@ fn contains_nul(b: &[u8]) -> bool {
 }
 
 /// The bounds checks of reading, on the bytes alone: the decoder's
-/// [`Reader`] and the zero-copy views (`crate::view`) both call these, so a
+/// [`Reader`](crate::reader::Reader) and the zero-copy views (`crate::view`) both call these, so a
 /// bad offset or count gets the same located error from either.
 pub mod checked {
     use crate::error::{DecodeError, DecodeResult, ErrorKind};

@@ -1,7 +1,7 @@
 //! Fields whose value is a Rust type the schema does not describe: the
 //! schema gives their size (`type: Bytes(n), external: "path::Type"`), the
 //! type reads and writes its bytes. Generated code calls these; the
-//! interpreter shows the bytes. [`Deku`] lets a type derived with deku
+//! interpreter shows the bytes. `Deku` (feature `deku`) lets a type derived with deku
 //! stand there.
 
 use crate::base::Endian;

@@ -249,7 +249,7 @@ impl Writer {
     /// output grows once, to room for it and for the units still to come
     /// (their guess from [`Writer::note_units_to_come`] plus a quarter),
     /// rather than doubling step by step; growing copies only the bytes
-    /// written so far (see [`Writer::grow_to`]).
+    /// written so far (see `Writer::grow_to`).
     ///
     /// A guess made from a few units is trusted up to 16 times the bytes
     /// written, so that one large unit before thousands of small ones

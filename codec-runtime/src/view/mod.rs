@@ -3,7 +3,7 @@
 //! The generated `view` module of a schema holds one `FooView<'s>` per
 //! struct and union. Opening a file checks its root record only; each
 //! accessor reads its field where it lies, and following an offset checks
-//! the target the way decode does ([`checked`](crate::base::checked)):
+//! the target the way decode does ([`checked`]):
 //! the same bounds, the same located errors. Lists are [`ListView`]s, read
 //! element by element as they are iterated, without allocation.
 //!
