@@ -69,7 +69,7 @@ pub fn read(source: &str, variant: &str) -> Result<(&'static str, Json), TextErr
         encoding: file.encoding.into(),
         ..Settings::default()
     };
-    settings.slots = Some(u64::from(top.uint("group_count", u32::MAX.into())? as u32));
+    settings.slots = Some(top.uint("group_count", u32::MAX.into())?);
     let entries_node = top.need("entries")?;
     let Node::Map(list, _) = entries_node else {
         return Err(err(
@@ -738,13 +738,8 @@ fn control(node: &Node, at: &str, file: &File) -> Result<Tagged, TextError> {
         }
         "localisation" => {
             let f = fields(&["localisation_kind", "options"])?;
-            let kind_node = f.need("localisation_kind")?;
-            let kind = match kind_node {
-                Node::Scalar(s) if s.text == "gender" => 5,
-                Node::Scalar(s) if s.text == "plural" => 6,
-                _ => Fields::of(kind_node, &f.path("localisation_kind"), &["unknown"])?
-                    .u16("unknown")?,
-            };
+            let kind =
+                localisation_kind(f.need("localisation_kind")?, &f.path("localisation_kind"))?;
             let options = f.need("options")?;
             tag(201, kind, &localised(options, &f.path("options"), file)?)
         }
@@ -759,6 +754,16 @@ fn control(node: &Node, at: &str, file: &File) -> Result<Tagged, TextError> {
             ))
         }
     })
+}
+
+/// msyt's `Localisation`: `gender` (201.5), `plural` (201.6) or
+/// `{unknown: N}` (201.N), as the tag's type.
+fn localisation_kind(node: &Node, at: &str) -> Result<u16, TextError> {
+    match node {
+        Node::Scalar(s) if s.text == "gender" => Ok(5),
+        Node::Scalar(s) if s.text == "plural" => Ok(6),
+        other => Fields::of(other, at, &["unknown"])?.u16("unknown"),
+    }
 }
 
 /// Word forms: each string with its byte length before it (u16, or u8 in
@@ -861,11 +866,7 @@ fn raw(group: &str, body: &Node, at: &str, file: &File) -> Result<Tagged, TextEr
                 sized(&f, "len", 201, uint(kind, &kind_at, 0xFFFF)? as u16, &bytes)
             }
             (201, "localisation") => {
-                let kind = match kind {
-                    Node::Scalar(s) if s.text == "gender" => 5,
-                    Node::Scalar(s) if s.text == "plural" => 6,
-                    other => Fields::of(other, &kind_at, &["unknown"])?.u16("unknown")?,
-                };
+                let kind = localisation_kind(kind, &kind_at)?;
                 let f = Fields::of(fields, &fields_at, &["strings"])?;
                 Ok(tag(
                     201,
