@@ -310,6 +310,11 @@ pub fn write(doc: &Json, variant: &str) -> Result<String, String> {
         write_key(&mut out, name);
         write_message(&mut out, &text);
     }
+    if out.is_empty() {
+        // No message and nothing to settle: an empty mapping, which every
+        // YAML reader reads (an empty text is no document at all).
+        out.push_str("{}\n");
+    }
     Ok(out)
 }
 
@@ -879,6 +884,16 @@ mod tests {
         );
         let e = runs_of("<70000 Type='1'/>", span).unwrap_err();
         assert!(e.message.contains("group 70000 is out of range"), "{e}");
+    }
+
+    /// A file without messages has a text that reads back: `{}`, not an
+    /// empty text (found by the `msbt_text` fuzz target).
+    #[test]
+    fn a_file_without_messages_reads_back() {
+        let data = super::super::from_text("{}").unwrap();
+        let text = super::super::to_text(&data).unwrap();
+        assert_eq!(text, "{}\n");
+        assert_eq!(super::super::from_text(&text).unwrap(), data);
     }
 
     #[test]
