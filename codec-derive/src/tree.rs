@@ -10,7 +10,7 @@
 
 use crate::names::{ident, local, read_uint, width_tokens};
 use crate::Gen;
-use codec_schema::{Dedup, Derive, Field, Order, Ptr, StructDef, Type, TypeDef, UnionDef, Visit};
+use codec_schema::{Dedup, Derive, Field, Ptr, StructDef, Type, TypeDef, UnionDef, Visit};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -38,17 +38,11 @@ impl Gen<'_> {
     }
 
     fn has_shared(&self) -> bool {
-        self.c
-            .all_sections()
-            .iter()
-            .any(|s| s.dedup == Dedup::Shared)
+        self.c.has_shared()
     }
 
     pub(crate) fn has_depth_first(&self) -> bool {
-        self.c
-            .all_sections()
-            .iter()
-            .any(|s| s.order == Order::DepthFirst)
+        self.c.has_depth_first()
     }
 
     /// The statement noting, on decode, the target `t` of offset `p` when
@@ -64,38 +58,12 @@ impl Gen<'_> {
     /// The shared section a record of type `name` is placed in (the
     /// target of an offset into one), if any.
     fn shared_home(&self, name: &str) -> Option<usize> {
-        let mut home = None;
-        let mut look = |t: &Type| {
-            if let Type::Ptr(p) = t {
-                if matches!(&p.to, Type::Named(n) if n == name) {
-                    if let Some(si) = p.section.as_deref().and_then(|s| self.c.section_id(s)) {
-                        if self.c.section(si).dedup == Dedup::Shared {
-                            home = Some(si);
-                        }
-                    }
-                }
-            }
-        };
-        for t in &self.c.schema.types {
-            match t {
-                TypeDef::Struct(s) => s.fields.iter().for_each(|f| look(&f.ty)),
-                TypeDef::Union(u) => u.variants.iter().for_each(|v| look(&v.ty)),
-            }
-        }
-        home
+        self.c.shared_home(name)
     }
 
     /// Is union `name` held as a value word (a `Switch` field or element)?
     pub(crate) fn is_word_union(&self, name: &str) -> bool {
-        let word = |t: &Type| match t {
-            Type::Switch { union, .. } => union == name,
-            Type::List { of, .. } => matches!(&**of, Type::Switch { union, .. } if union == name),
-            _ => false,
-        };
-        self.c.schema.types.iter().any(|t| match t {
-            TypeDef::Struct(s) => s.fields.iter().any(|f| word(&f.ty)),
-            TypeDef::Union(_) => false,
-        })
+        self.c.is_word_union(name)
     }
 
     /// `place_own` statements for a root offset to an interned table: the
@@ -302,7 +270,7 @@ impl Gen<'_> {
     /// shared section, whose subtree stands in its holder's shape as one
     /// number?
     fn hash_consed(&self, name: &str) -> bool {
-        self.has_shared() && self.shared_home(name).is_some()
+        self.c.hash_consed(name)
     }
 
     /// What an interned string adds to its record's shape: its id in its
@@ -368,23 +336,7 @@ impl Gen<'_> {
     /// through a named type (whose own shape marks them): the targets of
     /// its offsets. What `Shapes::mark` records for the walks to skip by.
     fn direct_sections(&self, t: &Type) -> Vec<usize> {
-        let mut out = match t {
-            Type::Named(_) | Type::Switch { .. } => Vec::new(),
-            Type::Array { of, .. } | Type::List { of, .. } | Type::Groups { of, .. } => {
-                self.direct_sections(of)
-            }
-            Type::Ptr(p) => {
-                let mut v = self.c.target_sections(p);
-                v.extend(self.direct_sections(&p.to));
-                v
-            }
-            _ => (0..self.c.all_sections().len())
-                .filter(|&si| self.c.type_reaches(t, si))
-                .collect(),
-        };
-        out.sort_unstable();
-        out.dedup();
-        out
+        self.c.direct_sections(t)
     }
 
     fn shape_value(&self, t: &Type, v: TokenStream) -> TokenStream {
@@ -1303,8 +1255,7 @@ impl Gen<'_> {
     }
 
     fn reaches_df(&self, t: &Type) -> bool {
-        (0..self.c.all_sections().len())
-            .any(|si| self.c.section(si).order == Order::DepthFirst && self.c.type_reaches(t, si))
+        self.c.reaches_depth_first(t)
     }
 
     /// Statements placing the target `v` (a reference) of offset `p` for

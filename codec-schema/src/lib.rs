@@ -12,6 +12,7 @@ pub mod locate;
 pub mod model;
 pub mod names;
 mod overlay;
+mod trees;
 
 pub use check::{bit_ranges, int_width, is_number};
 pub use diag::{Diagnostic, Diagnostics};

@@ -404,11 +404,14 @@ impl Reader<'_> {
             Type::Bool8 | Type::Bool32 => {
                 Value::Bool(j.as_bool().ok_or_else(|| expected(path, "a bool", j))?)
             }
-            Type::CString { .. } | Type::PString { .. } | Type::Str { .. } => Value::Str(
-                j.as_str()
-                    .ok_or_else(|| expected(path, "a string", j))?
-                    .to_owned(),
-            ),
+            // An interned string is its text (the writer looks its index up).
+            Type::CString { .. } | Type::PString { .. } | Type::Str { .. } | Type::Index { .. } => {
+                Value::Str(
+                    j.as_str()
+                        .ok_or_else(|| expected(path, "a string", j))?
+                        .to_owned(),
+                )
+            }
             Type::Fixed { raw, .. } => self.value(raw, j, path)?,
             Type::HashSlots { of, .. } => {
                 let J::Array(items) = j else {
@@ -578,12 +581,24 @@ impl Reader<'_> {
                     ],
                 }
             }
-            Type::Ref { .. }
-            | Type::Hash { .. }
-            | Type::Rows { .. }
-            | Type::Index { .. }
-            | Type::SharesEqual { .. }
-            | Type::Table { .. } => {
+            Type::SharesEqual { .. } => {
+                Value::Bool(j.as_bool().ok_or_else(|| expected(path, "a bool", j))?)
+            }
+            Type::Table { .. } => {
+                let J::Array(items) = j else {
+                    return Err(expected(path, "an array of strings", j));
+                };
+                let mut out = Vec::with_capacity(items.len());
+                for (i, x) in items.iter().enumerate() {
+                    out.push(Value::Str(
+                        x.as_str()
+                            .ok_or_else(|| expected(&format!("{path}[{i}]"), "a string", x))?
+                            .to_owned(),
+                    ));
+                }
+                Value::Seq(out)
+            }
+            Type::Ref { .. } | Type::Hash { .. } | Type::Rows { .. } => {
                 return Err(format!(
                     "{path}: the generic text form does not read this construct yet (the \
                      interpreter does not write it either)"

@@ -25,6 +25,8 @@ use crate::{Type, TypeDef};
 use codec_runtime::{EncodeError, EncodeResult, Endian, Width, Writer};
 use std::collections::HashMap;
 
+mod tree;
+
 /// Encodes the document `v` (the root record's generic form) as schema `c`
 /// lays it out, with glue from `hooks` (a sort key's hash, the alignment
 /// of a new kept-aligned value).
@@ -45,9 +47,11 @@ pub fn encode(c: &Checked, v: &Value, hooks: &dyn Hooks) -> EncodeResult<Vec<u8>
         )),
         at: HashMap::new(),
         sorted: HashMap::new(),
+        depth_first: c.has_depth_first(),
     };
     let root = c.root();
     let sections: Vec<usize> = (0..c.schema.sections.len()).collect();
+    e.prepare_tree(root, v)?;
     e.layout(root, v, &sections, c.schema.end_align)?;
     Ok(e.w.into_bytes())
 }
@@ -65,12 +69,12 @@ pub fn writable(c: &Checked) -> EncodeResult<()> {
         ))
     };
     for (i, sec) in c.all_sections().iter().enumerate() {
-        let what = match (&sec.order, &sec.dedup) {
-            (Order::DepthFirst, _) => "a section in depth-first order",
-            (_, Dedup::Shared) => "a section of shared subtrees",
-            _ => continue,
-        };
-        return refuse(format!("section `{}` (#{i})", sec.name), what);
+        if sec.dedup == Dedup::Shared && sec.order != Order::DepthFirst {
+            return refuse(
+                format!("section `{}` (#{i})", sec.name),
+                "shared subtrees outside a depth-first section",
+            );
+        }
     }
     for t in &c.schema.types {
         let st = match t {
@@ -96,9 +100,9 @@ pub fn writable(c: &Checked) -> EncodeResult<()> {
                     | Derive::End(_)
                     | Derive::KeyHash { .. }
                     | Derive::Size(_)
-                    | Derive::Tag(_) => None,
-                    Derive::Tags(_) => Some("lists of derived union tags"),
-                    Derive::Interned => Some("interned strings"),
+                    | Derive::Tag(_)
+                    | Derive::Tags(_)
+                    | Derive::Interned => None,
                     Derive::Checksum { .. } => Some("checksums"),
                     Derive::Stride(_) | Derive::CellOffset(_) => Some("rows"),
                     Derive::HashNext => Some("hash chains"),
@@ -125,12 +129,29 @@ fn unwritten(c: &Checked, t: &Type, depth: usize) -> Option<&'static str> {
         Type::Hash { .. } => Some("hash tables"),
         Type::Rows { .. } => Some("rows"),
         Type::Follows { to, .. } => unwritten(c, to, depth + 1),
-        Type::Switch { .. } => Some("unions held in their record"),
+        // A word's offset is placed by a depth-first walk only.
+        Type::Switch { union, .. } => match c.get(union) {
+            Some(TypeDef::Union(u)) => u.variants.iter().find_map(|v| match &v.ty {
+                Type::Ptr(p) => {
+                    let depth_first = p
+                        .section
+                        .as_deref()
+                        .and_then(|s| c.section_id(s))
+                        .is_some_and(|si| c.section(si).order == Order::DepthFirst);
+                    if depth_first {
+                        unwritten(c, &p.to, depth + 1)
+                    } else {
+                        Some("offsets in a union's word outside a depth-first section")
+                    }
+                }
+                t => unwritten(c, t, depth + 1),
+            }),
+            _ => None,
+        },
         Type::Select { .. } => Some("unions chosen by glue, held in their record"),
         Type::Str { .. } | Type::Pool {} => None,
         Type::Groups { of, .. } => unwritten(c, of, depth + 1),
-        Type::Index { .. } | Type::Table { .. } => Some("interned tables"),
-        Type::SharesEqual { .. } => Some("kept sharing"),
+        Type::Index { .. } | Type::Table { .. } | Type::SharesEqual { .. } => None,
         Type::Ptr(p) => match &p.to {
             Type::List { of, .. } if matches!(**of, Type::Ptr(_)) => {
                 Some("offsets to lists of offsets")
@@ -288,6 +309,9 @@ struct Enc<'c, 'h> {
     /// The order a list written sorted was written in (its elements are
     /// visited in that order too), by the address of its value.
     sorted: HashMap<*const Value, Vec<usize>>,
+    /// Does the schema place a section depth first (then an offset's
+    /// target may be placed before the record holding the offset)?
+    depth_first: bool,
 }
 
 impl<'c> Enc<'c, '_> {
@@ -332,13 +356,7 @@ impl<'c> Enc<'c, '_> {
                         self.visit(i, false, vst, o, visits)?;
                     }
                 }
-                // Refused by `writable`.
-                Order::DepthFirst => {
-                    return Err(EncodeError::new(
-                        format!("section `{}`", sec.name),
-                        "internal: a depth-first section reached the interpreter's writer",
-                    ))
-                }
+                Order::DepthFirst => self.visit_df_record(i, st, v, &st.name)?,
             }
             if sec.pad > 1 || sec.end_align > 1 {
                 self.w
@@ -371,6 +389,7 @@ impl<'c> Enc<'c, '_> {
             w,
             at: HashMap::new(),
             sorted: HashMap::new(),
+            depth_first: self.depth_first,
         };
         let done = sub.layout(st, v, &sections, layout.end_align);
         self.w.put_unit(sub.w.bytes());
@@ -477,14 +496,39 @@ impl<'c> Enc<'c, '_> {
                     let tag = self.tag_of(st, of, field(v, of, &fpath)?, &fpath)?;
                     self.w.put_uint(width(t), tag, "").map_err(at(&fpath))?;
                 }
+                (Some(Derive::Tags(of)), Type::List { of: t, .. }) => {
+                    self.tags(st, v, of, t, &fpath)?;
+                }
                 (Some(_), t) => {
                     let n = int_width(t).unwrap_or(4) as usize;
                     self.w.put_zeros(n);
                 }
                 (None, Type::Magic(m)) => self.w.put_bytes(&magic_bytes(m)),
+                (None, Type::Table { offsets, .. }) => {
+                    self.table_body(start, offsets, field(v, &f.name, &fpath)?, &fpath)?
+                }
+                // No bytes: applied before anything is placed (`prepare_tree`).
+                (None, Type::SharesEqual { .. }) => {}
                 (None, Type::Ptr(p)) => {
                     let n = int_width(&p.width).unwrap_or(4) as usize;
-                    self.w.put_zeros(n);
+                    let fv = field(v, &f.name, &fpath)?;
+                    // A depth-first walk may have placed the target before
+                    // this record (`tree::df_place`); else zeros, patched.
+                    let placed = if self.depth_first {
+                        self.at.insert(fv as *const Value, self.w.pos());
+                        self.w.take_deferred(fv as *const Value as usize, 0, 0)
+                    } else {
+                        None
+                    };
+                    match placed {
+                        Some(t) => {
+                            let base = self.base(&p.base, start);
+                            self.w
+                                .put_offset(width(&p.width), base, p.scale, t, "")
+                                .map_err(at(&fpath))?
+                        }
+                        None => self.w.put_zeros(n),
+                    }
                     if let Some(kept) = &p.align {
                         let align = self.kept_align(field(v, &f.name, &fpath)?, kept, &fpath)?;
                         let sid = self.target_section(p);
@@ -494,6 +538,16 @@ impl<'c> Enc<'c, '_> {
                 (None, Type::List { of, count }) => {
                     let list = field(v, &f.name, &fpath)?;
                     self.count_check(st, v, count, list, &fpath)?;
+                    if let Some(keys) = self.stored_sort_keys(f, list, &fpath)? {
+                        // Sorted by a key the elements store: written in order.
+                        let elems = elements(list, &fpath)?;
+                        let order = codec_runtime::placement::sorted_order(&keys);
+                        for &i in &order {
+                            self.inline(of, &elems[i], &format!("{fpath}[{i}]"))?;
+                        }
+                        self.sorted.insert(list as *const Value, order);
+                        continue;
+                    }
                     match self.sort_keys(f, v, &fpath)? {
                         Some((keys, koff, kw)) => {
                             let elems = elements(list, &fpath)?;
@@ -865,13 +919,13 @@ impl<'c> Enc<'c, '_> {
             }
             // Written where their record is placed (zeros until patched).
             Type::Ptr(_) | Type::Pool {} => {}
+            Type::Switch { union, .. } => self.word(union, v, path)?,
+            Type::Index { table, width: iw } => self.index(table, iw, v, path)?,
             // Refused by `writable` before anything is written.
             Type::Ref { .. }
             | Type::Hash { .. }
             | Type::Rows { .. }
-            | Type::Switch { .. }
             | Type::Select { .. }
-            | Type::Index { .. }
             | Type::SharesEqual { .. }
             | Type::Table { .. } => {
                 return Err(EncodeError::new(
@@ -1171,6 +1225,11 @@ impl<'c> Enc<'c, '_> {
                             .map_err(at(&fpath))?;
                     }
                 }
+                continue;
+            }
+            if let (Some(Derive::Interned), Type::Ptr(p)) = (&f.derive, &f.ty) {
+                let fpath = format!("{path}.{}", f.name);
+                self.place_interned(sec, f, p, rec, *off, &fpath)?;
                 continue;
             }
             if let (Type::List { of, .. }, None) = (&f.ty, &f.derive) {
