@@ -6,8 +6,10 @@
 //!   folder), decoded and encoded. The interpreter decodes into its tree of
 //!   located fields and takes the document's generic form from it; it
 //!   encodes from that form (`codec_schema::interp::encode`).
-//! - `interp_aamp_decode`: the AAMP corpus decoded (the interpreter does not
-//!   write AAMP yet).
+//! - `interp_aamp`: the AAMP corpus, decoded and encoded.
+//! - `interp_byml`: the BYML corpus (and BYML inside its zstd folder, where
+//!   no dictionary is needed), decoded and encoded: interned tables, the
+//!   depth-first walks and shared subtrees, executed from the schema.
 //!
 //! Without the corpus the bench prints a message and registers nothing.
 
@@ -18,7 +20,7 @@ use codec_schema::Checked;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use formats::interp_hooks::Glue;
 use formats::layer::{Dictionaries, Layer};
-use formats::{aamp, sarc};
+use formats::{aamp, byml, sarc};
 
 /// The variant of a schema with variants a file is of.
 fn schema_of(source: &str, file: &str, variant: Option<&str>) -> Checked {
@@ -131,26 +133,109 @@ fn bench_aamp(c: &mut Criterion) {
         return;
     }
     let schema = schema_of(aamp::schema::SCHEMA_SOURCE, "schemas/aamp.ron", None);
+    let docs: Vec<Value> = set
+        .iter()
+        .map(|d| interp::decode(&schema, d).unwrap().to_value())
+        .collect();
+    let typed: Vec<_> = set.iter().map(|d| aamp::decode(d).unwrap()).collect();
     let bytes: usize = set.iter().map(Vec::len).sum();
     println!("interp bench: {} AAMP files, {bytes} bytes", set.len());
-    let mut g = c.benchmark_group("interp_aamp_decode");
+    let mut g = c.benchmark_group("interp_aamp");
     g.throughput(Throughput::Bytes(bytes as u64));
-    g.bench_function(BenchmarkId::from_parameter("codec"), |b| {
+    g.bench_function(BenchmarkId::from_parameter("decode_codec"), |b| {
         b.iter(|| {
             for data in &set {
                 black_box(aamp::decode(black_box(data)).unwrap());
             }
         })
     });
-    g.bench_function(BenchmarkId::from_parameter("interp"), |b| {
+    g.bench_function(BenchmarkId::from_parameter("decode_interp"), |b| {
         b.iter(|| {
             for data in &set {
                 black_box(interp::decode(&schema, black_box(data)).unwrap().to_value());
             }
         })
     });
+    g.bench_function(BenchmarkId::from_parameter("encode_codec"), |b| {
+        b.iter(|| {
+            for doc in &typed {
+                black_box(aamp::encode(black_box(doc)).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("encode_interp"), |b| {
+        b.iter(|| {
+            for doc in &docs {
+                black_box(interp::encode(&schema, black_box(doc), &Glue).unwrap());
+            }
+        })
+    });
     g.finish();
 }
 
-criterion_group!(benches, bench_sarc, bench_aamp);
+fn bench_byml(c: &mut Criterion) {
+    let set: Vec<(Vec<u8>, byml::Variant)> = files(&["byml", "zstd"], |d| {
+        byml::detect(d).is_some() && byml::decode(d).is_ok()
+    })
+    .into_iter()
+    .map(|d| {
+        let v = byml::detect(&d).unwrap();
+        (d, v)
+    })
+    .collect();
+    if set.is_empty() {
+        println!("interp bench: no BYML files in the corpus; nothing to time");
+        return;
+    }
+    let base = schema_of(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron", None);
+    let schemas: Vec<Checked> = set
+        .iter()
+        .map(|(_, v)| base.variant(&format!("{v:?}")).unwrap().clone())
+        .collect();
+    let docs: Vec<Value> = set
+        .iter()
+        .zip(&schemas)
+        .map(|((d, _), c)| interp::decode(c, d).unwrap().to_value())
+        .collect();
+    let typed: Vec<byml::Header> = set
+        .iter()
+        .map(|(d, _)| byml::decode(d).unwrap().1)
+        .collect();
+    let bytes: usize = set.iter().map(|(d, _)| d.len()).sum();
+    println!("interp bench: {} BYML files, {bytes} bytes", set.len());
+    let mut g = c.benchmark_group("interp_byml");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function(BenchmarkId::from_parameter("decode_codec"), |b| {
+        b.iter(|| {
+            for (data, _) in &set {
+                black_box(byml::decode(black_box(data)).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("decode_interp"), |b| {
+        b.iter(|| {
+            for ((data, _), c) in set.iter().zip(&schemas) {
+                black_box(interp::decode(c, black_box(data)).unwrap().to_value());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("encode_codec"), |b| {
+        b.iter(|| {
+            for (doc, (_, v)) in typed.iter().zip(&set) {
+                black_box(byml::encode(black_box(doc), *v).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("encode_interp"), |b| {
+        b.iter(|| {
+            for (doc, c) in docs.iter().zip(&schemas) {
+                black_box(interp::encode(c, black_box(doc), &Glue).unwrap());
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_sarc, bench_aamp, bench_byml);
 criterion_main!(benches);

@@ -48,7 +48,9 @@ impl Gen<'_> {
         s: &codec_schema::StructDef,
         f: &codec_schema::Field,
     ) -> Option<TokenStream> {
-        let k = self.c.key_hash_sort(f)?;
+        let codec_schema::SortKey::Hashed(k) = self.c.sort_key(f)? else {
+            return None;
+        };
         let hooks = self.hooks?;
         let _ = s;
         let fid = ident(&f.name);

@@ -10,7 +10,7 @@
 
 use crate::names::{ident, local, read_uint, width_tokens};
 use crate::Gen;
-use codec_schema::{Dedup, Derive, Field, Ptr, StructDef, Type, TypeDef, UnionDef, Visit};
+use codec_schema::{Dedup, Derive, Field, Ptr, SortKey, StructDef, Type, TypeDef, UnionDef, Visit};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -874,30 +874,20 @@ impl Gen<'_> {
 
     /// The key of a list sorted by an `Index` field of its elements: the
     /// key field's name, the element type's name and the table's id.
-    fn index_sort_key<'f>(&self, f: &'f Field, of: &'f Type) -> Option<(&'f str, &'f str, usize)> {
-        let key = f.sort_by.as_deref()?;
-        let Type::Named(en) = of else { return None };
-        let Some(TypeDef::Struct(e)) = self.c.get(en) else {
-            return None;
-        };
-        match &e.fields.iter().find(|g| g.name == key)?.ty {
-            Type::Index { table, .. } => Some((key, en, self.table_id(table))),
-            _ => None,
+    fn index_sort_key<'f>(&'f self, f: &'f Field, _of: &Type) -> Option<(&'f str, &'f str, usize)> {
+        match self.c.sort_key(f)? {
+            SortKey::Interned { elem, key, table } => Some((key, elem.name.as_str(), table)),
+            SortKey::Stored { .. } | SortKey::Hashed(_) => None,
         }
     }
 
     /// The key each element of a list sorted by a stored unsigned integer
     /// field sorts by: the number itself.
-    pub(crate) fn int_sort_keys(&self, f: &Field, of: &Type) -> Option<TokenStream> {
-        let key = f.sort_by.as_deref()?;
-        let Type::Named(en) = of else { return None };
-        let Some(TypeDef::Struct(e)) = self.c.get(en) else {
-            return None;
+    pub(crate) fn int_sort_keys(&self, f: &Field, _of: &Type) -> Option<TokenStream> {
+        let key = match self.c.sort_key(f)? {
+            SortKey::Stored { key, .. } => key,
+            SortKey::Interned { .. } | SortKey::Hashed(_) => return None,
         };
-        let kf = e.fields.iter().find(|g| g.name == key)?;
-        if kf.derive.is_some() || codec_schema::int_width(&kf.ty).is_none() {
-            return None;
-        }
         let fid = ident(&f.name);
         let kid = ident(key);
         Some(quote! {

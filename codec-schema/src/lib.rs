@@ -293,6 +293,37 @@ impl Checked {
             .collect()
     }
 
+    /// What list field `f` is sorted by (`sort_by`), asked once for every
+    /// back end: an interned string its elements hold (its rank in its
+    /// table), an unsigned integer they store, or a key glue hashes and
+    /// the writer patches in. `None` for a list not sorted, or sorted by a
+    /// field no rule covers (the checker refuses those).
+    pub fn sort_key<'a>(&'a self, f: &'a Field) -> Option<SortKey<'a>> {
+        let by = f.sort_by.as_deref()?;
+        if let Some(k) = self.key_hash_sort(f) {
+            return Some(SortKey::Hashed(k));
+        }
+        let Type::List { of, .. } = &f.ty else {
+            return None;
+        };
+        let Type::Named(n) = &**of else { return None };
+        let Some(TypeDef::Struct(elem)) = self.get(n) else {
+            return None;
+        };
+        let key = elem.fields.iter().find(|g| g.name == by)?;
+        match &key.ty {
+            Type::Index { table, .. } => Some(SortKey::Interned {
+                elem,
+                key: by,
+                table: self.table_id(table),
+            }),
+            t if key.derive.is_none() && int_width(t).is_some() => {
+                Some(SortKey::Stored { elem, key: by })
+            }
+            _ => None,
+        }
+    }
+
     /// For list field `f` written sorted by a key glue hashes (`sort_by`
     /// naming a `KeyHash` field of its elements): the element struct, the
     /// key field's index there and its place in an element (`None` when
@@ -556,6 +587,22 @@ impl Checked {
             &self.section_lookup(),
         )
     }
+}
+
+/// What a sorted list is sorted by ([`Checked::sort_key`]).
+#[derive(Debug, Clone, Copy)]
+pub enum SortKey<'a> {
+    /// By an interned string the elements hold (`Index`): its index in
+    /// table `table`, which is its rank, the tables being sorted.
+    Interned {
+        elem: &'a StructDef,
+        key: &'a str,
+        table: usize,
+    },
+    /// By an unsigned integer the elements store.
+    Stored { elem: &'a StructDef, key: &'a str },
+    /// By a key glue hashes, derived and patched into each element.
+    Hashed(KeyHashSort<'a>),
 }
 
 /// A list field written sorted by a key glue hashes

@@ -21,7 +21,7 @@
 
 use super::{Hooks, Value};
 use crate::{int_width, magic_bytes, Base, Checked, Count, Dedup, Derive, Order, Ptr, StructDef};
-use crate::{Type, TypeDef};
+use crate::{SortKey, Type, TypeDef};
 use codec_runtime::{EncodeError, EncodeResult, Endian, Width, Writer};
 use std::collections::HashMap;
 
@@ -538,18 +538,22 @@ impl<'c> Enc<'c, '_> {
                 (None, Type::List { of, count }) => {
                     let list = field(v, &f.name, &fpath)?;
                     self.count_check(st, v, count, list, &fpath)?;
-                    if let Some(keys) = self.stored_sort_keys(f, list, &fpath)? {
+                    match self.c.sort_key(f) {
+                        None => self.list(of, list, &fpath)?,
                         // Sorted by a key the elements store: written in order.
-                        let elems = elements(list, &fpath)?;
-                        let order = codec_runtime::placement::sorted_order(&keys);
-                        for &i in &order {
-                            self.inline(of, &elems[i], &format!("{fpath}[{i}]"))?;
+                        Some(SortKey::Interned { .. } | SortKey::Stored { .. }) => {
+                            let keys = self.stored_sort_keys(f, list, &fpath)?.unwrap_or_default();
+                            let elems = elements(list, &fpath)?;
+                            let order = codec_runtime::placement::sorted_order(&keys);
+                            for &i in &order {
+                                self.inline(of, &elems[i], &format!("{fpath}[{i}]"))?;
+                            }
+                            self.sorted.insert(list as *const Value, order);
                         }
-                        self.sorted.insert(list as *const Value, order);
-                        continue;
-                    }
-                    match self.sort_keys(f, v, &fpath)? {
-                        Some((keys, koff, kw)) => {
+                        // Sorted by a key glue hashes: written in order, each
+                        // element's key patched in.
+                        Some(SortKey::Hashed(sort)) => {
+                            let (keys, koff, kw) = self.hashed_sort_keys(f, &sort, v, &fpath)?;
                             let elems = elements(list, &fpath)?;
                             let order = codec_runtime::placement::sorted_order(&keys);
                             for &i in &order {
@@ -561,7 +565,6 @@ impl<'c> Enc<'c, '_> {
                             }
                             self.sorted.insert(list as *const Value, order);
                         }
-                        None => self.list(of, list, &fpath)?,
                     }
                 }
                 (None, t) => self.inline(t, field(v, &f.name, &fpath)?, &fpath)?,
@@ -609,21 +612,13 @@ impl<'c> Enc<'c, '_> {
     /// For a list written sorted by a key hashed by glue (`sort_by` on a
     /// `KeyHash` field of its elements): each element's key in document
     /// order, where the key goes in an element, and its width.
-    fn sort_keys(
+    fn hashed_sort_keys(
         &self,
         f: &crate::Field,
+        sort: &crate::KeyHashSort<'_>,
         v: &Value,
         path: &str,
-    ) -> EncodeResult<Option<(Vec<u64>, u64, Width)>> {
-        if f.sort_by.is_none() {
-            return Ok(None);
-        }
-        let Some(sort) = self.c.key_hash_sort(f) else {
-            return Err(EncodeError::new(
-                path,
-                "the interpreter sorts a list only by a key hashed by glue (`KeyHash`)",
-            ));
-        };
+    ) -> EncodeResult<(Vec<u64>, u64, Width)> {
         let Some(koff) = sort.key_offset else {
             return Err(EncodeError::new(
                 path,
@@ -645,7 +640,7 @@ impl<'c> Enc<'c, '_> {
             keys.push(h);
         }
         let kw = width(&sort.elem.fields[sort.key_field].ty);
-        Ok(Some((keys, koff, kw)))
+        Ok((keys, koff, kw))
     }
 
     /// The alignment a kept-aligned target is placed with: its own, or

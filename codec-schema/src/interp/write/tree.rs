@@ -20,7 +20,7 @@
 
 use super::{elements, field, integer, wrong, Enc};
 use crate::interp::Value;
-use crate::{Checked, Field, Ptr, StructDef, Type, TypeDef, UnionDef, Visit};
+use crate::{Checked, Field, Ptr, SortKey, StructDef, Type, TypeDef, UnionDef, Visit};
 use codec_runtime::interned::{Collect, Collector};
 use codec_runtime::shared::{ShapeKey, Shapes, BLOB_RUN};
 use codec_runtime::{EncodeError, EncodeResult};
@@ -462,25 +462,10 @@ impl<'c> Enc<'c, '_> {
         list: &Value,
         path: &str,
     ) -> EncodeResult<Option<Vec<u64>>> {
-        let Some(by) = f.sort_by.as_deref() else {
-            return Ok(None);
-        };
-        let Type::List { of, .. } = &f.ty else {
-            return Ok(None);
-        };
-        let Type::Named(en) = &**of else {
-            return Ok(None);
-        };
-        let Some(TypeDef::Struct(e)) = self.c.get(en) else {
-            return Ok(None);
-        };
-        let Some(kf) = e.fields.iter().find(|g| g.name == by) else {
-            return Ok(None);
-        };
-        let table = match &kf.ty {
-            Type::Index { table, .. } => Some(self.c.table_id(table)),
-            t if kf.derive.is_none() && crate::int_width(t).is_some() => None,
-            _ => return Ok(None),
+        let (by, table) = match self.c.sort_key(f) {
+            Some(SortKey::Interned { key, table, .. }) => (key, Some(table)),
+            Some(SortKey::Stored { key, .. }) => (key, None),
+            Some(SortKey::Hashed(_)) | None => return Ok(None),
         };
         let mut keys = Vec::new();
         for (i, x) in elements(list, path)?.iter().enumerate() {
