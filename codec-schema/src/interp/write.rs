@@ -10,10 +10,12 @@
 //! document (pre- or post-order), placing each offset's target and
 //! patching the offset; then the root's derived sizes, counts and starts.
 //!
-//! What it does not write yet (units, unions, pools and interned tables,
-//! lanes and hook orders, shared subtrees, rows, checksums, external
-//! types) is refused before a byte is written, naming the field and the
-//! construct: [`writable`] says so for a whole schema.
+//! Trees of tagged nodes (interned tables, union words, depth-first
+//! sections, shared subtrees) are written by the `tree` module. What it does not
+//! write yet (units transformed by glue, rows, hash tables, checksums,
+//! references by ordinal, external types) is refused before a byte is
+//! written, naming the field and the construct: [`writable`] says so for a
+//! whole schema.
 //!
 //! Where the generated encoder knows a record's position from its type's
 //! fixed size, the interpreter remembers where it wrote each record's
