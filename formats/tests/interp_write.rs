@@ -449,6 +449,24 @@ fn an_edited_byml_document_is_written_as_the_codec_writes_it() {
         assert_eq!(twice, 1, "a string is stored once in its table");
         sizes.push(mine.len());
     }
+    // A hash holding one key twice is refused, as the codec refuses it.
+    let mut v = original.clone();
+    let root = get(&mut v, "root");
+    let entries = seq(get(root, "entries"));
+    let twin = entries[0].clone();
+    entries.push(twin);
+    let mine = interp::encode(&c, &v, &Glue).unwrap_err().to_string();
+    let codec = (entry.from_value)(&data, v.clone())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        mine,
+        "Header.root::Hash.entries: elements 0 and 2 have the same key: each key may appear once"
+    );
+    assert!(
+        codec.ends_with("elements 0 and 2 have the same key: each key may appear once"),
+        "{codec}"
+    );
     // The copy's array of three floats (20 bytes) equals the renamed hash's:
     // written once when shared (the hashes differ by their strings).
     assert_eq!(sizes[1] - sizes[0], 20, "{sizes:?}");

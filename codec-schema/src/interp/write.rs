@@ -547,6 +547,7 @@ impl<'c> Enc<'c, '_> {
                             let keys = self.stored_sort_keys(f, list, &fpath)?.unwrap_or_default();
                             let elems = elements(list, &fpath)?;
                             let order = codec_runtime::placement::sorted_order(&keys);
+                            codec_runtime::placement::unique_keys(&keys, &order, &fpath)?;
                             for &i in &order {
                                 self.inline(of, &elems[i], &format!("{fpath}[{i}]"))?;
                             }
@@ -831,7 +832,7 @@ impl<'c> Enc<'c, '_> {
                 // A union told apart by its payloads' magics: the payload.
                 Some(TypeDef::Union(u)) if u.peek => {
                     let (var, value) = self.variant_of(u, v, path)?;
-                    self.inline(&var.ty, value, path)?;
+                    self.inline(&var.ty, value, &format!("{path}::{}", var.name))?;
                 }
                 // A union whose tag comes first: the tag, then the payload.
                 Some(TypeDef::Union(u)) if u.inline_tag => {
@@ -839,7 +840,7 @@ impl<'c> Enc<'c, '_> {
                     self.w
                         .put_uint(width(&u.tag), var.tag, "")
                         .map_err(at(path))?;
-                    self.inline(&var.ty, value, path)?;
+                    self.inline(&var.ty, value, &format!("{path}::{}", var.name))?;
                 }
                 _ => {
                     let st = self.struct_def(n, path)?;
