@@ -12,11 +12,13 @@ pub mod locate;
 pub mod model;
 pub mod names;
 mod overlay;
+pub mod plan;
 mod trees;
 
 pub use check::{bit_ranges, int_width, is_number};
 pub use diag::{Diagnostic, Diagnostics};
 pub use model::*;
+pub use plan::FieldWrite;
 pub use overlay::{all_sections, eval_when};
 
 use check::{Facts, Lookup};

@@ -23,7 +23,7 @@
 
 use super::{Hooks, Value};
 use crate::{int_width, magic_bytes, Base, Checked, Count, Dedup, Derive, Order, Ptr, StructDef};
-use crate::{SortKey, Type, TypeDef};
+use crate::{FieldWrite, SortKey, Type, TypeDef};
 use codec_runtime::{EncodeError, EncodeResult, Endian, Width, Writer};
 use std::collections::HashMap;
 
@@ -444,48 +444,40 @@ impl<'c> Enc<'c, '_> {
                 self.w.put_zeros((rel.next_multiple_of(a) - rel) as usize);
             }
             written.push(self.w.pos());
-            if let (Some(size), Type::Named(n)) = (&f.size, &f.ty) {
-                // A unit laid out inline, its length stored in `size`.
-                let unit = self.struct_def(n, &fpath)?;
-                let here = self.w.pos();
-                self.unit(unit, field(v, &f.name, &fpath)?, &fpath)?;
-                let j = st.fields.iter().position(|g| &g.name == size);
-                let (Some(j), Some(sf)) = (j, j.and_then(|j| st.fields.get(j))) else {
-                    return Err(EncodeError::new(fpath, format!("no size field `{size}`")));
-                };
-                let at_size = written.get(j).copied().ok_or_else(|| {
-                    EncodeError::new(&fpath, format!("the size field `{size}` must come before"))
-                })?;
-                codec_runtime::pad::patch_size(&mut self.w, at_size, width(&sf.ty), here, "")
-                    .map_err(at(&fpath))?;
-                continue;
-            }
-            match (&f.derive, &f.ty) {
-                (
-                    None,
-                    Type::HashSlots {
-                        slots, width: sw, ..
-                    },
-                ) => {
+            match self.c.field_write(st, f) {
+                FieldWrite::SizedUnit { unit, size } => {
+                    let unit = self.struct_def(unit, &fpath)?;
+                    let here = self.w.pos();
+                    self.unit(unit, field(v, &f.name, &fpath)?, &fpath)?;
+                    let j = st.fields.iter().position(|g| g.name == size);
+                    let (Some(j), Some(sf)) = (j, j.and_then(|j| st.fields.get(j))) else {
+                        return Err(EncodeError::new(fpath, format!("no size field `{size}`")));
+                    };
+                    let at_size = written.get(j).copied().ok_or_else(|| {
+                        EncodeError::new(&fpath, format!("the size field `{size}` must come before"))
+                    })?;
+                    codec_runtime::pad::patch_size(&mut self.w, at_size, width(&sf.ty), here, "")
+                        .map_err(at(&fpath))?;
+                }
+                FieldWrite::HashSlots { slots, width: sw } => {
                     let n = integer(field(v, slots, &fpath)?, &fpath)?;
                     let w = int_width(sw).unwrap_or(4) as usize;
                     self.w.put_zeros(n.max(0) as usize * 2 * w);
                 }
-                (None, Type::Pad { align, .. }) => {
+                FieldWrite::Pad { align } => {
                     let byte = match field(v, &f.name, &fpath)? {
                         Value::U8(b) => *b,
                         other => return Err(wrong(&fpath, "a padding byte (u8)", other)),
                     };
                     let rel = self.w.pos() - start;
-                    codec_runtime::pad::put_pad(&mut self.w, rel, *align, byte);
+                    codec_runtime::pad::put_pad(&mut self.w, rel, align, byte);
                 }
-                (None, Type::List { of, .. }) if matches!(**of, Type::Ptr(_)) => {
-                    let Type::Ptr(p) = &**of else { unreachable!() };
+                FieldWrite::Offsets { ptr } => {
                     let n = length(field(v, &f.name, &fpath)?, &fpath)?;
-                    let w = int_width(&p.width).unwrap_or(4) as usize;
+                    let w = int_width(&ptr.width).unwrap_or(4) as usize;
                     self.w.put_zeros(n * w);
                 }
-                (Some(Derive::Count(of)), t) => {
+                FieldWrite::Count { of, width: t } => {
                     let n = match field(v, of, &fpath)? {
                         Value::Option(o) => o.as_deref().map_or(Ok(0), |x| length(x, &fpath))?,
                         x => length(x, &fpath)?,
@@ -494,24 +486,32 @@ impl<'c> Enc<'c, '_> {
                         .put_uint(width(t), n as u64, "")
                         .map_err(at(&fpath))?;
                 }
-                (Some(Derive::Tag(of)), t) => {
+                FieldWrite::Tag { of, width: t } => {
                     let tag = self.tag_of(st, of, field(v, of, &fpath)?, &fpath)?;
                     self.w.put_uint(width(t), tag, "").map_err(at(&fpath))?;
                 }
-                (Some(Derive::Tags(of)), Type::List { of: t, .. }) => {
-                    self.tags(st, v, of, t, &fpath)?;
-                }
-                (Some(_), t) => {
+                FieldWrite::Tags { source, width: t } => self.tags(st, v, source, t, &fpath)?,
+                FieldWrite::Size { width: t } | FieldWrite::Later { width: t } => {
                     let n = int_width(t).unwrap_or(4) as usize;
                     self.w.put_zeros(n);
                 }
-                (None, Type::Magic(m)) => self.w.put_bytes(&magic_bytes(m)),
-                (None, Type::Table { offsets, .. }) => {
+                FieldWrite::InternedTable { ptr } => {
+                    let n = int_width(&ptr.width).unwrap_or(4) as usize;
+                    self.w.put_zeros(n);
+                }
+                FieldWrite::Magic(m) => self.w.put_bytes(&m),
+                FieldWrite::TableBody { offsets } => {
                     self.table_body(start, offsets, field(v, &f.name, &fpath)?, &fpath)?
                 }
                 // No bytes: applied before anything is placed (`prepare_tree`).
-                (None, Type::SharesEqual { .. }) => {}
-                (None, Type::Ptr(p)) => {
+                FieldWrite::SharesEqual => {}
+                FieldWrite::Word { union } => self.word(union, field(v, &f.name, &fpath)?, &fpath)?,
+                FieldWrite::Words { union } => {
+                    for (i, e) in elements(field(v, &f.name, &fpath)?, &fpath)?.iter().enumerate() {
+                        self.word(union, e, &format!("{fpath}[{i}]"))?;
+                    }
+                }
+                FieldWrite::Offset { ptr: p } => {
                     let n = int_width(&p.width).unwrap_or(4) as usize;
                     let fv = field(v, &f.name, &fpath)?;
                     // A depth-first walk may have placed the target before
@@ -532,47 +532,73 @@ impl<'c> Enc<'c, '_> {
                         None => self.w.put_zeros(n),
                     }
                     if let Some(kept) = &p.align {
-                        let align = self.kept_align(field(v, &f.name, &fpath)?, kept, &fpath)?;
+                        let align = self.kept_align(fv, kept, &fpath)?;
                         let sid = self.target_section(p);
                         self.w.note_kept_align(sid, align);
                     }
                 }
-                (None, Type::List { of, count }) => {
+                FieldWrite::Sorted { of, count, key } => {
                     let list = field(v, &f.name, &fpath)?;
                     self.count_check(st, v, count, list, &fpath)?;
-                    match self.c.sort_key(f) {
-                        None => self.list(of, list, &fpath)?,
-                        // Sorted by a key the elements store: written in order.
-                        Some(SortKey::Interned { .. } | SortKey::Stored { .. }) => {
-                            let keys = self.stored_sort_keys(f, list, &fpath)?.unwrap_or_default();
-                            let elems = elements(list, &fpath)?;
-                            let order = codec_runtime::placement::sorted_order(&keys);
-                            codec_runtime::placement::unique_keys(&keys, &order, &fpath)?;
-                            for &i in &order {
-                                self.inline(of, &elems[i], &format!("{fpath}[{i}]"))?;
-                            }
-                            self.sorted.insert(list as *const Value, order);
-                        }
-                        // Sorted by a key glue hashes: written in order, each
-                        // element's key patched in.
-                        Some(SortKey::Hashed(sort)) => {
-                            let (keys, koff, kw) = self.hashed_sort_keys(f, &sort, v, &fpath)?;
-                            let elems = elements(list, &fpath)?;
-                            let order = codec_runtime::placement::sorted_order(&keys);
-                            for &i in &order {
-                                let here = self.w.pos();
-                                self.inline(of, &elems[i], &format!("{fpath}[{i}]"))?;
-                                self.w
-                                    .patch_uint(here + koff, kw, keys[i], "")
-                                    .map_err(at(&fpath))?;
-                            }
-                            self.sorted.insert(list as *const Value, order);
-                        }
-                    }
+                    self.sorted_list(f, of, key, v, list, &fpath)?;
                 }
-                (None, t) => self.inline(t, field(v, &f.name, &fpath)?, &fpath)?,
+                FieldWrite::List { of, count } => {
+                    let list = field(v, &f.name, &fpath)?;
+                    self.count_check(st, v, count, list, &fpath)?;
+                    self.list(of, list, &fpath)?;
+                }
+                // Placed with the section it follows (`place_own`).
+                FieldWrite::Follows { .. } => {}
+                // Refused by `writable` before a byte is written.
+                FieldWrite::External { .. } | FieldWrite::CellOffset { .. } => {
+                    return Err(EncodeError::new(
+                        fpath,
+                        "internal: the interpreter reached a construct it does not write",
+                    ))
+                }
+                FieldWrite::Inline(t) => self.inline(t, field(v, &f.name, &fpath)?, &fpath)?,
             }
         }
+        Ok(())
+    }
+
+    /// Writes a list in the order of its elements' keys (see
+    /// [`crate::SortKey`]): a key they store is checked to be once in the
+    /// list; a key glue hashes is patched into each element.
+    fn sorted_list(
+        &mut self,
+        f: &crate::Field,
+        of: &'c Type,
+        key: SortKey<'_>,
+        v: &Value,
+        list: &Value,
+        path: &str,
+    ) -> EncodeResult<()> {
+        let elems = elements(list, path)?;
+        let order = match key {
+            SortKey::Interned { .. } | SortKey::Stored { .. } => {
+                let keys = self.stored_sort_keys(f, list, path)?.unwrap_or_default();
+                let order = codec_runtime::placement::sorted_order(&keys);
+                codec_runtime::placement::unique_keys(&keys, &order, path)?;
+                for &i in &order {
+                    self.inline(of, &elems[i], &format!("{path}[{i}]"))?;
+                }
+                order
+            }
+            SortKey::Hashed(sort) => {
+                let (keys, koff, kw) = self.hashed_sort_keys(f, &sort, v, path)?;
+                let order = codec_runtime::placement::sorted_order(&keys);
+                for &i in &order {
+                    let here = self.w.pos();
+                    self.inline(of, &elems[i], &format!("{path}[{i}]"))?;
+                    self.w
+                        .patch_uint(here + koff, kw, keys[i], "")
+                        .map_err(at(path))?;
+                }
+                order
+            }
+        };
+        self.sorted.insert(list as *const Value, order);
         Ok(())
     }
 
