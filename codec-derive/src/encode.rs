@@ -5,7 +5,9 @@
 
 use crate::names::{ident, width_tokens};
 use crate::Gen;
-use codec_schema::{Count, Dedup, Derive, Order, Ptr, StructDef, Type, TypeDef};
+use codec_schema::{
+    Count, Dedup, Derive, FieldWrite, Order, Ptr, SortKey, StructDef, Type, TypeDef,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -245,72 +247,90 @@ impl Gen<'_> {
             let fid = ident(&f.name);
             let what = format!("{}.{}", s.name, f.name);
             writes.extend(self.field_align_write(f));
-            if let (Some(size), Type::Named(n)) = (&f.size, &f.ty) {
-                // A unit laid out inline; its length goes in `size`.
-                let u = self.path_as(n, "__EncodeUnit");
-                let at = crate::names::local("at", size);
-                let sf = s.fields.iter().find(|g| &g.name == size);
-                let wt = width_tokens(sf.map_or(&Type::U32, |g| &g.ty));
-                writes.extend(quote! {
-                    let here = w.pos();
-                    #u::encode_unit(&self.#fid, w)?;
-                    #rt::pad::patch_size(w, #at, #wt, here, #what)?;
-                });
-                continue;
-            }
-            if let Type::Pad { align, .. } = &f.ty {
-                writes.extend(quote! {
-                    let rel = w.pos() - start;
-                    #rt::pad::put_pad(w, rel, #align, self.#fid);
-                });
-                continue;
-            }
-            if let Some(wr) = self.tree_field_write(s, f) {
-                writes.extend(wr);
-                continue;
-            }
-            match (&f.derive, &f.ty) {
-                (Some(Derive::Interned), Type::Ptr(p)) => {
-                    writes.extend(quote!(w.put_bytes(&[0u8; 4]);));
+            match self.c.field_write(s, f) {
+                FieldWrite::SizedUnit { unit, size } => {
+                    // A unit laid out inline; its length goes in `size`.
+                    let u = self.path_as(unit, "__EncodeUnit");
+                    let at = crate::names::local("at", size);
+                    let sf = s.fields.iter().find(|g| g.name == size);
+                    let wt = width_tokens(sf.map_or(&Type::U32, |g| &g.ty));
+                    writes.extend(quote! {
+                        let here = w.pos();
+                        #u::encode_unit(&self.#fid, w)?;
+                        #rt::pad::patch_size(w, #at, #wt, here, #what)?;
+                    });
+                    continue;
+                }
+                FieldWrite::Pad { align } => {
+                    writes.extend(quote! {
+                        let rel = w.pos() - start;
+                        #rt::pad::put_pad(w, rel, #align, self.#fid);
+                    });
+                    continue;
+                }
+                FieldWrite::Tags { source, width } => {
+                    writes.extend(self.tags_write(s, f, source, width)?);
+                    continue;
+                }
+                FieldWrite::TableBody { offsets } => {
+                    writes.extend(self.table_body_write(s, f, offsets));
+                    continue;
+                }
+                // No bytes: the encoder applies it before placing anything.
+                FieldWrite::SharesEqual => continue,
+                FieldWrite::Word { union } => {
+                    writes.extend(self.words_write(s, f, union, false));
+                    continue;
+                }
+                FieldWrite::Words { union } => {
+                    writes.extend(self.words_write(s, f, union, true));
+                    continue;
+                }
+                // Refused by name before code is generated (`ungenerated`).
+                FieldWrite::HashSlots { .. } => {
+                    let msg = format!("`{what}`: hash slot tables are not generated yet");
+                    writes.extend(quote!(compile_error!(#msg);));
+                    continue;
+                }
+                FieldWrite::InternedTable { ptr: p } => {
+                    let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
+                    writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
                     let Some(off) = off else {
                         return Err(Gen::err(format!("`{what}` must be at a fixed offset")));
                     };
                     own.extend(self.interned_place(f, p, *off)?);
                 }
-                (Some(Derive::Count(of)), t) => {
+                FieldWrite::Count { of, width } => {
                     let of = ident(of);
-                    let wt = width_tokens(t);
+                    let wt = width_tokens(width);
                     writes.extend(quote!(w.put_uint(#wt, self.#of.len() as u64, #what)?;));
                 }
-                (Some(Derive::Tag(of)), t) => {
+                FieldWrite::Tag { of, width } => {
                     let of = ident(of);
-                    let wt = width_tokens(t);
+                    let wt = width_tokens(width);
                     writes.extend(quote!(w.put_uint(#wt, self.#of.tag(), #what)?;));
                 }
-                (Some(Derive::Size(_)), t) => {
+                FieldWrite::Size { width } => {
                     // Patched once the field it measures is written.
                     let at = crate::names::local("at", &f.name);
-                    let n = codec_schema::int_width(t).unwrap_or(4) as usize;
+                    let n = codec_schema::int_width(width).unwrap_or(4) as usize;
                     writes.extend(quote! {
                         let #at = w.pos();
                         w.put_bytes(&[0u8; #n]);
                     });
                 }
-                (Some(Derive::CellOffset(cells)), t) => {
-                    writes.extend(self.cell_offset_write(s, cells, t, &what));
+                FieldWrite::CellOffset { cells, width } => {
+                    writes.extend(self.cell_offset_write(s, cells, width, &what));
                 }
-                (Some(_), t) => {
-                    let n = codec_schema::int_width(t).unwrap_or(4) as usize;
+                FieldWrite::Later { width } => {
+                    let n = codec_schema::int_width(width).unwrap_or(4) as usize;
                     writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
                 }
-                (None, Type::Magic(m)) => {
-                    let lit = syn::LitByteStr::new(
-                        &codec_schema::magic_bytes(m),
-                        proc_macro2::Span::call_site(),
-                    );
+                FieldWrite::Magic(m) => {
+                    let lit = syn::LitByteStr::new(&m, proc_macro2::Span::call_site());
                     writes.extend(quote!(w.put_bytes(#lit);));
                 }
-                (None, Type::Ptr(p)) => {
+                FieldWrite::Offset { ptr: p } => {
                     let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
                     let Some(off) = off else {
                         return Err(Gen::err(format!(
@@ -342,8 +362,7 @@ impl Gen<'_> {
                         writes.extend(quote!(w.note_kept_align(#sid, #align);));
                     }
                 }
-                (None, Type::List { of, .. }) if matches!(**of, Type::Ptr(_)) => {
-                    let Type::Ptr(p) = &**of else { unreachable!() };
+                FieldWrite::Offsets { ptr: p } => {
                     let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
                     let Some(off) = off else {
                         return Err(Gen::err(format!(
@@ -357,33 +376,38 @@ impl Gen<'_> {
                     });
                     own.extend(self.place_offset_list(s, &f.name, p, *off)?);
                 }
-                (None, Type::List { of, count }) => {
+                FieldWrite::Sorted { of, count, key } => {
                     writes.extend(self.inline_count_check(s, &f.name, count));
                     let e = self.inline_write(of, quote!(e), &what);
-                    let sorted = self
-                        .index_sort_keys(s, f, of)
-                        .or_else(|| self.int_sort_keys(f, of));
-                    if let Some(keys) = sorted {
-                        let fname = &f.name;
-                        let hint = self.index_sort_hint(f, of);
-                        writes.extend(quote! {
-                            let keys: ::std::vec::Vec<u64> = #keys;
-                            let order = w.sorted_order(&keys);
-                            #rt::placement::unique_keys(&keys, &order, #what)?;
-                            for &i in order.iter() {
-                                let e = &self.#fid[i];
-                                #hint
-                                #e
-                            }
-                            // The visit that follows finds the slots here.
-                            w.note_sorted(#rt::key_of(self), Self::TYPE_ID, #fname, order);
-                            w.give_keys(keys);
-                        });
-                        continue;
-                    }
-                    match self.sort_keys(s, f) {
-                        Some(keys) => {
+                    match key {
+                        SortKey::Interned { .. } | SortKey::Stored { .. } => {
+                            let keys = self
+                                .index_sort_keys(s, f, of)
+                                .or_else(|| self.int_sort_keys(f, of))
+                                .ok_or_else(|| Gen::err(format!("`{what}`: no sort keys")))?;
+                            let fname = &f.name;
+                            let hint = self.index_sort_hint(f, of);
+                            writes.extend(quote! {
+                                let keys: ::std::vec::Vec<u64> = #keys;
+                                let order = w.sorted_order(&keys);
+                                #rt::placement::unique_keys(&keys, &order, #what)?;
+                                for &i in order.iter() {
+                                    let e = &self.#fid[i];
+                                    #hint
+                                    #e
+                                }
+                                // The visit that follows finds the slots here.
+                                w.note_sorted(#rt::key_of(self), Self::TYPE_ID, #fname, order);
+                                w.give_keys(keys);
+                            });
+                        }
+                        SortKey::Hashed(_) => {
                             // Sorted by a derived key, which is patched into each element.
+                            let keys = self.sort_keys(s, f).ok_or_else(|| {
+                                Gen::err(format!(
+                                    "`{what}` is sorted by a key glue hashes: pass `hooks = path::to::glue` to schema!"
+                                ))
+                            })?;
                             let (koff, kwt) = self.sort_key_slot(f)?;
                             writes.extend(quote! {
                                 let keys: ::std::vec::Vec<u64> = #keys;
@@ -395,10 +419,13 @@ impl Gen<'_> {
                                 }
                             });
                         }
-                        None => writes.extend(self.list_write(of, quote!(self.#fid), &what)),
                     }
                 }
-                (None, Type::Follows { to, section, .. }) => {
+                FieldWrite::List { of, count } => {
+                    writes.extend(self.inline_count_check(s, &f.name, count));
+                    writes.extend(self.list_write(of, quote!(self.#fid), &what));
+                }
+                FieldWrite::Follows { to, section } => {
                     let si = self.c.section_id(section).unwrap_or(0);
                     let sec = self.c.section(si);
                     let place =
@@ -409,10 +436,10 @@ impl Gen<'_> {
                         }
                     });
                 }
-                (None, Type::Bytes(n)) if f.external.is_some() => {
-                    writes.extend(quote!(#rt::external::write(w, &self.#fid, #n, #what)?;));
+                FieldWrite::External { len } => {
+                    writes.extend(quote!(#rt::external::write(w, &self.#fid, #len, #what)?;));
                 }
-                (None, t) => {
+                FieldWrite::Inline(t) => {
                     let wr = self.inline_write(t, quote!(&self.#fid), &what);
                     writes.extend(wr);
                 }

@@ -786,78 +786,96 @@ impl Gen<'_> {
 
     // ----- encode -----
 
-    /// Statements writing field `f` of `s` (in `write_record`) when it is
-    /// one of this module's constructs. `start` is the record's position.
-    pub(crate) fn tree_field_write(&self, s: &StructDef, f: &Field) -> Option<TokenStream> {
+    // Statements writing a field of this module's constructs (in
+    // `write_record`, where `start` is the record's position), one per
+    // step of the write plan (`codec_schema::FieldWrite`).
+
+    /// The tags of the unions list `of` holds (`derive: Tags`, written as
+    /// `width`), in the order the list is written.
+    pub(crate) fn tags_write(
+        &self,
+        s: &StructDef,
+        f: &Field,
+        source: &str,
+        width: &Type,
+    ) -> syn::Result<TokenStream> {
+        let what = format!("{}.{}", s.name, f.name);
+        let wt = width_tokens(width);
+        let (list, field) = codec_schema::tags_source(source);
+        let lid = ident(list);
+        let Some(field) = field else {
+            return Ok(quote! {
+                for e in self.#lid.iter() {
+                    w.put_uint(#wt, e.tag(), #what)?;
+                }
+            });
+        };
+        // Tags of the elements' Switch field, in the order the
+        // elements were written.
+        let vid = ident(field);
+        let Some(lf) = s.fields.iter().find(|g| g.name == list) else {
+            return Err(Gen::err(format!("`{what}`: no list `{list}`")));
+        };
+        let Type::List { of: et, .. } = &lf.ty else {
+            return Err(Gen::err(format!("`{what}`: `{list}` is not a list")));
+        };
+        let keys = self
+            .index_sort_keys(s, lf, et)
+            .or_else(|| self.int_sort_keys(lf, et));
+        Ok(match keys {
+            Some(keys) => quote! {
+                let keys: ::std::vec::Vec<u64> = #keys;
+                let order = w.sorted_order(&keys);
+                for &i in order.iter() {
+                    w.put_uint(#wt, self.#lid[i].#vid.tag(), #what)?;
+                }
+                w.give_order(order);
+                w.give_keys(keys);
+            },
+            None => quote! {
+                for e in self.#lid.iter() {
+                    w.put_uint(#wt, e.#vid.tag(), #what)?;
+                }
+            },
+        })
+    }
+
+    /// An interned table's body (`Table`): offsets, then the strings.
+    pub(crate) fn table_body_write(&self, s: &StructDef, f: &Field, offsets: &Type) -> TokenStream {
         let rt = RT();
         let fid = ident(&f.name);
         let what = format!("{}.{}", s.name, f.name);
-        match (&f.derive, &f.ty) {
-            (Some(Derive::Tags(of)), Type::List { of: t, .. }) => {
-                let wt = width_tokens(t);
-                let (list, field) = codec_schema::tags_source(of);
-                let lid = ident(list);
-                let Some(field) = field else {
-                    return Some(quote! {
-                        for e in self.#lid.iter() {
-                            w.put_uint(#wt, e.tag(), #what)?;
-                        }
-                    });
-                };
-                // Tags of the elements' Switch field, in the order the
-                // elements were written.
-                let vid = ident(field);
-                let lf = s.fields.iter().find(|g| g.name == list)?;
-                let Type::List { of: et, .. } = &lf.ty else {
-                    return None;
-                };
-                let keys = self
-                    .index_sort_keys(s, lf, et)
-                    .or_else(|| self.int_sort_keys(lf, et));
-                Some(match keys {
-                    Some(keys) => quote! {
-                        let keys: ::std::vec::Vec<u64> = #keys;
-                        let order = w.sorted_order(&keys);
-                        for &i in order.iter() {
-                            w.put_uint(#wt, self.#lid[i].#vid.tag(), #what)?;
-                        }
-                        w.give_order(order);
-                        w.give_keys(keys);
-                    },
-                    None => quote! {
-                        for e in self.#lid.iter() {
-                            w.put_uint(#wt, e.#vid.tag(), #what)?;
-                        }
-                    },
-                })
+        let wt = width_tokens(offsets);
+        quote!(#rt::interned::write_table(w, start, &self.#fid, #wt, #what)?;)
+    }
+
+    /// A union's value word (`Switch`), or each of a list of them.
+    pub(crate) fn words_write(
+        &self,
+        s: &StructDef,
+        f: &Field,
+        union: &str,
+        list: bool,
+    ) -> TokenStream {
+        let rt = RT();
+        let fid = ident(&f.name);
+        let what = format!("{}.{}", s.name, f.name);
+        let un = self.path_as(union, "__Tree");
+        if !list {
+            return quote! {
+                let off = w.pos() - start;
+                #un::write_word(&self.#fid, w, #rt::key_of(self), Self::TYPE_ID, off, #what)?;
+            };
+        }
+        let size = match &f.ty {
+            Type::List { of, .. } => self.c.fixed_size(of).unwrap_or(4),
+            _ => 4,
+        };
+        quote! {
+            let off = w.pos() - start;
+            for (i, e) in self.#fid.iter().enumerate() {
+                #un::write_word(e, w, #rt::key_of(self), Self::TYPE_ID, off + i as u64 * #size, #what)?;
             }
-            (None, Type::Table { offsets, .. }) => {
-                let wt = width_tokens(offsets);
-                Some(quote!(#rt::interned::write_table(w, start, &self.#fid, #wt, #what)?;))
-            }
-            // No bytes: the encoder applies it before placing anything.
-            (None, Type::SharesEqual { .. }) => Some(quote!()),
-            (None, Type::Switch { union, .. }) => {
-                let un = self.path_as(union, "__Tree");
-                Some(quote! {
-                    let off = w.pos() - start;
-                    #un::write_word(&self.#fid, w, #rt::key_of(self), Self::TYPE_ID, off, #what)?;
-                })
-            }
-            (None, Type::List { of, .. }) if matches!(**of, Type::Switch { .. }) => {
-                let Type::Switch { union, .. } = &**of else {
-                    return None;
-                };
-                let un = self.path_as(union, "__Tree");
-                let size = self.c.fixed_size(of).unwrap_or(4);
-                Some(quote! {
-                    let off = w.pos() - start;
-                    for (i, e) in self.#fid.iter().enumerate() {
-                        #un::write_word(e, w, #rt::key_of(self), Self::TYPE_ID, off + i as u64 * #size, #what)?;
-                    }
-                })
-            }
-            _ => None,
         }
     }
 

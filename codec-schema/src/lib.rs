@@ -18,8 +18,8 @@ mod trees;
 pub use check::{bit_ranges, int_width, is_number};
 pub use diag::{Diagnostic, Diagnostics};
 pub use model::*;
-pub use plan::FieldWrite;
 pub use overlay::{all_sections, eval_when};
+pub use plan::FieldWrite;
 
 use check::{Facts, Lookup};
 use locate::{Locations, Pos, Step};

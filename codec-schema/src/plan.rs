@@ -88,10 +88,9 @@ impl Checked {
         match (&f.derive, &f.ty) {
             (None, Type::Pad { align, .. }) => FieldWrite::Pad { align: *align },
             (None, Type::HashSlots { slots, width, .. }) => FieldWrite::HashSlots { slots, width },
-            (Some(Derive::Tags(source)), Type::List { of, .. }) => FieldWrite::Tags {
-                source,
-                width: of,
-            },
+            (Some(Derive::Tags(source)), Type::List { of, .. }) => {
+                FieldWrite::Tags { source, width: of }
+            }
             (None, Type::Table { offsets, .. }) => FieldWrite::TableBody { offsets },
             (None, Type::SharesEqual { .. }) => FieldWrite::SharesEqual,
             (None, Type::Switch { union, .. }) => FieldWrite::Word { union },

@@ -454,7 +454,10 @@ impl<'c> Enc<'c, '_> {
                         return Err(EncodeError::new(fpath, format!("no size field `{size}`")));
                     };
                     let at_size = written.get(j).copied().ok_or_else(|| {
-                        EncodeError::new(&fpath, format!("the size field `{size}` must come before"))
+                        EncodeError::new(
+                            &fpath,
+                            format!("the size field `{size}` must come before"),
+                        )
                     })?;
                     codec_runtime::pad::patch_size(&mut self.w, at_size, width(&sf.ty), here, "")
                         .map_err(at(&fpath))?;
@@ -505,9 +508,14 @@ impl<'c> Enc<'c, '_> {
                 }
                 // No bytes: applied before anything is placed (`prepare_tree`).
                 FieldWrite::SharesEqual => {}
-                FieldWrite::Word { union } => self.word(union, field(v, &f.name, &fpath)?, &fpath)?,
+                FieldWrite::Word { union } => {
+                    self.word(union, field(v, &f.name, &fpath)?, &fpath)?
+                }
                 FieldWrite::Words { union } => {
-                    for (i, e) in elements(field(v, &f.name, &fpath)?, &fpath)?.iter().enumerate() {
+                    for (i, e) in elements(field(v, &f.name, &fpath)?, &fpath)?
+                        .iter()
+                        .enumerate()
+                    {
                         self.word(union, e, &format!("{fpath}[{i}]"))?;
                     }
                 }
