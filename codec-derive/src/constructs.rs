@@ -17,26 +17,32 @@ impl Gen<'_> {
     /// one the reader noted when the root was read (u64::MAX, outside every
     /// file, while unknown).
     pub(crate) fn base_expr(&self, b: &Base, rec: TokenStream) -> TokenStream {
-        match b {
-            Base::File | Base::Unit => quote!(0u64),
-            Base::Absolute(n) => quote!(#n),
-            Base::Record => rec,
-            Base::Section(s) => {
-                let id = self.c.section_id(s).unwrap_or(0);
-                quote!(r.section_base(#id))
-            }
-        }
+        self.base_tokens(b, Some(rec), |id| quote!(r.section_base(#id)))
     }
 
     /// [`Gen::base_expr`] on the encode side: a section's start is in the
     /// writer.
     pub(crate) fn wbase_expr(&self, b: &Base, rec: TokenStream) -> TokenStream {
-        match b {
-            Base::Section(s) => {
-                let id = self.c.section_id(s).unwrap_or(0);
-                quote!(w.section(#id).start)
-            }
-            other => self.base_expr(other, rec),
+        self.base_tokens(b, Some(rec), |id| quote!(w.section(#id).start))
+    }
+
+    /// The expression of the base an offset counts from
+    /// (`Checked::offset_base`), given the expressions this code has for
+    /// the record's start and a section's start. Where it has none (a
+    /// view of a target the schema checker only allows counted from the
+    /// file or an address), the base is 0.
+    pub(crate) fn base_tokens(
+        &self,
+        b: &Base,
+        record: Option<TokenStream>,
+        section: impl FnOnce(usize) -> TokenStream,
+    ) -> TokenStream {
+        use codec_schema::OffsetBase;
+        match self.c.offset_base(b) {
+            OffsetBase::Zero => quote!(0u64),
+            OffsetBase::Absolute(n) => quote!(#n),
+            OffsetBase::Record => record.unwrap_or_else(|| quote!(0u64)),
+            OffsetBase::Section(id) => section(id),
         }
     }
 

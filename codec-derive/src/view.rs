@@ -841,10 +841,7 @@ impl Gen<'_> {
             let id = self.c.section_id(pool).unwrap_or(0);
             let (read, _) = scalar_at(&p.width);
             let e = self.endian_const();
-            let base = match &p.base {
-                Base::Absolute(n) => quote!(#n),
-                _ => quote!(0u64),
-            };
+            let base = self.base_tokens(&p.base, None, |_| quote!(0u64));
             let scale = p.scale;
             let offu = off as usize;
             // Decode reports a pool it cannot locate at each string read
@@ -1145,11 +1142,7 @@ impl Gen<'_> {
                 } => {
                     let (read, _) = scalar_at(width);
                     let nv = view_name(to);
-                    let base = match base {
-                        Base::Absolute(n) => quote!(#n),
-                        Base::Record => quote!(self.at),
-                        _ => quote!(0u64),
-                    };
+                    let base = self.base_tokens(base, Some(quote!(self.at)), |_| quote!(0u64));
                     accessors.extend(quote! {
                         #[doc = #doc]
                         #[doc = ""]
@@ -1407,10 +1400,7 @@ impl Gen<'_> {
         let nv = view_name(&s.name);
         let w = width_of(&link.width);
         let scale = link.scale;
-        let base = match &link.base {
-            Base::Absolute(n) => quote!(#n),
-            _ => quote!(0u64),
-        };
+        let base = self.base_tokens(&link.base, None, |_| quote!(0u64));
         let unit_bytes = self.unit_fn_path(&owned, "unit_bytes");
         let decode_unit = self.unit_fn_path(&owned, "decode_unit");
         let transformed = s.layout.as_ref().is_some_and(|l| l.transform.is_some());
@@ -1601,15 +1591,11 @@ impl Gen<'_> {
         let e = self.endian_const();
         let (wread, _) = scalar_at(&p.width);
         let scale = p.scale;
-        let base = match &p.base {
-            Base::Absolute(n) => quote!(#n),
-            Base::Record => quote!(self.at),
-            Base::Section(name) => {
-                let id = self.c.section_id(name).unwrap_or(0);
-                quote!(self.cx.section_start(#id))
-            }
-            _ => quote!(0u64),
-        };
+        let base = self.base_tokens(
+            &p.base,
+            Some(quote!(self.at)),
+            |id| quote!(self.cx.section_start(#id)),
+        );
         let sibling = |name: &str| -> TokenStream {
             let (i, g) = s
                 .fields
@@ -1830,10 +1816,7 @@ impl Gen<'_> {
             return quote!();
         }
         let _ = next_w;
-        let hbase = match hbase {
-            Base::Absolute(n) => quote!(#n),
-            _ => quote!(0u64),
-        };
+        let hbase = self.base_tokens(hbase, None, |_| quote!(0u64));
         let Some((si, sf)) = s.fields.iter().enumerate().find(|(_, g)| &g.name == slots) else {
             return quote!();
         };
@@ -1843,11 +1826,7 @@ impl Gen<'_> {
         let (wread, _) = scalar_at(&p.width);
         let offu = off as usize;
         let scale = p.scale;
-        let base = match &p.base {
-            Base::Absolute(n) => quote!(#n),
-            Base::Record => quote!(self.at),
-            _ => quote!(0u64),
-        };
+        let base = self.base_tokens(&p.base, Some(quote!(self.at)), |_| quote!(0u64));
         let hw = width_of(width);
         let nv = view_name(of);
         let kid = accessor(key);
@@ -1916,14 +1895,7 @@ impl Gen<'_> {
     fn payload_ptr(&self, p: &codec_schema::Ptr) -> Option<(TokenStream, TokenStream)> {
         let w = width_of(&p.width);
         let scale = p.scale;
-        let base = match &p.base {
-            Base::Absolute(n) => quote!(#n),
-            Base::Section(name) => {
-                let id = self.c.section_id(name).unwrap_or(0);
-                quote!(cx.section_start(#id))
-            }
-            _ => quote!(0u64),
-        };
+        let base = self.base_tokens(&p.base, None, |id| quote!(cx.section_start(#id)));
         let follow = |size: TokenStream| {
             quote! {
                 let raw = cx.uint(pos, #w)?;

@@ -28,6 +28,37 @@ pub const fn align_up(v: u64, align: u64) -> u64 {
     }
 }
 
+/// Where an offset counts from, as the schema resolves it once
+/// (`Checked::offset_base` in codec-schema) for every back end: decode,
+/// encode, the views and the interpreter each give the two positions only
+/// they know (the record's start, a section's start).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OffsetBase {
+    /// The start of the bytes being read: the file, or a unit read on its
+    /// own (whose bytes start at 0).
+    Zero,
+    /// A fixed address.
+    Absolute(u64),
+    /// The start of the record holding the offset.
+    Record,
+    /// The start of the section of this id.
+    Section(usize),
+}
+
+impl OffsetBase {
+    /// The address this base stands for, given the record's start and a
+    /// way to find a section's start.
+    #[inline]
+    pub fn resolve(self, record: u64, section_start: impl FnOnce(usize) -> u64) -> u64 {
+        match self {
+            OffsetBase::Zero => 0,
+            OffsetBase::Absolute(n) => n,
+            OffsetBase::Record => record,
+            OffsetBase::Section(id) => section_start(id),
+        }
+    }
+}
+
 /// Width of an integer field that holds an offset or a count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Width {

@@ -8,7 +8,7 @@
 //! - [`view`]: zero-copy views that read records in place, with the
 //!   decoder's bounds checks and errors.
 
-pub use base::{run_inline, Str};
+pub use base::{run_inline, OffsetBase, Str};
 
 pub mod base;
 pub mod error;

@@ -16,6 +16,7 @@ pub mod plan;
 mod trees;
 
 pub use check::{bit_ranges, int_width, is_number};
+pub use codec_runtime::OffsetBase;
 pub use diag::{Diagnostic, Diagnostics};
 pub use model::*;
 pub use overlay::{all_sections, eval_when};
@@ -564,6 +565,17 @@ impl Checked {
             });
         }
         Some((self.section_id(&first.name)?, parts, first.align))
+    }
+
+    /// Where an offset of base `b` counts from, resolved for the back ends
+    /// (the one place a `Base` becomes a number's rule).
+    pub fn offset_base(&self, b: &Base) -> OffsetBase {
+        match b {
+            Base::File | Base::Unit => OffsetBase::Zero,
+            Base::Absolute(n) => OffsetBase::Absolute(*n),
+            Base::Record => OffsetBase::Record,
+            Base::Section(s) => OffsetBase::Section(self.section_id(s).unwrap_or(0)),
+        }
     }
 
     /// Does any offset of the schema count from section `name`

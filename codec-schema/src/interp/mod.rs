@@ -1789,12 +1789,7 @@ fn str_pad(n: &Node) -> u64 {
 /// offsets count from its start, which is 0 in the unit's own bytes (a unit
 /// is read on its own, see `ext::Run::unit`).
 fn base_of(b: &Base, rec: u64, c: &Checked, r: &Reader<'_>) -> u64 {
-    match b {
-        Base::File | Base::Unit => 0,
-        Base::Absolute(n) => *n,
-        Base::Record => rec,
-        Base::Section(s) => r.section_base(c.section_id(s).unwrap_or(0)),
-    }
+    c.offset_base(b).resolve(rec, |id| r.section_base(id))
 }
 
 /// The runtime's width of an unsigned integer type (`U32` for others).

@@ -1451,12 +1451,9 @@ impl<'c> Enc<'c, '_> {
 
     /// The address an offset of base `b` counts from (`rec`: its record's).
     fn base(&self, b: &Base, rec: u64) -> u64 {
-        match b {
-            Base::File | Base::Unit => 0,
-            Base::Absolute(n) => *n,
-            Base::Record => rec,
-            Base::Section(s) => self.w.section(self.c.section_id(s).unwrap_or(0)).start,
-        }
+        self.c
+            .offset_base(b)
+            .resolve(rec, |id| self.w.section(id).start)
     }
 
     /// Patches the root's derived sizes, counts and starts, now known.
