@@ -93,37 +93,34 @@ fn bench_sarc(c: &mut Criterion) {
     let bytes: usize = set.iter().map(|(d, _)| d.len()).sum();
     println!("interp bench: {} SARC archives, {bytes} bytes", set.len());
 
-    let mut g = c.benchmark_group("interp_sarc");
-    g.throughput(Throughput::Bytes(bytes as u64));
-    g.bench_function(BenchmarkId::from_parameter("decode_codec"), |b| {
-        b.iter(|| {
-            for (data, _) in &set {
-                black_box(sarc::decode(black_box(data)).unwrap());
-            }
-        })
-    });
-    g.bench_function(BenchmarkId::from_parameter("decode_interp"), |b| {
-        b.iter(|| {
-            for ((data, _), c) in set.iter().zip(&schemas) {
-                black_box(interp::decode(c, black_box(data)).unwrap().to_value());
-            }
-        })
-    });
-    g.bench_function(BenchmarkId::from_parameter("encode_codec"), |b| {
-        b.iter(|| {
-            for (doc, (_, v)) in typed.iter().zip(&set) {
-                black_box(sarc::encode(black_box(doc), *v).unwrap());
-            }
-        })
-    });
-    g.bench_function(BenchmarkId::from_parameter("encode_interp"), |b| {
-        b.iter(|| {
-            for (doc, c) in docs.iter().zip(&schemas) {
-                black_box(interp::encode(c, black_box(doc), &Glue).unwrap());
-            }
-        })
-    });
-    g.finish();
+    side_by_side(
+        c,
+        "interp_sarc",
+        bytes,
+        None,
+        [
+            ("decode_codec", &|| {
+                for (data, _) in &set {
+                    black_box(sarc::decode(black_box(data)).unwrap());
+                }
+            }),
+            ("decode_interp", &|| {
+                for ((data, _), c) in set.iter().zip(&schemas) {
+                    black_box(interp::decode(c, black_box(data)).unwrap().to_value());
+                }
+            }),
+            ("encode_codec", &|| {
+                for (doc, (_, v)) in typed.iter().zip(&set) {
+                    black_box(sarc::encode(black_box(doc), *v).unwrap());
+                }
+            }),
+            ("encode_interp", &|| {
+                for (doc, c) in docs.iter().zip(&schemas) {
+                    black_box(interp::encode(c, black_box(doc), &Glue).unwrap());
+                }
+            }),
+        ],
+    );
 }
 
 fn bench_aamp(c: &mut Criterion) {
@@ -140,37 +137,34 @@ fn bench_aamp(c: &mut Criterion) {
     let typed: Vec<_> = set.iter().map(|d| aamp::decode(d).unwrap()).collect();
     let bytes: usize = set.iter().map(Vec::len).sum();
     println!("interp bench: {} AAMP files, {bytes} bytes", set.len());
-    let mut g = c.benchmark_group("interp_aamp");
-    g.throughput(Throughput::Bytes(bytes as u64));
-    g.bench_function(BenchmarkId::from_parameter("decode_codec"), |b| {
-        b.iter(|| {
-            for data in &set {
-                black_box(aamp::decode(black_box(data)).unwrap());
-            }
-        })
-    });
-    g.bench_function(BenchmarkId::from_parameter("decode_interp"), |b| {
-        b.iter(|| {
-            for data in &set {
-                black_box(interp::decode(&schema, black_box(data)).unwrap().to_value());
-            }
-        })
-    });
-    g.bench_function(BenchmarkId::from_parameter("encode_codec"), |b| {
-        b.iter(|| {
-            for doc in &typed {
-                black_box(aamp::encode(black_box(doc)).unwrap());
-            }
-        })
-    });
-    g.bench_function(BenchmarkId::from_parameter("encode_interp"), |b| {
-        b.iter(|| {
-            for doc in &docs {
-                black_box(interp::encode(&schema, black_box(doc), &Glue).unwrap());
-            }
-        })
-    });
-    g.finish();
+    side_by_side(
+        c,
+        "interp_aamp",
+        bytes,
+        None,
+        [
+            ("decode_codec", &|| {
+                for data in &set {
+                    black_box(aamp::decode(black_box(data)).unwrap());
+                }
+            }),
+            ("decode_interp", &|| {
+                for data in &set {
+                    black_box(interp::decode(&schema, black_box(data)).unwrap().to_value());
+                }
+            }),
+            ("encode_codec", &|| {
+                for doc in &typed {
+                    black_box(aamp::encode(black_box(doc)).unwrap());
+                }
+            }),
+            ("encode_interp", &|| {
+                for doc in &docs {
+                    black_box(interp::encode(&schema, black_box(doc), &Glue).unwrap());
+                }
+            }),
+        ],
+    );
 }
 
 fn bench_byml(c: &mut Criterion) {
@@ -203,37 +197,54 @@ fn bench_byml(c: &mut Criterion) {
         .collect();
     let bytes: usize = set.iter().map(|(d, _)| d.len()).sum();
     println!("interp bench: {} BYML files, {bytes} bytes", set.len());
-    let mut g = c.benchmark_group("interp_byml");
-    g.sample_size(10);
+    side_by_side(
+        c,
+        "interp_byml",
+        bytes,
+        Some(10),
+        [
+            ("decode_codec", &|| {
+                for (data, _) in &set {
+                    black_box(byml::decode(black_box(data)).unwrap());
+                }
+            }),
+            ("decode_interp", &|| {
+                for ((data, _), c) in set.iter().zip(&schemas) {
+                    black_box(interp::decode(c, black_box(data)).unwrap().to_value());
+                }
+            }),
+            ("encode_codec", &|| {
+                for (doc, (_, v)) in typed.iter().zip(&set) {
+                    black_box(byml::encode(black_box(doc), *v).unwrap());
+                }
+            }),
+            ("encode_interp", &|| {
+                for (doc, c) in docs.iter().zip(&schemas) {
+                    black_box(interp::encode(c, black_box(doc), &Glue).unwrap());
+                }
+            }),
+        ],
+    );
+}
+
+/// The four runs of one format, side by side in one group: the compiled
+/// codec's decode and the interpreter's, then both encodes. Each run is one
+/// pass over the format's files.
+fn side_by_side(
+    c: &mut Criterion,
+    group: &str,
+    bytes: usize,
+    sample_size: Option<usize>,
+    runs: [(&str, &dyn Fn()); 4],
+) {
+    let mut g = c.benchmark_group(group);
+    if let Some(n) = sample_size {
+        g.sample_size(n);
+    }
     g.throughput(Throughput::Bytes(bytes as u64));
-    g.bench_function(BenchmarkId::from_parameter("decode_codec"), |b| {
-        b.iter(|| {
-            for (data, _) in &set {
-                black_box(byml::decode(black_box(data)).unwrap());
-            }
-        })
-    });
-    g.bench_function(BenchmarkId::from_parameter("decode_interp"), |b| {
-        b.iter(|| {
-            for ((data, _), c) in set.iter().zip(&schemas) {
-                black_box(interp::decode(c, black_box(data)).unwrap().to_value());
-            }
-        })
-    });
-    g.bench_function(BenchmarkId::from_parameter("encode_codec"), |b| {
-        b.iter(|| {
-            for (doc, (_, v)) in typed.iter().zip(&set) {
-                black_box(byml::encode(black_box(doc), *v).unwrap());
-            }
-        })
-    });
-    g.bench_function(BenchmarkId::from_parameter("encode_interp"), |b| {
-        b.iter(|| {
-            for (doc, c) in docs.iter().zip(&schemas) {
-                black_box(interp::encode(c, black_box(doc), &Glue).unwrap());
-            }
-        })
-    });
+    for (name, run) in runs {
+        g.bench_function(BenchmarkId::from_parameter(name), |b| b.iter(run));
+    }
     g.finish();
 }
 
