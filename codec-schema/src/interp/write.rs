@@ -50,6 +50,7 @@ pub fn encode(c: &Checked, v: &Value, hooks: &dyn Hooks) -> EncodeResult<Vec<u8>
         at: HashMap::new(),
         sorted: HashMap::new(),
         depth_first: c.has_depth_first(),
+        facts: std::rc::Rc::new(tree::Facts::of(c)),
     };
     let root = c.root();
     let sections: Vec<usize> = (0..c.schema.sections.len()).collect();
@@ -314,6 +315,8 @@ struct Enc<'c, 'h> {
     /// Does the schema place a section depth first (then an offset's
     /// target may be placed before the record holding the offset)?
     depth_first: bool,
+    /// What the tree walks ask of the schema, answered once.
+    facts: std::rc::Rc<tree::Facts<'c>>,
 }
 
 impl<'c> Enc<'c, '_> {
@@ -392,6 +395,7 @@ impl<'c> Enc<'c, '_> {
             at: HashMap::new(),
             sorted: HashMap::new(),
             depth_first: self.depth_first,
+            facts: self.facts.clone(),
         };
         let done = sub.layout(st, v, &sections, layout.end_align);
         self.w.put_unit(sub.w.bytes());

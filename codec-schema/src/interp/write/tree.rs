@@ -24,6 +24,82 @@ use crate::{Checked, Field, Ptr, SortKey, StructDef, Type, TypeDef, UnionDef, Vi
 use codec_runtime::interned::{Collect, Collector};
 use codec_runtime::shared::{ShapeKey, Shapes, BLOB_RUN};
 use codec_runtime::{EncodeError, EncodeResult};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// The answers the walks ask for each record and value, worked out once
+/// per encode from the schema's questions (`codec-schema/src/trees.rs`):
+/// asked per value, they walk the whole schema each time.
+pub(super) struct Facts<'c> {
+    c: &'c Checked,
+    /// For each type id: the shared section its records are placed in,
+    /// when it is hash-consed.
+    home: Vec<Option<usize>>,
+    /// For each field and variant type of the schema: the sections a shape
+    /// marks for it.
+    direct: HashMap<*const Type, Vec<usize>>,
+    /// Whether a type (by address in the schema) reaches a depth-first section.
+    depth_first: RefCell<HashMap<*const Type, bool>>,
+}
+
+impl<'c> Facts<'c> {
+    pub(super) fn of(c: &'c Checked) -> Self {
+        let shared = c.has_shared();
+        let home = c
+            .schema
+            .types
+            .iter()
+            .map(|t| shared.then(|| c.shared_home(t.name())).flatten())
+            .collect();
+        let mut direct = HashMap::new();
+        if shared {
+            for t in &c.schema.types {
+                match t {
+                    TypeDef::Struct(st) => {
+                        for f in &st.fields {
+                            direct.insert(&f.ty as *const Type, c.direct_sections(&f.ty));
+                        }
+                    }
+                    TypeDef::Union(u) => {
+                        for v in &u.variants {
+                            direct.insert(&v.ty as *const Type, c.direct_sections(&v.ty));
+                        }
+                    }
+                }
+            }
+        }
+        Facts {
+            c,
+            home,
+            direct,
+            depth_first: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The shared section records of type `name` live in, if hash-consed.
+    fn home(&self, name: &str) -> Option<usize> {
+        self.c
+            .type_id(name)
+            .and_then(|i| self.home.get(i).copied().flatten())
+    }
+
+    fn marks(&self, t: &Type, s: &mut Shapes) {
+        if let Some(secs) = self.direct.get(&(t as *const Type)) {
+            for &si in secs {
+                s.mark(si);
+            }
+        }
+    }
+
+    /// [`Checked::reaches_depth_first`] for a type of the schema.
+    fn reaches_depth_first(&self, t: &Type) -> bool {
+        *self
+            .depth_first
+            .borrow_mut()
+            .entry(t as *const Type)
+            .or_insert_with(|| self.c.reaches_depth_first(t))
+    }
+}
 
 /// The address that stands for a value of the document.
 fn key(v: &Value) -> usize {
@@ -49,20 +125,21 @@ fn present(v: &Value) -> Option<&Value> {
 /// The gathering pass as the runtime's [`Collect`]: what the document
 /// holds, walked by the schema.
 struct Gather<'a> {
-    c: &'a Checked,
+    f: &'a Facts<'a>,
     root: &'a Type,
     v: &'a Value,
 }
 
 impl Collect for Gather<'_> {
     fn collect(&self, col: &mut Collector<'_>) {
-        collect(self.c, self.root, self.v, col.shapes());
+        collect(self.f, self.root, self.v, col.shapes());
     }
 }
 
 /// Adds the interned strings of `v` (of type `t`) to their tables; a
 /// record of a shared section builds its shape instead, which holds them.
-fn collect(c: &Checked, t: &Type, v: &Value, s: &mut Shapes) {
+fn collect(fx: &Facts<'_>, t: &Type, v: &Value, s: &mut Shapes) {
+    let c = fx.c;
     match t {
         Type::Index { table, .. } => {
             if let Value::Str(x) = v {
@@ -70,21 +147,21 @@ fn collect(c: &Checked, t: &Type, v: &Value, s: &mut Shapes) {
             }
         }
         Type::Named(n) | Type::Switch { union: n, .. } => {
-            if c.hash_consed(n) {
-                shape_id(c, n, v, s);
+            if fx.home(n).is_some() {
+                shape_id(fx, n, v, s);
                 return;
             }
             match c.get(n) {
                 Some(TypeDef::Struct(st)) => {
                     for f in st.fields.iter().filter(|f| Checked::is_stored(f)) {
                         if let Ok(fv) = field(v, &f.name, "") {
-                            collect(c, &f.ty, fv, s);
+                            collect(fx, &f.ty, fv, s);
                         }
                     }
                 }
                 Some(TypeDef::Union(u)) => {
                     if let Some((var, x)) = variant(u, v) {
-                        collect(c, &var.ty, x, s);
+                        collect(fx, &var.ty, x, s);
                     }
                 }
                 None => {}
@@ -93,7 +170,7 @@ fn collect(c: &Checked, t: &Type, v: &Value, s: &mut Shapes) {
         Type::List { of, .. } | Type::Array { of, .. } => {
             if let Value::Seq(xs) = v {
                 for x in xs {
-                    collect(c, of, x, s);
+                    collect(fx, of, x, s);
                 }
             }
         }
@@ -104,7 +181,7 @@ fn collect(c: &Checked, t: &Type, v: &Value, s: &mut Shapes) {
                 } else {
                     x
                 };
-                collect(c, &p.to, x, s);
+                collect(fx, &p.to, x, s);
             }
         }
         _ => {}
@@ -121,21 +198,19 @@ fn variant<'u, 'v>(u: &'u UnionDef, v: &'v Value) -> Option<(&'u crate::Variant,
 
 /// The shape of record `v` of type `name` (hash-consed: see
 /// `codec_runtime::shared`), built the first time it is asked for.
-fn shape_id(c: &Checked, name: &str, v: &Value, s: &mut Shapes) -> u32 {
-    let tid = c.type_id(name).unwrap_or(0);
-    s.id(key(v), tid, |k, s| shape_body(c, name, v, k, s))
+fn shape_id(fx: &Facts<'_>, name: &str, v: &Value, s: &mut Shapes) -> u32 {
+    let tid = fx.c.type_id(name).unwrap_or(0);
+    s.id(key(v), tid, |k, s| shape_body(fx, name, v, k, s))
 }
 
 /// What the fields (or the variant) of a value of type `name` add to a shape.
-fn shape_body(c: &Checked, name: &str, v: &Value, k: &mut ShapeKey, s: &mut Shapes) {
-    match c.get(name) {
+fn shape_body(fx: &Facts<'_>, name: &str, v: &Value, k: &mut ShapeKey, s: &mut Shapes) {
+    match fx.c.get(name) {
         Some(TypeDef::Struct(st)) => {
             for f in st.fields.iter().filter(|f| Checked::is_stored(f)) {
-                for si in c.direct_sections(&f.ty) {
-                    s.mark(si);
-                }
+                fx.marks(&f.ty, s);
                 match field(v, &f.name, "") {
-                    Ok(fv) => shape_value(c, &f.ty, fv, k, s),
+                    Ok(fv) => shape_value(fx, &f.ty, fv, k, s),
                     Err(_) => k.0.push(0xFF),
                 }
             }
@@ -143,10 +218,8 @@ fn shape_body(c: &Checked, name: &str, v: &Value, k: &mut ShapeKey, s: &mut Shap
         Some(TypeDef::Union(u)) => match variant(u, v) {
             Some((var, x)) => {
                 k.int(var.tag);
-                for si in c.direct_sections(&var.ty) {
-                    s.mark(si);
-                }
-                shape_value(c, &var.ty, x, k, s);
+                fx.marks(&var.ty, s);
+                shape_value(fx, &var.ty, x, k, s);
             }
             None => k.0.push(0xFF),
         },
@@ -156,24 +229,24 @@ fn shape_body(c: &Checked, name: &str, v: &Value, k: &mut ShapeKey, s: &mut Shap
 
 /// What value `v` of type `t` adds to its holder's shape: equal values,
 /// equal bytes; a hash-consed record as its shape's number.
-fn shape_value(c: &Checked, t: &Type, v: &Value, k: &mut ShapeKey, s: &mut Shapes) {
+fn shape_value(fx: &Facts<'_>, t: &Type, v: &Value, k: &mut ShapeKey, s: &mut Shapes) {
     match (t, v) {
         (Type::Magic(_), _) => {}
         (Type::Named(n) | Type::Switch { union: n, .. }, _) => {
-            if c.hash_consed(n) {
-                k.id(shape_id(c, n, v, s));
+            if fx.home(n).is_some() {
+                k.id(shape_id(fx, n, v, s));
             } else {
-                shape_body(c, n, v, k, s);
+                shape_body(fx, n, v, k, s);
             }
         }
-        (Type::Index { table, .. }, Value::Str(x)) => k.id(s.string(c.table_id(table), x)),
+        (Type::Index { table, .. }, Value::Str(x)) => k.id(s.string(fx.c.table_id(table), x)),
         (Type::Ptr(p), _) => match (v, p.optional) {
             (Value::Option(None), _) => k.0.push(0),
             (Value::Option(Some(x)), true) => {
                 k.0.push(1);
-                shape_target(c, p, x, k, s);
+                shape_target(fx, p, x, k, s);
             }
-            (x, _) => shape_target(c, p, x, k, s),
+            (x, _) => shape_target(fx, p, x, k, s),
         },
         (_, Value::Bytes(b)) => {
             k.count(b.len());
@@ -186,21 +259,21 @@ fn shape_value(c: &Checked, t: &Type, v: &Value, k: &mut ShapeKey, s: &mut Shape
         (Type::List { of, .. } | Type::Array { of, .. }, Value::Seq(xs)) => {
             k.count(xs.len());
             for x in xs {
-                shape_value(c, of, x, k, s);
+                shape_value(fx, of, x, k, s);
             }
         }
         (_, x) => shape_leaf(x, k),
     }
 }
 
-fn shape_target(c: &Checked, p: &Ptr, v: &Value, k: &mut ShapeKey, s: &mut Shapes) {
+fn shape_target(fx: &Facts<'_>, p: &Ptr, v: &Value, k: &mut ShapeKey, s: &mut Shapes) {
     match (&p.align, v) {
         (Some(_), Value::Struct { .. }) => {
             if let Ok(x) = field(v, "value", "") {
-                shape_value(c, &p.to, x, k, s);
+                shape_value(fx, &p.to, x, k, s);
             }
         }
-        _ => shape_value(c, &p.to, v, k, s),
+        _ => shape_value(fx, &p.to, v, k, s),
     }
 }
 
@@ -244,7 +317,7 @@ impl<'c> Enc<'c, '_> {
         if tables > 0 || self.c.has_shared() {
             let root_ty = Type::Named(root.name.clone());
             let gather = Gather {
-                c: self.c,
+                f: &self.facts,
                 root: &root_ty,
                 v,
             };
@@ -529,8 +602,8 @@ impl<'c> Enc<'c, '_> {
         path: &str,
     ) -> EncodeResult<()> {
         let n = st.name.as_str();
-        if let Some(home) = self.c.shared_home(n) {
-            let shape = shape_id(self.c, n, v, self.w.shapes());
+        if let Some(home) = self.facts.home(n) {
+            let shape = shape_id(&self.facts, n, v, self.w.shapes());
             if !self.w.first_visit(home, sec, shape) {
                 return Ok(());
             }
@@ -547,10 +620,10 @@ impl<'c> Enc<'c, '_> {
                         self.df_place(sec, p, fv, tv, &fpath)?;
                     }
                 }
-                Type::Switch { union, .. } if self.c.reaches_depth_first(&f.ty) => {
+                Type::Switch { union, .. } if self.facts.reaches_depth_first(&f.ty) => {
                     self.visit_word(sec, union, field(v, &f.name, &fpath)?, &fpath)?;
                 }
-                Type::List { of, .. } if self.c.reaches_depth_first(of) => {
+                Type::List { of, .. } if self.facts.reaches_depth_first(of) => {
                     let list = field(v, &f.name, &fpath)?;
                     let elems = elements(list, &fpath)?;
                     match &**of {
@@ -572,7 +645,7 @@ impl<'c> Enc<'c, '_> {
                         _ => {}
                     }
                 }
-                Type::Named(_) if self.c.reaches_depth_first(&f.ty) => {
+                Type::Named(_) if self.facts.reaches_depth_first(&f.ty) => {
                     self.visit_df(sec, &f.ty, field(v, &f.name, &fpath)?, &fpath)?;
                 }
                 _ => {}
@@ -609,7 +682,7 @@ impl<'c> Enc<'c, '_> {
             return Ok(());
         };
         let named = matches!(p.to, Type::Named(_));
-        let reaches = named && self.c.reaches_depth_first(&p.to);
+        let reaches = named && self.facts.reaches_depth_first(&p.to);
         if si != sec {
             if reaches {
                 self.visit_df(sec, &p.to, tv, path)?;
@@ -625,7 +698,7 @@ impl<'c> Enc<'c, '_> {
                     "a shared section holds records (a named struct or union)",
                 ));
             };
-            let shape = shape_id(self.c, n, tv, self.w.shapes());
+            let shape = shape_id(&self.facts, n, tv, self.w.shapes());
             match self.w.shared_at(si, shape) {
                 Some(t) => (t, false),
                 None => {
