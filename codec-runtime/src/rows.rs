@@ -683,6 +683,66 @@ fn cells_per_row(w: &Writer) -> u64 {
     w.cells().iter().map(|s| s.count).sum()
 }
 
+/// The row layout rows are written under, checked: the columns written so
+/// far describe `width` cells a row (`len` rows; a region of no rows has
+/// any width) and every cell fits in a row of `stride` bytes. Both writers
+/// (the generated codec's [`write_rows`] and the schema interpreter) check
+/// here, so that both refuse the same rows with the same words.
+pub fn row_layout(
+    w: &Writer,
+    width: usize,
+    len: usize,
+    stride: u64,
+    what: &str,
+) -> EncodeResult<Vec<CellSlot>> {
+    let per_row = cells_per_row(w);
+    if width as u64 != per_row && len > 0 {
+        return Err(EncodeError::new(
+            what,
+            format!("the rows have {width} cell(s) each, but the columns describe {per_row}"),
+        ));
+    }
+    let slots: Vec<CellSlot> = w.cells().to_vec();
+    if slots.iter().any(|s| s.offset + s.count * s.size > stride) {
+        return Err(EncodeError::new(
+            what,
+            format!("the cells take more than the row length {stride}"),
+        ));
+    }
+    Ok(slots)
+}
+
+/// The column cell `k` of a row belongs to, under the layout `slots`.
+pub fn column_of(slots: &[CellSlot], k: usize) -> usize {
+    slots
+        .iter()
+        .scan(0u64, |first, s| {
+            *first += s.count;
+            Some(*first)
+        })
+        .position(|end| k < end as usize)
+        .unwrap_or(0)
+}
+
+/// The error for cell `k` of row `i`, of type `cell_tag`, where its column
+/// holds another type.
+pub fn wrong_cell_type(
+    what: &str,
+    slots: &[CellSlot],
+    i: usize,
+    k: usize,
+    cell_tag: u64,
+) -> EncodeError {
+    let column = column_of(slots, k);
+    EncodeError::new(
+        what,
+        format!(
+            "row {i}, column {column}: a cell of type {cell_tag} where the column holds type {}",
+            slots.get(column).map_or(0, |s| s.tag)
+        ),
+    )
+}
+
 /// Writes the rows at the current position, each `stride` bytes (the cells
 /// packed in layout order, zero padding after them).
 pub fn write_rows<C: Cells<V>, const V: usize>(
@@ -691,24 +751,8 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
     stride: u64,
     what: &'static str,
 ) -> EncodeResult<()> {
-    let per_row = cells_per_row(w);
-    let slots: Vec<CellSlot> = w.cells().to_vec();
+    let slots = row_layout(w, rows.width(), rows.len(), stride, what)?;
     w.reserve((rows.len() as u64).saturating_mul(stride).min(1 << 30) as usize);
-    if rows.width() as u64 != per_row && !rows.is_empty() {
-        return Err(EncodeError::new(
-            what,
-            format!(
-                "the rows have {} cell(s) each, but the columns describe {per_row}",
-                rows.width()
-            ),
-        ));
-    }
-    if slots.iter().any(|s| s.offset + s.count * s.size > stride) {
-        return Err(EncodeError::new(
-            what,
-            format!("the cells take more than the row length {stride}"),
-        ));
-    }
     let e = w.endian();
     let base = w.pos() as usize;
     let len = usize::try_from((rows.len() as u64).saturating_mul(stride))
@@ -729,22 +773,7 @@ pub fn write_rows<C: Cells<V>, const V: usize>(
     };
     done.map_err(|(i, k)| {
         let c = &rows.cells()[i * rows.width() + k];
-        let column = slots
-            .iter()
-            .scan(0u64, |first, s| {
-                *first += s.count;
-                Some(*first)
-            })
-            .position(|end| k < end as usize)
-            .unwrap_or(0);
-        EncodeError::new(
-            what,
-            format!(
-                "row {i}, column {column}: a cell of type {} where the column holds type {}",
-                c.cell_tag(),
-                slots.get(column).map_or(0, |s| s.tag)
-            ),
-        )
+        wrong_cell_type(what, &slots, i, k, c.cell_tag())
     })
 }
 

@@ -395,6 +395,17 @@ impl Checked {
         |n: &str| self.section_id(n)
     }
 
+    /// The bytes one cell of type `tag` takes in a row of cell union
+    /// `union` (an offset cell: its offset's width); `None` when no
+    /// variant has the tag.
+    pub fn cell_size(&self, union: &UnionDef, tag: u64) -> Option<u64> {
+        let v = union.variants.iter().find(|v| v.tag == tag)?;
+        match &v.ty {
+            Type::Ptr(p) => int_width(&p.width),
+            t => self.fixed_size(t),
+        }
+    }
+
     /// The size of a type when it does not depend on the data.
     pub fn fixed_size(&self, t: &Type) -> Option<u64> {
         self.facts.size(t, &self.type_lookup()).fixed()

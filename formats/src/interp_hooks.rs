@@ -2,7 +2,7 @@
 //! (`codec dump`, `codec coverage`, `codec check --schema`): looked up by the names the schemas
 //! declare, so that `codec-schema` needs no dependency on this crate.
 
-use codec_runtime::{DecodeResult, Endian, SelectCx};
+use codec_runtime::{DecodeResult, EncodeResult, Endian, SelectCx};
 use codec_schema::interp::{Hooks, Value};
 use std::borrow::Cow;
 
@@ -19,6 +19,32 @@ impl Hooks for Glue {
     ) -> Option<DecodeResult<Cow<'a, [u8]>>> {
         match name {
             "unscramble" => Some(crate::bdat::glue::unscramble(bytes, endian)),
+            _ => None,
+        }
+    }
+
+    fn transform_encode(
+        &self,
+        name: &str,
+        bytes: &mut [u8],
+        endian: Endian,
+    ) -> Option<EncodeResult<()>> {
+        match name {
+            "scramble" => Some(crate::bdat::glue::scramble_bytes(bytes, endian)),
+            _ => None,
+        }
+    }
+
+    fn checksum(&self, name: &str, bytes: &[u8]) -> Option<u64> {
+        match name {
+            "checksum" => Some(crate::bdat::glue::checksum(bytes)),
+            _ => None,
+        }
+    }
+
+    fn index_hash(&self, name: &str, key: &[u8]) -> Option<u64> {
+        match name {
+            "name_hash" => Some(crate::bdat::glue::name_hash(key)),
             _ => None,
         }
     }

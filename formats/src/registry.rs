@@ -102,6 +102,17 @@ fn ainb_version(data: &[u8]) -> Option<u32> {
     Some(u32::from_le_bytes([v[0], v[1], v[2], v[3]]))
 }
 
+/// The built-in format whose schema is named `schema` (a schema's `name`,
+/// the stem of its file): an edited copy of a built-in schema keeps its
+/// name, and with it the format's detection of files and variants.
+pub fn for_schema(schema: &str) -> Option<&'static Entry> {
+    FORMATS.iter().find(|e| {
+        std::path::Path::new(e.schema_file)
+            .file_stem()
+            .is_some_and(|s| s == schema)
+    })
+}
+
 /// Every format, in the order detection tries them (legacy BDAT has no
 /// magic of its own and is tried before the formats whose magic is short).
 pub static FORMATS: [Entry; 7] = [
@@ -358,6 +369,13 @@ mod tests {
             )
             .expect("the schema file");
             assert_eq!(on_disk, e.schema_source, "{}", e.schema_file);
+            // Found again by the schema's own name (`--schema` files).
+            assert_eq!(
+                for_schema(&checked.base().name).map(|f| f.format),
+                Some(e.format),
+                "{}",
+                e.schema_file
+            );
             // A schema with variants lists names for `--variant`.
             assert_eq!(
                 checked.base().variants.is_empty(),

@@ -12,7 +12,7 @@ use super::{
     base_of, variant_node, InterpError, Kind, Node, Open, Run, ShapeField, Site, Value, R,
 };
 use crate::{int_width, Base, Checked, Count, Derive, Field, Role, StructDef, Type, TypeDef};
-use codec_runtime::{DecodeResult, Endian, SelectCx, StringPool};
+use codec_runtime::{DecodeResult, EncodeResult, Endian, SelectCx, StringPool};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
@@ -37,6 +37,34 @@ pub trait Hooks {
     /// that name.
     fn key_hash(&self, name: &str, key: &[u8], seed: u64) -> Option<u64> {
         let _ = (name, key, seed);
+        None
+    }
+
+    /// Encode: applies the unit transform `name` (a layout's
+    /// `transform.encode`) to a unit laid out on its own, in place; `None`
+    /// when no glue has that name.
+    fn transform_encode(
+        &self,
+        name: &str,
+        bytes: &mut [u8],
+        endian: Endian,
+    ) -> Option<EncodeResult<()>> {
+        let _ = (name, bytes, endian);
+        None
+    }
+
+    /// Encode: the checksum glue `name` computes over `bytes` (a
+    /// `Checksum` field's range); `None` when no glue has that name.
+    fn checksum(&self, name: &str, bytes: &[u8]) -> Option<u64> {
+        let _ = (name, bytes);
+        None
+    }
+
+    /// Encode: the hash glue `name` gives a record's key in a hash index
+    /// (`Hash`, before the modulo by the slot count); `None` when no glue
+    /// has that name.
+    fn index_hash(&self, name: &str, key: &[u8]) -> Option<u64> {
+        let _ = (name, key);
         None
     }
 
@@ -982,13 +1010,7 @@ impl<'c> Run<'c, '_> {
         let mut slots: Vec<codec_runtime::CellSlot> = self.r.cells().to_vec();
         let codec_runtime::rows::SizedColumns { per_row, cells_end } =
             codec_runtime::rows::size_columns(&mut slots, stride, &u.name, |tag| {
-                u.variants
-                    .iter()
-                    .find(|v| v.tag == tag)
-                    .and_then(|v| match &v.ty {
-                        Type::Ptr(p) => int_width(&p.width),
-                        t => self.c.fixed_size(t),
-                    })
+                self.c.cell_size(u, tag)
             })?;
         self.r.check_count(field_pos, start, count, stride)?;
         let mut node = Node::new(

@@ -11,11 +11,12 @@
 //! patching the offset; then the root's derived sizes, counts and starts.
 //!
 //! Trees of tagged nodes (interned tables, union words, depth-first
-//! sections, shared subtrees) are written by the `tree` module. What it does not
-//! write yet (units transformed by glue, rows, hash tables, checksums,
-//! references by ordinal, external types) is refused before a byte is
-//! written, naming the field and the construct: [`writable`] says so for a
-//! whole schema.
+//! sections, shared subtrees) are written by the `tree` module; tables of
+//! records (rows, hash indexes, references by ordinal, checksums, units
+//! transformed by glue) by the `table` module. What it does not write yet
+//! (external types, shared subtrees outside a depth-first section) is
+//! refused before a byte is written, naming the field and the construct:
+//! [`writable`] says so for a whole schema.
 //!
 //! Where the generated encoder knows a record's position from its type's
 //! fixed size, the interpreter remembers where it wrote each record's
@@ -27,6 +28,7 @@ use crate::{FieldWrite, SortKey, Type, TypeDef};
 use codec_runtime::{EncodeError, EncodeResult, Endian, Width, Writer};
 use std::collections::HashMap;
 
+mod table;
 mod tree;
 
 /// Encodes the document `v` (the root record's generic form) as schema `c`
@@ -51,6 +53,8 @@ pub fn encode(c: &Checked, v: &Value, hooks: &dyn Hooks) -> EncodeResult<Vec<u8>
         sorted: HashMap::new(),
         depth_first: c.has_depth_first(),
         facts: std::rc::Rc::new(tree::Facts::of(c)),
+        notes: std::rc::Rc::new(table::Notes::of(c)),
+        record_start: 0,
     };
     let root = c.root();
     let sections: Vec<usize> = (0..c.schema.sections.len()).collect();
@@ -85,34 +89,10 @@ pub fn writable(c: &Checked) -> EncodeResult<()> {
             // Checked where a field holds one.
             TypeDef::Union(_) => continue,
         };
-        if st.layout.as_ref().is_some_and(|l| l.transform.is_some()) {
-            return refuse(st.name.clone(), "units transformed by glue");
-        }
         for f in &st.fields {
             let path = format!("{}.{}", st.name, f.name);
             if f.external.is_some() {
                 return refuse(path, "external types");
-            }
-            if let Some(d) = &f.derive {
-                let what = match d {
-                    Derive::Count(_)
-                    | Derive::FileSize
-                    | Derive::RecordCount(_)
-                    | Derive::SectionSize(_)
-                    | Derive::SectionStart(_)
-                    | Derive::End(_)
-                    | Derive::KeyHash { .. }
-                    | Derive::Size(_)
-                    | Derive::Tag(_)
-                    | Derive::Tags(_)
-                    | Derive::Interned => None,
-                    Derive::Checksum { .. } => Some("checksums"),
-                    Derive::Stride(_) | Derive::CellOffset(_) => Some("rows"),
-                    Derive::HashNext => Some("hash chains"),
-                };
-                if let Some(what) = what {
-                    return refuse(path, what);
-                }
             }
             if let Some(what) = unwritten(c, &f.ty, 0) {
                 return refuse(path, what);
@@ -128,9 +108,6 @@ fn unwritten(c: &Checked, t: &Type, depth: usize) -> Option<&'static str> {
         return None;
     }
     match t {
-        Type::Ref { .. } => Some("references by ordinal"),
-        Type::Hash { .. } => Some("hash tables"),
-        Type::Rows { .. } => Some("rows"),
         Type::Follows { to, .. } => unwritten(c, to, depth + 1),
         // A word's offset is placed by a depth-first walk only.
         Type::Switch { union, .. } => match c.get(union) {
@@ -317,6 +294,10 @@ struct Enc<'c, 'h> {
     depth_first: bool,
     /// What the tree walks ask of the schema, answered once.
     facts: std::rc::Rc<tree::Facts<'c>>,
+    /// What each type's records note for references and hash indexes.
+    notes: std::rc::Rc<table::Notes<'c>>,
+    /// Where the record being written starts (an inline reference's base).
+    record_start: u64,
 }
 
 impl<'c> Enc<'c, '_> {
@@ -396,8 +377,12 @@ impl<'c> Enc<'c, '_> {
             sorted: HashMap::new(),
             depth_first: self.depth_first,
             facts: self.facts.clone(),
+            notes: self.notes.clone(),
+            record_start: 0,
         };
-        let done = sub.layout(st, v, &sections, layout.end_align);
+        let done = sub
+            .layout(st, v, &sections, layout.end_align)
+            .and_then(|()| sub.transform(st, path));
         self.w.put_unit(sub.w.bytes());
         self.w.give_unit_writer(sub.w);
         done
@@ -418,10 +403,25 @@ impl<'c> Enc<'c, '_> {
     /// zeros where an offset or a derived value goes.
     fn write_record(&mut self, st: &'c StructDef, v: &Value, path: &str) -> EncodeResult<()> {
         let start = self.w.pos();
+        self.at.insert(v as *const Value, start);
         if let Some(id) = self.c.type_id(&st.name) {
             self.w.count_record(id);
+            self.note_record(id, v, start, path)?;
         }
-        self.at.insert(v as *const Value, start);
+        let outer = std::mem::replace(&mut self.record_start, start);
+        let done = self.record_fields(st, v, start, path);
+        self.record_start = outer;
+        done
+    }
+
+    /// The fields of record `st` (started at `start`), in order.
+    fn record_fields(
+        &mut self,
+        st: &'c StructDef,
+        v: &Value,
+        start: u64,
+        path: &str,
+    ) -> EncodeResult<()> {
         // The pools this record locates start with the document's strings,
         // before any of its strings is written.
         for f in &st.fields {
@@ -523,17 +523,22 @@ impl<'c> Enc<'c, '_> {
                         self.word(union, e, &format!("{fpath}[{i}]"))?;
                     }
                 }
+                // An offset to what the document does not hold (a hash
+                // index): zeros, patched when the index is placed.
+                FieldWrite::Offset { ptr: p } if !Checked::is_stored(f) => {
+                    self.w.put_zeros(int_width(&p.width).unwrap_or(4) as usize);
+                }
                 FieldWrite::Offset { ptr: p } => {
                     let n = int_width(&p.width).unwrap_or(4) as usize;
                     let fv = field(v, &f.name, &fpath)?;
                     // A depth-first walk may have placed the target before
                     // this record (`tree::df_place`); else zeros, patched.
-                    let placed = if self.depth_first {
+                    // So may a record's walk that met the record before it
+                    // was written (`place_own`).
+                    if self.depth_first {
                         self.at.insert(fv as *const Value, self.w.pos());
-                        self.w.take_deferred(fv as *const Value as usize, 0, 0)
-                    } else {
-                        None
-                    };
+                    }
+                    let placed = self.w.take_deferred(fv as *const Value as usize, 0, 0);
                     match placed {
                         Some(t) => {
                             let base = self.base(&p.base, start);
@@ -561,8 +566,11 @@ impl<'c> Enc<'c, '_> {
                 }
                 // Placed with the section it follows (`place_own`).
                 FieldWrite::Follows { .. } => {}
+                FieldWrite::CellOffset { cells, width: t } => {
+                    self.cell_offset(st, v, cells, t, &fpath)?
+                }
                 // Refused by `writable` before a byte is written.
-                FieldWrite::External { .. } | FieldWrite::CellOffset { .. } => {
+                FieldWrite::External { .. } => {
                     return Err(EncodeError::new(
                         fpath,
                         "internal: the interpreter reached a construct it does not write",
@@ -957,9 +965,14 @@ impl<'c> Enc<'c, '_> {
             Type::Ptr(_) | Type::Pool {} => {}
             Type::Switch { union, .. } => self.word(union, v, path)?,
             Type::Index { table, width: iw } => self.index(table, iw, v, path)?,
+            Type::Ref {
+                width: rw,
+                base,
+                scale,
+                to,
+            } => self.reference(rw, base, *scale, to, v, path)?,
             // Refused by `writable` before anything is written.
-            Type::Ref { .. }
-            | Type::Hash { .. }
+            Type::Hash { .. }
             | Type::Rows { .. }
             | Type::Select { .. }
             | Type::SharesEqual { .. }
@@ -1044,15 +1057,15 @@ impl<'c> Enc<'c, '_> {
             Type::Ptr(p) if !p.optional && p.align.is_none() => {
                 self.descend(sec, post, &p.to, v, path)
             }
+            // A record not written yet (its section comes later) places its
+            // targets now; its offsets are written from them (`place_own`).
             Type::Named(n) => {
                 let st = self.struct_def(n, path)?;
-                if !self.at.contains_key(&(v as *const Value)) {
-                    return Err(EncodeError::new(
-                        path,
-                        "the schema interpreter does not write a record placed after the targets it leads to",
-                    ));
-                }
                 self.visit(sec, post, st, v, path)
+            }
+            // Rows not written yet place nothing (their cells are not there).
+            Type::Rows { cells, .. } if self.at.contains_key(&(v as *const Value)) => {
+                self.place_cells(sec, cells, v, path)
             }
             Type::List { of, .. } | Type::Array { of, .. } if matches!(**of, Type::U8) => Ok(()),
             Type::Groups { of, .. } => {
@@ -1176,7 +1189,10 @@ impl<'c> Enc<'c, '_> {
     }
 
     /// Places the targets of record `v`'s own offsets that belong to
-    /// section `sec`, and patches the offsets.
+    /// section `sec`, and patches the offsets. A record not written yet
+    /// (placed in a later section, as `codec-derive`'s deferrable records)
+    /// keeps each target for its offset (`Writer::defer`, by the offset's
+    /// value), which `write_record` writes from.
     fn place_own(
         &mut self,
         sec: usize,
@@ -1184,8 +1200,14 @@ impl<'c> Enc<'c, '_> {
         v: &Value,
         path: &str,
     ) -> EncodeResult<()> {
-        let Some(&rec) = self.at.get(&(v as *const Value)) else {
-            return Ok(());
+        let placed = self.at.get(&(v as *const Value)).copied();
+        let unplaced = |what: &str| {
+            EncodeError::new(
+                path,
+                format!(
+                    "the schema interpreter does not place {what} before its record is written"
+                ),
+            )
         };
         let offsets = self.c.field_offsets(st);
         for (f, off) in st.fields.iter().zip(&offsets) {
@@ -1212,6 +1234,7 @@ impl<'c> Enc<'c, '_> {
             {
                 if self.c.section_id(section) == Some(sec) {
                     let fpath = format!("{path}.{}", f.name);
+                    let rec = placed.ok_or_else(|| unplaced("a table of hash slots"))?;
                     let Some(off) = off else {
                         return Err(EncodeError::new(
                             fpath,
@@ -1265,6 +1288,7 @@ impl<'c> Enc<'c, '_> {
             }
             if let (Some(Derive::Interned), Type::Ptr(p)) = (&f.derive, &f.ty) {
                 let fpath = format!("{path}.{}", f.name);
+                let Some(rec) = placed else { continue };
                 self.place_interned(sec, f, p, rec, *off, &fpath)?;
                 continue;
             }
@@ -1278,6 +1302,7 @@ impl<'c> Enc<'c, '_> {
                                 "a list of offsets must be at a fixed offset of its record",
                             ));
                         };
+                        let rec = placed.ok_or_else(|| unplaced("a list of offsets"))?;
                         self.place_offset_list(
                             sec,
                             p,
@@ -1295,7 +1320,21 @@ impl<'c> Enc<'c, '_> {
                 continue;
             }
             let fpath = format!("{path}.{}", f.name);
-            let mut tv = field(v, &f.name, &fpath)?;
+            if let Type::Hash { .. } | Type::Rows { .. } = &p.to {
+                if self.target_section(p) != sec {
+                    continue;
+                }
+                let (Some(rec), Some(off)) = (placed, off) else {
+                    return Err(unplaced("rows or a hash index"));
+                };
+                match &p.to {
+                    Type::Hash { .. } => self.hash_index(v, p, rec, *off, &fpath)?,
+                    _ => self.rows(p, field(v, &f.name, &fpath)?, rec, *off, &fpath)?,
+                }
+                continue;
+            }
+            let fv = field(v, &f.name, &fpath)?;
+            let mut tv = fv;
             if p.optional {
                 match tv {
                     Value::Option(Some(x)) => tv = x,
@@ -1316,6 +1355,7 @@ impl<'c> Enc<'c, '_> {
                             "an offset field must be at a fixed offset of its record",
                         ));
                     };
+                    let rec = placed.ok_or_else(|| unplaced("a string pool"))?;
                     let id = self.c.section_id(p.section.as_deref().unwrap_or_default());
                     let target = self.w.place_pool(id.unwrap_or(0));
                     let base = self.base(&p.base, rec);
@@ -1364,6 +1404,13 @@ impl<'c> Enc<'c, '_> {
             };
             let dedup = self.c.section(sec).dedup;
             let target = self.place_value(ty, tv, &dedup, align, &fpath)?;
+            let Some(rec) = placed else {
+                if self.c.end_pair(st, ty).is_some() {
+                    return Err(unplaced("a (start, end) pair"));
+                }
+                self.w.defer(fv as *const Value as usize, 0, 0, target);
+                continue;
+            };
             let base = self.base(&p.base, rec);
             let w = width(&p.width);
             self.w
@@ -1475,6 +1522,7 @@ impl<'c> Enc<'c, '_> {
                 Some(Derive::SectionStart(s)) => {
                     self.w.section(self.c.section_id(s).unwrap_or(0)).start
                 }
+                Some(Derive::Stride(rows)) => self.stride(root, rows),
                 _ => continue,
             };
             let Some(off) = off else {
@@ -1487,6 +1535,6 @@ impl<'c> Enc<'c, '_> {
                 .patch_uint(*off, width(&f.ty), value, "")
                 .map_err(at(&path))?;
         }
-        Ok(())
+        self.checksums(root)
     }
 }

@@ -126,6 +126,20 @@ pub fn scramble(table: &Table, bytes: &mut [u8], endian: Endian) -> EncodeResult
     if !table.flags.scrambled {
         return Ok(());
     }
+    scramble_regions(bytes, endian)
+}
+
+/// [`scramble`] for the schema interpreter, which holds no typed table: the
+/// flags are read from the laid-out header.
+pub fn scramble_bytes(bytes: &mut [u8], endian: Endian) -> EncodeResult<()> {
+    match bytes.get(FLAGS) {
+        Some(f) if f & SCRAMBLED != 0 => scramble_regions(bytes, endian),
+        _ => Ok(()),
+    }
+}
+
+/// Scrambles the names and the strings of a laid-out table.
+fn scramble_regions(bytes: &mut [u8], endian: Endian) -> EncodeResult<()> {
     let r = regions(bytes, endian).map_err(|(_, m)| EncodeError::new("Table", m))?;
     let key = field::u16(&bytes[KEY..], endian);
     scramble_region(&mut bytes[r.names.0..r.names.1], key);

@@ -65,7 +65,11 @@ impl Schemas {
     /// what it is.
     pub fn takes(&self, data: &[u8], forced: bool) -> bool {
         match &self.given {
-            Some(c) => crate::coverage::root_magic(c).is_none_or(|m| data.starts_with(&m)),
+            Some(c) => match formats::registry::for_schema(&c.base().name) {
+                // A built-in format's schema, edited or not: its detection.
+                Some(e) => forced || (e.detect)(data).is_some(),
+                None => crate::coverage::root_magic(c).is_none_or(|m| data.starts_with(&m)),
+            },
             None => forced || self.recognizes(data),
         }
     }
@@ -122,7 +126,7 @@ impl Schemas {
         data: &[u8],
     ) -> Result<(&Checked, Option<&'static str>), String> {
         if let Some(c) = &self.given {
-            return Ok((c, None));
+            return Ok((c, detected_variant(c, data)));
         }
         let found = match forced {
             Some(f) => {
@@ -148,16 +152,29 @@ impl Schemas {
     }
 }
 
+/// The variant of schema `c` a built-in format's detection names for
+/// `data`, when `c` is that format's schema (edited or not): the variant
+/// the compiled codec reads the file as. Two variants may both read a
+/// file, one of them wrongly (legacy BDAT's Wii tables read as XCX tables
+/// of no columns), so the first variant that decodes is only the choice
+/// of a schema no format detects.
+fn detected_variant(c: &Checked, data: &[u8]) -> Option<&'static str> {
+    formats::registry::for_schema(&c.base().name)
+        .and_then(|e| (e.detect)(data).flatten())
+        .filter(|v| c.variant(v).is_some())
+}
+
 /// Decodes `data` with a schema given with `--schema`, by the interpreter
-/// with the built-in glue: as its variant `variant`, else each variant in
-/// turn until one decodes (the first error is the one said). The variant
+/// with the built-in glue: as its variant `variant`, else the one its
+/// format detects, else each variant in turn until one decodes (the first
+/// error is the one said). The variant
 /// that read it, and the tree.
 pub fn interpret<'c>(
     c: &'c Checked,
     variant: Option<&str>,
     data: &[u8],
 ) -> Result<(&'c Checked, interp::Node), String> {
-    let candidates: Vec<&Checked> = match variant {
+    let candidates: Vec<&Checked> = match variant.or_else(|| detected_variant(c, data)) {
         Some(v) => vec![c
             .variant(v)
             .ok_or_else(|| format!("schema {} has no variant `{v}`", c.file()))?],
