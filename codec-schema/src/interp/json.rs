@@ -598,12 +598,30 @@ impl Reader<'_> {
                 }
                 Value::Seq(out)
             }
-            Type::Ref { .. } | Type::Hash { .. } | Type::Rows { .. } => {
-                return Err(format!(
-                    "{path}: the generic text form does not read this construct yet (the \
-                     interpreter does not write it either)"
-                ))
+            // A reference is the ordinal of the record it points at.
+            Type::Ref { .. } => Value::U32(fits(int(j)?, 0, u32::MAX.into(), "u32")? as u32),
+            // Rows are arrays of cells, each a variant of the cell union.
+            Type::Rows { cells, .. } => {
+                let J::Array(rows) = j else {
+                    return Err(expected(path, "an array of rows", j));
+                };
+                let mut out = Vec::with_capacity(rows.len());
+                for (i, row) in rows.iter().enumerate() {
+                    let rpath = format!("{path}[{i}]");
+                    let J::Array(row) = row else {
+                        return Err(expected(&rpath, "a row (an array of cells)", row));
+                    };
+                    let cells = row
+                        .iter()
+                        .enumerate()
+                        .map(|(k, x)| self.variant(cells, x, &format!("{rpath}[{k}]")))
+                        .collect::<R<Vec<_>>>()?;
+                    out.push(Value::Seq(cells));
+                }
+                Value::Seq(out)
             }
+            // Not held by the document: the writer builds it.
+            Type::Hash { .. } => Value::Unit,
         })
     }
 
