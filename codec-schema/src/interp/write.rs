@@ -13,9 +13,9 @@
 //! Trees of tagged nodes (interned tables, union words, depth-first
 //! sections, shared subtrees) are written by the `tree` module; tables of
 //! records (rows, hash indexes, references by ordinal, checksums, units
-//! transformed by glue) by the `table` module. What it does not write yet
-//! (external types, shared subtrees outside a depth-first section) is
-//! refused before a byte is written, naming the field and the construct:
+//! transformed by glue) by the `table` module. An external type is the
+//! bytes it was read from. What it does not write yet (shared subtrees
+//! outside a depth-first section, some lists of offsets) is refused before a byte is written, naming the field and the construct:
 //! [`writable`] says so for a whole schema.
 //!
 //! Where the generated encoder knows a record's position from its type's
@@ -91,9 +91,6 @@ pub fn writable(c: &Checked) -> EncodeResult<()> {
         };
         for f in &st.fields {
             let path = format!("{}.{}", st.name, f.name);
-            if f.external.is_some() {
-                return refuse(path, "external types");
-            }
             if let Some(what) = unwritten(c, &f.ty, 0) {
                 return refuse(path, what);
             }
@@ -569,12 +566,18 @@ impl<'c> Enc<'c, '_> {
                 FieldWrite::CellOffset { cells, width: t } => {
                     self.cell_offset(st, v, cells, t, &fpath)?
                 }
-                // Refused by `writable` before a byte is written.
-                FieldWrite::External { .. } => {
-                    return Err(EncodeError::new(
-                        fpath,
-                        "internal: the interpreter reached a construct it does not write",
-                    ))
+                // The generic form holds an external type's bytes as read
+                // (the Rust type that gives them meaning is the compiled
+                // codec's): written back as they are.
+                FieldWrite::External { len } => {
+                    let b = octets(field(v, &f.name, &fpath)?, &fpath)?;
+                    if b.len() as u64 != len {
+                        return Err(EncodeError::new(
+                            fpath,
+                            format!("{} bytes where the external type takes {len}", b.len()),
+                        ));
+                    }
+                    self.w.put_bytes(&b);
                 }
                 FieldWrite::Inline(t) => self.inline(t, field(v, &f.name, &fpath)?, &fpath)?,
             }
@@ -858,6 +861,11 @@ impl<'c> Enc<'c, '_> {
                 encoding,
                 size,
             } => {
+                // Lossless text that is no UTF-8 was read as its bytes.
+                if let (true, Value::Bytes(b)) = (*lossless, v) {
+                    self.w.put_cbytes(b, *max, *pad, "").map_err(at(path))?;
+                    return Ok(());
+                }
                 let Value::Str(s) = v else {
                     return Err(wrong(path, "a string", v));
                 };
