@@ -10,6 +10,9 @@
 //! - `interp_byml`: the BYML corpus (and BYML inside its zstd folder, where
 //!   no dictionary is needed), decoded and encoded: interned tables, the
 //!   depth-first walks and shared subtrees, executed from the schema.
+//! - `interp_bdat`: the legacy BDAT corpus (the game's scrambled XC2 files
+//!   and bdat-rs's tables of the other games), decoded and encoded: units
+//!   through their glue, rows, hash chains, references and checksums.
 //!
 //! Without the corpus the bench prints a message and registers nothing.
 
@@ -20,7 +23,7 @@ use codec_schema::Checked;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use formats::interp_hooks::Glue;
 use formats::layer::{Dictionaries, Layer};
-use formats::{aamp, byml, sarc};
+use formats::{aamp, bdat, byml, sarc};
 
 /// The variant of a schema with variants a file is of.
 fn schema_of(source: &str, file: &str, variant: Option<&str>) -> Checked {
@@ -227,6 +230,72 @@ fn bench_byml(c: &mut Criterion) {
     );
 }
 
+fn bench_bdat(c: &mut Criterion) {
+    let set: Vec<(Vec<u8>, bdat::Variant)> = files(&["bdat"], |d| bdat::decode(d).is_ok())
+        .into_iter()
+        .map(|d| {
+            let v = bdat::detect(&d).unwrap();
+            (d, v)
+        })
+        .collect();
+    if set.is_empty() {
+        println!("interp bench: no legacy BDAT files in the corpus; nothing to time");
+        return;
+    }
+    let base = schema_of(bdat::schema::SCHEMA_SOURCE, "schemas/bdat_legacy.ron", None);
+    let schemas: Vec<Checked> = set
+        .iter()
+        .map(|(_, v)| base.variant(v.name()).unwrap().clone())
+        .collect();
+    let read = |c: &Checked, d: &[u8]| {
+        let d = interp::decode_partial_with(c, d, codec_runtime::Limits::default(), &Glue);
+        assert!(d.error.is_none());
+        d.root.to_value()
+    };
+    let docs: Vec<Value> = set
+        .iter()
+        .zip(&schemas)
+        .map(|((d, _), c)| read(c, d))
+        .collect();
+    let typed: Vec<bdat::BdatFile> = set
+        .iter()
+        .map(|(d, _)| bdat::decode(d).unwrap().1)
+        .collect();
+    let bytes: usize = set.iter().map(|(d, _)| d.len()).sum();
+    println!(
+        "interp bench: {} legacy BDAT files, {bytes} bytes",
+        set.len()
+    );
+    side_by_side(
+        c,
+        "interp_bdat",
+        bytes,
+        Some(10),
+        [
+            ("decode_codec", &|| {
+                for (data, _) in &set {
+                    black_box(bdat::decode(black_box(data)).unwrap());
+                }
+            }),
+            ("decode_interp", &|| {
+                for ((data, _), c) in set.iter().zip(&schemas) {
+                    black_box(read(c, black_box(data)));
+                }
+            }),
+            ("encode_codec", &|| {
+                for (doc, (_, v)) in typed.iter().zip(&set) {
+                    black_box(bdat::encode(black_box(doc), *v).unwrap());
+                }
+            }),
+            ("encode_interp", &|| {
+                for (doc, c) in docs.iter().zip(&schemas) {
+                    black_box(interp::encode(c, black_box(doc), &Glue).unwrap());
+                }
+            }),
+        ],
+    );
+}
+
 /// The four runs of one format, side by side in one group: the compiled
 /// codec's decode and the interpreter's, then both encodes. Each run is one
 /// pass over the format's files.
@@ -248,5 +317,5 @@ fn side_by_side(
     g.finish();
 }
 
-criterion_group!(benches, bench_sarc, bench_aamp, bench_byml);
+criterion_group!(benches, bench_sarc, bench_aamp, bench_byml, bench_bdat);
 criterion_main!(benches);

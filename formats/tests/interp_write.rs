@@ -351,7 +351,11 @@ fn check_with_a_schema_writes_with_the_interpreter() {
     let schema = tmp.path().join("opt.ron");
     std::fs::write(&schema, OPTIONAL_OFFSETS).unwrap();
     let file = tmp.path().join("one.opts");
-    std::fs::write(&file, b"OPTS\x01\x00\x00\x00\x0c\x00\x00\x00\x07\x00\x00\x00").unwrap();
+    std::fs::write(
+        &file,
+        b"OPTS\x01\x00\x00\x00\x0c\x00\x00\x00\x07\x00\x00\x00",
+    )
+    .unwrap();
     let o = common::codec(&[
         "check".as_ref(),
         "--schema".as_ref(),
@@ -552,7 +556,10 @@ fn the_generic_json_form_gives_back_every_file() {
             // of it ("equivalent"); never other bytes.
             let codec = (entry.round_trip)(None, &data).unwrap();
             assert!(back == codec, "{name}: the JSON gives other bytes");
-            assert!(interp_decode(&cv, &back).unwrap() == v, "{name}: another document");
+            assert!(
+                interp_decode(&cv, &back).unwrap() == v,
+                "{name}: another document"
+            );
             relaid += 1;
         }
         seen += 1;
