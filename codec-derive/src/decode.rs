@@ -4,7 +4,9 @@
 
 use crate::names::{bits_struct, ident, is_prim, local, read_uint};
 use crate::Gen;
-use codec_schema::{Checked, Count, Derive, Endian, Ptr, StructDef, Type, TypeDef, UnionDef};
+use codec_schema::{
+    Checked, Count, Derive, Endian, FieldRead, Follow, Ptr, StructDef, Type, TypeDef, UnionDef,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -83,19 +85,30 @@ impl Gen<'_> {
             if let Some(a) = f.align.filter(|&a| a > 1) {
                 reads.extend(quote!(p = pos + (p - pos).next_multiple_of(#a);));
             }
-            if let Some((r1, f1)) = self.tree_field_read(s, f) {
-                reads.extend(r1);
-                follows.extend(f1);
+            let stored = |build: &mut Vec<TokenStream>| {
                 if Checked::is_stored(f) {
                     let fid = ident(fname);
                     build.push(quote!(#fid: #v));
                 }
-                continue;
-            }
-            match (&f.size, &f.ty) {
-                (Some(size), Type::Named(n)) => {
+            };
+            match self.c.field_read(s, f) {
+                FieldRead::InternedTable { .. }
+                | FieldRead::SharesEqual { .. }
+                | FieldRead::TableBody { .. }
+                | FieldRead::Word { .. } => {
+                    let Some((r1, f1)) = self.tree_field_read(s, f) else {
+                        let msg = format!("codec-derive: `{}.{fname}`: no reading for this field (internal)", s.name);
+                        reads.extend(quote!(::core::compile_error!(#msg);));
+                        continue;
+                    };
+                    reads.extend(r1);
+                    follows.extend(f1);
+                    stored(&mut build);
+                    continue;
+                }
+                FieldRead::SizedUnit { unit, size } => {
                     // A unit laid out inline, as long as its size says.
-                    let tn = self.path_as(n, "__DecodeUnit");
+                    let tn = self.path_as(unit, "__DecodeUnit");
                     let (len, len_at) = (local("raw", size), local("at", size));
                     reads.extend(quote! {
                         let #v = match #tn::decode_unit_in(r, p, Some(#len), #len_at) {
@@ -104,8 +117,10 @@ impl Gen<'_> {
                         };
                         p += #len;
                     });
+                    stored(&mut build);
+                    continue;
                 }
-                (_, Type::Pad { align, fill }) => {
+                FieldRead::Pad { align, fill } => {
                     reads.extend(quote! {
                         let #v = match #rt::pad::read_pad(r.data(), pos, p, #align, #fill) {
                             Ok((b, end)) => {
@@ -115,18 +130,10 @@ impl Gen<'_> {
                             Err(e) => return Err(e.in_field(#fname)),
                         };
                     });
+                    stored(&mut build);
+                    continue;
                 }
-                _ => {}
-            }
-            if f.size.is_some() || matches!(f.ty, Type::Pad { .. }) {
-                if Checked::is_stored(f) {
-                    let fid = ident(fname);
-                    build.push(quote!(#fid: #v));
-                }
-                continue;
-            }
-            match &f.ty {
-                Type::Ptr(p) => {
+                FieldRead::Offset { ptr: p, then } => {
                     let raw = local("raw", fname);
                     let read = read_uint(&p.width, quote!(p));
                     let w = codec_schema::int_width(&p.width).unwrap_or(4);
@@ -139,46 +146,50 @@ impl Gen<'_> {
                     });
                     bounds.extend(bound);
                     let rty = self.rust_ty(&f.ty, &s.name, &f.name);
-                    if p.optional {
-                        let ity = self.target_rust_ty(s, f, p);
-                        let follow = self.follow(s, f.name.as_str(), p);
-                        follows.extend(quote! {
-                            let #v: #rty = if #raw == 0 {
-                                None
-                            } else {
-                                match (|| -> #rt::DecodeResult<#ity> { #follow })() {
-                                    Ok(v) => Some(v),
+                    match then {
+                        Follow::IfPresent => {
+                            let ity = self.target_rust_ty(s, f, p);
+                            let follow = self.follow(s, f.name.as_str(), p);
+                            follows.extend(quote! {
+                                let #v: #rty = if #raw == 0 {
+                                    None
+                                } else {
+                                    match (|| -> #rt::DecodeResult<#ity> { #follow })() {
+                                        Ok(v) => Some(v),
+                                        Err(e) => return Err(e.in_field(#fname)),
+                                    }
+                                };
+                            });
+                        }
+                        Follow::Ended => {
+                            // A `Follows` field starts where this target ends.
+                            let follow = self.follow_ended(s, f.name.as_str(), p);
+                            let end = local("end", fname);
+                            follows.extend(quote! {
+                                let (#v, #end): (#rty, u64) = match (|| -> #rt::DecodeResult<(#rty, u64)> { #follow })() {
+                                    Ok(v) => v,
                                     Err(e) => return Err(e.in_field(#fname)),
-                                }
+                                };
+                            });
+                        }
+                        Follow::InOrder | Follow::Late => {
+                            let follow = self.follow(s, f.name.as_str(), p);
+                            let stmt = quote! {
+                                let #v: #rty = match (|| -> #rt::DecodeResult<#rty> { #follow })() {
+                                    Ok(v) => v,
+                                    Err(e) => return Err(e.in_field(#fname)),
+                                };
                             };
-                        });
-                    } else if is_followed(s, fname) {
-                        // A `Follows` field starts where this target ends.
-                        let follow = self.follow_ended(s, f.name.as_str(), p);
-                        let end = local("end", fname);
-                        follows.extend(quote! {
-                            let (#v, #end): (#rty, u64) = match (|| -> #rt::DecodeResult<(#rty, u64)> { #follow })() {
-                                Ok(v) => v,
-                                Err(e) => return Err(e.in_field(#fname)),
-                            };
-                        });
-                    } else {
-                        let follow = self.follow(s, f.name.as_str(), p);
-                        let stmt = quote! {
-                            let #v: #rty = match (|| -> #rt::DecodeResult<#rty> { #follow })() {
-                                Ok(v) => v,
-                                Err(e) => return Err(e.in_field(#fname)),
-                            };
-                        };
-                        // Rows are laid out by the columns: read them last.
-                        if matches!(p.to, Type::Rows { .. }) {
-                            late.extend(stmt);
-                        } else {
-                            follows.extend(stmt);
+                            // Rows are laid out by the columns: read them last.
+                            if then == Follow::Late {
+                                late.extend(stmt);
+                            } else {
+                                follows.extend(stmt);
+                            }
                         }
                     }
                 }
-                Type::Follows { after, to, .. } => {
+                FieldRead::Follows { after, to, .. } => {
                     let body = self.follows_read(s, fname, after, to);
                     let rty = self.rust_ty(&f.ty, &s.name, &f.name);
                     follows.extend(quote! {
@@ -188,22 +199,31 @@ impl Gen<'_> {
                         };
                     });
                 }
-                Type::List { of, count } => {
+                FieldRead::List { of, count } | FieldRead::Words { of, count, .. } => {
+                    // Lists of words, lists whose elements' tags another
+                    // list holds, and lists kept in the order their targets
+                    // were placed.
+                    if let Some((r1, f1)) = self.tree_field_read(s, f) {
+                        reads.extend(r1);
+                        follows.extend(f1);
+                        stored(&mut build);
+                        continue;
+                    }
                     let (r1, f1) = self.list_field_read(s, fname, of, count);
                     reads.extend(r1);
                     reads.extend(self.ascending_keys_check(f));
                     follows.extend(f1);
                 }
-                t @ Type::Groups { .. } => {
+                FieldRead::Groups(t) => {
                     reads.extend(self.groups_read(s, fname, t));
                 }
-                _ if f.derive.is_some() => {
+                FieldRead::Derived { width, derive } => {
                     let raw = local("raw", fname);
-                    let read = read_uint(&f.ty, quote!(p));
-                    let w = codec_schema::int_width(&f.ty).unwrap_or(4);
+                    let read = read_uint(width, quote!(p));
+                    let w = codec_schema::int_width(width).unwrap_or(4);
                     // A file size that disagrees with the input means a cut
                     // or padded file: say so rather than decode part of it.
-                    let verify = if f.derive == Some(Derive::FileSize) && f.verify {
+                    let verify = if *derive == Derive::FileSize && f.verify {
                         quote! {
                             if let Err(e) = r.check_file_size(#at, #raw) {
                                 return Err(e.in_field(#fname));
@@ -220,7 +240,7 @@ impl Gen<'_> {
                     });
                     // Offsets counted from the section start (`base: Section`)
                     // in the records read next need it.
-                    if let Some(Derive::SectionStart(sn)) = &f.derive {
+                    if let Derive::SectionStart(sn) = derive {
                         let id = self.c.section_id(sn).unwrap_or(0);
                         reads.extend(quote!(r.set_section_start(#id, #raw);));
                         starts.extend(quote!(r.set_section_start(#id, #raw);));
@@ -228,18 +248,17 @@ impl Gen<'_> {
                     // Checked last, so that a cut inside a record is reported there.
                     checks.extend(verify);
                 }
-                t @ Type::Bytes(n) if f.external.is_some() => {
-                    let _ = t;
-                    let ty = crate::types::external_ty(f.external.as_deref().unwrap_or_default());
+                FieldRead::External { len, ty } => {
+                    let ty = crate::types::external_ty(ty);
                     reads.extend(quote! {
-                        let (#v, next): (#ty, u64) = match #rt::external::read::<#ty>(r, p, #n) {
+                        let (#v, next): (#ty, u64) = match #rt::external::read::<#ty>(r, p, #len) {
                             Ok(v) => v,
                             Err(e) => return Err(e.in_field(#fname)),
                         };
                         p = next;
                     });
                 }
-                t => {
+                FieldRead::HashSlots(t) | FieldRead::Inline(t) => {
                     let read = self.inline_read(t, quote!(p), &s.name, fname);
                     reads.extend(quote! {
                         let (#v, next) = match #read { Ok(v) => v, Err(e) => return Err(e.in_field(#fname)) };
@@ -935,13 +954,6 @@ impl Gen<'_> {
             },
         )
     }
-}
-
-/// Does a `Follows` field of `s` start where the target of `field` ends?
-fn is_followed(s: &StructDef, field: &str) -> bool {
-    s.fields
-        .iter()
-        .any(|g| matches!(&g.ty, Type::Follows { after, .. } if after == field))
 }
 
 /// Reading a number from an already checked record slice, if `t` is one.

@@ -20,7 +20,7 @@ pub use codec_runtime::OffsetBase;
 pub use diag::{Diagnostic, Diagnostics};
 pub use model::*;
 pub use overlay::{all_sections, eval_when};
-pub use plan::FieldWrite;
+pub use plan::{FieldRead, FieldWrite, Follow};
 
 use check::{Facts, Lookup};
 use locate::{Locations, Pos, Step};

@@ -1,16 +1,90 @@
-//! The write plan: for each field of a record, the one step that writes it
-//! at the record's place, chosen here once from the field's type, its
-//! `derive` and its attributes. `codec-derive` emits the code of each step
-//! and the interpreter executes it; both match over [`FieldWrite`] with no
-//! wildcard, so a step one of them lacks does not compile (where one is
-//! not built yet, the back end says so by name, at compile time for the
-//! generator, before a byte is written for the interpreter).
+//! The record plan: for each field of a record, the one step that reads it
+//! and the one step that writes it at the record's place, chosen here once
+//! from the field's type, its `derive` and its attributes. `codec-derive`
+//! emits the code of each step and the interpreter executes it; both match
+//! over [`FieldRead`] and [`FieldWrite`] with no wildcard, so a step one of
+//! them lacks does not compile (where one is not built yet, the back end
+//! says so by name, at compile time for the generator, before a byte is
+//! written for the interpreter).
 //!
 //! What a step leaves to later (an offset's target, a size, a count known
-//! only once the layout is done) is placed by the section walks and the
-//! root's patches; the step writes its zeros or what it knows now.
+//! only once the layout is done) is followed after the record's fields on
+//! decode ([`Follow`] says when) and placed by the section walks and the
+//! root's patches on encode; the step reads or writes what is at the
+//! record's place now.
 
 use crate::{magic_bytes, Checked, Count, Derive, Field, Ptr, SortKey, StructDef, Type};
+
+/// How one field is read at its record's place.
+#[derive(Debug, Clone, Copy)]
+pub enum FieldRead<'a> {
+    /// A unit laid out inline (`size` on a `Named` field), as long as the
+    /// field `size` (read before it) says.
+    SizedUnit { unit: &'a str, size: &'a str },
+    /// The offset to an interned table (`derive: Interned`): the table is
+    /// followed at once, after the record's fields, and kept for the
+    /// indices into it.
+    InternedTable { ptr: &'a Ptr },
+    /// No bytes: whether the file wrote equal subtrees once
+    /// (`SharesEqual`), known once the record's offsets are followed.
+    SharesEqual { section: &'a str },
+    /// An interned table's body (`Table`), as many strings as field
+    /// `count` says.
+    TableBody { count: &'a str, offsets: &'a Type },
+    /// A union's value word, its tag stored apart (`Switch`): in a sibling
+    /// field, or held by the list holding the record (`types[i]`).
+    Word { union: &'a str, tag: &'a str },
+    /// A list of value words, their tags in a sibling list.
+    Words {
+        of: &'a Type,
+        union: &'a str,
+        tag: &'a str,
+        count: &'a Count,
+    },
+    /// Padding to `align` from the record's start (`Pad`): its byte kept.
+    Pad { align: u64, fill: u8 },
+    /// A table of hash slots (`HashSlots`): the (count, offset) pairs, each
+    /// slot's records read where its offset leads.
+    HashSlots(&'a Type),
+    /// An offset: read now, its target followed after the record's fields,
+    /// when `then` says.
+    Offset { ptr: &'a Ptr, then: Follow },
+    /// Nothing here: the value starts where the target of field `after`
+    /// ends, read once that target is (`Follows`).
+    Follows {
+        after: &'a str,
+        to: &'a Type,
+        section: &'a str,
+    },
+    /// A list inline in the record (counted, up to the next target, its
+    /// elements' tags held, or of offsets followed afterwards).
+    List { of: &'a Type, count: &'a Count },
+    /// Groups of elements, each group's count and first index inline.
+    Groups(&'a Type),
+    /// A number the writer derives (a count, a size, a start, a checksum,
+    /// ...): read raw, checked or used where the derive says.
+    Derived { width: &'a Type, derive: &'a Derive },
+    /// Bytes a type of another crate reads (the `external` adapter); the
+    /// interpreter keeps the bytes.
+    External { len: u64, ty: &'a str },
+    /// The value itself, at the record's place.
+    Inline(&'a Type),
+}
+
+/// When an offset's target is followed, after the record's fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Follow {
+    /// In field order with the record's other targets.
+    InOrder,
+    /// In field order, unless the offset is 0 (`optional`): then nothing.
+    IfPresent,
+    /// In field order, and where the target ends is kept: a `Follows`
+    /// field starts there.
+    Ended,
+    /// After every other target of the record: rows, laid out by the
+    /// column records those targets hold.
+    Late,
+}
 
 /// How one field is written at its record's place.
 #[derive(Debug, Clone)]
@@ -121,6 +195,62 @@ impl Checked {
             (None, Type::Follows { to, section, .. }) => FieldWrite::Follows { to, section },
             (None, Type::Bytes(len)) if f.external.is_some() => FieldWrite::External { len: *len },
             (None, t) => FieldWrite::Inline(t),
+        }
+    }
+}
+
+impl Checked {
+    /// The step that reads field `f` of record `s` (see [`FieldRead`]).
+    pub fn field_read<'a>(&'a self, s: &'a StructDef, f: &'a Field) -> FieldRead<'a> {
+        if let (Some(size), Type::Named(unit)) = (&f.size, &f.ty) {
+            return FieldRead::SizedUnit { unit, size };
+        }
+        match (&f.derive, &f.ty) {
+            (Some(Derive::Interned), Type::Ptr(ptr)) => FieldRead::InternedTable { ptr },
+            (None, Type::SharesEqual { section }) => FieldRead::SharesEqual { section },
+            (None, Type::Table { count, offsets }) => FieldRead::TableBody { count, offsets },
+            (None, Type::Switch { union, tag }) => FieldRead::Word { union, tag },
+            (None, Type::List { of, count }) if matches!(**of, Type::Switch { .. }) => {
+                let Type::Switch { union, tag } = &**of else {
+                    unreachable!("matched above")
+                };
+                FieldRead::Words {
+                    of,
+                    union,
+                    tag,
+                    count,
+                }
+            }
+            (None, Type::Pad { align, fill }) => FieldRead::Pad {
+                align: *align,
+                fill: *fill,
+            },
+            (None, t @ Type::HashSlots { .. }) => FieldRead::HashSlots(t),
+            (_, Type::Ptr(ptr)) => {
+                let then = if ptr.optional {
+                    Follow::IfPresent
+                } else if s
+                    .fields
+                    .iter()
+                    .any(|g| matches!(&g.ty, Type::Follows { after, .. } if *after == f.name))
+                {
+                    Follow::Ended
+                } else if matches!(ptr.to, Type::Rows { .. }) {
+                    Follow::Late
+                } else {
+                    Follow::InOrder
+                };
+                FieldRead::Offset { ptr, then }
+            }
+            (_, Type::Follows { after, to, section }) => FieldRead::Follows { after, to, section },
+            (_, Type::List { of, count }) => FieldRead::List { of, count },
+            (_, t @ Type::Groups { .. }) => FieldRead::Groups(t),
+            (Some(derive), width) => FieldRead::Derived { width, derive },
+            (None, Type::Bytes(len)) if f.external.is_some() => FieldRead::External {
+                len: *len,
+                ty: f.external.as_deref().unwrap_or_default(),
+            },
+            (None, t) => FieldRead::Inline(t),
         }
     }
 }

@@ -34,7 +34,7 @@ pub use value::{
 };
 
 use crate::docs::{derive_label, type_label};
-use crate::{int_width, Base, Checked, Count, Derive, StructDef, Type, TypeDef, UnionDef};
+use crate::{FieldRead, Follow, int_width, Base, Checked, Count, Derive, StructDef, Type, TypeDef, UnionDef};
 use codec_runtime::{DecodeError, ErrorKind, Limits, PathSeg, Reader};
 use compact_str::{format_compact, CompactString};
 use serde::Serialize;
@@ -779,60 +779,51 @@ impl<'c> Run<'c, '_> {
             if let Some(a) = f.align.filter(|&a| a > 1) {
                 p = pos + (p - pos).next_multiple_of(a);
             }
-            match &f.ty {
-                Type::Table { count, offsets } => {
+            match self.c.field_read(st, f) {
+                FieldRead::TableBody { count, offsets } => {
                     p = self
                         .table_field(st, &raws, count, offsets, pos, p, &fs)
                         .map_err(|e| e.in_field(f.name.clone()))?;
-                    continue;
                 }
-                Type::Switch { union, tag } => {
+                FieldRead::Word { union, tag } => {
                     p = self
                         .switch_field(st, &raws, union, tag, p, &fs)
                         .map_err(|e| e.in_field(f.name.clone()))?;
-                    continue;
                 }
-                Type::List { of, count } if matches!(**of, Type::Switch { .. }) => {
-                    let Type::Switch { union, tag } = &**of else {
-                        unreachable!()
-                    };
+                FieldRead::Words {
+                    of,
+                    union,
+                    tag,
+                    count,
+                } => {
                     p = self
                         .switch_list(st, &raws, of, union, tag, count, p, &fs)
                         .map_err(|e| e.in_field(f.name.clone()))?;
-                    continue;
                 }
-                _ => {}
-            }
-            if let (Some(size), Type::Named(n)) = (&f.size, &f.ty) {
-                // A unit laid out inline, as long as its size field says.
-                let Some(TypeDef::Struct(def)) = self.c.get(n) else {
-                    return Err(InterpError::invalid(p, format!("`{n}` is not a struct")));
-                };
-                let len = st
-                    .fields
-                    .iter()
-                    .position(|g| &g.name == size)
-                    .and_then(|j| raws[j])
-                    .map(|(_, raw)| raw)
-                    .ok_or_else(|| {
-                        InterpError::invalid(
-                            p,
-                            format!("the size field `{size}` was not read before"),
-                        )
-                    })?;
-                let size_at = raws[st.fields.iter().position(|g| &g.name == size).unwrap_or(0)]
-                    .map_or(p, |(at, _)| at);
-                self.unit(def, p, Some(len), size_at, &fs)
-                    .map_err(|e| e.in_field(f.name.clone()))?;
-                let doc = self.doc(&f.doc);
-                if let Some(n) = self.top().children.last_mut() {
-                    n.doc = doc;
+                FieldRead::SizedUnit { unit, size } => {
+                    // A unit laid out inline, as long as its size field says.
+                    let Some(TypeDef::Struct(def)) = self.c.get(unit) else {
+                        return Err(InterpError::invalid(p, format!("`{unit}` is not a struct")));
+                    };
+                    let j = st.fields.iter().position(|g| g.name == size);
+                    let (len, size_at) = j
+                        .and_then(|j| raws[j])
+                        .map(|(at, raw)| (raw, at))
+                        .ok_or_else(|| {
+                            InterpError::invalid(
+                                p,
+                                format!("the size field `{size}` was not read before"),
+                            )
+                        })?;
+                    self.unit(def, p, Some(len), size_at, &fs)
+                        .map_err(|e| e.in_field(f.name.clone()))?;
+                    let doc = self.doc(&f.doc);
+                    if let Some(n) = self.top().children.last_mut() {
+                        n.doc = doc;
+                    }
+                    p += len;
                 }
-                p += len;
-                continue;
-            }
-            match &f.ty {
-                Type::HashSlots {
+                FieldRead::HashSlots(Type::HashSlots {
                     of,
                     key,
                     slots,
@@ -840,7 +831,7 @@ impl<'c> Run<'c, '_> {
                     width,
                     base,
                     ..
-                } => {
+                }) => {
                     let n = self.stored_u64(slots).ok_or_else(|| {
                         InterpError::invalid(
                             p,
@@ -852,9 +843,12 @@ impl<'c> Run<'c, '_> {
                         .hash_slots(of, key, n, *hash, width, b, p, &fs, ty, &f.doc)
                         .map_err(|e| e.in_field(f.name.clone()))?;
                 }
-                Type::Pad { align, fill } => {
+                FieldRead::HashSlots(_) => {
+                    return Err(InterpError::invalid(p, "internal: not a table of hash slots"))
+                }
+                FieldRead::Pad { align, fill } => {
                     let (byte, end) =
-                        codec_runtime::pad::read_pad(self.r.data(), pos, p, *align, *fill)
+                        codec_runtime::pad::read_pad(self.r.data(), pos, p, align, fill)
                             .map_err(|e| e.in_field(f.name.clone()))?;
                     let mut n = Node::new(
                         fs.name,
@@ -871,7 +865,8 @@ impl<'c> Run<'c, '_> {
                     self.leaf(n);
                     p = end;
                 }
-                Type::Ptr(ptr) => {
+                // Followed after the fields (`Follow` in the second pass).
+                FieldRead::InternedTable { ptr } | FieldRead::Offset { ptr, .. } => {
                     let raw = self
                         .read_uint(&ptr.width, p)
                         .map_err(|e| e.in_field(f.name.clone()))?;
@@ -901,7 +896,7 @@ impl<'c> Run<'c, '_> {
                     }
                     p += w;
                 }
-                Type::SharesEqual { .. } => {
+                FieldRead::SharesEqual { .. } => {
                     // Known once the offsets are followed: a placeholder.
                     let mut n = Node::new(
                         fs.name,
@@ -916,20 +911,20 @@ impl<'c> Run<'c, '_> {
                     n.doc = self.doc(&f.doc);
                     self.leaf(n);
                 }
-                Type::Follows { .. } => {
+                FieldRead::Follows { .. } => {
                     // Read once the target it follows is: a placeholder.
                     let mut n = Node::new(fs.name, fs.path, p, ty, fs.unknown, Kind::Seq);
                     n.doc = self.doc(&f.doc);
                     self.leaf(n);
                 }
-                Type::List { of, count } => {
+                FieldRead::List { of, count } => {
                     let held = self.hold_element_tags(st, &raws, f, pos, p)?;
                     let read = self.list_field(st, i, of, count, p, &fs, &mut lists[i]);
                     if held {
                         self.r.release_tags();
                     }
                     p = read.map_err(|e| e.in_field(f.name.clone()))?;
-                    if let Type::Ptr(ptr) = &**of {
+                    if let Type::Ptr(ptr) = of {
                         // Every element's target is known before any is
                         // followed (schema-repros case 3).
                         let rank = self.c.target_rank(st, i);
@@ -951,7 +946,7 @@ impl<'c> Run<'c, '_> {
                         n.doc = doc;
                     }
                 }
-                Type::Groups { .. } => {
+                FieldRead::Groups(_) => {
                     p = self
                         .groups(st, f, p, &fs)
                         .map_err(|e| e.in_field(f.name.clone()))?;
@@ -960,12 +955,12 @@ impl<'c> Run<'c, '_> {
                         n.doc = doc;
                     }
                 }
-                _ if f.derive.is_some() => {
+                FieldRead::Derived { width, derive } => {
                     let raw = self
-                        .read_uint(&f.ty, p)
+                        .read_uint(width, p)
                         .map_err(|e| e.in_field(f.name.clone()))?;
-                    let w = int_width(&f.ty).unwrap_or(4);
-                    let meaning = f.derive.as_ref().map(derive_label).unwrap_or_default();
+                    let w = int_width(width).unwrap_or(4);
+                    let meaning = derive_label(derive);
                     let mut n = Node::new(
                         fs.name,
                         fs.path,
@@ -978,16 +973,17 @@ impl<'c> Run<'c, '_> {
                     n.doc = self.doc(&f.doc);
                     self.leaf(n);
                     raws[i] = Some((p, raw));
-                    if let Some(Derive::SectionStart(s)) = &f.derive {
+                    if let Derive::SectionStart(s) = derive {
                         if let Some(id) = self.c.section_id(s) {
                             self.r.set_section_start(id, raw);
                         }
                     }
                     p += w;
                 }
-                t => {
+                // The generic form keeps an external type's bytes.
+                FieldRead::External { .. } | FieldRead::Inline(_) => {
                     p = self
-                        .inline(t, p, &fs, &st.name, &f.name)
+                        .inline(&f.ty, p, &fs, &st.name, &f.name)
                         .map_err(|e| e.in_field(f.name.clone()))?;
                     let doc = self.doc(&f.doc);
                     if let Some(n) = self.top().children.last_mut() {
@@ -1009,15 +1005,21 @@ impl<'c> Run<'c, '_> {
         let mut late = Vec::new();
         for (i, f) in st.fields.iter().enumerate() {
             let fs = site.field(&f.name, f.is_unknown());
-            match &f.ty {
-                Type::Ptr(ptr) => {
+            let plan = self.c.field_read(st, f);
+            match plan {
+                FieldRead::InternedTable { ptr } | FieldRead::Offset { ptr, .. } => {
+                    let then = match plan {
+                        FieldRead::Offset { then, .. } => then,
+                        _ => Follow::InOrder,
+                    };
                     let Some((at, raw)) = raws[i] else { continue };
-                    if ptr.optional && raw == 0 {
-                        continue;
-                    }
-                    if matches!(ptr.to, Type::Rows { .. }) {
-                        late.push(i);
-                        continue;
+                    match then {
+                        Follow::IfPresent if raw == 0 => continue,
+                        Follow::Late => {
+                            late.push(i);
+                            continue;
+                        }
+                        Follow::IfPresent | Follow::InOrder | Follow::Ended => {}
                     }
                     self.reopen(i);
                     let end = self
@@ -1026,12 +1028,12 @@ impl<'c> Run<'c, '_> {
                     ends[i] = end;
                     self.note_span(ptr.section.as_deref());
                     self.close();
-                    if f.derive == Some(Derive::Interned) {
+                    if matches!(plan, FieldRead::InternedTable { .. }) {
                         self.keep_table(&f.name);
                     }
                 }
-                Type::Follows { after, to, section } => {
-                    let j = st.fields.iter().position(|g| &g.name == after);
+                FieldRead::Follows { after, to, section } => {
+                    let j = st.fields.iter().position(|g| g.name == after);
                     let (Some(t), Some((at, _))) =
                         (j.and_then(|j| ends[j]), j.and_then(|j| raws[j]))
                     else {
@@ -1043,8 +1045,8 @@ impl<'c> Run<'c, '_> {
                     self.note_span(Some(section));
                     self.close_filled();
                 }
-                Type::List { of, .. } => {
-                    let Type::Ptr(ptr) = &**of else { continue };
+                FieldRead::List { of, .. } => {
+                    let Type::Ptr(ptr) = of else { continue };
                     if lists[i].is_empty() {
                         continue;
                     }
@@ -1059,7 +1061,18 @@ impl<'c> Run<'c, '_> {
                     }
                     self.close();
                 }
-                _ => {}
+                // Read whole in the first pass (a `SharesEqual` is set below).
+                FieldRead::SizedUnit { .. }
+                | FieldRead::SharesEqual { .. }
+                | FieldRead::TableBody { .. }
+                | FieldRead::Word { .. }
+                | FieldRead::Words { .. }
+                | FieldRead::Pad { .. }
+                | FieldRead::HashSlots(_)
+                | FieldRead::Groups(_)
+                | FieldRead::Derived { .. }
+                | FieldRead::External { .. }
+                | FieldRead::Inline(_) => {}
             }
         }
         for i in late {
