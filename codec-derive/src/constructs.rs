@@ -630,7 +630,7 @@ impl Gen<'_> {
     /// Statements run before a record's fields are read (its position, for
     /// references) and after (its cell layout, the unit's bounds).
     pub(crate) fn decode_notes(&self, s: &codec_schema::StructDef) -> (TokenStream, TokenStream) {
-        use codec_schema::{Derive, Role};
+        use codec_schema::Derive;
         let rt = RT();
         let mut pre = TokenStream::new();
         let mut post = TokenStream::new();
@@ -643,14 +643,15 @@ impl Gen<'_> {
             .find(|f| matches!(f.derive, Some(Derive::CellOffset(_))))
         {
             let offsets = self.c.field_offsets(s);
-            let tag_field = s.fields.iter().position(|f| f.role == Some(Role::CellType));
+            let (tag_field, count_field) = self.c.cell_fields(s);
+            let tag_field = tag_field.and_then(|t| s.fields.iter().position(|f| f.name == t.name));
             if let Some(ti) = tag_field {
                 let tag = crate::names::local("f", &s.fields[ti].name);
                 let tag_pos = match offsets[ti] {
                     Some(o) => quote!(pos + #o),
                     None => quote!(pos),
                 };
-                let count = match s.fields.iter().find(|f| f.role == Some(Role::CellCount)) {
+                let count = match count_field {
                     Some(c) => {
                         let l = crate::names::local("f", &c.name);
                         quote!(u64::from(#l))
@@ -1439,14 +1440,10 @@ impl Gen<'_> {
         t: &Type,
         what: &str,
     ) -> TokenStream {
-        use codec_schema::Role;
         let rt = RT();
-        let tag = s
-            .fields
-            .iter()
-            .find(|f| f.role == Some(Role::CellType))
-            .map(|f| ident(&f.name));
-        let count = match s.fields.iter().find(|f| f.role == Some(Role::CellCount)) {
+        let (tag_field, count_field) = self.c.cell_fields(s);
+        let tag = tag_field.map(|f| ident(&f.name));
+        let count = match count_field {
             Some(c) => {
                 let c = ident(&c.name);
                 quote!(u64::from(self.#c))
@@ -1468,17 +1465,7 @@ impl Gen<'_> {
 
     /// The row length alignment of the rows `rows_field` of `st`.
     pub(crate) fn stride_align(&self, st: &codec_schema::StructDef, rows_field: &str) -> u64 {
-        st.fields
-            .iter()
-            .find(|f| f.name == rows_field)
-            .and_then(|f| match &f.ty {
-                Type::Ptr(p) => match &p.to {
-                    Type::Rows { stride_align, .. } => Some(stride_align.value()),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .unwrap_or(1)
+        self.c.stride_align(st, rows_field)
     }
 
     /// `place_own` code for offsets to a hash index or to rows; `patch`

@@ -97,7 +97,10 @@ impl Gen<'_> {
                 | FieldRead::TableBody { .. }
                 | FieldRead::Word { .. } => {
                     let Some((r1, f1)) = self.tree_field_read(s, f) else {
-                        let msg = format!("codec-derive: `{}.{fname}`: no reading for this field (internal)", s.name);
+                        let msg = format!(
+                            "codec-derive: `{}.{fname}`: no reading for this field (internal)",
+                            s.name
+                        );
                         reads.extend(quote!(::core::compile_error!(#msg);));
                         continue;
                     };

@@ -395,6 +395,30 @@ impl Checked {
         |n: &str| self.section_id(n)
     }
 
+    /// The fields of column record `st` that describe its cells: the one
+    /// holding their type (`role: CellType`) and the one holding their
+    /// number (`role: CellCount`; one cell without it).
+    pub fn cell_fields<'a>(&self, st: &'a StructDef) -> (Option<&'a Field>, Option<&'a Field>) {
+        let role = |r: Role| st.fields.iter().find(|f| f.role == Some(r));
+        (role(Role::CellType), role(Role::CellCount))
+    }
+
+    /// The multiple a row's length is rounded up to, for the rows field
+    /// `rows` of `st` (`Rows { stride_align }`; 1 when it is no rows field).
+    pub fn stride_align(&self, st: &StructDef, rows: &str) -> u64 {
+        st.fields
+            .iter()
+            .find(|f| f.name == rows)
+            .and_then(|f| match &f.ty {
+                Type::Ptr(p) => match &p.to {
+                    Type::Rows { stride_align, .. } => Some(stride_align.value()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .unwrap_or(1)
+    }
+
     /// The bytes one cell of type `tag` takes in a row of cell union
     /// `union` (an offset cell: its offset's width); `None` when no
     /// variant has the tag.

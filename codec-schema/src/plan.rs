@@ -22,9 +22,9 @@ pub enum FieldRead<'a> {
     /// field `size` (read before it) says.
     SizedUnit { unit: &'a str, size: &'a str },
     /// The offset to an interned table (`derive: Interned`): the table is
-    /// followed at once, after the record's fields, and kept for the
+    /// followed after the record's fields (`then`), and kept for the
     /// indices into it.
-    InternedTable { ptr: &'a Ptr },
+    InternedTable { ptr: &'a Ptr, then: Follow },
     /// No bytes: whether the file wrote equal subtrees once
     /// (`SharesEqual`), known once the record's offsets are followed.
     SharesEqual { section: &'a str },
@@ -206,7 +206,10 @@ impl Checked {
             return FieldRead::SizedUnit { unit, size };
         }
         match (&f.derive, &f.ty) {
-            (Some(Derive::Interned), Type::Ptr(ptr)) => FieldRead::InternedTable { ptr },
+            (Some(Derive::Interned), Type::Ptr(ptr)) => FieldRead::InternedTable {
+                ptr,
+                then: follow(s, f, ptr),
+            },
             (None, Type::SharesEqual { section }) => FieldRead::SharesEqual { section },
             (None, Type::Table { count, offsets }) => FieldRead::TableBody { count, offsets },
             (None, Type::Switch { union, tag }) => FieldRead::Word { union, tag },
@@ -226,22 +229,10 @@ impl Checked {
                 fill: *fill,
             },
             (None, t @ Type::HashSlots { .. }) => FieldRead::HashSlots(t),
-            (_, Type::Ptr(ptr)) => {
-                let then = if ptr.optional {
-                    Follow::IfPresent
-                } else if s
-                    .fields
-                    .iter()
-                    .any(|g| matches!(&g.ty, Type::Follows { after, .. } if *after == f.name))
-                {
-                    Follow::Ended
-                } else if matches!(ptr.to, Type::Rows { .. }) {
-                    Follow::Late
-                } else {
-                    Follow::InOrder
-                };
-                FieldRead::Offset { ptr, then }
-            }
+            (_, Type::Ptr(ptr)) => FieldRead::Offset {
+                ptr,
+                then: follow(s, f, ptr),
+            },
             (_, Type::Follows { after, to, section }) => FieldRead::Follows { after, to, section },
             (_, Type::List { of, count }) => FieldRead::List { of, count },
             (_, t @ Type::Groups { .. }) => FieldRead::Groups(t),
@@ -252,5 +243,22 @@ impl Checked {
             },
             (None, t) => FieldRead::Inline(t),
         }
+    }
+}
+
+/// When the target of offset field `f` (of `s`) is followed.
+fn follow(s: &StructDef, f: &Field, ptr: &Ptr) -> Follow {
+    if ptr.optional {
+        Follow::IfPresent
+    } else if s
+        .fields
+        .iter()
+        .any(|g| matches!(&g.ty, Type::Follows { after, .. } if *after == f.name))
+    {
+        Follow::Ended
+    } else if matches!(ptr.to, Type::Rows { .. }) {
+        Follow::Late
+    } else {
+        Follow::InOrder
     }
 }

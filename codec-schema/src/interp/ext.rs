@@ -11,7 +11,7 @@
 use super::{
     base_of, variant_node, InterpError, Kind, Node, Open, Run, ShapeField, Site, Value, R,
 };
-use crate::{int_width, Base, Checked, Count, Derive, Field, Role, StructDef, Type, TypeDef};
+use crate::{int_width, Base, Checked, Count, Derive, Field, StructDef, Type, TypeDef};
 use codec_runtime::{DecodeResult, EncodeResult, Endian, SelectCx, StringPool};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -584,15 +584,14 @@ impl<'c> Run<'c, '_> {
             .iter()
             .position(|f| matches!(f.derive, Some(Derive::CellOffset(_))))
         {
-            if let Some(ti) = st
-                .fields
-                .iter()
-                .position(|f| f.role == Some(Role::CellType))
+            let (tag_field, count_field) = self.c.cell_fields(st);
+            if let Some(ti) =
+                tag_field.and_then(|t| st.fields.iter().position(|f| f.name == t.name))
             {
                 let offsets = self.c.field_offsets(st);
                 let tag_pos = offsets[ti].map_or(pos, |o| pos + o);
                 let tag = self.stored_u64(&st.fields[ti].name).unwrap_or(0);
-                let count = match st.fields.iter().find(|f| f.role == Some(Role::CellCount)) {
+                let count = match count_field {
                     Some(c) => self.stored_u64(&c.name).unwrap_or(0),
                     None => 1,
                 };

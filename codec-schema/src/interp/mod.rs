@@ -34,7 +34,9 @@ pub use value::{
 };
 
 use crate::docs::{derive_label, type_label};
-use crate::{FieldRead, Follow, int_width, Base, Checked, Count, Derive, StructDef, Type, TypeDef, UnionDef};
+use crate::{
+    int_width, Base, Checked, Count, Derive, FieldRead, Follow, StructDef, Type, TypeDef, UnionDef,
+};
 use codec_runtime::{DecodeError, ErrorKind, Limits, PathSeg, Reader};
 use compact_str::{format_compact, CompactString};
 use serde::Serialize;
@@ -844,7 +846,10 @@ impl<'c> Run<'c, '_> {
                         .map_err(|e| e.in_field(f.name.clone()))?;
                 }
                 FieldRead::HashSlots(_) => {
-                    return Err(InterpError::invalid(p, "internal: not a table of hash slots"))
+                    return Err(InterpError::invalid(
+                        p,
+                        "internal: not a table of hash slots",
+                    ))
                 }
                 FieldRead::Pad { align, fill } => {
                     let (byte, end) =
@@ -866,7 +871,7 @@ impl<'c> Run<'c, '_> {
                     p = end;
                 }
                 // Followed after the fields (`Follow` in the second pass).
-                FieldRead::InternedTable { ptr } | FieldRead::Offset { ptr, .. } => {
+                FieldRead::InternedTable { ptr, .. } | FieldRead::Offset { ptr, .. } => {
                     let raw = self
                         .read_uint(&ptr.width, p)
                         .map_err(|e| e.in_field(f.name.clone()))?;
@@ -1007,11 +1012,7 @@ impl<'c> Run<'c, '_> {
             let fs = site.field(&f.name, f.is_unknown());
             let plan = self.c.field_read(st, f);
             match plan {
-                FieldRead::InternedTable { ptr } | FieldRead::Offset { ptr, .. } => {
-                    let then = match plan {
-                        FieldRead::Offset { then, .. } => then,
-                        _ => Follow::InOrder,
-                    };
+                FieldRead::InternedTable { ptr, then } | FieldRead::Offset { ptr, then } => {
                     let Some((at, raw)) = raws[i] else { continue };
                     match then {
                         Follow::IfPresent if raw == 0 => continue,

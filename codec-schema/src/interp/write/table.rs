@@ -19,7 +19,7 @@
 
 use super::{at, elements, field, integer, octets, width, Enc};
 use crate::interp::Value;
-use crate::{int_width, Checked, Derive, Ptr, Role, StructDef, Type, TypeDef, UnionDef};
+use crate::{int_width, Checked, Derive, Ptr, StructDef, Type, TypeDef, UnionDef};
 use codec_runtime::{EncodeError, EncodeResult, HashSpec};
 
 /// What a record notes for the constructs that find it later, per type
@@ -95,12 +95,12 @@ impl<'c> Enc<'c, '_> {
         t: &Type,
         path: &str,
     ) -> EncodeResult<()> {
-        let role = |r: Role| st.fields.iter().find(|f| f.role == Some(r));
-        let Some(tag_field) = role(Role::CellType) else {
+        let (tag_field, count_field) = self.c.cell_fields(st);
+        let Some(tag_field) = tag_field else {
             return self.w.put_uint(width(t), 0, "").map_err(at(path));
         };
         let tag = integer(field(v, &tag_field.name, path)?, path)? as u64;
-        let count = match role(Role::CellCount) {
+        let count = match count_field {
             Some(c) => integer(field(v, &c.name, path)?, path)? as u64,
             None => 1,
         };
@@ -344,19 +344,7 @@ impl<'c> Enc<'c, '_> {
 
     /// The root's `Stride` field: the row length the layout gave.
     pub(super) fn stride(&self, root: &StructDef, rows: &str) -> u64 {
-        let align = root
-            .fields
-            .iter()
-            .find(|f| f.name == rows)
-            .and_then(|f| match &f.ty {
-                Type::Ptr(p) => match &p.to {
-                    Type::Rows { stride_align, .. } => Some(stride_align.value()),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .unwrap_or(1);
-        self.w.row_stride(align)
+        self.w.row_stride(self.c.stride_align(root, rows))
     }
 
     /// Patches the root's checksums, last: they cover the bytes every other
