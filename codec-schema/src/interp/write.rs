@@ -1366,18 +1366,7 @@ impl<'c> Enc<'c, '_> {
                     let rec = placed.ok_or_else(|| unplaced("a string pool"))?;
                     let id = self.c.section_id(p.section.as_deref().unwrap_or_default());
                     let target = self.w.place_pool(id.unwrap_or(0));
-                    let base = self.base(&p.base, rec);
-                    self.w
-                        .patch_offset(
-                            rec + off,
-                            width(&p.width),
-                            base,
-                            p.scale,
-                            target,
-                            self.endian,
-                            "",
-                        )
-                        .map_err(at(&fpath))?;
+                    self.patch_to(p, rec, *off, target, &fpath)?;
                     continue;
                 }
                 Type::Switch { union, .. } | Type::Select { union, .. } => {
@@ -1419,11 +1408,8 @@ impl<'c> Enc<'c, '_> {
                 self.w.defer(fv as *const Value as usize, 0, 0, target);
                 continue;
             };
+            self.patch_to(p, rec, *off, target, &fpath)?;
             let base = self.base(&p.base, rec);
-            let w = width(&p.width);
-            self.w
-                .patch_offset(rec + off, w, base, p.scale, target, self.endian, "")
-                .map_err(at(&fpath))?;
             // The end of a (start, end) pair is patched with the start.
             if let Some(pair) = self.c.end_pair(st, ty) {
                 let (eoff, ety, esize) = pair.map_err(|m| EncodeError::new(&fpath, m))?;
@@ -1506,6 +1492,30 @@ impl<'c> Enc<'c, '_> {
             self.w.end_value(start, item_align)
         };
         Ok(target + bias)
+    }
+
+    /// Patches offset field `p` at `rec + off` (its record at `rec`) to
+    /// `target`.
+    fn patch_to(
+        &mut self,
+        p: &Ptr,
+        rec: u64,
+        off: u64,
+        target: u64,
+        path: &str,
+    ) -> EncodeResult<()> {
+        let base = self.base(&p.base, rec);
+        self.w
+            .patch_offset(
+                rec + off,
+                width(&p.width),
+                base,
+                p.scale,
+                target,
+                self.endian,
+                "",
+            )
+            .map_err(at(path))
     }
 
     /// The address an offset of base `b` counts from (`rec`: its record's).

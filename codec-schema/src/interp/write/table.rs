@@ -315,29 +315,6 @@ impl<'c> Enc<'c, '_> {
         Ok(())
     }
 
-    /// Patches the offset at `rec + off` (field `p`) to `target`.
-    fn patch_to(
-        &mut self,
-        p: &Ptr,
-        rec: u64,
-        off: u64,
-        target: u64,
-        path: &str,
-    ) -> EncodeResult<()> {
-        let base = self.base(&p.base, rec);
-        self.w
-            .patch_offset(
-                rec + off,
-                width(&p.width),
-                base,
-                p.scale,
-                target,
-                self.endian,
-                "",
-            )
-            .map_err(at(path))
-    }
-
     fn section_item_align(&self, p: &Ptr) -> u64 {
         self.c.section(self.target_section(p)).item_align
     }
