@@ -121,16 +121,38 @@ macro_rules! walkers {
                 Ok(())
             }
 
+            /// A node: a container is walked (a call, the walk recursing),
+            /// a leaf read in the caller's loop.
+            #[inline(always)]
             fn node(n: v::NodeView<'_>, t: &mut Tally) -> DecodeResult<()> {
+                use v::NodeView as N;
+                match n {
+                    N::Array(a) => {
+                        t.nodes += 1;
+                        array(a, t)
+                    }
+                    N::Hash(h) => {
+                        t.nodes += 1;
+                        hash(h, t)
+                    }
+                    N::HashMap(m) => {
+                        t.nodes += 1;
+                        hash_map(m, t)
+                    }
+                    leaf => self::leaf(leaf, t),
+                }
+            }
+
+            #[inline(always)]
+            fn leaf(n: v::NodeView<'_>, t: &mut Tally) -> DecodeResult<()> {
                 use v::NodeView as N;
                 t.nodes += 1;
                 match n {
                     N::String(s) => t.string_bytes += s.len() as u64,
                     N::Binary(b) => t.binary_bytes += b.len() as u64,
                     N::File(f) => t.binary_bytes += f.data()?.len() as u64,
-                    N::Array(a) => array(a, t)?,
-                    N::Hash(h) => hash(h, t)?,
-                    N::HashMap(m) => hash_map(m, t)?,
+                    // Walked by `node`.
+                    N::Array(_) | N::Hash(_) | N::HashMap(_) => {}
                     N::Bool(b) => t.number(u64::from(b)),
                     N::Int(i) => t.number(i as u64),
                     N::Float(f) => t.number(u64::from(f.to_bits())),
