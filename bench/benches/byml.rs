@@ -12,7 +12,9 @@
 //!
 //! `codec_model_floor_clone` is not a decoder: it clones the decoded
 //! documents, the least work any decoder into the owned model does.
-//! `codec_view_visit` builds no document: it opens each file's zero-copy
+//! `floor_output_copy` is not an encoder either: it copies each file's
+//! bytes into a new buffer of their length, the least work any encoder
+//! does. `codec_view_visit` builds no document: it opens each file's zero-copy
 //! views and visits every node, key and string in place
 //! (`formats::byml::views::visit`), what a tool that only reads needs.
 //!
@@ -197,6 +199,17 @@ fn bench_shape(c: &mut Criterion, shape: &str, set: &[File]) {
         b.iter(|| {
             for f in set {
                 black_box(black_box(&f.peer).to_binary_with_version(endian(f.variant), f.version));
+            }
+        })
+    });
+    // Not an encoder: a new buffer of the file's length holding its bytes,
+    // copied once. Every encoder does at least this much.
+    g.bench_function(BenchmarkId::from_parameter("floor_output_copy"), |b| {
+        b.iter(|| {
+            for f in set {
+                let mut out = Vec::with_capacity(f.bytes.len());
+                out.extend_from_slice(black_box(&f.bytes));
+                black_box(out);
             }
         })
     });
