@@ -1053,6 +1053,10 @@ impl<'c> Run<'c, '_> {
                     }
                     self.reopen(i);
                     for (k, &(at, raw)) in lists[i].iter().enumerate() {
+                        // An optional offset of 0 leads nowhere.
+                        if ptr.optional && raw == 0 {
+                            continue;
+                        }
                         self.reopen(k);
                         let es = fs.index(k);
                         self.follow(st, i, ptr, pos, at, raw, &raws, &es)
