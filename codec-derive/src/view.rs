@@ -1331,8 +1331,11 @@ impl Gen<'_> {
                 pub const SIZE: u64 = #prefix;
 
                 /// The record at `at`: checks that its fixed part lies in
-                /// the file (and its magic).
-                #[inline]
+                /// the file (and its magic). Always inlined: a view returned
+                /// through memory is read back wider than it was written,
+                /// and the caller stalls on it (issue 51: a fifth of a walk
+                /// over small arrays, at the load after this call).
+                #[inline(always)]
                 pub fn view_at(cx: ViewCx<'s>, at: u64) -> DecodeResult<Self> {
                     let rec = cx.record(at, #prefix)?;
                     #checks
