@@ -526,6 +526,7 @@ impl Gen<'_> {
             #[doc(hidden)]
             pub trait __Payload<const V: usize>: Sized {
                 fn decode_payload(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> #rt::DecodeResult<Self>;
+                fn decode_payload_into(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64, out: &mut ::std::vec::Vec<Self>) -> #rt::DecodeResult<()>;
             }
             #[doc(hidden)]
             pub trait __DecodeUnit<const V: usize>: Sized {

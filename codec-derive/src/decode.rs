@@ -930,13 +930,24 @@ impl Gen<'_> {
             } else {
                 quote!(v)
             };
-            quote! {
+            let arm = quote! {
                 #tag => match #read {
                     Ok(v) => Ok(Self::#vn(#wrap)),
                     Err(e) => Err(e.within(#rt::PathSeg::Variant(::std::borrow::Cow::Borrowed(#vname)))),
                 }
-            }
+            };
+            let push = quote! {
+                #tag => match #read {
+                    Ok(v) => {
+                        out.push(Self::#vn(#wrap));
+                        Ok(())
+                    }
+                    Err(e) => Err(e.within(#rt::PathSeg::Variant(::std::borrow::Cow::Borrowed(#vname)))),
+                }
+            };
+            (arm, push)
         });
+        let (arms, pushes): (Vec<_>, Vec<_>) = arms.unzip();
         let _ = &name;
         let vis = self.vis();
         self.impl_block(
@@ -951,6 +962,20 @@ impl Gen<'_> {
                 #vis fn decode_payload(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> #rt::DecodeResult<Self> {
                     match tag {
                         #(#arms,)*
+                        _ => Err(#unknown),
+                    }
+                }
+
+                /// [`decode_payload`](Self::decode_payload), the value pushed
+                /// onto `out`: each variant is built where the list holds it,
+                /// not returned through memory and copied (a copy that read
+                /// the value back wider than it was written stalled a list's
+                /// decode on every element; issue 51).
+                #[allow(unused_variables, clippy::redundant_closure_call)]
+                #[inline]
+                #vis fn decode_payload_into(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64, out: &mut ::std::vec::Vec<Self>) -> #rt::DecodeResult<()> {
+                    match tag {
+                        #(#pushes,)*
                         _ => Err(#unknown),
                     }
                 }

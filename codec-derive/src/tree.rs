@@ -479,9 +479,8 @@ impl Gen<'_> {
                             for i in 0..n as usize {
                                 let q = p + i as u64 * #size;
                                 let tag = u64::from(#tags[i]);
-                                match #un::decode_payload(r, tag, q, q, #at_tags + i as u64) {
-                                    Ok(v) => out.push(v),
-                                    Err(e) => return Err(e.at_index(i).in_field(#fname)),
+                                if let Err(e) = #un::decode_payload_into(r, tag, q, q, #at_tags + i as u64, &mut out) {
+                                    return Err(e.at_index(i).in_field(#fname));
                                 }
                             }
                             out
