@@ -429,14 +429,29 @@ impl Writer {
     /// Gathers the interned strings of `v` (before the root is written).
     /// In a schema with shared sections this is also the pass that builds
     /// every shape, so the later walks find them all.
+    ///
+    /// Blobs are known by their length in this pass, not copied (a file of
+    /// one 32 KiB blob copied it once for this and once more to write it;
+    /// issue 51). When two blobs share a length, the pass is made again
+    /// with a copy of each distinct blob, so that equal ones get one shape.
     pub fn intern_all<T: Collect>(&mut self, v: &T, tables: usize) {
+        self.shapes.lazy_blobs = true;
+        self.collect_shapes(v);
+        if self.shapes.blob_lengths_repeat {
+            self.shapes.restart();
+            self.collect_shapes(v);
+        }
+        self.shapes.lazy_blobs = false;
+        self.shapes.strings.sorted(tables, &mut self.tables);
+    }
+
+    fn collect_shapes<T: Collect>(&mut self, v: &T) {
         self.shapes.fresh = true;
         let mut c = Collector {
             shapes: &mut self.shapes,
         };
         v.collect(&mut c);
         self.shapes.fresh = false;
-        self.shapes.strings.sorted(tables, &mut self.tables);
     }
 
     /// Table `table`'s sorted strings, lent to the record that writes them

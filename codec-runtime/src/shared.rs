@@ -238,20 +238,48 @@ impl Shapes {
         self.blob_bytes.clear();
         self.blob_spans.clear();
         crate::pool::clear_map(&mut self.blobs_of_len);
+        self.lazy_blobs = false;
+        self.blob_lengths_repeat = false;
     }
+
+    /// Empties what a pass over the document built (the shapes, the records
+    /// met, the strings, the blobs), keeping what the document's settings
+    /// put there before it (the sections written apart).
+    pub(crate) fn restart(&mut self) {
+        let apart = self.apart;
+        self.clear();
+        self.apart = apart;
+    }
+
+    /// A blob's bytes are not kept (`lazy_blobs`): its place in the store.
+    const NOT_KEPT: usize = usize::MAX;
 
     /// The id of blob `b` among the blobs of this encode: equal bytes, equal
     /// id. Looked up by length, then compared byte for byte (a copy of each
     /// distinct blob is kept for that).
+    ///
+    /// In the first pass over a document (`lazy_blobs`), a blob is known by
+    /// its length alone and not copied: a blob whose length is its own
+    /// equals no other. A second blob of a length already met gets an id of
+    /// its own too, and the pass is made again with copies
+    /// (`Writer::intern_all`), so that equal blobs get one id.
     pub fn blob_id(&mut self, b: &[u8]) -> u32 {
         let same_length = self.blobs_of_len.entry(b.len()).or_default();
-        for &id in same_length.iter() {
-            let (at, len) = self.blob_spans[id as usize];
-            if self.blob_bytes[at..at + len] == *b {
-                return id;
+        let id = self.blob_spans.len() as u32;
+        if self.lazy_blobs {
+            self.blob_lengths_repeat |= !same_length.is_empty();
+            self.blob_spans.push((Self::NOT_KEPT, b.len()));
+            same_length.push(id);
+            return id;
+        }
+        for &other in same_length.iter() {
+            let (at, len) = self.blob_spans[other as usize];
+            // A blob met lazily is compared with nothing (its bytes are
+            // not kept): equal or not, it keeps its own id.
+            if at != Self::NOT_KEPT && self.blob_bytes[at..at + len] == *b {
+                return other;
             }
         }
-        let id = self.blob_spans.len() as u32;
         self.blob_spans.push((self.blob_bytes.len(), b.len()));
         self.blob_bytes.extend_from_slice(b);
         same_length.push(id);
@@ -612,6 +640,31 @@ mod tests {
         assert_eq!(key(&short, &mut s).len(), 4 + BLOB_RUN - 1);
         s.clear();
         assert_eq!(s.blob_id(&b), 0, "ids start again after clear");
+    }
+
+    /// The first pass knows a blob by its length: no copy is kept, a blob
+    /// of a length of its own gets its id at once, and a second blob of a
+    /// length already met is noted, for the pass with copies.
+    #[test]
+    fn a_lazy_pass_copies_no_blob_and_notes_a_repeated_length() {
+        let mut s = Shapes {
+            lazy_blobs: true,
+            ..Shapes::default()
+        };
+        let a = vec![1u8; 100];
+        let c = vec![2u8; 200];
+        assert_eq!((s.blob_id(&a), s.blob_id(&c)), (0, 1));
+        assert!(s.blob_bytes.is_empty(), "no bytes copied");
+        assert!(!s.blob_lengths_repeat);
+        // Equal to the first: in this pass it gets an id of its own, and the
+        // pass must be made again.
+        assert_eq!(s.blob_id(&a.clone()), 2);
+        assert!(s.blob_lengths_repeat);
+        s.apart = 0b10;
+        s.restart();
+        assert_eq!(s.apart, 0b10, "the document's settings stay");
+        assert!(!s.lazy_blobs && !s.blob_lengths_repeat);
+        assert_eq!((s.blob_id(&a), s.blob_id(&a.clone())), (0, 0));
     }
 
     #[test]

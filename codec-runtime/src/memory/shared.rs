@@ -96,4 +96,10 @@ pub struct Shapes {
     pub(crate) blob_bytes: Vec<u8>,
     pub(crate) blob_spans: Vec<(usize, usize)>,
     pub(crate) blobs_of_len: FxHashMap<usize, Vec<u32>>,
+    /// The first pass over a document knows a blob by its length alone
+    /// (no copy of its bytes): each blob gets an id of its own, and a
+    /// second blob of a length already met is noted (`blob_lengths_repeat`)
+    /// so that the pass is made again with copies (`Writer::intern_all`).
+    pub(crate) lazy_blobs: bool,
+    pub(crate) blob_lengths_repeat: bool,
 }
