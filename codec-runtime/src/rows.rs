@@ -695,12 +695,8 @@ pub fn row_layout(
     stride: u64,
     what: &str,
 ) -> EncodeResult<Vec<CellSlot>> {
-    let per_row = cells_per_row(w);
-    if width as u64 != per_row && len > 0 {
-        return Err(EncodeError::new(
-            what,
-            format!("the rows have {width} cell(s) each, but the columns describe {per_row}"),
-        ));
+    if len > 0 {
+        check_row_width(width, cells_per_row(w), what)?;
     }
     let slots: Vec<CellSlot> = w.cells().to_vec();
     if slots.iter().any(|s| s.offset + s.count * s.size > stride) {
@@ -710,6 +706,17 @@ pub fn row_layout(
         ));
     }
     Ok(slots)
+}
+
+/// A row of `width` cells, where the columns describe `per_row`.
+pub fn check_row_width(width: usize, per_row: u64, what: &str) -> EncodeResult<()> {
+    if width as u64 == per_row {
+        return Ok(());
+    }
+    Err(EncodeError::new(
+        what,
+        format!("the rows have {width} cell(s) each, but the columns describe {per_row}"),
+    ))
 }
 
 /// The column cell `k` of a row belongs to, under the layout `slots`.

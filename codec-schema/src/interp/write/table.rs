@@ -221,12 +221,17 @@ impl<'c> Enc<'c, '_> {
         let stride = self.w.row_stride(stride_align.value());
         self.at.insert(rows as *const Value, start);
         let rows_v = elements(rows, path)?;
+        let first = match rows_v.first() {
+            Some(r) => elements(r, path)?.len(),
+            None => 0,
+        };
+        let slots = codec_runtime::rows::row_layout(&self.w, first, rows_v.len(), stride, path)?;
+        let per_row: u64 = slots.iter().map(|s| s.count).sum();
         for (i, row) in rows_v.iter().enumerate() {
             let rpath = format!("{path}[{i}]");
             let row = elements(row, &rpath)?;
             // Each row is checked as the codec checks the rows' one width.
-            let slots =
-                codec_runtime::rows::row_layout(&self.w, row.len(), rows_v.len(), stride, &rpath)?;
+            codec_runtime::rows::check_row_width(row.len(), per_row, &rpath)?;
             let row_start = self.w.pos();
             let mut k = 0usize;
             for s in &slots {
