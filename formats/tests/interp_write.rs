@@ -646,3 +646,30 @@ fn a_null_offset_in_a_list_is_read_as_none() {
     // in the generic form yet: the writer refuses such lists by name).
     assert_eq!(xs, &Value::Seq(vec![Value::U32(7), Value::Unit]), "{v:?}");
 }
+
+/// With `--schema`, a built-in format's schema takes the format's
+/// detection of the variant: the XC1 Wii table also decodes as an XCX
+/// table of no columns (its column data read as reserved bytes), which the
+/// first variant to decode gave before.
+#[test]
+fn a_schema_of_a_built_in_format_reads_the_variant_the_format_detects() {
+    let Some(dir) = common::corpus("bdat") else {
+        eprintln!("SKIPPED: no bdat corpus");
+        return;
+    };
+    let file = dir.join("bdatrs_test_legacy_wii_1.bdat");
+    let schema = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schemas/bdat_legacy.ron");
+    let o = common::codec(&[
+        "to-text".as_ref(),
+        "--schema".as_ref(),
+        schema.as_os_str(),
+        file.as_os_str(),
+        "-o".as_ref(),
+        "-".as_ref(),
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&common::stdout(&o)).unwrap();
+    assert_eq!(j["variant"], "Wii");
+    let columns = j["document"]["tables"][0]["columns"].as_array().unwrap();
+    assert_eq!(columns.len(), 7);
+}
