@@ -15,8 +15,9 @@
 //! records (rows, hash indexes, references by ordinal, checksums, units
 //! transformed by glue) by the `table` module. An external type is the
 //! bytes it was read from. What it does not write yet (shared subtrees
-//! outside a depth-first section, some lists of offsets) is refused before a byte is written, naming the field and the construct:
-//! [`writable`] says so for a whole schema.
+//! outside a depth-first section, some lists of offsets) is refused before
+//! a byte is written, naming the field and the construct: [`writable`]
+//! says so for a whole schema.
 //!
 //! Where the generated encoder knows a record's position from its type's
 //! fixed size, the interpreter remembers where it wrote each record's
@@ -1296,7 +1297,7 @@ impl<'c> Enc<'c, '_> {
             }
             if let (Some(Derive::Interned), Type::Ptr(p)) = (&f.derive, &f.ty) {
                 let fpath = format!("{path}.{}", f.name);
-                let Some(rec) = placed else { continue };
+                let rec = placed.ok_or_else(|| unplaced("an interned table"))?;
                 self.place_interned(sec, f, p, rec, *off, &fpath)?;
                 continue;
             }

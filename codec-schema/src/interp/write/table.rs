@@ -303,18 +303,7 @@ impl<'c> Enc<'c, '_> {
                     ));
                 };
                 let target = self.place_value(&cp.to, value, &dedup, item_align, &cpath)?;
-                let base = self.base(&cp.base, cell_at);
-                self.w
-                    .patch_offset(
-                        cell_at,
-                        width(&cp.width),
-                        base,
-                        cp.scale,
-                        target,
-                        self.endian,
-                        "",
-                    )
-                    .map_err(at(&cpath))?;
+                self.patch_to(cp, cell_at, 0, target, &cpath)?;
             }
         }
         Ok(())
