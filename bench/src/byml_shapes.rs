@@ -88,7 +88,9 @@ pub fn float_arrays() -> (&'static str, Vec<u8>) {
             items.push(Node::Int(rng.below(1_000) as i32));
             ints -= 1;
         }
-        curves.push(Node::Array(Array { items }));
+        curves.push(Node::Array(Array {
+            items: items.into(),
+        }));
     }
 
     // Entries: arrays of curves, spread over the entries.
@@ -104,7 +106,9 @@ pub fn float_arrays() -> (&'static str, Vec<u8>) {
             let items: Vec<Node> = curves.by_ref().take(per_entry).collect();
             entries.push(Entry {
                 key: keys[(h * 7 + e * 13) % KEYS].as_str().into(),
-                value: Node::Array(Array { items }),
+                value: Node::Array(Array {
+                    items: items.into(),
+                }),
             });
         }
         entries.sort_by(|a, b| a.key.cmp(&b.key));
@@ -135,7 +139,7 @@ pub fn one_blob() -> (&'static str, Vec<u8>) {
         path_table: 0,
         shares_equal: true,
         root: Some(Container::Array(Array {
-            items: vec![Node::Binary(blob)],
+            items: vec![Node::Binary(blob)].into(),
         })),
     };
     let bytes = byml::encode(&doc, Variant::Le).expect("the fixture encodes");

@@ -99,7 +99,7 @@ pub fn byml_walk(doc: &formats::byml::Header) -> u64 {
             .fold(s.len() as u64, |h, &b| h.rotate_left(5) ^ u64::from(b))
     }
     fn array(a: &Array) -> u64 {
-        a.items.iter().map(node).fold(1, u64::wrapping_add)
+        a.items.iter().map(|n| node(&n)).fold(1, u64::wrapping_add)
     }
     fn hash(h: &Hash) -> u64 {
         h.entries

@@ -14,6 +14,7 @@
 mod constructs;
 mod decode;
 mod encode;
+mod inline;
 mod layout;
 mod names;
 mod tree;

@@ -469,22 +469,30 @@ impl Gen<'_> {
                     return None;
                 };
                 let n = local("raw", c);
+                let general = quote! {
+                    {
+                        let n: u64 = #n;
+                        if let Err(e) = r.check_count(p, p, n, #size) { return Err(e.in_field(#fname)); }
+                        let mut out = ::std::vec::Vec::with_capacity(n as usize);
+                        for i in 0..n as usize {
+                            let q = p + i as u64 * #size;
+                            let tag = u64::from(#tags[i]);
+                            if let Err(e) = #un::decode_payload_into(r, tag, q, q, #at_tags + i as u64, &mut out) {
+                                return Err(e.at_index(i).in_field(#fname));
+                            }
+                        }
+                        out
+                    }
+                };
+                let read = if f.inline {
+                    Gen::inline_list_read(union, &tags, general)
+                } else {
+                    general
+                };
                 Some((
                     quote! {
                         let #at = p;
-                        let #v = {
-                            let n: u64 = #n;
-                            if let Err(e) = r.check_count(p, p, n, #size) { return Err(e.in_field(#fname)); }
-                            let mut out = ::std::vec::Vec::with_capacity(n as usize);
-                            for i in 0..n as usize {
-                                let q = p + i as u64 * #size;
-                                let tag = u64::from(#tags[i]);
-                                if let Err(e) = #un::decode_payload_into(r, tag, q, q, #at_tags + i as u64, &mut out) {
-                                    return Err(e.at_index(i).in_field(#fname));
-                                }
-                            }
-                            out
-                        };
+                        let #v = #read;
                         p += #v.len() as u64 * #size;
                     },
                     TokenStream::new(),
@@ -873,7 +881,7 @@ impl Gen<'_> {
         quote! {
             let off = w.pos() - start;
             for (i, e) in self.#fid.iter().enumerate() {
-                #un::write_word(e, w, #rt::key_of(self), Self::TYPE_ID, off + i as u64 * #size, #what)?;
+                #un::write_word(&*e, w, #rt::key_of(self), Self::TYPE_ID, off + i as u64 * #size, #what)?;
             }
         }
     }
@@ -1090,9 +1098,16 @@ impl Gen<'_> {
                     Type::Switch { union, .. } => {
                         let un = self.path_as(union, "__Tree");
                         let size = self.c.fixed_size(of).unwrap_or(4);
+                        // An inline list's leaves lead nowhere: only its
+                        // heap form is walked.
+                        let items = if f.inline {
+                            quote!(self.#fid.heap_items())
+                        } else {
+                            quote!(self.#fid)
+                        };
                         body.extend(quote! {
                             let off = #off;
-                            for (i, e) in self.#fid.iter().enumerate() {
+                            for (i, e) in #items.iter().enumerate() {
                                 #un::visit_word(e, w, sec, #rt::key_of(self), Self::TYPE_ID, off + i as u64 * #size, pos)?;
                             }
                         });

@@ -132,9 +132,12 @@ impl Gen<'_> {
             .filter(|f| seen.insert(f.name.as_str()))
         {
             let fname = ident(&f.name);
-            let ty = match &f.external {
-                Some(path) => external_ty(path),
-                None => self.rust_ty(&f.ty, &s.name, &f.name),
+            let ty = match (&f.external, &f.ty) {
+                (Some(path), _) => external_ty(path),
+                (None, Type::List { of, .. }) if f.inline => {
+                    Gen::inline_list_ty(self.rust_ty(of, &s.name, &f.name))
+                }
+                (None, t) => self.rust_ty(t, &s.name, &f.name),
             };
             let fdoc = doc_lines(&f.doc, None);
             let ser = self.serde_with(&f.ty, false);
@@ -356,12 +359,14 @@ impl Gen<'_> {
         } else {
             TokenStream::new()
         };
+        let leaf = self.leaf_impl(u);
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
             #ser
             pub enum #name { #(#variants,)* }
             #row_cell
+            #leaf
             impl #name {
                 /// The tag value that selects this variant in the file.
                 pub const fn tag(&self) -> u64 { match self { #(#tags,)* } }

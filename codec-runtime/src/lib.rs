@@ -15,6 +15,7 @@ pub mod error;
 pub mod external;
 pub mod groups;
 pub mod held;
+pub mod inline_list;
 pub mod interned;
 pub mod lane;
 pub mod layout;
@@ -40,6 +41,7 @@ pub mod writer;
 
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};
 pub use external::External;
+pub use inline_list::{InlineList, Leaf};
 pub use layout::{SelectCx, StringPool};
 pub use placement::Aligned;
 pub use reader::{align_up, Endian, Limits, Reader};

@@ -497,6 +497,32 @@ impl Checked {
             .unwrap_or(0)
     }
 
+    /// The variants of `union` an `inline` list holds in a word, with the
+    /// kind each is packed as (its rank among them): those whose payload
+    /// is a 32-bit integer or float, a `Bool32` or a 4-byte `Magic`, the
+    /// first 15. Asked by the checker, the generator and the docs.
+    pub fn leaf_variants<'a>(&'a self, union: &str) -> Vec<(u8, &'a Variant)> {
+        let Some(TypeDef::Union(u)) = self.get(union) else {
+            return Vec::new();
+        };
+        u.variants
+            .iter()
+            .filter(|v| Self::is_word_leaf(&v.ty))
+            .take(15)
+            .enumerate()
+            .map(|(k, v)| (k as u8, v))
+            .collect()
+    }
+
+    /// A payload one 32-bit word holds whole.
+    pub fn is_word_leaf(t: &Type) -> bool {
+        match t {
+            Type::I32 | Type::U32 | Type::F32 | Type::Bool32 => true,
+            Type::Magic(m) => m.len() == 4,
+            _ => false,
+        }
+    }
+
     pub fn is_stored(f: &Field) -> bool {
         f.derive.is_none()
             && !matches!(f.ty, Type::Magic(_))

@@ -382,6 +382,13 @@ pub struct Field {
     /// TXT2) is such a field.
     #[serde(default)]
     pub size: Option<String>,
+    /// For a list of a union's values (`List(of: Switch(..))`): a list of at
+    /// most four elements, each one of the union's word-sized leaves (a
+    /// 32-bit integer or float, a `Bool32`, a 4-byte `Magic`), is held in
+    /// the list itself, without an allocation (`codec_runtime::InlineList`).
+    /// For documents of many small containers; the file is the same.
+    #[serde(default)]
+    pub inline: bool,
 }
 
 /// The order in which a sorted list's targets are placed.

@@ -199,7 +199,7 @@ fn byml_v7() -> byml::Header {
                 entry(
                     "Translate",
                     Node::Array(Array {
-                        items: vec![Node::Float(x), Node::Float(0.0), Node::Float(-x)],
+                        items: vec![Node::Float(x), Node::Float(0.0), Node::Float(-x)].into(),
                     }),
                 ),
             ],
@@ -214,7 +214,7 @@ fn byml_v7() -> byml::Header {
                 entry(
                     "Actors",
                     Node::Array(Array {
-                        items: vec![actor("Npc_Sample", 1.5), actor("Obj_Sample", -20.25)],
+                        items: vec![actor("Npc_Sample", 1.5), actor("Obj_Sample", -20.25)].into(),
                     }),
                 ),
                 entry("Flags", Node::HashMap(HashMap { entries: flags })),

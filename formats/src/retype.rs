@@ -132,7 +132,7 @@ fn byml(old: &Header, new: &Header, out: &mut Vec<TypeChange>) {
             return;
         }
         for (i, (x, y)) in a.items.iter().zip(&b.items).enumerate() {
-            node(x, y, &format!("{at}[{i}]"), "", out);
+            node(&x, &y, &format!("{at}[{i}]"), "", out);
         }
     }
     match (&old.root, &new.root) {

@@ -128,7 +128,7 @@ fn new_documents_are_laid_out_like_nintendos_writer() {
 fn placement_order_of_a_hash_survives_a_round_trip() {
     let leaf = |x: i32| {
         Node::Array(Array {
-            items: vec![Node::Int(x)],
+            items: vec![Node::Int(x)].into(),
         })
     };
     let doc = Header {
@@ -152,7 +152,7 @@ fn bad_input_gets_a_located_error() {
         path_table: 0,
         shares_equal: true,
         root: Some(Container::Array(Array {
-            items: vec![Node::String("s".into())],
+            items: vec![Node::String("s".into())].into(),
         })),
     };
     let good = byml::encode(&doc, Variant::Le).unwrap();
@@ -198,7 +198,7 @@ fn equal_containers_are_shared_or_kept_apart_as_the_file_had_them() {
         path_table: 0,
         shares_equal,
         root: Some(Container::Array(Array {
-            items: vec![xyz(), xyz(), Node::Int(1), xyz()],
+            items: vec![xyz(), xyz(), Node::Int(1), xyz()].into(),
         })),
     };
     // Apart: three copies of the 28-byte hash, each where it is met.
@@ -229,7 +229,7 @@ fn equal_containers_are_shared_or_kept_apart_as_the_file_had_them() {
         path_table: 0,
         shares_equal: true,
         root: Some(Container::Array(Array {
-            items: vec![xyz(), Node::Int(1)],
+            items: vec![xyz(), Node::Int(1)].into(),
         })),
     };
     let bytes = byml::encode(&plain, Variant::Le).unwrap();
@@ -249,7 +249,7 @@ fn containers_holding_equal_blobs_are_shared_and_others_are_not() {
     y[99] = 0;
     let holder = |b: &Vec<u8>| {
         Node::Array(Array {
-            items: vec![Node::Binary(b.clone()), Node::Int(7)],
+            items: vec![Node::Binary(b.clone()), Node::Int(7)].into(),
         })
     };
     let doc = Header {
@@ -257,7 +257,7 @@ fn containers_holding_equal_blobs_are_shared_and_others_are_not() {
         path_table: 0,
         shares_equal: true,
         root: Some(Container::Array(Array {
-            items: vec![holder(&x), holder(&x), holder(&y)],
+            items: vec![holder(&x), holder(&x), holder(&y)].into(),
         })),
     };
     let bytes = byml::encode(&doc, Variant::Le).unwrap();
@@ -273,7 +273,7 @@ fn containers_holding_equal_blobs_are_shared_and_others_are_not() {
     // One blob alone of its length: nothing to compare, the same bytes.
     let single = Header {
         root: Some(Container::Array(Array {
-            items: vec![holder(&x), Node::Int(1)],
+            items: vec![holder(&x), Node::Int(1)].into(),
         })),
         ..doc.clone()
     };
@@ -440,7 +440,7 @@ fn a_node_type_not_read_yet_is_refused_at_its_type_byte() {
         path_table: 0,
         shares_equal: true,
         root: Some(Container::Array(Array {
-            items: vec![Node::Int(5), Node::UInt(6)],
+            items: vec![Node::Int(5), Node::UInt(6)].into(),
         })),
     };
     let good = byml::encode(&doc, Variant::Le).unwrap();
@@ -492,7 +492,7 @@ fn a_hash_keyed_map_is_written_sorted_with_its_types_after_the_entries() {
             (
                 0x20,
                 Node::Array(Array {
-                    items: vec![Node::Bool(true)],
+                    items: vec![Node::Bool(true)].into(),
                 }),
             ),
         ]))),
@@ -559,7 +559,7 @@ fn nested_hash_maps_read_their_own_types() {
         path_table: 0,
         shares_equal: true,
         root: Some(Container::Array(Array {
-            items: vec![inner(1), inner(2), inner(1), Node::Null(())],
+            items: vec![inner(1), inner(2), inner(1), Node::Null(())].into(),
         })),
     };
     let bytes = byml::encode(&doc, Variant::Le).unwrap();
@@ -569,7 +569,7 @@ fn nested_hash_maps_read_their_own_types() {
         panic!("{back:?}")
     };
     for (item, x) in a.items.iter().zip([1, 2, 1]) {
-        let Node::HashMap(m) = item else {
+        let Node::HashMap(m) = &*item else {
             panic!("{item:?}")
         };
         let got: Vec<(u32, &Node)> = m.entries.iter().map(|e| (e.hash, &e.value)).collect();
@@ -638,7 +638,7 @@ fn a_hash_map_cut_short_is_refused_at_its_types() {
 fn a_hash_maps_children_are_placed_in_hash_order() {
     let leaf = |x: i32| {
         Node::Array(Array {
-            items: vec![Node::Int(x)],
+            items: vec![Node::Int(x)].into(),
         })
     };
     let doc = Header {

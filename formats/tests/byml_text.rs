@@ -169,7 +169,7 @@ fn the_dialects_shapes() {
             entry(
                 "Pos",
                 Node::Array(Array {
-                    items: vec![Node::Float(1.0), Node::Float(-0.0), Node::Float(2.5)],
+                    items: vec![Node::Float(1.0), Node::Float(-0.0), Node::Float(2.5)].into(),
                 }),
             ),
             entry("Empty", Node::Hash(Hash { entries: vec![] })),
@@ -181,9 +181,13 @@ fn the_dialects_shapes() {
                             entries: vec![entry("a", Node::String("x,y".into()))],
                         }),
                         Node::Array(Array {
-                            items: vec![Node::Array(Array { items: vec![] })],
+                            items: vec![Node::Array(Array {
+                                items: vec![].into(),
+                            })]
+                            .into(),
                         }),
-                    ],
+                    ]
+                    .into(),
                 }),
             ),
         ],
@@ -255,7 +259,7 @@ fn floats_read_back_to_the_same_bits() {
         panic!()
     };
     for (i, n) in a.items.iter().enumerate() {
-        match n {
+        match &*n {
             Node::Float(f) => assert_eq!(f.to_bits(), floats[i].to_bits(), "item {i}"),
             Node::Double(d) => {
                 assert_eq!(d.to_bits(), doubles[i - floats.len()].to_bits(), "item {i}")
@@ -442,7 +446,7 @@ fn strings_that_start_like_indicators_read_back() {
         // A short leaf array is written in flow style, a hash with a nested
         // container in block style; the string is a key and a value in both.
         let flow = Node::Array(Array {
-            items: vec![Node::String(s.as_str().into())],
+            items: vec![Node::String(s.as_str().into())].into(),
         });
         let d = doc(Container::Hash(Hash {
             entries: vec![
@@ -487,7 +491,7 @@ fn oeads_dash_ending_strings_in_flow_collections_read() {
     };
     assert_eq!(
         a.items,
-        [Node::String("a -".into()), Node::String("b -".into())]
+        vec![Node::String("a -".into()), Node::String("b -".into())].into()
     );
     let Node::Hash(m) = &h.entries[1].value else {
         panic!("m is a hash");

@@ -80,6 +80,34 @@ impl Checker<'_> {
                 ),
             }
         }
+        if f.inline {
+            let union = match &f.ty {
+                Type::List { of, .. } => match &**of {
+                    Type::Switch { union, .. } => Some(union.as_str()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let leaves =
+                union.is_some_and(|u| match self.types.get(u).map(|&i| &self.s.types[i]) {
+                    Some(TypeDef::Union(ud)) => ud
+                        .variants
+                        .iter()
+                        .any(|v| crate::Checked::is_word_leaf(&v.ty)),
+                    _ => false,
+                });
+            if !leaves {
+                cx.error(
+                    fat,
+                    item,
+                    format!(
+                        "inline field `{}` must be a list of a union with word-sized leaves (`I32`, `U32`, `F32`, `Bool32` or a 4-byte `Magic`)",
+                        f.name
+                    ),
+                    Some("write `type: List(of: Switch(union: .., tag: ..), ..), inline: true`".into()),
+                );
+            }
+        }
         let Type::Ptr(p) = &f.ty else { return };
         if let Base::Section(s) = &p.base {
             if !self.s.sections.iter().any(|x| &x.name == s) {

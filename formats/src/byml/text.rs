@@ -281,12 +281,14 @@ impl Emitter {
     }
 
     fn array(&mut self, a: &Array, parent: usize, ctx: Context) {
-        if a.items.len() <= FLOW_MAX_ITEMS && a.items.iter().all(is_leaf) {
+        if a.items.len() <= FLOW_MAX_ITEMS && a.items.is_inline()
+            || a.items.iter().all(|n| is_leaf(&n))
+        {
             let indent = Self::flow_indent(parent, ctx);
             self.w.flow_start("[");
             for (i, item) in a.items.iter().enumerate() {
                 self.w.flow_item(i == 0, indent);
-                self.scalar(item, indent, true);
+                self.scalar(&item, indent, true);
             }
             self.w.flow_end("]");
             return;
@@ -294,7 +296,7 @@ impl Emitter {
         let indent = Self::block_indent(parent, ctx, true);
         for item in &a.items {
             self.w.block_item(indent);
-            self.node(item, indent, Context::Item);
+            self.node(&item, indent, Context::Item);
         }
     }
 
@@ -668,7 +670,9 @@ impl<'a> Reader<'a> {
             items.push(item);
         }
         self.depth -= 1;
-        Ok(Array { items })
+        Ok(Array {
+            items: items.into(),
+        })
     }
 
     fn node(&mut self) -> Result<Node, TextError> {

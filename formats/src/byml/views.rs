@@ -196,7 +196,7 @@ macro_rules! walkers {
                     return Err(format!("{path}: {} items, decode has {}", items.len(), o.items.len()));
                 }
                 for (i, (item, node)) in items.iter().zip(&o.items).enumerate() {
-                    same_node(item.map_err(err)?, node, &format!("{path}[{i}]"))?;
+                    same_node(item.map_err(err)?, &node, &format!("{path}[{i}]"))?;
                 }
                 Ok(())
             }

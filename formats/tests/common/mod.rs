@@ -192,7 +192,7 @@ pub fn byml_in_key_order(doc: &Header) -> Header {
     }
     fn array(a: &Array) -> Array {
         Array {
-            items: a.items.iter().map(node).collect(),
+            items: a.items.iter().map(|n| node(&n)).collect(),
         }
     }
     fn hash(h: &Hash) -> Hash {

@@ -1,0 +1,504 @@
+//! A list of a union's values that keeps a short run of word-sized leaves
+//! without an allocation (`inline: true` on a list field in the schema
+//! language).
+//!
+//! Why: a document of small containers (BotW's curves and vectors: tens of
+//! thousands of arrays of two to four floats) costs one heap allocation per
+//! container when each list is a `Vec`, and the allocator then dominates
+//! both decoding and dropping the document (issue 51: half of cloning such
+//! a document was `malloc` and `free`). Here a list of at most
+//! [`INLINE_CAP`] elements, each a leaf whose value fits in one 32-bit word
+//! (an integer, a float, a boolean, a unit), is held in the list itself as
+//! the leaves' kinds and words: 24 bytes, the size of the `Box<[T]>` that
+//! holds any other list, so a union holding the list does not grow.
+//!
+//! The value stays a plain, editable list: [`InlineList::iter`] and
+//! [`InlineList::get`] give each element (borrowed from the heap form, made
+//! from its word in the packed form), `From<Vec<T>>`, `FromIterator`,
+//! [`InlineList::push`], [`InlineList::set`] and [`InlineList::into_vec`]
+//! edit it, and equality, `Debug` and serde see the elements only. Every
+//! constructor packs a list that can be packed, so one list has one form and
+//! equal lists have equal forms (the encoder's shapes rely on it).
+
+use std::fmt;
+use std::mem::ManuallyDrop;
+use std::ops::Deref;
+
+/// How many leaves a list holds without an allocation.
+pub const INLINE_CAP: usize = 4;
+
+/// A union whose leaf variants a word holds: generated for the union of an
+/// `inline` list.
+pub trait Leaf: Sized {
+    /// The leaf's kind (below 16) and its word, when the value is one of the
+    /// union's word-sized leaves.
+    fn pack(&self) -> Option<(u8, u32)>;
+    /// The value [`Leaf::pack`] gave `(kind, word)` for. A leaf owns no
+    /// memory, so an element made from its word is never dropped ([`Elem`]).
+    fn unpack(kind: u8, word: u32) -> Self;
+}
+
+/// An element of an [`InlineList`]: borrowed from the heap form, or made
+/// from its word (a leaf, which owns nothing: it is not dropped, so that a
+/// walk over a list costs no drop of each element). Derefs to the element.
+pub enum Elem<'a, T> {
+    Ref(&'a T),
+    Leaf(ManuallyDrop<T>),
+}
+
+impl<T> Deref for Elem<'_, T> {
+    type Target = T;
+    #[inline(always)]
+    fn deref(&self) -> &T {
+        match self {
+            Elem::Ref(r) => r,
+            Elem::Leaf(v) => v,
+        }
+    }
+}
+
+impl<T: Clone> Elem<'_, T> {
+    /// The element, owned.
+    pub fn into_owned(self) -> T {
+        match self {
+            Elem::Ref(r) => r.clone(),
+            Elem::Leaf(v) => ManuallyDrop::into_inner(v),
+        }
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Elem<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl<T: PartialEq> PartialEq<T> for Elem<'_, T> {
+    fn eq(&self, other: &T) -> bool {
+        **self == *other
+    }
+}
+
+/// A list of `T`, short runs of leaves held inline (see the module doc).
+pub struct InlineList<T>(Repr<T>);
+
+enum Repr<T> {
+    /// Up to [`INLINE_CAP`] leaves: `meta` holds the length in its low 4
+    /// bits and each leaf's kind in 4 bits from bit 4; `words` the leaves'
+    /// words, the unused ones zero.
+    Packed { meta: u32, words: [u32; INLINE_CAP] },
+    /// Any other list.
+    Heap(Box<[T]>),
+}
+
+impl<T> InlineList<T> {
+    /// An empty list.
+    pub const fn new() -> Self {
+        InlineList(Repr::Packed {
+            meta: 0,
+            words: [0; INLINE_CAP],
+        })
+    }
+
+    /// The list of the leaves `(kind, word)`, at most [`INLINE_CAP`] of
+    /// them, each kind below 16 and one [`Leaf::pack`] gives. For decoders
+    /// that read the kinds and words straight from a file.
+    #[inline]
+    pub fn from_leaves(kinds: &[u8], words: [u32; INLINE_CAP]) -> Self {
+        debug_assert!(kinds.len() <= INLINE_CAP && kinds.iter().all(|&k| k < 16));
+        let mut meta = kinds.len() as u32;
+        for (i, &k) in kinds.iter().enumerate() {
+            meta |= u32::from(k) << (4 + 4 * i);
+        }
+        InlineList(Repr::Packed { meta, words })
+    }
+
+    /// The number of elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            Repr::Packed { meta, .. } => (meta & 0xF) as usize,
+            Repr::Heap(b) => b.len(),
+        }
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether the list is held without an allocation.
+    pub fn is_inline(&self) -> bool {
+        matches!(self.0, Repr::Packed { .. })
+    }
+
+    /// The elements as a slice, when the list is on the heap.
+    pub fn as_heap(&self) -> Option<&[T]> {
+        match &self.0 {
+            Repr::Packed { .. } => None,
+            Repr::Heap(b) => Some(b),
+        }
+    }
+
+    /// The leaves `(kind, word)` when the list is held inline.
+    pub fn leaves(&self) -> Option<impl ExactSizeIterator<Item = (u8, u32)> + '_> {
+        match &self.0 {
+            Repr::Packed { meta, words } => Some(
+                (0..(meta & 0xF) as usize)
+                    .map(move |i| (((meta >> (4 + 4 * i)) & 0xF) as u8, words[i])),
+            ),
+            Repr::Heap(_) => None,
+        }
+    }
+}
+
+impl<T: Leaf> InlineList<T> {
+    /// The `i`th element, borrowed or made from its word.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<Elem<'_, T>> {
+        match &self.0 {
+            Repr::Packed { meta, words } => (i < (meta & 0xF) as usize).then(|| {
+                Elem::Leaf(ManuallyDrop::new(T::unpack(
+                    ((meta >> (4 + 4 * i)) & 0xF) as u8,
+                    words[i],
+                )))
+            }),
+            Repr::Heap(b) => b.get(i).map(Elem::Ref),
+        }
+    }
+
+    /// The elements that may lead elsewhere: the heap form's, none when
+    /// the list is inline (leaves lead nowhere). For walks that follow
+    /// offsets.
+    #[inline]
+    pub fn heap_items(&self) -> &[T] {
+        match &self.0 {
+            Repr::Packed { .. } => &[],
+            Repr::Heap(b) => b,
+        }
+    }
+
+    /// The elements in order, each borrowed or made from its word.
+    #[inline]
+    pub fn iter(&self) -> Iter<'_, T> {
+        Iter {
+            list: &self.0,
+            at: 0,
+            len: self.len(),
+        }
+    }
+
+    /// The elements as a `Vec`.
+    pub fn to_vec(&self) -> Vec<T>
+    where
+        T: Clone,
+    {
+        self.iter().map(Elem::into_owned).collect()
+    }
+
+    /// The elements as a `Vec`, taking the list.
+    pub fn into_vec(self) -> Vec<T> {
+        match self.0 {
+            Repr::Packed { meta, words } => (0..(meta & 0xF) as usize)
+                .map(|i| T::unpack(((meta >> (4 + 4 * i)) & 0xF) as u8, words[i]))
+                .collect(),
+            Repr::Heap(b) => b.into_vec(),
+        }
+    }
+
+    /// Appends `v`. On the heap form this moves the elements to a new
+    /// allocation of their exact size; to build a long list, collect a
+    /// `Vec` and convert it.
+    pub fn push(&mut self, v: T) {
+        let mut all = std::mem::take(self).into_vec();
+        all.push(v);
+        *self = all.into();
+    }
+
+    /// Replaces the `i`th element; `false` when there is none.
+    pub fn set(&mut self, i: usize, v: T) -> bool {
+        if i >= self.len() {
+            return false;
+        }
+        let mut all = std::mem::take(self).into_vec();
+        all[i] = v;
+        *self = all.into();
+        true
+    }
+}
+
+/// Reads a short list of leaves straight from a file: element `i`'s tag
+/// is `tags[i]` and its word lies at `at + 4 * i`; `leaf` tells a leaf's
+/// kind and word from its tag and place, `None` for a tag that is not a
+/// leaf or a word its variant does not take (a `Bool32` of 2). `None` when
+/// the list is longer than [`INLINE_CAP`] or an element is not such a leaf:
+/// the caller then reads the list element by element, which also says what
+/// is wrong with a bad one.
+#[inline(always)]
+pub fn read_leaves<T>(
+    r: &mut crate::Reader<'_>,
+    tags: &[u8],
+    at: u64,
+    leaf: impl Fn(&crate::Reader<'_>, u64, u64) -> Option<(u8, u32)>,
+) -> Option<InlineList<T>> {
+    if tags.len() > INLINE_CAP {
+        return None;
+    }
+    let mut meta = tags.len() as u32;
+    let mut words = [0u32; INLINE_CAP];
+    for (i, &tag) in tags.iter().enumerate() {
+        let (kind, word) = leaf(r, u64::from(tag), at + 4 * i as u64)?;
+        meta |= u32::from(kind & 0xF) << (4 + 4 * i);
+        words[i] = word;
+    }
+    // What the elements would have cost read one by one.
+    r.charge(at, 4 * tags.len() as u64).ok()?;
+    Some(InlineList(Repr::Packed { meta, words }))
+}
+
+impl<T> Default for InlineList<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Leaf> From<Vec<T>> for InlineList<T> {
+    /// Packs the list when it is short and all leaves; otherwise keeps it
+    /// on the heap (exactly sized).
+    fn from(v: Vec<T>) -> Self {
+        if v.len() <= INLINE_CAP {
+            let mut kinds = [0u8; INLINE_CAP];
+            let mut words = [0u32; INLINE_CAP];
+            let packed = v.iter().enumerate().all(|(i, e)| match e.pack() {
+                Some((k, w)) if k < 16 => {
+                    kinds[i] = k;
+                    words[i] = w;
+                    true
+                }
+                _ => false,
+            });
+            if packed {
+                return Self::from_leaves(&kinds[..v.len()], words);
+            }
+        }
+        InlineList(Repr::Heap(v.into_boxed_slice()))
+    }
+}
+
+impl<T: Leaf> FromIterator<T> for InlineList<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(it: I) -> Self {
+        it.into_iter().collect::<Vec<T>>().into()
+    }
+}
+
+impl<T: Clone> Clone for InlineList<T> {
+    #[inline]
+    fn clone(&self) -> Self {
+        InlineList(match &self.0 {
+            Repr::Packed { meta, words } => Repr::Packed {
+                meta: *meta,
+                words: *words,
+            },
+            Repr::Heap(b) => Repr::Heap(b.clone()),
+        })
+    }
+}
+
+impl<T: Leaf + PartialEq> PartialEq for InlineList<T> {
+    /// Element by element, as two `Vec`s compare (a NaN float is not equal
+    /// to itself in either form).
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| *a == *b)
+    }
+}
+
+impl<T: Leaf + fmt::Debug> fmt::Debug for InlineList<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// The elements of an [`InlineList`], in order.
+pub struct Iter<'a, T> {
+    list: &'a Repr<T>,
+    at: usize,
+    len: usize,
+}
+
+impl<T> fmt::Debug for Iter<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Iter")
+            .field("at", &self.at)
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
+impl<'a, T: Leaf> Iterator for Iter<'a, T> {
+    type Item = Elem<'a, T>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Elem<'a, T>> {
+        if self.at >= self.len {
+            return None;
+        }
+        let i = self.at;
+        self.at += 1;
+        Some(match self.list {
+            Repr::Packed { meta, words } => Elem::Leaf(ManuallyDrop::new(T::unpack(
+                ((meta >> (4 + 4 * i)) & 0xF) as u8,
+                words[i],
+            ))),
+            Repr::Heap(b) => Elem::Ref(&b[i]),
+        })
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.len - self.at;
+        (n, Some(n))
+    }
+}
+
+impl<T: Leaf> ExactSizeIterator for Iter<'_, T> {}
+
+impl<'a, T: Leaf> IntoIterator for &'a InlineList<T> {
+    type Item = Elem<'a, T>;
+    type IntoIter = Iter<'a, T>;
+    fn into_iter(self) -> Iter<'a, T> {
+        self.iter()
+    }
+}
+
+impl<T: crate::shared::Shape + Leaf> crate::shared::Shape for InlineList<T> {
+    /// The same bytes as the `Vec` of the same elements gives: a packed
+    /// list and a heap one of other elements must never share a key.
+    fn shape(&self, k: &mut crate::shared::ShapeKey, s: &mut crate::shared::Shapes) {
+        match &self.0 {
+            Repr::Heap(b) => {
+                k.count(b.len());
+                T::shape_all(b, k, s);
+            }
+            Repr::Packed { .. } => {
+                k.count(self.len());
+                for e in self.iter() {
+                    e.shape(k, s);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<T: Leaf + serde::Serialize> serde::Serialize for InlineList<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<T: serde::Serialize> serde::Serialize for Elem<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de, T: Leaf + serde::Deserialize<'de>> serde::Deserialize<'de> for InlineList<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::<T>::deserialize(d).map(Into::into)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Clone, PartialEq)]
+    enum N {
+        Int(i32),
+        Float(f32),
+        Null,
+        Text(String),
+        List(InlineList<N>),
+    }
+
+    impl Leaf for N {
+        fn pack(&self) -> Option<(u8, u32)> {
+            match self {
+                N::Int(v) => Some((1, *v as u32)),
+                N::Float(v) => Some((2, v.to_bits())),
+                N::Null => Some((3, 0)),
+                _ => None,
+            }
+        }
+        fn unpack(kind: u8, word: u32) -> Self {
+            match kind {
+                1 => N::Int(word as i32),
+                2 => N::Float(f32::from_bits(word)),
+                _ => N::Null,
+            }
+        }
+    }
+
+    #[test]
+    fn a_list_holding_it_is_no_bigger_than_a_vec() {
+        assert_eq!(std::mem::size_of::<InlineList<N>>(), 24);
+        // The union holding a list is as big as one holding a String.
+        assert_eq!(std::mem::size_of::<N>(), 32);
+    }
+
+    #[test]
+    fn short_lists_of_leaves_are_inline_and_others_on_the_heap() {
+        let four: InlineList<N> = vec![N::Int(-1), N::Float(1.5), N::Null, N::Int(7)].into();
+        assert!(four.is_inline());
+        assert_eq!(
+            four.to_vec(),
+            vec![N::Int(-1), N::Float(1.5), N::Null, N::Int(7)]
+        );
+        let five: InlineList<N> = (0..5).map(N::Int).collect();
+        assert!(!five.is_inline());
+        assert_eq!(five.len(), 5);
+        let text: InlineList<N> = vec![N::Int(1), N::Text("a".into())].into();
+        assert!(!text.is_inline());
+        assert_eq!(text.get(1).as_deref(), Some(&N::Text("a".into())));
+        let nested: InlineList<N> = vec![N::List(four.clone())].into();
+        assert!(!nested.is_inline());
+        assert!(InlineList::<N>::new().is_inline());
+    }
+
+    #[test]
+    fn edits_keep_one_form_per_list() {
+        let mut l: InlineList<N> = vec![N::Int(1), N::Int(2), N::Int(3)].into();
+        l.push(N::Int(4));
+        assert!(l.is_inline());
+        l.push(N::Int(5));
+        assert!(!l.is_inline(), "five leaves go to the heap");
+        let mut m: InlineList<N> = vec![N::Int(1), N::Text("x".into())].into();
+        assert!(!m.is_inline());
+        assert!(m.set(1, N::Int(2)));
+        assert!(
+            m.is_inline(),
+            "a list that became all leaves is packed again"
+        );
+        assert!(!m.set(2, N::Null));
+        assert_eq!(m, vec![N::Int(1), N::Int(2)].into());
+        assert_ne!(m, vec![N::Int(1), N::Int(3)].into());
+        assert_ne!(m, vec![N::Int(1)].into());
+    }
+
+    #[test]
+    fn equality_is_by_element_as_for_a_vec() {
+        let nan: InlineList<N> = vec![N::Float(f32::NAN)].into();
+        assert_ne!(nan, nan.clone());
+        let a: InlineList<N> = vec![N::Float(0.0)].into();
+        let b: InlineList<N> = vec![N::Float(-0.0)].into();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn debug_shows_the_elements() {
+        let l: InlineList<N> = vec![N::Int(3), N::Null].into();
+        assert_eq!(format!("{l:?}"), "[Int(3), Null]");
+    }
+}
