@@ -133,7 +133,7 @@ impl Gen<'_> {
         let rt = quote!(::codec_runtime);
         let un = ident(union);
         quote! {
-            match #rt::inline_list::read_leaves(r, #tags, p, #un::__leaf) {
+            match #rt::inline_list::read_leaves(r, #tags, p, |r, tag, at| #un::__leaf(r, tag, at)) {
                 ::std::option::Option::Some(l) => l,
                 ::std::option::Option::None => {
                     let v: ::std::vec::Vec<_> = #general;

@@ -82,6 +82,12 @@ impl<T: PartialEq> PartialEq<T> for Elem<'_, T> {
 /// A list of `T`, short runs of leaves held inline (see the module doc).
 pub struct InlineList<T>(Repr<T>);
 
+// The tag is as wide as `meta`: a caller that tests which form a returned
+// list has (or whether a `Result` holding it is an error) reads the tag
+// with the width it was written with, so the load is forwarded from the
+// store (a one-byte tag read as four bytes stalled each small array's
+// decode).
+#[repr(u32)]
 enum Repr<T> {
     /// Up to [`INLINE_CAP`] leaves: `meta` holds the length in its low 4
     /// bits and each leaf's kind in 4 bits from bit 4; `words` the leaves'

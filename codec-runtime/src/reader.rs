@@ -257,9 +257,16 @@ impl<'a> Reader<'a> {
     }
 
     /// Checks magic bytes at `pos`.
+    #[inline]
     pub fn magic(&self, pos: u64, expected: &[u8]) -> DecodeResult<()> {
         let found = self.bytes(pos, expected.len() as u64)?;
-        if found == expected {
+        // A one-byte magic (a record's kind byte, read once per record) is
+        // compared without a call to `memcmp`.
+        let same = match expected {
+            [e] => found.first() == Some(e),
+            _ => found == expected,
+        };
+        if same {
             Ok(())
         } else {
             Err(DecodeError::new(

@@ -507,7 +507,7 @@ impl Checked {
         };
         u.variants
             .iter()
-            .filter(|v| Self::is_word_leaf(&v.ty))
+            .filter(|v| Self::is_word_leaf(&v.ty) && v.when.is_none())
             .take(15)
             .enumerate()
             .map(|(k, v)| (k as u8, v))

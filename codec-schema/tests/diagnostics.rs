@@ -856,3 +856,46 @@ fn reserved_tags_may_not_be_a_variants_or_too_wide() {
         "{e}"
     );
 }
+
+#[test]
+fn an_inline_list_must_hold_a_union_with_word_leaves() {
+    // A list of U32s (not a union's words), and a union whose only variant
+    // is an offset: neither has leaves a word holds.
+    let src = r#"Schema(
+    name: "t",
+    endian: Little,
+    root: "Header",
+    sections: [Section(name: "s")],
+    types: [
+        Struct(name: "Header", fields: [
+            (name: "n", type: U32, derive: Count("l")),
+            (name: "l", type: Ptr(width: U32, to: Named("Words"), section: "s")),
+            (name: "m", type: Ptr(width: U32, to: Named("Ptrs"), section: "s")),
+        ]),
+        Struct(name: "Words", fields: [
+            (name: "n", type: U32, derive: Count("items")),
+            (name: "items", type: List(of: U32, count: Field("n")), inline: true),
+        ]),
+        Struct(name: "Ptrs", fields: [
+            (name: "n", type: U8, derive: Count("items")),
+            (name: "types", type: List(of: U8, count: Field("n")), derive: Tags("items")),
+            (name: "items", type: List(of: Switch(union: "P", tag: "types"), count: Field("n")), inline: true),
+        ]),
+        Union(name: "P", tag: U8, variants: [
+            (name: "Far", tag: 1, type: Ptr(width: U32, to: U64, section: "s")),
+        ]),
+    ],
+)"#;
+    let e = errors(src);
+    let hits: Vec<&str> = e
+        .lines()
+        .filter(|l| l.contains("inline field `items`"))
+        .collect();
+    assert_eq!(hits.len(), 2, "{e}");
+    assert!(hits[0].contains("types/Words/fields/1"), "{e}");
+    assert!(hits[1].contains("types/Ptrs/fields/2"), "{e}");
+    assert!(
+        e.contains("hint: write `type: List(of: Switch(union: .., tag: ..), ..), inline: true`"),
+        "{e}"
+    );
+}

@@ -805,3 +805,70 @@ fn every_hash_is_written_with_its_own_keys() {
         );
     }
 }
+
+/// Arrays of up to four numbers, booleans or nulls are held inline; others
+/// on the heap. Either way the document is the same and comes back byte
+/// for byte, and a bad leaf in a short array is refused with its place, as
+/// when every element was read one by one.
+#[test]
+fn short_arrays_of_leaves_are_inline_and_read_as_before() {
+    let arr = |items: Vec<Node>| {
+        Node::Array(Array {
+            items: items.into(),
+        })
+    };
+    let doc = Header {
+        version: 2,
+        path_table: 0,
+        shares_equal: false,
+        root: Some(Container::Array(Array {
+            items: vec![
+                arr(vec![
+                    Node::Bool(true),
+                    Node::Int(-7),
+                    Node::Float(1.5),
+                    Node::Null(()),
+                ]),
+                arr((0..5).map(Node::UInt).collect()),
+                arr(vec![Node::Float(2.0), Node::String("s".into())]),
+                arr(vec![]),
+            ]
+            .into(),
+        })),
+    };
+    let bytes = byml::encode(&doc, Variant::Le).unwrap();
+    let (_, back) = byml::decode(&bytes).unwrap();
+    assert_eq!(back, doc);
+    assert_eq!(byml::encode(&back, Variant::Le).unwrap(), bytes);
+    let Some(Container::Array(root)) = &back.root else {
+        panic!("{back:?}")
+    };
+    let forms: Vec<bool> = root
+        .items
+        .heap_items()
+        .iter()
+        .map(|n| match n {
+            Node::Array(a) => a.items.is_inline(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(forms, [true, false, false, true]);
+
+    // The first small array's words follow its 4 type bytes; its Bool
+    // word set to 2 and its Null word set to 1 are each refused, by the
+    // element's index.
+    let root_at = le_u32(&bytes, 12) as usize;
+    let first = le_u32(&bytes, root_at + 8) as usize; // the root's first word
+    assert_eq!(bytes[first], 0xC0);
+    for (i, word) in [(0usize, 2u32), (3, 1)] {
+        let mut bad = bytes.clone();
+        let at = first + 8 + 4 * i;
+        bad[at..at + 4].copy_from_slice(&word.to_le_bytes());
+        let e = byml::decode(&bad).unwrap_err().to_string();
+        assert!(e.contains(&format!("items[{i}]")), "{e}");
+        assert!(
+            e.contains(&format!("0x{at:x}")) || e.contains(&at.to_string()),
+            "{e}"
+        );
+    }
+}

@@ -93,7 +93,7 @@ impl Checker<'_> {
                     Some(TypeDef::Union(ud)) => ud
                         .variants
                         .iter()
-                        .any(|v| crate::Checked::is_word_leaf(&v.ty)),
+                        .any(|v| crate::Checked::is_word_leaf(&v.ty) && v.when.is_none()),
                     _ => false,
                 });
             if !leaves {
