@@ -309,6 +309,15 @@ impl Gen<'_> {
         let (pre, post) = notes;
         let note_targets = self.note_targets_fn(s);
         let inline_targets = self.inline_targets_stmt(s);
+        // A record holding an inline list (BYML's array) is read inside its
+        // holder's read: returned from a call, the small value came back
+        // through memory and the holder's wider loads of it stalled on
+        // store forwarding, once per small container.
+        let inline_attr = if s.fields.iter().any(|f| f.inline) {
+            quote!(#[inline(always)])
+        } else {
+            quote!(#[inline])
+        };
         self.impl_block(
             &s.name,
             "__Decode",
@@ -316,7 +325,7 @@ impl Gen<'_> {
                 /// Decodes the record at `pos` and what its offsets point to;
                 /// returns the value and the position after the record.
                 #[allow(unused_mut, unused_variables, clippy::redundant_closure_call)]
-                #[inline]
+                #inline_attr
                 #vis fn decode_at(r: &mut #rt::Reader<'_>, pos: u64) -> #rt::DecodeResult<(Self, u64)> {
                     let mut p = pos;
                     #inline_targets

@@ -376,19 +376,29 @@ impl<'a, T: Leaf> IntoIterator for &'a InlineList<T> {
     }
 }
 
+/// What an inline list's shape starts with instead of its length: no list
+/// on the heap is that long, so a packed list's key and a heap list's key
+/// never agree.
+const PACKED_MARK: usize = u32::MAX as usize - 0xF;
+
 impl<T: crate::shared::Shape + Leaf> crate::shared::Shape for InlineList<T> {
-    /// The same bytes as the `Vec` of the same elements gives: a packed
-    /// list and a heap one of other elements must never share a key.
+    /// A heap list as a `Vec` of its elements. A packed list as its kinds
+    /// and words, 20 bytes after a mark no heap list's length takes: one
+    /// list has one form (every constructor packs what it can), so equal
+    /// lists give equal keys, and a leaf's kind and word give back its
+    /// value, so unequal ones give unequal keys.
+    #[inline]
     fn shape(&self, k: &mut crate::shared::ShapeKey, s: &mut crate::shared::Shapes) {
         match &self.0 {
             Repr::Heap(b) => {
                 k.count(b.len());
                 T::shape_all(b, k, s);
             }
-            Repr::Packed { .. } => {
-                k.count(self.len());
-                for e in self.iter() {
-                    e.shape(k, s);
+            Repr::Packed { meta, words } => {
+                k.count(PACKED_MARK | (*meta as usize & 0xF));
+                k.id(*meta);
+                for w in words {
+                    k.id(*w);
                 }
             }
         }
