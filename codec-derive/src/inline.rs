@@ -54,7 +54,7 @@ impl Gen<'_> {
                 ),
                 Type::Bool32 => (quote!(u32::from(*x)), quote!(word != 0), quote!(w <= 1)),
                 Type::Magic(m) => {
-                    let bytes = proc_macro2::Literal::byte_string(m.as_bytes());
+                    let bytes = proc_macro2::Literal::byte_string(&codec_schema::magic_bytes(m));
                     (
                         quote!(0u32),
                         quote!(()),
@@ -88,7 +88,40 @@ impl Gen<'_> {
                 }
             });
         }
+        let tags = leaves.iter().enumerate().map(|(i, (k, v))| {
+            let tag = v.tag;
+            if i + 1 == leaves.len() {
+                quote!(_ => #tag)
+            } else {
+                quote!(#k => #tag)
+            }
+        });
+        let magics = leaves.iter().filter_map(|(k, v)| match &v.ty {
+            Type::Magic(m) => {
+                let bytes = proc_macro2::Literal::byte_string(&codec_schema::magic_bytes(m));
+                Some(quote!(#k => w.put_bytes(#bytes)))
+            }
+            _ => None,
+        });
         quote! {
+            impl #name {
+                /// The tag of the leaf variant packed as `kind`.
+                #[doc(hidden)]
+                #[inline(always)]
+                pub fn __leaf_tag(kind: u8) -> u64 {
+                    match kind { #(#tags,)* }
+                }
+                /// Writes the word of the leaf packed as `(kind, word)`, as
+                /// `write_word` writes that leaf.
+                #[doc(hidden)]
+                #[inline(always)]
+                pub fn __put_leaf(w: &mut #rt::Writer, kind: u8, word: u32, order: #rt::Endian) {
+                    match kind {
+                        #(#magics,)*
+                        _ => w.put_as(word, order),
+                    }
+                }
+            }
             impl #rt::Leaf for #name {
                 #[inline]
                 fn pack(&self) -> ::std::option::Option<(u8, u32)> {

@@ -811,10 +811,35 @@ impl Gen<'_> {
         let (list, field) = codec_schema::tags_source(source);
         let lid = ident(list);
         let Some(field) = field else {
-            return Ok(quote! {
+            let general = quote! {
                 for e in self.#lid.iter() {
                     w.put_uint(#wt, e.tag(), #what)?;
                 }
+            };
+            // An inline list's leaves: each tag from its kind.
+            let inline_of = s
+                .fields
+                .iter()
+                .find(|g| g.name == list && g.inline)
+                .and_then(|g| match &g.ty {
+                    Type::List { of, .. } => match &**of {
+                        Type::Switch { union, .. } => Some(ident(union)),
+                        _ => None,
+                    },
+                    _ => None,
+                });
+            return Ok(match inline_of {
+                Some(un) => quote! {
+                    match self.#lid.leaves() {
+                        ::std::option::Option::Some(leaves) => {
+                            for (k, _) in leaves {
+                                w.put_uint(#wt, #un::__leaf_tag(k), #what)?;
+                            }
+                        }
+                        ::std::option::Option::None => { #general }
+                    }
+                },
+                None => general,
             });
         };
         // Tags of the elements' Switch field, in the order the
@@ -878,10 +903,29 @@ impl Gen<'_> {
             Type::List { of, .. } => self.c.fixed_size(of).unwrap_or(4),
             _ => 4,
         };
-        quote! {
-            let off = w.pos() - start;
+        let general = quote! {
             for (i, e) in self.#fid.iter().enumerate() {
                 #un::write_word(&*e, w, #rt::key_of(self), Self::TYPE_ID, off + i as u64 * #size, #what)?;
+            }
+        };
+        if !f.inline {
+            return quote! {
+                let off = w.pos() - start;
+                #general
+            };
+        }
+        // An inline list's leaves lead nowhere: their words as they are.
+        let ty = ident(union);
+        let order = self.endian_const();
+        quote! {
+            let off = w.pos() - start;
+            match self.#fid.leaves() {
+                ::std::option::Option::Some(leaves) => {
+                    for (k, word) in leaves {
+                        #ty::__put_leaf(w, k, word, #order);
+                    }
+                }
+                ::std::option::Option::None => { #general }
             }
         }
     }

@@ -518,7 +518,7 @@ impl Checked {
     pub fn is_word_leaf(t: &Type) -> bool {
         match t {
             Type::I32 | Type::U32 | Type::F32 | Type::Bool32 => true,
-            Type::Magic(m) => m.len() == 4,
+            Type::Magic(m) => magic_bytes(m).len() == 4,
             _ => false,
         }
     }
