@@ -78,6 +78,20 @@ pub struct Reader<'a> {
     pub(crate) held: crate::memory::held::HeldTags,
 }
 
+/// The error of a magic that does not match: out of line, so that the
+/// check inlined where each record is read stays a compare and a branch.
+#[cold]
+#[inline(never)]
+fn bad_magic(pos: u64, expected: &[u8], found: &[u8]) -> DecodeError {
+    DecodeError::new(
+        pos,
+        ErrorKind::BadMagic {
+            expected: expected.to_vec(),
+            found: found.to_vec(),
+        },
+    )
+}
+
 macro_rules! read_int {
     ($name:ident, $t:ty, $n:expr) => {
         #[inline]
@@ -269,13 +283,7 @@ impl<'a> Reader<'a> {
         if same {
             Ok(())
         } else {
-            Err(DecodeError::new(
-                pos,
-                ErrorKind::BadMagic {
-                    expected: expected.to_vec(),
-                    found: found.to_vec(),
-                },
-            ))
+            Err(bad_magic(pos, expected, found))
         }
     }
 
