@@ -8,6 +8,7 @@ fn main() {
         std::process::exit(2);
     };
     let dir = std::path::PathBuf::from(dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     for (name, bytes) in [
         bench::byml_shapes::float_arrays(),
         bench::byml_shapes::one_blob(),

@@ -107,10 +107,10 @@ impl<T> InlineList<T> {
     }
 
     /// The list of the leaves `(kind, word)`, at most [`INLINE_CAP`] of
-    /// them, each kind below 16 and one [`Leaf::pack`] gives. For decoders
-    /// that read the kinds and words straight from a file.
+    /// them, each pair one [`Leaf::pack`] gives (so that the list has its
+    /// one form). Decoders go through [`read_leaves`].
     #[inline]
-    pub fn from_leaves(kinds: &[u8], words: [u32; INLINE_CAP]) -> Self {
+    fn from_leaves(kinds: &[u8], words: [u32; INLINE_CAP]) -> Self {
         debug_assert!(kinds.len() <= INLINE_CAP && kinds.iter().all(|&k| k < 16));
         let mut meta = kinds.len() as u32;
         for (i, &k) in kinds.iter().enumerate() {
