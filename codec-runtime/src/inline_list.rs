@@ -9,8 +9,9 @@
 //! a document was `malloc` and `free`). Here a list of at most
 //! [`INLINE_CAP`] elements, each a leaf whose value fits in one 32-bit word
 //! (an integer, a float, a boolean, a unit), is held in the list itself as
-//! the leaves' kinds and words: 24 bytes, the size of the `Box<[T]>` that
-//! holds any other list, so a union holding the list does not grow.
+//! the leaves' kinds and words; any other list is a `Box<[T]>`. Either way
+//! the list is 24 bytes, as a `String` is, so a union holding it does not
+//! grow.
 //!
 //! The value stays a plain, editable list: [`InlineList::iter`] and
 //! [`InlineList::get`] give each element (borrowed from the heap form, made
