@@ -38,48 +38,59 @@ impl Gen<'_> {
         let rt = quote!(::codec_runtime);
         let name = ident(&u.name);
         let leaves = self.c.leaf_variants(&u.name);
-        let mut pack = Vec::new();
-        let mut unpack = Vec::new();
-        let mut read = Vec::new();
+        let (mut pack, mut unpack, mut read, mut tags, mut magics) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (i, (k, v)) in leaves.iter().enumerate() {
             let vn = ident(&v.name);
             let tag = v.tag;
-            let (to_word, from_word, check) = match &v.ty {
-                Type::I32 => (quote!(*x as u32), quote!(word as i32), quote!(true)),
-                Type::U32 => (quote!(*x), quote!(word), quote!(true)),
+            // Per leaf: the payload's pattern and word, the value from a
+            // word, what a word read from the file must satisfy, and the
+            // word kept for it.
+            let (bind, to_word, from_word, check, word) = match &v.ty {
+                Type::I32 => (
+                    quote!(x),
+                    quote!(*x as u32),
+                    quote!(word as i32),
+                    quote!(true),
+                    quote!(w),
+                ),
+                Type::U32 => (quote!(x), quote!(*x), quote!(word), quote!(true), quote!(w)),
                 Type::F32 => (
+                    quote!(x),
                     quote!(x.to_bits()),
                     quote!(f32::from_bits(word)),
                     quote!(true),
+                    quote!(w),
                 ),
-                Type::Bool32 => (quote!(u32::from(*x)), quote!(word != 0), quote!(w <= 1)),
+                Type::Bool32 => (
+                    quote!(x),
+                    quote!(u32::from(*x)),
+                    quote!(word != 0),
+                    quote!(w <= 1),
+                    quote!(w),
+                ),
                 Type::Magic(m) => {
                     let bytes = proc_macro2::Literal::byte_string(&codec_schema::magic_bytes(m));
+                    magics.push(quote!(#k => w.put_bytes(#bytes)));
                     (
+                        quote!(_),
                         quote!(0u32),
                         quote!(()),
                         quote!(r.bytes(pos, 4).is_ok_and(|b| b == #bytes)),
+                        quote!(0u32),
                     )
                 }
                 _ => unreachable!("Checked::leaf_variants gives word leaves only"),
             };
-            let bind = if matches!(v.ty, Type::Magic(_)) {
+            // The last kind takes any other value, so that no arm panics.
+            let arm = if i + 1 == leaves.len() {
                 quote!(_)
             } else {
-                quote!(x)
+                quote!(#k)
             };
             pack.push(quote!(Self::#vn(#bind) => ::std::option::Option::Some((#k, #to_word))));
-            // The last kind takes any other value, so that no arm panics.
-            unpack.push(if i + 1 == leaves.len() {
-                quote!(_ => Self::#vn(#from_word))
-            } else {
-                quote!(#k => Self::#vn(#from_word))
-            });
-            let word = if matches!(v.ty, Type::Magic(_)) {
-                quote!(0u32)
-            } else {
-                quote!(w)
-            };
+            unpack.push(quote!(#arm => Self::#vn(#from_word)));
+            tags.push(quote!(#arm => #tag));
             read.push(quote! {
                 #tag => {
                     let w = match r.u32(pos) { Ok(w) => w, Err(_) => return ::std::option::Option::None };
@@ -88,21 +99,6 @@ impl Gen<'_> {
                 }
             });
         }
-        let tags = leaves.iter().enumerate().map(|(i, (k, v))| {
-            let tag = v.tag;
-            if i + 1 == leaves.len() {
-                quote!(_ => #tag)
-            } else {
-                quote!(#k => #tag)
-            }
-        });
-        let magics = leaves.iter().filter_map(|(k, v)| match &v.ty {
-            Type::Magic(m) => {
-                let bytes = proc_macro2::Literal::byte_string(&codec_schema::magic_bytes(m));
-                Some(quote!(#k => w.put_bytes(#bytes)))
-            }
-            _ => None,
-        });
         quote! {
             impl #name {
                 /// The tag of the leaf variant packed as `kind`.

@@ -507,11 +507,19 @@ impl Checked {
         };
         u.variants
             .iter()
-            .filter(|v| Self::is_word_leaf(&v.ty) && v.when.is_none())
+            .filter(|v| Self::is_leaf_variant(v))
             .take(15)
             .enumerate()
             .map(|(k, v)| (k as u8, v))
             .collect()
+    }
+
+    /// A variant an `inline` list holds in a word: its payload is one word
+    /// whole, and it exists in every variant of the format (no `when`).
+    /// The checker asks it before a `Checked` exists, so it takes the
+    /// variant alone.
+    pub fn is_leaf_variant(v: &Variant) -> bool {
+        Self::is_word_leaf(&v.ty) && v.when.is_none()
     }
 
     /// A payload one 32-bit word holds whole.

@@ -90,10 +90,9 @@ impl Checker<'_> {
             };
             let leaves =
                 union.is_some_and(|u| match self.types.get(u).map(|&i| &self.s.types[i]) {
-                    Some(TypeDef::Union(ud)) => ud
-                        .variants
-                        .iter()
-                        .any(|v| crate::Checked::is_word_leaf(&v.ty) && v.when.is_none()),
+                    Some(TypeDef::Union(ud)) => {
+                        ud.variants.iter().any(crate::Checked::is_leaf_variant)
+                    }
                     _ => false,
                 });
             if !leaves {
