@@ -139,7 +139,7 @@ pub fn one_blob() -> (&'static str, Vec<u8>) {
         path_table: 0,
         shares_equal: true,
         root: Some(Container::Array(Array {
-            items: vec![Node::Binary(blob)].into(),
+            items: vec![Node::Binary(blob.into())].into(),
         })),
     };
     let bytes = byml::encode(&doc, Variant::Le).expect("the fixture encodes");

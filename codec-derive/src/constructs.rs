@@ -144,9 +144,10 @@ impl Gen<'_> {
     ) -> TokenStream {
         let rt = RT();
         let ety = self.rust_ty(of, owner, field);
+        let lty = self.list_ty(of, owner, field);
         let elem = self.inline_read(of, quote!(q), owner, field);
         quote! {
-            (|| -> #rt::DecodeResult<(::std::vec::Vec<#ety>, u64)> {
+            (|| -> #rt::DecodeResult<(#lty, u64)> {
                 let own: ::std::option::Option<u64> = #own;
                 let mut list = #rt::to_next::ToNext::begin(r, #start, #at, own)?;
                 let mut out: ::std::vec::Vec<#ety> = ::std::vec::Vec::new();
@@ -156,7 +157,7 @@ impl Gen<'_> {
                     out.push(e);
                 }
                 let q = list.finish(r)?;
-                Ok((out, q))
+                Ok((out.into(), q))
             })()
         }
     }
@@ -548,7 +549,16 @@ impl Gen<'_> {
 
             /// Decodes a whole file of the given variant with explicit resource limits.
             pub fn decode_with(data: &[u8], variant: Variant, limits: #rt::Limits) -> #rt::DecodeResult<#root> {
-                let mut r = #rt::Reader::with_limits(data, variant.endian(), limits);
+                decode_from(#rt::Reader::with_limits(data, variant.endian(), limits), variant)
+            }
+
+            /// Decodes a whole file of the given variant whose blobs are
+            /// ranges of `data` rather than copies (see `codec_runtime::Blob`).
+            pub fn decode_shared(data: &#rt::SharedInput, variant: Variant) -> #rt::DecodeResult<#root> {
+                decode_from(#rt::Reader::shared(data, variant.endian(), #rt::Limits::default()), variant)
+            }
+
+            fn decode_from(mut r: #rt::Reader<'_>, variant: Variant) -> #rt::DecodeResult<#root> {
                 let v = match variant.index() {
                     #(#ks => <#root as __Decode<#ks>>::decode_at(&mut r, 0),)*
                     _ => unreachable!("every variant has an index"),
@@ -829,11 +839,11 @@ impl Gen<'_> {
         };
         if matches!(count, codec_schema::Count::ToNext) {
             // Runs up to the next target: elements one after the other.
-            let ety = self.rust_ty(of, &s.name, fname);
+            let lty = self.list_ty(of, &s.name, fname);
             let seq = self.seq_read(of, quote!(p), &at, &s.name, fname, quote!(None));
             let reads = quote! {
                 let #at = p;
-                let (#v, next): (::std::vec::Vec<#ety>, u64) = match #seq {
+                let (#v, next): (#lty, u64) = match #seq {
                     Ok(v) => v,
                     Err(e) => return Err(e.in_field(#fname)),
                 };
@@ -906,7 +916,7 @@ impl Gen<'_> {
             return (reads, follows);
         }
         let esize = self.c.fixed_size(of).unwrap_or(1);
-        let ety = self.rust_ty(of, &s.name, fname);
+        let lty = self.list_ty(of, &s.name, fname);
         // Where each element's offsets lead is known before any is followed.
         let pre = self.pre_pass(of, esize);
         let pre = if pre.is_empty() {
@@ -946,7 +956,7 @@ impl Gen<'_> {
         let reads = quote! {
             let #at = p;
             #pre
-            let #v: ::std::vec::Vec<#ety> = match (|| -> #rt::DecodeResult<::std::vec::Vec<#ety>> { #list })() {
+            let #v: #lty = match (|| -> #rt::DecodeResult<#lty> { #list })() {
                 Ok(v) => v,
                 Err(e) => return Err(e.in_field(#fname)),
             };

@@ -50,7 +50,16 @@ impl Gen<'_> {
 
             /// Decodes a whole file with explicit resource limits.
             pub fn decode_with(data: &[u8], limits: #rt::Limits) -> #rt::DecodeResult<#root> {
-                let mut r = #rt::Reader::with_limits(data, ENDIAN, limits);
+                decode_from(#rt::Reader::with_limits(data, ENDIAN, limits))
+            }
+
+            /// Decodes a whole file whose blobs are ranges of `data` rather
+            /// than copies (see `codec_runtime::Blob`).
+            pub fn decode_shared(data: &#rt::SharedInput) -> #rt::DecodeResult<#root> {
+                decode_from(#rt::Reader::shared(data, ENDIAN, #rt::Limits::default()))
+            }
+
+            fn decode_from(mut r: #rt::Reader<'_>) -> #rt::DecodeResult<#root> {
                 #root::decode_at(&mut r, 0)
                     .map(|(v, _)| v)
                     .map_err(|e| e.within(#rt::PathSeg::Type(::std::borrow::Cow::Borrowed(#root_name))))
@@ -637,7 +646,8 @@ impl Gen<'_> {
         }
     }
 
-    /// Statements ending in `Ok(Vec<T>)`: `n` elements of `of` from `start`.
+    /// Statements ending in `Ok(list)`: `n` elements of `of` from `start`,
+    /// as [`Gen::list_ty`] types them (bytes: a blob, one range or copy).
     pub(crate) fn list_read(
         &self,
         of: &Type,
@@ -650,17 +660,17 @@ impl Gen<'_> {
         let rt = RT();
         let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
         let ety = self.rust_ty(of, owner, field);
-        // Numbers: one bounds check and one copy of the run (a blob is one
-        // `to_vec`), rather than a read and a push per element.
-        let body = if is_prim(of) {
+        // Bytes: a blob, a range of a shared input or one copy. Numbers:
+        // one bounds check and one pass over the run, rather than a read
+        // and a push per element.
+        let body = if matches!(of, Type::U8) {
+            quote! {
+                let out = r.blob(start, n)?;
+            }
+        } else if is_prim(of) {
             let endian = self.endian_const();
-            let read = match of {
-                Type::U8 => quote!(#rt::reader::numbers::octets(rec)),
-                _ => {
-                    let one = field_read(of, quote!(c)).unwrap_or_default();
-                    quote!(#rt::reader::numbers::each(rec, #esize, |c| #one))
-                }
-            };
+            let one = field_read(of, quote!(c)).unwrap_or_default();
+            let read = quote!(#rt::reader::numbers::each(rec, #esize, |c| #one));
             quote! {
                 let rec = r.bytes(start, n * #esize)?;
                 let e = #endian;
@@ -683,7 +693,7 @@ impl Gen<'_> {
             let start: u64 = #start;
             r.check_count(#at, start, n, #esize)?;
             if n == 0 {
-                return Ok(::std::vec::Vec::new());
+                return Ok(::std::default::Default::default());
             }
             r.enter(#at, start, n * #esize)?;
             #body
@@ -921,8 +931,8 @@ impl Gen<'_> {
                     };
                     let at = proc_macro2::Ident::new("field_pos", proc_macro2::Span::call_site());
                     let list = self.list_read(of, count_expr, start, &at, &u.name, &v.name);
-                    let ety = self.rust_ty(of, &u.name, &v.name);
-                    quote! { (|| -> #rt::DecodeResult<::std::vec::Vec<#ety>> { #list })() }
+                    let lty = self.list_ty(of, &u.name, &v.name);
+                    quote! { (|| -> #rt::DecodeResult<#lty> { #list })() }
                 }
                 t => {
                     let read = self.inline_read(t, quote!(pos), &u.name, &v.name);

@@ -706,8 +706,8 @@ impl Gen<'_> {
                 };
                 let at = proc_macro2::Ident::new("s", proc_macro2::Span::call_site());
                 let list = self.list_read(of, n, start, &at, owner, field);
-                let ety = self.rust_ty(of, owner, field);
-                quote!((|| -> #rt::DecodeResult<::std::vec::Vec<#ety>> { #list })())
+                let lty = self.list_ty(of, owner, field);
+                quote!((|| -> #rt::DecodeResult<#lty> { #list })())
             }
             other => {
                 let read = self.inline_read(other, quote!(t), owner, field);

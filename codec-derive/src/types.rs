@@ -77,10 +77,7 @@ impl Gen<'_> {
                 let n = *len as usize;
                 quote!([#e; #n])
             }
-            Type::List { of, .. } => {
-                let e = self.rust_ty(of, owner, field);
-                quote!(::std::vec::Vec<#e>)
-            }
+            Type::List { of, .. } => self.list_ty(of, owner, field),
             Type::Bits { .. } => {
                 let id = bits_struct(owner, field);
                 quote!(#id)
@@ -100,6 +97,17 @@ impl Gen<'_> {
                     inner
                 }
             }
+        }
+    }
+
+    /// The Rust type of a list of `of`: a [`codec_runtime::Blob`] for
+    /// bytes (a range of a shared input, or owned), else a `Vec`.
+    pub(crate) fn list_ty(&self, of: &Type, owner: &str, field: &str) -> TokenStream {
+        if matches!(of, Type::U8) {
+            quote!(::codec_runtime::Blob)
+        } else {
+            let e = self.rust_ty(of, owner, field);
+            quote!(::std::vec::Vec<#e>)
         }
     }
 

@@ -50,7 +50,7 @@ fn doc() -> Header {
                         }),
                     },
                     Slot {
-                        body: Body::Raw(vec![0xaa]),
+                        body: Body::Raw(vec![0xaa].into()),
                     },
                 ],
             ],

@@ -11,6 +11,7 @@
 pub use base::{run_inline, OffsetBase, Str};
 
 pub mod base;
+pub mod blob;
 pub mod error;
 pub mod external;
 pub mod groups;
@@ -39,6 +40,7 @@ pub mod to_next;
 pub mod view;
 pub mod writer;
 
+pub use blob::{Blob, SharedInput};
 pub use error::{DecodeError, DecodeResult, EncodeError, EncodeResult, ErrorKind, PathSeg};
 pub use external::External;
 pub use inline_list::{InlineList, Leaf};

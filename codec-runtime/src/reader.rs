@@ -76,6 +76,10 @@ pub struct Reader<'a> {
     pub(crate) shared: crate::memory::shared::ReadShared,
     /// Tags that holders read for their elements (see `held.rs`).
     pub(crate) held: crate::memory::held::HeldTags,
+    /// The input buffer `data` lies in, and where in it `data` starts,
+    /// when the caller shared it (`decode_shared`): blobs are ranges of it
+    /// rather than copies (see `blob.rs`).
+    shared_input: Option<(crate::blob::SharedInput, usize)>,
 }
 
 /// The error of a magic that does not match: out of line, so that the
@@ -125,7 +129,27 @@ impl<'a> Reader<'a> {
             tables: Default::default(),
             shared: Default::default(),
             held: Default::default(),
+            shared_input: None,
         }
+    }
+
+    /// A reader of `input`, whose blobs are ranges of it rather than
+    /// copies (see `blob.rs`).
+    pub fn shared(input: &'a crate::blob::SharedInput, endian: Endian, limits: Limits) -> Self {
+        let mut r = Self::with_limits(input, endian, limits);
+        r.shared_input = Some((input.clone(), 0));
+        r
+    }
+
+    /// `len` bytes at `pos` as a blob: a range of the shared input when
+    /// the reader has one (no copy), else a copy.
+    #[inline]
+    pub fn blob(&self, pos: u64, len: u64) -> DecodeResult<crate::blob::Blob> {
+        let b = self.bytes(pos, len)?;
+        let shared = self.shared_input.as_ref().and_then(|(input, base)| {
+            crate::blob::Blob::shared(input, base + pos as usize, b.len())
+        });
+        Ok(shared.unwrap_or_else(|| crate::blob::Blob::from(b)))
     }
 
     /// The limits this reader was made with.
@@ -144,6 +168,12 @@ impl<'a> Reader<'a> {
         let mut sub = Reader::with_limits(bytes, self.endian(), self.limits());
         sub.budget = self.budget;
         sub.budget_limit = self.budget_limit;
+        // A unit that lies in the shared input (not a decompressed copy)
+        // shares it too.
+        sub.shared_input = self.shared_input.as_ref().and_then(|(input, _)| {
+            let from = (bytes.as_ptr() as usize).checked_sub(input.as_ptr() as usize)?;
+            (from + bytes.len() <= input.len()).then(|| (input.clone(), from))
+        });
         sub
     }
 
@@ -408,12 +438,6 @@ fn cyclic(field_pos: u64, target: u64) -> DecodeError {
 /// bounds once, then converts the whole run here (issue 51: a 32 KiB blob
 /// read a byte at a time ran at a fifth of the speed of copying it).
 pub mod numbers {
-    /// The run as it is: a list of `u8` is a copy of its bytes.
-    #[inline]
-    pub fn octets(rec: &[u8]) -> Vec<u8> {
-        rec.to_vec()
-    }
-
     /// Each `size`-byte element of `rec` converted by `read` (a
     /// [`super::field`] function with the byte order fixed).
     #[inline]

@@ -47,7 +47,7 @@ fn root(value: Value) -> Root {
         ratio: f64::from_bits(0x7ff8_dead_beef_0001),
         blob: std::array::from_fn(|i| i as u8 * 3),
         title: "constructs".into(),
-        bytes: vec![9, 8, 7],
+        bytes: vec![9, 8, 7].into(),
         tree: Node {
             id: 1,
             children: vec![

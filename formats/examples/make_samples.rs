@@ -115,7 +115,7 @@ fn curves_and_buffers() -> ParameterIO {
             ),
             (
                 "Blob",
-                Parameter::BufferBinary(vec![0xDE, 0xAD, 0xBE, 0xEF, 0x01]),
+                Parameter::BufferBinary(vec![0xDE, 0xAD, 0xBE, 0xEF, 0x01].into()),
             ),
             (
                 "Note",

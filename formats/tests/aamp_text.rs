@@ -58,7 +58,7 @@ fn every_type() -> ParameterIO {
         .with("Quat", ParameterValue::Quat([1.0, 2.0, 3.0, 4.0]))
         .with("U32", ParameterValue::U32(u32::MAX))
         .with("BufU32", ParameterValue::BufferU32(vec![0, 4_294_967_295]))
-        .with("BufBin", ParameterValue::BufferBinary(vec![0, 255]))
+        .with("BufBin", ParameterValue::BufferBinary(vec![0, 255].into()))
         .with("Ref", ParameterValue::StringRef("fkisfj 2929 jdj".into()))
         .with("Number", ParameterValue::StringRef("29103913".into()))
         .with("Truth", ParameterValue::StringRef("true".into()))
@@ -210,7 +210,7 @@ fn reads_roeads_variant() {
     );
     assert_eq!(
         obj.get("e"),
-        Some(&ParameterValue::BufferBinary(vec![255, 1]))
+        Some(&ParameterValue::BufferBinary(vec![255, 1].into()))
     );
 }
 

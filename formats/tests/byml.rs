@@ -238,6 +238,57 @@ fn equal_containers_are_shared_or_kept_apart_as_the_file_had_them() {
     assert_eq!(byml::encode(&back, v).unwrap(), bytes);
 }
 
+/// A binary node read by `decode_shared` is a range of the input (no
+/// copy), equal to `decode`'s, and written back byte for byte; so is a
+/// node with an alignment (0xA2). Writing to it copies it out first.
+#[test]
+fn shared_decode_reads_blobs_without_a_copy() {
+    let doc = Header {
+        version: 4,
+        path_table: 0,
+        shares_equal: false,
+        root: Some(Container::Array(Array {
+            items: vec![
+                Node::Binary((0..200u8).collect::<Vec<u8>>().into()),
+                Node::File(byml::schema::AlignedBinary {
+                    alignment: 0x20,
+                    data: vec![7u8; 33].into(),
+                }),
+            ]
+            .into(),
+        })),
+    };
+    let bytes = byml::encode(&doc, Variant::Le).unwrap();
+    let input = std::sync::Arc::new(bytes.clone());
+    let (v, mut shared) = byml::decode_shared(&input).unwrap();
+    assert_eq!(shared, doc);
+    assert_eq!(byml::encode(&shared, v).unwrap(), bytes);
+    let Some(Container::Array(a)) = &mut shared.root else {
+        panic!("an array root")
+    };
+    let mut items = a.items.to_vec();
+    let range = input.as_ptr_range();
+    for n in &items {
+        let b = match n {
+            Node::Binary(b) => b,
+            Node::File(f) => &f.data,
+            other => panic!("not a blob: {other:?}"),
+        };
+        assert!(b.is_shared() && range.contains(&b.as_ptr()), "a range of the input");
+    }
+    let Node::Binary(b) = &mut items[0] else {
+        panic!("a binary node")
+    };
+    b[0] = 0xEE;
+    assert!(!b.is_shared());
+    assert_eq!(*input, bytes, "the input is not written");
+    let (_, copied) = byml::decode(&bytes).unwrap();
+    let Some(Container::Array(c)) = &copied.root else {
+        panic!("an array root")
+    };
+    assert!(matches!(&*c.items.get(0).unwrap(), Node::Binary(b) if !b.is_shared()));
+}
+
 /// Containers holding equal blobs are equal, and shared; a blob of the same
 /// length but other bytes is not. (The encoder's first pass knows blobs by
 /// their length and copies none; two of one length make it look again,
@@ -249,7 +300,7 @@ fn containers_holding_equal_blobs_are_shared_and_others_are_not() {
     y[99] = 0;
     let holder = |b: &Vec<u8>| {
         Node::Array(Array {
-            items: vec![Node::Binary(b.clone()), Node::Int(7)].into(),
+            items: vec![Node::Binary(b.clone().into()), Node::Int(7)].into(),
         })
     };
     let doc = Header {
@@ -340,7 +391,7 @@ fn files_that_could_not_come_back_are_refused_where_they_go_wrong() {
                 "c",
                 Node::File(formats::byml::schema::AlignedBinary {
                     alignment: 0x10,
-                    data: vec![1, 2, 3],
+                    data: vec![1, 2, 3].into(),
                 }),
             ),
         ]))),

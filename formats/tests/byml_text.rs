@@ -151,19 +151,19 @@ fn the_dialects_shapes() {
             entry("N", Node::Null(())),
             entry("S", Node::String("plain text".into())),
             entry("Q", Node::String("123".into())),
-            entry("Bin", Node::Binary(vec![1, 2, 3])),
+            entry("Bin", Node::Binary(vec![1, 2, 3].into())),
             entry(
                 "File",
                 Node::File(AlignedBinary {
                     alignment: 0x1000,
-                    data: vec![0xFF],
+                    data: vec![0xFF].into(),
                 }),
             ),
             entry(
                 "File16",
                 Node::File(AlignedBinary {
                     alignment: 16,
-                    data: vec![],
+                    data: Default::default(),
                 }),
             ),
             entry(

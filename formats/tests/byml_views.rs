@@ -41,10 +41,10 @@ fn every_node(version: u16) -> Header {
     let leaf = hash(vec![("X", Node::Float(1.5)), ("Y", Node::Int(-3))]);
     let mut items = vec![
         Node::String("text".into()),
-        Node::Binary(vec![1, 2, 3, 4, 5]),
+        Node::Binary(vec![1, 2, 3, 4, 5].into()),
         Node::File(AlignedBinary {
             alignment: 0x10,
-            data: vec![9; 7],
+            data: vec![9; 7].into(),
         }),
         Node::Bool(true),
         Node::Int(-7),

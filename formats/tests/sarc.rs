@@ -136,7 +136,7 @@ fn a_new_file_gets_the_alignment_of_its_kind_and_kept_ones_stay() {
     assert_eq!(fres.data.align % 0x1000, 0);
     // A kept alignment overrides the kind's: the data no longer needs to
     // start at a multiple of 0x1000.
-    doc.nodes[1].data = Aligned::with_align(b"FRES".to_vec(), 0x40);
+    doc.nodes[1].data = Aligned::with_align(b"FRES".to_vec().into(), 0x40);
     let bytes = sarc::encode(&doc, Variant::Little).unwrap();
     let data_offset = u32::from_le_bytes(bytes[0xc..0x10].try_into().unwrap());
     assert_eq!(data_offset, 0x80, "the header and names end before 0x80");
@@ -295,4 +295,37 @@ fn archives_go_to_a_folder_and_back() {
     // The table stays sorted by hash, and the archive re-encodes to itself.
     let again = sarc::encode(&archive, Variant::Little).unwrap();
     assert_eq!(again, std::fs::read(&out_file).unwrap());
+}
+
+/// `decode_shared` reads every file's bytes as a range of the archive's
+/// buffer (no copy), gives the same document as `decode`, and an edit to
+/// one file's bytes reaches neither the buffer nor another file. A decoder
+/// that copied would fail the first assertion; one that shared writable
+/// memory would fail the last two.
+#[test]
+fn shared_decode_reads_files_without_a_copy_and_edits_stay_apart() {
+    let doc = Sarc::new(vec![
+        Node::new("a.bin", vec![1u8; 300]),
+        Node::new("b.bin", (0..=255u8).collect::<Vec<u8>>()),
+    ]);
+    let bytes = sarc::encode(&doc, Variant::Little).unwrap();
+    let input = std::sync::Arc::new(bytes.clone());
+    let (v, mut shared) = sarc::decode_shared(&input).unwrap();
+    let (_, copied) = sarc::decode(&bytes).unwrap();
+    assert_eq!(shared, copied);
+    let range = input.as_ptr_range();
+    for n in &shared.nodes {
+        assert!(n.data.value.is_shared(), "{} is shared", n.name);
+        assert!(range.contains(&n.data.value.as_ptr()), "{} points into the input", n.name);
+    }
+    assert!(!copied.nodes[0].data.value.is_shared(), "decode copies");
+    assert_eq!(sarc::encode(&shared, v).unwrap(), bytes);
+    shared.nodes[0].data.value[0] = 9;
+    assert_eq!(*input, bytes, "the input is not written");
+    assert_eq!(shared.nodes[0].data.value[..2], [9, 1]);
+    assert_eq!(shared.nodes[1].data.value, copied.nodes[1].data.value);
+    // Cut short: the same located error as `decode`.
+    let cut = std::sync::Arc::new(bytes[..bytes.len() - 10].to_vec());
+    let (a, b) = (sarc::decode(&cut).unwrap_err(), sarc::decode_shared(&cut).unwrap_err());
+    assert_eq!(a.to_string(), b.to_string());
 }

@@ -252,7 +252,7 @@ fn param_of(kind: usize) -> BoxedStrategy<Value> {
             .boxed(),
         17 => word().prop_map(Value::U32).boxed(),
         18 => words(6).prop_map(Value::BufferU32).boxed(),
-        19 => bytes().prop_map(Value::BufferBinary).boxed(),
+        19 => bytes().prop_map(|b| Value::BufferBinary(b.into())).boxed(),
         20 => string_within(300)
             .prop_map(|s| Value::StringRef(s.into()))
             .boxed(),
@@ -368,14 +368,14 @@ fn reuse_object() -> impl Strategy<Value = ParameterObject> {
             o.push("spelled", Value::BufferU32(vec![a, b]));
             // Empty buffers (their count word is 0) and a bool/int/float word clash.
             o.push("empty_u32", Value::BufferU32(vec![]));
-            o.push("empty_bin", Value::BufferBinary(vec![]));
+            o.push("empty_bin", Value::BufferBinary(Default::default()));
             o.push("false", Value::Bool(false));
             o.push("true", Value::Bool(true));
             o.push("one", Value::Int(1));
             o.push("f", Value::F32(f));
             o.push("fv", Value::Vec4([f, f, -0.0, f32::INFINITY]));
-            o.push("bin_a", Value::BufferBinary(bin.clone()));
-            o.push("bin_b", Value::BufferBinary(bin));
+            o.push("bin_a", Value::BufferBinary(bin.clone().into()));
+            o.push("bin_b", Value::BufferBinary(bin.into()));
             // One string under every string type.
             o.push("s32", Value::String32(s.clone().into()));
             o.push("s64", Value::String64(s.clone().into()));

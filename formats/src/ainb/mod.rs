@@ -116,7 +116,7 @@ impl schema::Node {
                 properties: [w(), w(), w(), w(), w(), w()],
                 io: [io(), io(), io(), io(), io(), io()],
                 plugs: Default::default(),
-                unknown_tail: Vec::new(),
+                unknown_tail: Default::default(),
             },
             expression_count: 0,
             expression_io_size: 0,

@@ -21,7 +21,20 @@ use codec_runtime::{DecodeError, DecodeResult, EncodeResult, ErrorKind, PathSeg}
 /// Decodes a document; the byte order comes from the magic, the header
 /// layout from the version.
 pub fn decode(data: &[u8]) -> DecodeResult<(Variant, Header)> {
-    let variant = detect(data).ok_or_else(|| {
+    let variant = variant_of(data)?;
+    Ok((variant, schema::decode(data, variant)?))
+}
+
+/// Decodes a document whose binary nodes are ranges of `data` rather than
+/// copies (see [`codec_runtime::Blob`]).
+pub fn decode_shared(data: &codec_runtime::SharedInput) -> DecodeResult<(Variant, Header)> {
+    let variant = variant_of(data)?;
+    Ok((variant, schema::decode_shared(data, variant)?))
+}
+
+/// The variant of a file, or the error naming its magic.
+fn variant_of(data: &[u8]) -> DecodeResult<Variant> {
+    detect(data).ok_or_else(|| {
         DecodeError::new(
             0,
             ErrorKind::Invalid(format!(
@@ -31,8 +44,7 @@ pub fn decode(data: &[u8]) -> DecodeResult<(Variant, Header)> {
         )
         .in_field("magic")
         .within(PathSeg::Type("Header".into()))
-    })?;
-    Ok((variant, schema::decode(data, variant)?))
+    })
 }
 
 /// Encodes a document in `variant`'s byte order and header layout.

@@ -824,10 +824,10 @@ fn scalar_node(s: Scalar<'_>) -> Result<Node, TextError> {
             })?),
             None => to_f32(float_of(&s)?, &s)?,
         }),
-        (_, true, "binary") => Node::Binary(base64_of(&s)?),
+        (_, true, "binary") => Node::Binary(base64_of(&s)?.into()),
         (_, true, "file") => Node::File(AlignedBinary {
             alignment: FILE_ALIGNMENT,
-            data: base64_of(&s)?,
+            data: base64_of(&s)?.into(),
         }),
         (true, _, f) if f.starts_with("file/") => {
             let alignment = f["file/".len()..].parse::<u32>().map_err(|_| {
@@ -838,7 +838,7 @@ fn scalar_node(s: Scalar<'_>) -> Result<Node, TextError> {
             })?;
             Node::File(AlignedBinary {
                 alignment,
-                data: base64_of(&s)?,
+                data: base64_of(&s)?.into(),
             })
         }
         (_, true, "str") => Node::String(Str::from(&*s.text)),

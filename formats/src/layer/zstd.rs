@@ -43,7 +43,7 @@ impl Dictionaries {
         let mut n = 0;
         for node in archive.nodes {
             if node.data.value.starts_with(&DICT_MAGIC) {
-                self.add(node.data.value)?;
+                self.add(node.data.value.into_vec())?;
                 n += 1;
             }
         }

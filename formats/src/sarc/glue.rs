@@ -14,8 +14,7 @@ pub fn name_hash(name: &[u8], multiplier: u64) -> u64 {
 /// alignments the games' archives show for each kind (research notes,
 /// `byml-sarc-yaz0.md` §3: BYML and AAMP 8 in TotK packs, textures 0x800
 /// to 0x2000, nested archives and compressed files 0x80 and more).
-#[allow(clippy::ptr_arg)] // the hook gets the field's value type, Vec<u8>
-pub fn file_alignment(data: &Vec<u8>) -> u64 {
+pub fn file_alignment(data: &[u8]) -> u64 {
     let magic = data.get(..4).unwrap_or_default();
     match magic {
         b"FRES" | b"BNTX" | b"BNSH" | b"FSHA" => 0x1000,

@@ -68,18 +68,33 @@ impl Sarc {
 
 impl Node {
     /// A file with a stored name and no alignment yet (chosen on encode).
-    pub fn new(name: &str, data: Vec<u8>) -> Self {
+    pub fn new(name: &str, data: impl Into<codec_runtime::Blob>) -> Self {
         Node {
             name_flag: 1,
             name: Str::from(name),
-            data: Aligned::new(data),
+            data: Aligned::new(data.into()),
         }
     }
 }
 
 /// Decodes an archive in the byte order its byte-order mark gives.
 pub fn decode(data: &[u8]) -> DecodeResult<(Variant, Sarc)> {
-    let variant = Variant::detect(data).ok_or_else(|| {
+    let variant = variant_of(data)?;
+    Ok((variant, schema::decode(data, variant)?))
+}
+
+/// Decodes an archive whose files' bytes are ranges of `data` rather than
+/// copies (see [`codec_runtime::Blob`]): reading an archive costs no copy
+/// of its files.
+pub fn decode_shared(data: &codec_runtime::SharedInput) -> DecodeResult<(Variant, Sarc)> {
+    let variant = variant_of(data)?;
+    Ok((variant, schema::decode_shared(data, variant)?))
+}
+
+/// The variant the byte-order mark gives, or the error naming the magic or
+/// the mark.
+fn variant_of(data: &[u8]) -> DecodeResult<Variant> {
+    Variant::detect(data).ok_or_else(|| {
         let (at, field, what) = if data.starts_with(MAGIC) {
             (
                 6,
@@ -102,8 +117,7 @@ pub fn decode(data: &[u8]) -> DecodeResult<(Variant, Sarc)> {
         DecodeError::new(at, ErrorKind::Invalid(format!("expected {what}")))
             .in_field(field)
             .within(PathSeg::Type("Sarc".into()))
-    })?;
-    Ok((variant, schema::decode(data, variant)?))
+    })
 }
 
 /// Encodes an archive in `variant`'s byte order.

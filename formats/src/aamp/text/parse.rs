@@ -449,7 +449,7 @@ impl<'a> Reader<'a> {
                 while let Some(s) = self.item(tag)? {
                     v.push(int_in(&s, 0, 255, "a byte of !buffer_binary")? as u8);
                 }
-                ParameterValue::BufferBinary(v)
+                ParameterValue::BufferBinary(v.into())
             }
             Kind::Curve => {
                 let mut curves: Vec<Curve> = Vec::with_capacity(1);

@@ -421,7 +421,7 @@ impl Read {
         n.reserved_0x28 = opt(c, "Unknown 28", &cat)?.unwrap_or(0);
         if let Some(t) = c.get("Param Tail") {
             n.params.unknown_tail =
-                unhex(t.as_str().unwrap_or_default(), &format!("{cat}.Param Tail"))?;
+                unhex(t.as_str().unwrap_or_default(), &format!("{cat}.Param Tail"))?.into();
         }
         if let Some(s) = o.get("State Info") {
             let sat = format!("{at}.State Info");
@@ -1440,10 +1440,7 @@ fn plug_body(ty: u16, layout: u64, last: bool, p: &Obj, at: &str) -> R<Plug> {
                 (None, None) => [0.0; 3],
             },
         }),
-        _ => Plug::Raw(unhex(
-            key(p, "$Bytes", at)?.as_str().unwrap_or_default(),
-            at,
-        )?),
+        _ => Plug::Raw(unhex(key(p, "$Bytes", at)?.as_str().unwrap_or_default(), at)?.into()),
     })
 }
 

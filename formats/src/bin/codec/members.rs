@@ -349,7 +349,7 @@ fn extract(
             .flatten()
         {
             Some((_, ext, t)) => (format!("{rel}.{ext}"), t.into_bytes()),
-            None => (rel, node.data.value.clone()),
+            None => (rel, node.data.value.to_vec()),
         };
         if !seen.insert(rel.to_lowercase()) {
             return Err(format!(
@@ -521,8 +521,8 @@ fn edit(e: &Edit, dicts: &Dictionaries, kind: EditKind) -> Result<String, String
             |mut n| match changes.iter().find(|(name, _)| *name == n.name.as_str()) {
                 // Bytes as they were: the alignment as it was.
                 Some((_, bytes)) => {
-                    let same = *bytes == n.data.value;
-                    n.data.value = bytes.clone();
+                    let same = n.data.value == *bytes;
+                    n.data.value = bytes.clone().into();
                     (n, same)
                 }
                 None => (n, true),

@@ -140,7 +140,7 @@ pub fn member_of(data: &[u8], member: &str, dicts: &Dictionaries) -> Result<Vec<
     }
     let (_, archive) = formats::sarc::decode(&inner).map_err(|e| format!("sarc {e}"))?;
     if let Some(node) = archive.nodes.iter().find(|n| n.name == member) {
-        return Ok(node.data.value.clone());
+        return Ok(node.data.value.to_vec());
     }
     // A member of a member.
     for (i, _) in member.match_indices(':') {

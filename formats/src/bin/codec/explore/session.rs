@@ -293,7 +293,7 @@ impl Session {
             .iter_mut()
             .find(|n| n.name.as_str() == name)
             .ok_or_else(|| format!("the archive lost its member {name:?}"))?;
-        node.data.value = stored;
+        node.data.value = stored.into();
         p.data = formats::sarc::encode(&sarc, variant).map_err(|e| e.to_string())?;
         p.dirty = true;
         p.decode(&self.names);
