@@ -8,7 +8,10 @@
 //! - `one_blob`: a generated version 4 document holding one 32 KiB binary
 //!   node (`bench::byml_shapes::one_blob`).
 //!
-//! Decode, encode, binary → YAML, YAML → binary document.
+//! Decode, encode, binary → YAML, YAML → binary document. Decode runs
+//! twice: `codec` from a slice (each binary node copied, as roead copies
+//! it) and `codec_shared` from the file's buffer (`byml::decode_shared`,
+//! each binary node a range of it: `codec_runtime::Blob`).
 //!
 //! `codec_model_floor_clone` is not a decoder: it clones the decoded
 //! documents, the least work any decoder into the owned model does.
@@ -35,6 +38,9 @@ use roead::Endian;
 
 struct File {
     bytes: Vec<u8>,
+    /// The same bytes, as `decode_shared` takes them (a file read into a
+    /// `Vec` becomes one without a copy: `Arc::new(vec)`).
+    shared: std::sync::Arc<Vec<u8>>,
     variant: Variant,
     version: u16,
     ours: Header,
@@ -58,6 +64,7 @@ fn files(shape: &str, all: Vec<(String, Vec<u8>)>) -> Vec<File> {
         let peer_text = peer.to_text();
         set.push(File {
             version: ours.version,
+            shared: std::sync::Arc::new(bytes.clone()),
             bytes,
             variant,
             ours,
@@ -152,6 +159,15 @@ fn bench_shape(c: &mut Criterion, shape: &str, set: &[File]) {
             }
         })
     });
+    // The same owned document, its binary nodes ranges of the input
+    // rather than copies (`codec_runtime::Blob`).
+    g.bench_function(BenchmarkId::from_parameter("codec_shared"), |b| {
+        b.iter(|| {
+            for f in set {
+                black_box(byml::decode_shared(black_box(&f.shared)).unwrap());
+            }
+        })
+    });
     g.bench_function(BenchmarkId::from_parameter("roead"), |b| {
         b.iter(|| {
             for f in set {
@@ -167,9 +183,11 @@ fn bench_shape(c: &mut Criterion, shape: &str, set: &[File]) {
         })
     });
     // Not a decoder: the floor any decoder into our document model has.
-    // Cloning builds the same owned tree (the same allocations, the same
-    // element writes) and drops it, with no parsing at all; no decoder that
-    // returns these types can be faster than this.
+    // Cloning builds the same owned tree as `decode_shared` (the same
+    // allocations, the same element writes; a blob is one more count on
+    // its buffer) and drops it, with no parsing at all; no decoder that
+    // returns these types can be faster than this. `decode` from a slice
+    // also copies each blob, as roead does.
     g.bench_function(
         BenchmarkId::from_parameter("codec_model_floor_clone"),
         |b| {

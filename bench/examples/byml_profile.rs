@@ -1,5 +1,5 @@
 //! Drives one side of the BYML bench in a loop, for a profiler:
-//! `cargo run -p bench --profile bench --example byml_profile -- <decode|view|encode|to-text|walk|clone|from-text> [iterations] [corpus|float_arrays|one_blob]`
+//! `cargo run -p bench --profile bench --example byml_profile -- <decode|decode-shared|view|encode|to-text|walk|clone|from-text> [iterations] [corpus|float_arrays|one_blob]`
 //!
 //! The third argument picks the files as the bench's shapes do (the corpus
 //! when not given).
@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 fn main() {
     let (what, iterations) = bench::profile_args(
-        "byml_profile <decode|view|encode|to-text|walk|clone|from-text> [iterations] [corpus|float_arrays|one_blob]",
+        "byml_profile <decode|decode-shared|view|encode|to-text|walk|clone|from-text> [iterations] [corpus|float_arrays|one_blob]",
     );
     let files: Vec<bench::CorpusFile> = match std::env::args().nth(3).as_deref() {
         None | Some("corpus") => bench::load_byml().expect("the byml corpus"),
@@ -28,6 +28,10 @@ fn main() {
         .iter()
         .map(|f| formats::byml::decode(&f.bytes).unwrap())
         .collect();
+    let shared: Vec<_> = files
+        .iter()
+        .map(|f| std::sync::Arc::new(f.bytes.clone()))
+        .collect();
     let texts: Vec<_> = docs
         .iter()
         .map(|(v, d)| formats::byml::text::to_yaml(d, *v))
@@ -36,6 +40,9 @@ fn main() {
         match what.as_str() {
             "decode" => files.iter().for_each(|f| {
                 black_box(formats::byml::decode(&f.bytes).unwrap());
+            }),
+            "decode-shared" => shared.iter().for_each(|f| {
+                black_box(formats::byml::decode_shared(f).unwrap());
             }),
             "view" => files.iter().zip(&docs).for_each(|(f, (v, _))| {
                 black_box(formats::byml::views::visit(&f.bytes, *v).unwrap());

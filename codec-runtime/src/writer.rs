@@ -16,6 +16,10 @@ pub struct Writer {
     recycle: bool,
     /// The length of the output this writer last handed out.
     last_len: usize,
+    /// The longest output since this writer's memory was new, and how many
+    /// outputs in a row since were far shorter (see [`Writer::new`]).
+    peak_len: usize,
+    short_runs: u32,
     pub(crate) buf: Vec<u8>,
     pub(crate) endian: Endian,
     /// Where the records a glue hook hands back by reference were written
@@ -68,6 +72,10 @@ macro_rules! put_number {
 /// next output (so that one huge file does not pin its pools' memory).
 const KEEP_CAPACITY: usize = 4 << 20;
 
+/// A kept writer whose last this many outputs were each under an eighth of
+/// its longest one starts again with new memory (see [`Writer::new`]).
+const SHORT_RUNS_BEFORE_FRESH: u32 = 16;
+
 /// The output buffer's first capacity when nothing better is known.
 const FIRST_CAPACITY: usize = 16 << 10;
 
@@ -91,9 +99,21 @@ thread_local! {
 impl Writer {
     /// An empty writer. It reuses the memory of the last writer dropped on
     /// this thread, if any.
+    ///
+    /// Unless that memory was grown by a far larger output than the recent
+    /// ones: emptying a kept table writes every control byte of its
+    /// capacity, so after one large document every small one would pay to
+    /// clear the large one's tables (issue 51: a third of encoding a 32 KiB
+    /// blob, after the float-array fixture). After
+    /// [`SHORT_RUNS_BEFORE_FRESH`] outputs in a row under an eighth of the
+    /// longest, the memory is let go; a run of files of mixed sizes keeps
+    /// it, as growing the tables again costs more than clearing them.
     pub fn new(endian: Endian, type_count: usize, section_count: usize) -> Self {
         let spare = SPARE.try_with(|s| s.borrow_mut().take()).ok().flatten();
         match spare {
+            Some(w) if w.short_runs >= SHORT_RUNS_BEFORE_FRESH => {
+                Writer::fresh(endian, type_count, section_count, next_capacity(w.last_len))
+            }
             Some(mut w) => {
                 w.reset(endian, type_count, section_count);
                 w.recycle = true;
@@ -110,6 +130,8 @@ impl Writer {
         Writer {
             recycle: true,
             last_len: 0,
+            peak_len: 0,
+            short_runs: 0,
             buf: Vec::with_capacity(capacity),
             endian,
             noted: Default::default(),
@@ -152,6 +174,12 @@ impl Writer {
     pub fn into_bytes(mut self) -> Vec<u8> {
         let out = std::mem::take(&mut self.buf);
         self.last_len = out.len();
+        self.peak_len = self.peak_len.max(out.len());
+        if out.len().saturating_mul(8) < self.peak_len {
+            self.short_runs += 1;
+        } else {
+            self.short_runs = 0;
+        }
         out
     }
 
@@ -1011,6 +1039,34 @@ mod tests {
         assert_eq!(at, [4, 8], "no value may be found in the last output");
         assert_eq!(first.len(), 16);
         assert_eq!(second, [[0xAA; 4], [3, 0, 0, 0], [2, 0, 0, 0]].concat());
+    }
+
+    /// A thread's kept writer lets its memory go after a run of outputs
+    /// far shorter than the longest it made, and keeps it while the sizes
+    /// are mixed (a long one now and then).
+    #[test]
+    fn memory_grown_by_a_long_output_goes_after_a_run_of_short_ones() {
+        std::thread::spawn(|| {
+            let output = |n: usize| {
+                let mut w = Writer::new(Endian::Little, 0, 0);
+                let peak = w.peak_len;
+                w.put_zeros(n);
+                assert_eq!(w.into_bytes().len(), n);
+                peak
+            };
+            output(1 << 16);
+            for i in 0..3 * SHORT_RUNS_BEFORE_FRESH {
+                let long = i % SHORT_RUNS_BEFORE_FRESH == SHORT_RUNS_BEFORE_FRESH - 1;
+                assert_eq!(output(if long { 1 << 16 } else { 16 }), 1 << 16, "kept at {i}");
+            }
+            for _ in 0..SHORT_RUNS_BEFORE_FRESH {
+                assert_eq!(output(16), 1 << 16);
+            }
+            assert_eq!(output(16), 0, "new memory after the run of short outputs");
+            assert_eq!(output(16), 16);
+        })
+        .join()
+        .expect("the test thread");
     }
 
     #[test]
