@@ -185,18 +185,31 @@ impl crate::reader::Reader<'_> {
     #[inline]
     pub fn note_shared(&mut self, sec: usize, target: u64) {
         // Targets lie in the file (checked when the offset was resolved).
-        let word = (target / 64) as usize;
+        let abs = (target / 64) as usize;
         let bit = 1u64 << (target % 64);
         let words_in_file = self.data().len() / 64 + 1;
-        let seen = &mut self.shared.seen;
-        if word >= seen.len() {
-            let want = (word + 1).max(seen.len() * 2).min(words_in_file);
-            seen.resize(want.max(word + 1), 0);
+        let met = &mut self.shared;
+        if met.seen.is_empty() {
+            met.base = abs;
+        } else if abs < met.base {
+            // Below the first record met: the bits move up by at least as
+            // many words as they hold, so that records met in descending
+            // order cost a move per doubling, not one each.
+            let by = (met.base - abs).max(met.seen.len()).min(met.base);
+            met.seen.splice(0..0, std::iter::repeat_n(0, by));
+            met.base -= by;
         }
-        if seen[word] & bit != 0 {
-            self.shared.twice |= section_bit(sec);
+        let word = abs - met.base;
+        if word >= met.seen.len() {
+            let want = (word + 1)
+                .max(met.seen.len() * 2)
+                .min(words_in_file - met.base);
+            met.seen.resize(want.max(word + 1), 0);
         }
-        seen[word] |= bit;
+        if met.seen[word] & bit != 0 {
+            met.twice |= section_bit(sec);
+        }
+        met.seen[word] |= bit;
     }
 
     /// Did the file's writer share equal records of section `sec`? Yes when
@@ -618,6 +631,37 @@ pub fn reorder<T>(mut v: Vec<T>, order: &[usize]) -> Vec<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record met twice marks its section as shared, in whatever order
+    /// the records are met (below the first one met, far above it); the
+    /// bits cover only the span of the records met, not the bytes before.
+    #[test]
+    fn a_record_met_twice_is_found_in_any_order_and_the_bits_span_the_records() {
+        let data = vec![0u8; 1 << 20];
+        let order: [u64; 9] = [
+            900_000, 900_064, 899_000, 500_000, 1_000_000, 4, 640, 900_000, 64,
+        ];
+        // Index 7 repeats index 0: without it, nothing is met twice.
+        for with_repeat in [false, true] {
+            let mut r = crate::reader::Reader::new(&data, crate::base::Endian::Little);
+            for (i, &t) in order.iter().enumerate() {
+                if i == 7 && !with_repeat {
+                    continue;
+                }
+                r.note_shared(1, t);
+                assert_eq!(r.shares_equal(1), with_repeat && i >= 7, "after {i}");
+            }
+            assert!(!r.shares_equal(0), "another section");
+        }
+        let mut r = crate::reader::Reader::new(&data, crate::base::Endian::Little);
+        r.note_shared(0, 1_000_000);
+        r.note_shared(0, 1_000_008);
+        assert!(
+            r.shared.seen.len() <= 2,
+            "bits from the first record met on"
+        );
+        assert!(!r.shares_equal(0));
+    }
 
     /// Blobs stand in a shape by an id that equal bytes share and any other
     /// bytes do not, the same length included; a short run stays bytes.

@@ -1057,7 +1057,11 @@ mod tests {
             output(1 << 16);
             for i in 0..3 * SHORT_RUNS_BEFORE_FRESH {
                 let long = i % SHORT_RUNS_BEFORE_FRESH == SHORT_RUNS_BEFORE_FRESH - 1;
-                assert_eq!(output(if long { 1 << 16 } else { 16 }), 1 << 16, "kept at {i}");
+                assert_eq!(
+                    output(if long { 1 << 16 } else { 16 }),
+                    1 << 16,
+                    "kept at {i}"
+                );
             }
             for _ in 0..SHORT_RUNS_BEFORE_FRESH {
                 assert_eq!(output(16), 1 << 16);

@@ -274,7 +274,10 @@ fn shared_decode_reads_blobs_without_a_copy() {
             Node::File(f) => &f.data,
             other => panic!("not a blob: {other:?}"),
         };
-        assert!(b.is_shared() && range.contains(&b.as_ptr()), "a range of the input");
+        assert!(
+            b.is_shared() && range.contains(&b.as_ptr()),
+            "a range of the input"
+        );
     }
     let Node::Binary(b) = &mut items[0] else {
         panic!("a binary node")

@@ -316,7 +316,11 @@ fn shared_decode_reads_files_without_a_copy_and_edits_stay_apart() {
     let range = input.as_ptr_range();
     for n in &shared.nodes {
         assert!(n.data.value.is_shared(), "{} is shared", n.name);
-        assert!(range.contains(&n.data.value.as_ptr()), "{} points into the input", n.name);
+        assert!(
+            range.contains(&n.data.value.as_ptr()),
+            "{} points into the input",
+            n.name
+        );
     }
     assert!(!copied.nodes[0].data.value.is_shared(), "decode copies");
     assert_eq!(sarc::encode(&shared, v).unwrap(), bytes);
@@ -326,6 +330,9 @@ fn shared_decode_reads_files_without_a_copy_and_edits_stay_apart() {
     assert_eq!(shared.nodes[1].data.value, copied.nodes[1].data.value);
     // Cut short: the same located error as `decode`.
     let cut = std::sync::Arc::new(bytes[..bytes.len() - 10].to_vec());
-    let (a, b) = (sarc::decode(&cut).unwrap_err(), sarc::decode_shared(&cut).unwrap_err());
+    let (a, b) = (
+        sarc::decode(&cut).unwrap_err(),
+        sarc::decode_shared(&cut).unwrap_err(),
+    );
     assert_eq!(a.to_string(), b.to_string());
 }

@@ -8,14 +8,19 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// schema language): the records of shared sections met so far, and the
 /// sections where one was pointed at twice.
 ///
-/// The records met are bits by position, one per byte of the file up to
-/// the furthest record met (an eighth of the input at most): a record of a
-/// shared section is met once per reference, tens of thousands of times in
-/// a file of small arrays, where a hash set spent more on inserting and
-/// growing than the rest of reading the record (issue 51).
+/// The records met are bits by position, one per byte of the file from
+/// the nearest record met to the furthest (an eighth of the input at
+/// most): a record of a shared section is met once per reference, tens of
+/// thousands of times in a file of small arrays, where a hash set spent
+/// more on inserting and growing than the rest of reading the record
+/// (issue 51). The bits start at the first 64-byte word holding a record
+/// (`base`), so that a file whose records follow a large blob does not
+/// clear a bit for every byte of the blob.
 #[derive(Debug, Default)]
 pub struct ReadShared {
     pub(crate) seen: Vec<u64>,
+    /// The 64-byte word of the file `seen[0]` stands for.
+    pub(crate) base: usize,
     pub(crate) twice: u64,
 }
 
