@@ -79,7 +79,7 @@ pub struct Reader<'a> {
     /// The input buffer `data` lies in, and where in it `data` starts,
     /// when the caller shared it (`decode_shared`): blobs are ranges of it
     /// rather than copies (see `blob.rs`).
-    shared_input: Option<(crate::blob::SharedInput, usize)>,
+    shared_input: Option<(&'a crate::blob::SharedInput, usize)>,
 }
 
 /// The error of a magic that does not match: out of line, so that the
@@ -119,7 +119,9 @@ impl<'a> Reader<'a> {
         Reader {
             data,
             endian,
-            active: Vec::new(),
+            // Every decode follows offsets: room for a few levels at once,
+            // rather than growing from nothing on the first.
+            active: Vec::with_capacity(8),
             max_depth: limits.max_depth,
             budget: budget_limit,
             budget_limit,
@@ -137,7 +139,7 @@ impl<'a> Reader<'a> {
     /// copies (see `blob.rs`).
     pub fn shared(input: &'a crate::blob::SharedInput, endian: Endian, limits: Limits) -> Self {
         let mut r = Self::with_limits(input, endian, limits);
-        r.shared_input = Some((input.clone(), 0));
+        r.shared_input = Some((input, 0));
         r
     }
 
@@ -164,7 +166,10 @@ impl<'a> Reader<'a> {
     /// at least `min_budget`: a file of many small units could read far
     /// more than its size allows, and a unit re-encoded without the junk
     /// around it could get less than it had.)
-    pub fn sub<'b>(&self, bytes: &'b [u8]) -> Reader<'b> {
+    pub fn sub<'b>(&self, bytes: &'b [u8]) -> Reader<'b>
+    where
+        'a: 'b,
+    {
         let mut sub = Reader::with_limits(bytes, self.endian(), self.limits());
         sub.budget = self.budget;
         sub.budget_limit = self.budget_limit;
@@ -172,7 +177,7 @@ impl<'a> Reader<'a> {
         // shares it too.
         sub.shared_input = self.shared_input.as_ref().and_then(|(input, _)| {
             let from = (bytes.as_ptr() as usize).checked_sub(input.as_ptr() as usize)?;
-            (from + bytes.len() <= input.len()).then(|| (input.clone(), from))
+            (from + bytes.len() <= input.len()).then_some((*input, from))
         });
         sub
     }
