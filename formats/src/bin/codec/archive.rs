@@ -63,8 +63,10 @@ pub fn to_folder(
 ) -> Result<Vec<PathBuf>, String> {
     let at = |m: String| format!("{}: {m}", input.display());
     let (layers, inner) = peel(data, dicts).map_err(at)?;
+    // The members' bytes are ranges of the archive's buffer, not copies.
+    let inner = std::sync::Arc::new(inner);
     let (variant, archive) =
-        sarc::decode(&inner).map_err(|e| at(format!("SARC decode error {e}")))?;
+        sarc::decode_shared(&inner).map_err(|e| at(format!("SARC decode error {e}")))?;
     check_target_folder(out, force)?;
     // Every name is checked, and every stored name chosen, before anything
     // is written.

@@ -139,7 +139,9 @@ fn open(path: &Path, dicts: &Dictionaries) -> Result<Opened, String> {
             &inner[..inner.len().min(4)]
         )));
     }
-    let (variant, sarc) = sarc::decode(&inner).map_err(|e| at(format!("sarc {e}")))?;
+    // The members' bytes are ranges of the archive's buffer, not copies.
+    let inner = std::sync::Arc::new(inner);
+    let (variant, sarc) = sarc::decode_shared(&inner).map_err(|e| at(format!("sarc {e}")))?;
     Ok(Opened {
         layers,
         variant,

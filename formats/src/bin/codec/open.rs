@@ -138,7 +138,8 @@ pub fn member_of(data: &[u8], member: &str, dicts: &Dictionaries) -> Result<Vec<
             formats::shown(member)
         ));
     }
-    let (_, archive) = formats::sarc::decode(&inner).map_err(|e| format!("sarc {e}"))?;
+    let inner = std::sync::Arc::new(inner);
+    let (_, archive) = formats::sarc::decode_shared(&inner).map_err(|e| format!("sarc {e}"))?;
     if let Some(node) = archive.nodes.iter().find(|n| n.name == member) {
         return Ok(node.data.value.to_vec());
     }
