@@ -122,9 +122,15 @@ pub(crate) fn too_large(claimed: Option<u64>, limit: u64) -> String {
 
 /// The layers around `data`, outermost first, and the bytes inside them.
 pub fn peel(data: &[u8], dicts: &Dictionaries) -> Result<(Vec<Layer>, Vec<u8>), String> {
+    peel_owned(data.to_vec(), dicts)
+}
+
+/// [`peel`] of bytes the caller gives up: a file with no layer comes back
+/// as it is, without a copy.
+pub fn peel_owned(data: Vec<u8>, dicts: &Dictionaries) -> Result<(Vec<Layer>, Vec<u8>), String> {
     let mut layers = Vec::new();
-    let mut inner = data.to_vec();
     let limit = inner_limit(data.len());
+    let mut inner = data;
     while let Some(layer) = Layer::detect(&inner) {
         if layers.len() == MAX_LAYERS {
             return Err(format!("more than {MAX_LAYERS} compression layers"));
@@ -242,3 +248,24 @@ impl fmt::Display for LayerError {
 }
 
 impl std::error::Error for LayerError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bytes with no layer come back as they were given, not copied (an
+    /// archive of hundreds of megabytes is held once); a layer is peeled.
+    #[test]
+    fn owned_bytes_without_a_layer_are_not_copied() {
+        let dicts = Dictionaries::default();
+        let data = b"SARC and the rest".to_vec();
+        let at = data.as_ptr();
+        let (layers, inner) = peel_owned(data, &dicts).unwrap();
+        assert!(layers.is_empty());
+        assert_eq!(inner.as_ptr(), at);
+        let packed = yaz0::compress(b"SARC and the rest", 0);
+        let (layers, inner) = peel_owned(packed, &dicts).unwrap();
+        assert_eq!(layers.len(), 1);
+        assert_eq!(inner, b"SARC and the rest");
+    }
+}

@@ -127,7 +127,7 @@ struct Opened {
 fn open(path: &Path, dicts: &Dictionaries) -> Result<Opened, String> {
     let at = |e: String| format!("{}: {e}", path.display());
     let data = crate::open::read(path, dicts).map_err(at)?;
-    let (layers, inner) = peel(&data, dicts).map_err(at)?;
+    let (layers, inner) = formats::layer::peel_owned(data, dicts).map_err(at)?;
     if !sarc::looks_like(&inner) {
         return Err(at(format!(
             "not a SARC archive{} (magic {:02X?})",
