@@ -1,14 +1,22 @@
 //! What decodes as BYML must encode, and the encoding must decode to the
 //! same bytes again (shared containers, placement order and the writer's
 //! sharing kept); the YAML of a decoded document reads back to the same
-//! bytes.
+//! bytes. A decode that shares the input (`decode_shared`) gives the same
+//! document, or the same error.
 #![no_main]
 
 use formats::byml::{self, text};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok((variant, doc)) = byml::decode(data) else { return };
+    let shared = std::sync::Arc::new(data.to_vec());
+    let decoded = byml::decode(data);
+    match (&decoded, byml::decode_shared(&shared)) {
+        (Ok(a), Ok(b)) => assert_eq!(*a, b, "a shared decode read another document"),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "another error"),
+        (a, b) => panic!("decode and decode_shared disagree: {a:?} / {b:?}"),
+    }
+    let Ok((variant, doc)) = decoded else { return };
     let Ok(bytes) = byml::encode(&doc, variant) else { return };
     let (v2, again) = byml::decode(&bytes).expect("an encoded document decodes");
     assert_eq!(variant, v2, "the variant changed");
