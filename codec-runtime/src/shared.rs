@@ -187,6 +187,25 @@ impl crate::reader::Reader<'_> {
         // Targets lie in the file (checked when the offset was resolved).
         let abs = (target / 64) as usize;
         let bit = 1u64 << (target % 64);
+        let met = &mut self.shared;
+        // Inside the bits so far (a target below `base` wraps past them).
+        let word = abs.wrapping_sub(met.base);
+        if let Some(w) = met.seen.get_mut(word) {
+            if *w & bit != 0 {
+                met.twice |= section_bit(sec);
+            }
+            *w |= bit;
+            return;
+        }
+        self.note_shared_outside(sec, abs, bit);
+    }
+
+    /// [`Reader::note_shared`] of a record outside the bits so far: the
+    /// first one, or one below or past those met. Out of line, so that the
+    /// check made once per reference stays a subtraction and a compare.
+    #[cold]
+    #[inline(never)]
+    fn note_shared_outside(&mut self, sec: usize, abs: usize, bit: u64) {
         let words_in_file = self.data().len() / 64 + 1;
         let met = &mut self.shared;
         if met.seen.is_empty() {
