@@ -144,8 +144,10 @@ impl<'a> Reader<'a> {
     }
 
     /// `len` bytes at `pos` as a blob: a range of the shared input when
-    /// the reader has one (no copy), else a copy.
-    #[inline]
+    /// the reader has one (no copy), else a copy. Out of line: a blob is
+    /// rare and costs its copy or its count more than a call, and each
+    /// union's payload read (BYML's hash entries) need not carry it.
+    #[inline(never)]
     pub fn blob(&self, pos: u64, len: u64) -> DecodeResult<crate::blob::Blob> {
         let b = self.bytes(pos, len)?;
         let shared = self.shared_input.as_ref().and_then(|(input, base)| {
