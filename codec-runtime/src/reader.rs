@@ -524,3 +524,32 @@ mod tests {
         assert!(r.charge(0, 1).is_err());
     }
 }
+
+#[cfg(test)]
+mod shared_tests {
+    use super::*;
+
+    /// A unit's reader over bytes inside the shared input shares it, at
+    /// the unit's place; one over bytes elsewhere (a decompressed copy)
+    /// copies, and so does a reader made from a slice.
+    #[test]
+    fn a_unit_inside_the_shared_input_shares_it_and_one_outside_copies() {
+        let input: crate::blob::SharedInput = std::sync::Arc::new((0u8..64).collect());
+        let r = Reader::shared(&input, Endian::Little, Limits::default());
+        let whole = r.blob(8, 4).unwrap();
+        assert!(whole.is_shared());
+        assert_eq!(whole.as_ptr(), input[8..].as_ptr());
+        let unit = r.sub(&input[16..32]);
+        let b = unit.blob(2, 3).unwrap();
+        assert!(b.is_shared());
+        assert_eq!(b.as_ptr(), input[18..].as_ptr(), "at the unit's place");
+        assert_eq!(b, [18u8, 19, 20]);
+        let elsewhere: Vec<u8> = input[16..32].to_vec();
+        let copy = r.sub(&elsewhere).blob(2, 3).unwrap();
+        assert!(!copy.is_shared());
+        assert_eq!(copy, [18u8, 19, 20]);
+        let plain = Reader::new(&input, Endian::Little).blob(8, 4).unwrap();
+        assert!(!plain.is_shared());
+        assert!(r.blob(62, 4).is_err(), "past the end");
+    }
+}
