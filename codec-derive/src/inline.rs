@@ -45,7 +45,8 @@ impl Gen<'_> {
             let tag = v.tag;
             // Per leaf: the payload's pattern and word, the value from a
             // word, what a word read from the file must satisfy, and the
-            // word kept for it.
+            // word kept for it (0 for a magic, as `pack` gives: the writer
+            // puts the magic back).
             let (bind, to_word, from_word, check, word) = match &v.ty {
                 Type::I32 => (
                     quote!(x),
@@ -76,7 +77,7 @@ impl Gen<'_> {
                         quote!(_),
                         quote!(0u32),
                         quote!(()),
-                        quote!(r.bytes(pos, 4).is_ok_and(|b| b == #bytes)),
+                        quote!(raw == *#bytes),
                         quote!(0u32),
                     )
                 }
@@ -92,11 +93,7 @@ impl Gen<'_> {
             unpack.push(quote!(#arm => Self::#vn(#from_word)));
             tags.push(quote!(#arm => #tag));
             read.push(quote! {
-                #tag => {
-                    let w = match r.u32(pos) { Ok(w) => w, Err(_) => return ::std::option::Option::None };
-                    let _ = w;
-                    if #check { ::std::option::Option::Some((#k, #word)) } else { ::std::option::Option::None }
-                }
+                #tag => if #check { ::std::option::Option::Some((#k, #word)) } else { ::std::option::Option::None },
             });
         }
         quote! {
@@ -135,12 +132,13 @@ impl Gen<'_> {
                 }
             }
             impl #name {
-                /// The kind and word of the leaf of tag `tag` whose word
-                /// lies at `pos`, if the tag is a leaf's and the word one it
-                /// takes.
+                /// The kind and kept word of the leaf of tag `tag` whose
+                /// word is `raw` as stored and `w` in the file's byte order,
+                /// if the tag is a leaf's and the word one it takes.
                 #[doc(hidden)]
                 #[inline(always)]
-                pub fn __leaf(r: &#rt::Reader<'_>, tag: u64, pos: u64) -> ::std::option::Option<(u8, u32)> {
+                #[allow(unused_variables)]
+                pub fn __leaf(tag: u64, raw: [u8; 4], w: u32) -> ::std::option::Option<(u8, u32)> {
                     match tag {
                         #(#read)*
                         _ => ::std::option::Option::None,
@@ -162,7 +160,7 @@ impl Gen<'_> {
         let rt = quote!(::codec_runtime);
         let un = ident(union);
         quote! {
-            match #rt::inline_list::read_leaves(r, #tags, p, |r, tag, at| #un::__leaf(r, tag, at)) {
+            match #rt::inline_list::read_leaves(r, #tags, p, #un::__leaf) {
                 ::std::option::Option::Some(l) => l,
                 ::std::option::Option::None => {
                     let v: ::std::vec::Vec<_> = #general;

@@ -93,9 +93,35 @@ enum Repr<T> {
     /// Up to [`INLINE_CAP`] leaves: `meta` holds the length in its low 4
     /// bits and each leaf's kind in 4 bits from bit 4; `words` the leaves'
     /// words, the unused ones zero.
-    Packed { meta: u32, words: [u32; INLINE_CAP] },
+    Packed { meta: u32, words: Words },
     /// Any other list.
     Heap(Box<[T]>),
+}
+
+/// The words of a packed list, two to a `u64` (word `i` in bits
+/// `32 * (i % 2)` of `u64` `i / 2`). Stored and loaded eight bytes at a
+/// time: a list returned through memory is then read back with the widths
+/// it was written with, so the load is forwarded from the store (four
+/// 4-byte stores read back as two 8-byte loads stalled each small array's
+/// decode, issue 51).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Words([u64; 2]);
+
+impl Words {
+    const ZERO: Words = Words([0; 2]);
+
+    #[inline(always)]
+    fn from_u32s(w: [u32; INLINE_CAP]) -> Self {
+        Words([
+            u64::from(w[0]) | u64::from(w[1]) << 32,
+            u64::from(w[2]) | u64::from(w[3]) << 32,
+        ])
+    }
+
+    #[inline(always)]
+    fn get(&self, i: usize) -> u32 {
+        (self.0[i / 2] >> (32 * (i % 2))) as u32
+    }
 }
 
 impl<T> InlineList<T> {
@@ -103,7 +129,7 @@ impl<T> InlineList<T> {
     pub const fn new() -> Self {
         InlineList(Repr::Packed {
             meta: 0,
-            words: [0; INLINE_CAP],
+            words: Words::ZERO,
         })
     }
 
@@ -117,7 +143,10 @@ impl<T> InlineList<T> {
         for (i, &k) in kinds.iter().enumerate() {
             meta |= u32::from(k) << (4 + 4 * i);
         }
-        InlineList(Repr::Packed { meta, words })
+        InlineList(Repr::Packed {
+            meta,
+            words: Words::from_u32s(words),
+        })
     }
 
     /// The number of elements.
@@ -152,7 +181,7 @@ impl<T> InlineList<T> {
         match &self.0 {
             Repr::Packed { meta, words } => Some(
                 (0..(meta & 0xF) as usize)
-                    .map(move |i| (((meta >> (4 + 4 * i)) & 0xF) as u8, words[i])),
+                    .map(move |i| (((meta >> (4 + 4 * i)) & 0xF) as u8, words.get(i))),
             ),
             Repr::Heap(_) => None,
         }
@@ -167,7 +196,7 @@ impl<T: Leaf> InlineList<T> {
             Repr::Packed { meta, words } => (i < (meta & 0xF) as usize).then(|| {
                 Elem::Leaf(ManuallyDrop::new(T::unpack(
                     ((meta >> (4 + 4 * i)) & 0xF) as u8,
-                    words[i],
+                    words.get(i),
                 )))
             }),
             Repr::Heap(b) => b.get(i).map(Elem::Ref),
@@ -207,7 +236,7 @@ impl<T: Leaf> InlineList<T> {
     pub fn into_vec(self) -> Vec<T> {
         match self.0 {
             Repr::Packed { meta, words } => (0..(meta & 0xF) as usize)
-                .map(|i| T::unpack(((meta >> (4 + 4 * i)) & 0xF) as u8, words[i]))
+                .map(|i| T::unpack(((meta >> (4 + 4 * i)) & 0xF) as u8, words.get(i)))
                 .collect(),
             Repr::Heap(b) => b.into_vec(),
         }
@@ -235,32 +264,58 @@ impl<T: Leaf> InlineList<T> {
 }
 
 /// Reads a short list of leaves straight from a file: element `i`'s tag
-/// is `tags[i]` and its word lies at `at + 4 * i`; `leaf` tells a leaf's
-/// kind and word from its tag and place, `None` for a tag that is not a
-/// leaf or a word its variant does not take (a `Bool32` of 2). `None` when
-/// the list is longer than [`INLINE_CAP`] or an element is not such a leaf:
-/// the caller then reads the list element by element, which also says what
-/// is wrong with a bad one.
+/// is `tags[i]` and its word lies at `at + 4 * i`. `leaf` tells a leaf's
+/// kind and the word kept for it from its tag, its word's bytes as stored
+/// and the word in the reader's byte order: `None` for a tag that is not a leaf or a word its
+/// variant does not take (a `Bool32` of 2). `None` when the list is longer
+/// than [`INLINE_CAP`], its words run past the input, or an element is not
+/// such a leaf: the caller then reads the list element by element, which
+/// also says what is wrong with a bad one.
+///
+/// The words are bounds-checked once, and the loop runs a fixed
+/// [`INLINE_CAP`] times so that the compiler unrolls it and keeps the
+/// words in registers: built in memory a word at a time and read back
+/// wider by the caller, they stalled each small array's decode (issue 51,
+/// `perf annotate` of BYML's element decode).
 #[inline(always)]
 pub fn read_leaves<T>(
     r: &mut crate::Reader<'_>,
     tags: &[u8],
     at: u64,
-    leaf: impl Fn(&crate::Reader<'_>, u64, u64) -> Option<(u8, u32)>,
+    leaf: impl Fn(u64, [u8; 4], u32) -> Option<(u8, u32)>,
 ) -> Option<InlineList<T>> {
-    if tags.len() > INLINE_CAP {
+    let n = tags.len();
+    if n > INLINE_CAP {
         return None;
     }
-    let mut meta = tags.len() as u32;
+    let bytes = r.bytes(at, 4 * n as u64).ok()?;
+    let big = r.endian() == crate::Endian::Big;
+    let mut meta = n as u32;
     let mut words = [0u32; INLINE_CAP];
-    for (i, &tag) in tags.iter().enumerate() {
-        let (kind, word) = leaf(r, u64::from(tag), at + 4 * i as u64)?;
-        meta |= u32::from(kind & 0xF) << (4 + 4 * i);
-        words[i] = word;
+    for i in 0..INLINE_CAP {
+        if i < n {
+            let raw = [
+                bytes[4 * i],
+                bytes[4 * i + 1],
+                bytes[4 * i + 2],
+                bytes[4 * i + 3],
+            ];
+            let word = if big {
+                u32::from_be_bytes(raw)
+            } else {
+                u32::from_le_bytes(raw)
+            };
+            let (kind, kept) = leaf(u64::from(tags[i]), raw, word)?;
+            meta |= u32::from(kind & 0xF) << (4 + 4 * i);
+            words[i] = kept;
+        }
     }
     // What the elements would have cost read one by one.
-    r.charge(at, 4 * tags.len() as u64).ok()?;
-    Some(InlineList(Repr::Packed { meta, words }))
+    r.charge(at, 4 * n as u64).ok()?;
+    Some(InlineList(Repr::Packed {
+        meta,
+        words: Words::from_u32s(words),
+    }))
 }
 
 impl<T> Default for InlineList<T> {
@@ -354,7 +409,7 @@ impl<'a, T: Leaf> Iterator for Iter<'a, T> {
         Some(match self.list {
             Repr::Packed { meta, words } => Elem::Leaf(ManuallyDrop::new(T::unpack(
                 ((meta >> (4 + 4 * i)) & 0xF) as u8,
-                words[i],
+                words.get(i),
             ))),
             Repr::Heap(b) => Elem::Ref(&b[i]),
         })
@@ -398,8 +453,8 @@ impl<T: crate::shared::Shape + Leaf> crate::shared::Shape for InlineList<T> {
             Repr::Packed { meta, words } => {
                 k.count(PACKED_MARK | (*meta as usize & 0xF));
                 k.id(*meta);
-                for w in words {
-                    k.id(*w);
+                for i in 0..INLINE_CAP {
+                    k.id(words.get(i));
                 }
             }
         }
