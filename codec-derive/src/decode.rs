@@ -958,7 +958,7 @@ impl Gen<'_> {
             let push = quote! {
                 #tag => match #read {
                     Ok(v) => {
-                        out.push(Self::#vn(#wrap));
+                        #rt::reader::push_in_room(out, Self::#vn(#wrap));
                         Ok(())
                     }
                     Err(e) => Err(e.within(#rt::PathSeg::Variant(::std::borrow::Cow::Borrowed(#vname)))),

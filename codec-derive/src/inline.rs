@@ -72,7 +72,7 @@ impl Gen<'_> {
                 ),
                 Type::Magic(m) => {
                     let bytes = proc_macro2::Literal::byte_string(&codec_schema::magic_bytes(m));
-                    magics.push(quote!(#k => w.put_bytes(#bytes)));
+                    magics.push(quote!(#k => *#bytes));
                     (
                         quote!(_),
                         quote!(0u32),
@@ -104,14 +104,14 @@ impl Gen<'_> {
                 pub fn __leaf_tag(kind: u8) -> u64 {
                     match kind { #(#tags,)* }
                 }
-                /// Writes the word of the leaf packed as `(kind, word)`, as
-                /// `write_word` writes that leaf.
+                /// The stored bytes of the leaf packed as `(kind, word)`,
+                /// as `write_word` writes that leaf.
                 #[doc(hidden)]
                 #[inline(always)]
-                pub fn __put_leaf(w: &mut #rt::Writer, kind: u8, word: u32, order: #rt::Endian) {
+                pub fn __leaf_bytes(kind: u8, word: u32, order: #rt::Endian) -> [u8; 4] {
                     match kind {
                         #(#magics,)*
-                        _ => w.put_as(word, order),
+                        _ => #rt::base::Primitive::bytes_in(word, order),
                     }
                 }
             }

@@ -829,6 +829,13 @@ impl Gen<'_> {
                     _ => None,
                 });
             return Ok(match inline_of {
+                // One-byte tags of a packed list: its run in one copy.
+                Some(un) if matches!(width, Type::U8) => quote! {
+                    match self.#lid.packed_tags(|k| #un::__leaf_tag(k) as u8) {
+                        ::std::option::Option::Some((tags, n)) => w.put_run(tags, n),
+                        ::std::option::Option::None => { #general }
+                    }
+                },
                 Some(un) => quote! {
                     match self.#lid.leaves() {
                         ::std::option::Option::Some(leaves) => {
@@ -919,12 +926,8 @@ impl Gen<'_> {
         let order = self.endian_const();
         quote! {
             let off = w.pos() - start;
-            match self.#fid.leaves() {
-                ::std::option::Option::Some(leaves) => {
-                    for (k, word) in leaves {
-                        #ty::__put_leaf(w, k, word, #order);
-                    }
-                }
+            match self.#fid.packed_words(|k, word| #ty::__leaf_bytes(k, word, #order)) {
+                ::std::option::Option::Some((words, n)) => w.put_run(words, n),
                 ::std::option::Option::None => { #general }
             }
         }
@@ -1109,6 +1112,10 @@ impl Gen<'_> {
         let rt = RT();
         let runtime_offsets = self.field_offset_exprs(s);
         let mut body = TokenStream::new();
+        // The inline lists walked, and whether anything else is: a record
+        // that walks only inline lists, each packed, leads nowhere.
+        let mut inline_walked = Vec::new();
+        let mut other_walked = false;
         for (fi, f) in s.fields.iter().enumerate() {
             if f.derive.is_some() && f.derive != Some(Derive::Interned) {
                 continue;
@@ -1116,6 +1123,7 @@ impl Gen<'_> {
             let fid = ident(&f.name);
             let what = format!("{}.{}", s.name, f.name);
             let off = runtime_offsets[fi].clone().unwrap_or(quote!(0u64));
+            let mut piece = TokenStream::new();
             match &f.ty {
                 Type::Ptr(p) if f.derive.is_none() => {
                     let place = self.df_place(
@@ -1126,7 +1134,7 @@ impl Gen<'_> {
                         quote!(Self::TYPE_ID),
                         off,
                     )?;
-                    body.extend(if p.optional {
+                    piece.extend(if p.optional {
                         quote!(if let Some(v) = &self.#fid { #place })
                     } else {
                         quote!({ let v = &self.#fid; #place })
@@ -1134,7 +1142,7 @@ impl Gen<'_> {
                 }
                 Type::Switch { union, .. } if self.reaches_df(&f.ty) => {
                     let un = self.path_as(union, "__Tree");
-                    body.extend(quote! {
+                    piece.extend(quote! {
                         #un::visit_word(&self.#fid, w, sec, #rt::key_of(self), Self::TYPE_ID, #off, pos)?;
                     });
                 }
@@ -1145,11 +1153,12 @@ impl Gen<'_> {
                         // An inline list's leaves lead nowhere: only its
                         // heap form is walked.
                         let items = if f.inline {
+                            inline_walked.push(fid.clone());
                             quote!(self.#fid.heap_items())
                         } else {
                             quote!(self.#fid)
                         };
-                        body.extend(quote! {
+                        piece.extend(quote! {
                             let off = #off;
                             for (i, e) in #items.iter().enumerate() {
                                 #un::visit_word(e, w, sec, #rt::key_of(self), Self::TYPE_ID, off + i as u64 * #size, pos)?;
@@ -1160,7 +1169,7 @@ impl Gen<'_> {
                         let et = self.path_as(en, "__Tree");
                         let eid = ident(en);
                         let fname = &f.name;
-                        body.extend(match self.list_slots(s, f, &runtime_offsets[fi]) {
+                        piece.extend(match self.list_slots(s, f, &runtime_offsets[fi]) {
                             // Written back to back: each element's position is
                             // its slot's, computed rather than looked up.
                             Some(ListSlots {
@@ -1241,16 +1250,36 @@ impl Gen<'_> {
                 },
                 Type::Named(n) if self.reaches_df(&f.ty) => {
                     let nt = self.path_as(n, "__Tree");
-                    body.extend(quote! {
+                    piece.extend(quote! {
                         let fpos = if pos == #rt::UNPLACED { pos } else { pos + #off };
                         #nt::visit_df(&self.#fid, w, sec, fpos)?;
                     });
                 }
                 _ => {}
             }
+            let walks_inline = inline_walked.last() == Some(&fid);
+            if !piece.is_empty() && !walks_inline {
+                other_walked = true;
+            }
+            body.extend(piece);
         }
+        // In the walk that placed it (`pos` known), right after its shape
+        // was asked for: a record whose inline lists are all packed and
+        // that walks nothing else has nothing to place and nothing to mark,
+        // so its shape is not asked for again (a small array's second
+        // lookup and visit mark were a tenth of a float-array encode).
+        let leads_nowhere = if !inline_walked.is_empty() && !other_walked {
+            quote! {
+                if pos != #rt::UNPLACED #(&& self.#inline_walked.heap_items().is_empty())* {
+                    return Ok(());
+                }
+            }
+        } else {
+            quote!()
+        };
         let prologue = if let Some(home) = self.shared_home(&s.name) {
             quote! {
+                #leads_nowhere
                 let shape = self.shape_id(w.shapes());
                 if !w.first_visit(#home, sec, shape) {
                     return Ok(());

@@ -188,6 +188,46 @@ impl<T> InlineList<T> {
     }
 }
 
+impl<T> InlineList<T> {
+    /// A packed list's tags, `tag_of(kind)` each, in a fixed run of
+    /// [`INLINE_CAP`] bytes of which the first `n` are the list's; `None`
+    /// for a list on the heap. A writer puts the run in one copy
+    /// ([`crate::Writer::put_run`]) rather than a tag at a time.
+    #[inline(always)]
+    pub fn packed_tags(&self, tag_of: impl Fn(u8) -> u8) -> Option<([u8; INLINE_CAP], usize)> {
+        match &self.0 {
+            Repr::Packed { meta, .. } => {
+                let mut tags = [0u8; INLINE_CAP];
+                for (i, t) in tags.iter_mut().enumerate() {
+                    *t = tag_of(((meta >> (4 + 4 * i)) & 0xF) as u8);
+                }
+                Some((tags, (meta & 0xF) as usize))
+            }
+            Repr::Heap(_) => None,
+        }
+    }
+
+    /// A packed list's words as stored, `bytes_of(kind, word)` each, in a
+    /// fixed run of `4 * INLINE_CAP` bytes of which the first `4 * n` are
+    /// the list's; `None` for a list on the heap.
+    #[inline(always)]
+    pub fn packed_words(
+        &self,
+        bytes_of: impl Fn(u8, u32) -> [u8; 4],
+    ) -> Option<([u8; 4 * INLINE_CAP], usize)> {
+        match &self.0 {
+            Repr::Packed { meta, words } => {
+                let mut out = [0u8; 4 * INLINE_CAP];
+                for (i, o) in out.chunks_exact_mut(4).enumerate() {
+                    o.copy_from_slice(&bytes_of(((meta >> (4 + 4 * i)) & 0xF) as u8, words.get(i)));
+                }
+                Some((out, 4 * (meta & 0xF) as usize))
+            }
+            Repr::Heap(_) => None,
+        }
+    }
+}
+
 impl<T: Leaf> InlineList<T> {
     /// The `i`th element, borrowed or made from its word.
     #[inline]
@@ -451,11 +491,14 @@ impl<T: crate::shared::Shape + Leaf> crate::shared::Shape for InlineList<T> {
                 T::shape_all(b, k, s);
             }
             Repr::Packed { meta, words } => {
-                k.count(PACKED_MARK | (*meta as usize & 0xF));
-                k.id(*meta);
-                for i in 0..INLINE_CAP {
-                    k.id(words.get(i));
-                }
+                k.ids([
+                    (PACKED_MARK | (*meta as usize & 0xF)) as u32,
+                    *meta,
+                    words.get(0),
+                    words.get(1),
+                    words.get(2),
+                    words.get(3),
+                ]);
             }
         }
     }
@@ -572,5 +615,25 @@ mod tests {
     fn debug_shows_the_elements() {
         let l: InlineList<N> = vec![N::Int(3), N::Null].into();
         assert_eq!(format!("{l:?}"), "[Int(3), Null]");
+    }
+
+    /// A writer's runs: the tags and words of the elements only (the
+    /// rest of each fixed run is cut off by the count), in order, each
+    /// from its own kind; none for a list on the heap.
+    #[test]
+    fn packed_runs_hold_each_element_in_order() {
+        let l: InlineList<N> = vec![N::Int(-2), N::Null, N::Float(0.5)].into();
+        let (tags, n) = l.packed_tags(|k| 0xA0 + k).unwrap();
+        assert_eq!(&tags[..n], &[0xA1, 0xA3, 0xA2]);
+        let (words, n) = l
+            .packed_words(|k, w| if k == 3 { *b"NULL" } else { w.to_be_bytes() })
+            .unwrap();
+        assert_eq!(
+            &words[..n],
+            &[0xFF, 0xFF, 0xFF, 0xFE, b'N', b'U', b'L', b'L', 0x3F, 0, 0, 0]
+        );
+        let heap: InlineList<N> = (0..5).map(N::Int).collect();
+        assert!(heap.packed_tags(|k| k).is_none());
+        assert!(heap.packed_words(|_, w| w.to_le_bytes()).is_none());
     }
 }

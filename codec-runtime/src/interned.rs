@@ -102,14 +102,19 @@ impl StringIds {
             }
         }
         let hash = SpanIndex::hash(s.as_bytes());
-        let id = match t.index.get(t.text.as_bytes(), s.as_bytes(), hash) {
+        let new_id = t.spans.len();
+        let id = match t.index.get_or_file(
+            t.text.as_bytes(),
+            s.as_bytes(),
+            hash,
+            t.text.len(),
+            new_id as u64,
+        ) {
             Some(id) => id as u32,
             None => {
-                let id = t.spans.len();
-                t.index.insert_new(hash, t.text.len(), s.len(), id as u64);
                 t.spans.push((t.text.len(), s.len()));
                 t.text.push_str(s);
-                id as u32
+                new_id as u32
             }
         };
         if let Some(k) = short {

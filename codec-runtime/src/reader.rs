@@ -453,6 +453,29 @@ pub mod numbers {
     }
 }
 
+/// Pushes `v` onto `out`. A list's decode makes room for all its elements
+/// first, so the growth is out of line: on the path taken there is no call
+/// between building the value and storing it, and the value goes from the
+/// registers it was built in to the list. With the growth inline, the
+/// value was kept on the stack across it and copied to the list sixteen
+/// bytes at a time, loads wider than its stores that stalled on every
+/// element of BYML's lists (issue 51, `perf annotate` of the element
+/// decode: a quarter of its samples on that copy).
+#[inline(always)]
+pub fn push_in_room<T>(out: &mut Vec<T>, v: T) {
+    if out.len() < out.capacity() {
+        out.push(v);
+    } else {
+        push_growing(out, v);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn push_growing<T>(out: &mut Vec<T>, v: T) {
+    out.push(v);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -551,5 +574,15 @@ mod shared_tests {
         let plain = Reader::new(&input, Endian::Little).blob(8, 4).unwrap();
         assert!(!plain.is_shared());
         assert!(r.blob(62, 4).is_err(), "past the end");
+    }
+
+    /// Pushing keeps the order whether the list had room or grew.
+    #[test]
+    fn a_push_in_room_or_growing_keeps_the_order() {
+        let mut v: Vec<u32> = Vec::with_capacity(2);
+        for i in 0..5 {
+            push_in_room(&mut v, i);
+        }
+        assert_eq!(v, [0, 1, 2, 3, 4]);
     }
 }

@@ -71,6 +71,19 @@ impl ShapeKey {
         self.count(b.len());
         self.0.extend_from_slice(b);
     }
+
+    /// Several ids at once, as [`ShapeKey::id`] adds each: one check of
+    /// the key's room rather than one per id (a small array's shape is
+    /// six ids, and the checks were a third of building it; issue 51).
+    #[inline]
+    pub fn ids<const N: usize>(&mut self, v: [u32; N]) {
+        const { assert!(N <= 16, "at most 16 ids at once") };
+        let mut buf = [0u8; 64];
+        for (i, x) in v.iter().enumerate() {
+            buf[4 * i..4 * i + 4].copy_from_slice(&x.to_le_bytes());
+        }
+        self.0.extend_from_slice(&buf[..4 * N]);
+    }
 }
 
 impl<T: Shape> Shape for Vec<T> {
@@ -366,17 +379,19 @@ impl Shapes {
         k.id(type_id as u32);
         build(&mut k, self);
         let hash = SpanIndex::hash(&k.0);
-        let id = match self.ids.get(&self.keys, &k.0, hash) {
-            Some(id) => id as u32,
-            None => {
-                let id = self.reach.len() as u32;
-                self.ids
-                    .insert_new(hash, self.keys.len(), k.0.len(), u64::from(id));
-                self.keys.extend_from_slice(&k.0);
-                self.reach.push(0);
-                id
-            }
-        };
+        let new_id = self.reach.len() as u32;
+        let id =
+            match self
+                .ids
+                .get_or_file(&self.keys, &k.0, hash, self.keys.len(), u64::from(new_id))
+            {
+                Some(id) => id as u32,
+                None => {
+                    self.keys.extend_from_slice(&k.0);
+                    self.reach.push(0);
+                    new_id
+                }
+            };
         self.spare.push(k.0);
         let end = self.met.len() as u32;
         self.met[at].id = id;

@@ -44,6 +44,42 @@ impl SpanIndex {
             .map(|s| s.value)
     }
 
+    /// The value of the string equal to `bytes` (hashed to `hash`), whose
+    /// copy lies in `buf`; when there is none, files `bytes` with `value`
+    /// as the copy the caller puts at `buf[start..]` next, and gives
+    /// `None`. One probe of the table where [`SpanIndex::get`] then
+    /// [`SpanIndex::insert_new`] made two (a new shape of an encode, a new
+    /// string).
+    #[inline]
+    pub(crate) fn get_or_file(
+        &mut self,
+        buf: &[u8],
+        bytes: &[u8],
+        hash: u64,
+        start: usize,
+        value: u64,
+    ) -> Option<u64> {
+        let same = |s: &Span| {
+            s.hash == hash
+                && s.len == bytes.len()
+                && buf
+                    .get(s.start..s.start + s.len)
+                    .is_some_and(|b| same_bytes(b, bytes))
+        };
+        match self.table.entry(hash, same, |s| s.hash) {
+            hashbrown::hash_table::Entry::Occupied(e) => Some(e.get().value),
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                v.insert(Span {
+                    hash,
+                    start,
+                    len: bytes.len(),
+                    value,
+                });
+                None
+            }
+        }
+    }
+
     /// Files `buf[start..start + len]` (hashed to `hash`) with `value`; the
     /// caller has checked that it is not there yet.
     #[inline]

@@ -305,8 +305,14 @@ impl Writer {
     }
 
     /// Appends `n` zero bytes.
+    #[inline]
     pub fn put_zeros(&mut self, n: usize) {
-        self.buf.resize(self.buf.len() + n, 0);
+        // Padding is short: a fixed run, cut back, rather than a fill.
+        if n <= 8 {
+            self.put_run([0u8; 8], n);
+        } else {
+            self.buf.resize(self.buf.len() + n, 0);
+        }
     }
 
     /// Pads with zero bytes up to a multiple of `align`.
@@ -365,6 +371,17 @@ impl Writer {
     #[inline]
     pub fn put_bytes(&mut self, b: &[u8]) {
         self.buf.extend_from_slice(b);
+    }
+
+    /// Writes the first `n` bytes of `run` (`n <= N`): the whole run goes
+    /// in as one fixed-size copy and the output is cut back, so a short
+    /// run of a length known only at run time (a small array's tags and
+    /// words) costs no call to `memcpy`.
+    #[inline(always)]
+    pub fn put_run<const N: usize>(&mut self, run: [u8; N], n: usize) {
+        let end = self.buf.len() + n.min(N);
+        self.buf.extend_from_slice(&run);
+        self.buf.truncate(end);
     }
 
     /// Writes `b`, then `zeros` zero bytes. Up to 16 zeros go in as one
@@ -765,6 +782,21 @@ impl Drop for Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run puts only its first `n` bytes, and zeros of any count are
+    /// zeros (short ones go through a run).
+    #[test]
+    fn a_run_puts_its_first_bytes_and_zeros_their_count() {
+        let mut w = Writer::fresh(Endian::Little, 0, 0, 0);
+        w.put_run(*b"abcd", 2);
+        w.put_zeros(3);
+        w.put_run(*b"xyz", 3);
+        w.put_zeros(20);
+        w.put_run(*b"q", 0);
+        let mut expected = b"ab\0\0\0xyz".to_vec();
+        expected.extend([0; 20]);
+        assert_eq!(w.buf, expected);
+    }
 
     /// A unit that fits is appended where the buffer is; one that does not
     /// grows the buffer once, for itself and the units guessed to come,
