@@ -29,7 +29,7 @@
 //!   extension as the archive's own files are (`X.ainb.json` → AINB), or
 //!   refused when it cannot be.
 
-use formats::layer::{peel, Dictionaries, Layer};
+use formats::layer::{peel_owned, Dictionaries, Layer};
 pub use formats::sarc::folder::{pack as from_folder, MANIFEST};
 use formats::sarc::folder::{
     plan_stored, safe_relative, text_form, FileEntry, LayerEntry, Manifest, TEMP_PREFIX,
@@ -38,11 +38,34 @@ use formats::sarc::{self, Variant};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Whether `data` is an archive, possibly compressed.
-pub fn is_archive(data: &[u8], dicts: &Dictionaries) -> bool {
-    sarc::looks_like(data)
-        || (Layer::detect(data).is_some()
-            && peel(data, dicts).is_ok_and(|(_, inner)| sarc::looks_like(&inner)))
+/// An archive's bytes with their compression layers taken off, and the
+/// layers, outermost first.
+pub struct Peeled {
+    pub layers: Vec<Layer>,
+    pub inner: Vec<u8>,
+}
+
+/// The archive `data` holds, possibly compressed, peeled once: the bytes
+/// the test decompressed are the bytes `to_folder` reads (they were
+/// decompressed twice, and a file with no layer copied). `Err` gives the
+/// bytes back when they are not an archive.
+pub fn open(data: Vec<u8>, dicts: &Dictionaries) -> Result<Peeled, Vec<u8>> {
+    if sarc::looks_like(&data) {
+        return Ok(Peeled {
+            layers: Vec::new(),
+            inner: data,
+        });
+    }
+    if Layer::detect(&data).is_none() {
+        return Err(data);
+    }
+    // The compressed bytes are handed back when what they hold is no
+    // archive: a copy of the smaller side, made once.
+    let kept = data.clone();
+    match peel_owned(data, dicts) {
+        Ok((layers, inner)) if sarc::looks_like(&inner) => Ok(Peeled { layers, inner }),
+        _ => Err(kept),
+    }
 }
 
 /// The folder `to-text` writes for archive `input`.
@@ -52,17 +75,17 @@ pub fn folder_for(input: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Writes archive `input` as folder `out`; returns the files written.
+/// Writes archive `input` (peeled by [`open`]) as folder `out`; returns
+/// the files written.
 pub fn to_folder(
     input: &Path,
-    data: &[u8],
+    peeled: Peeled,
     out: &Path,
     force: bool,
-    dicts: &Dictionaries,
     names: &formats::aamp::names::NameTable,
 ) -> Result<Vec<PathBuf>, String> {
     let at = |m: String| format!("{}: {m}", input.display());
-    let (layers, inner) = peel(data, dicts).map_err(at)?;
+    let Peeled { layers, inner } = peeled;
     // The members' bytes are ranges of the archive's buffer, not copies.
     let inner = std::sync::Arc::new(inner);
     let (variant, archive) =

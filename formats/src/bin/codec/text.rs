@@ -288,19 +288,20 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
         let data = starts_like_archive(path)
             .then(|| fs::read(path).ok())
             .flatten();
-        let data = match data {
-            Some(d) if !crate::archive::is_archive(&d, &dicts) => {
+        let peeled = match data.map(|d| crate::archive::open(d, &dicts)) {
+            Some(Err(d)) => {
                 // A compressed single file: converted when named, or
                 // when what it holds has a text form.
                 let convertible = named
-                    || formats::layer::peel(&d, &dicts).is_ok_and(|(_, inner)| {
+                    || formats::layer::peel_owned(d, &dicts).is_ok_and(|(_, inner)| {
                         matches!(Format::detect(&inner), Some(Format::Aamp | Format::Byml))
                     });
                 return convertible.then(|| to_text(path, args, &dicts));
             }
-            other => other,
+            Some(Ok(p)) => Some(p),
+            None => None,
         };
-        if let Some(data) = data {
+        if let Some(peeled) = peeled {
             let out = args
                 .output
                 .clone()
@@ -310,7 +311,7 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
                 Err(e) => return Some(Err(e)),
             };
             return Some(crate::archive::to_folder(
-                path, &data, &out, args.force, &dicts, &names,
+                path, peeled, &out, args.force, &names,
             ));
         }
         if !named && !is_binary_we_convert(path) {
