@@ -555,7 +555,12 @@ impl Gen<'_> {
             /// Decodes a whole file of the given variant whose blobs are
             /// ranges of `data` rather than copies (see `codec_runtime::Blob`).
             pub fn decode_shared(data: &#rt::SharedInput, variant: Variant) -> #rt::DecodeResult<#root> {
-                decode_from(#rt::Reader::shared(data, variant.endian(), #rt::Limits::default()), variant)
+                decode_shared_with(data, variant, #rt::Limits::default())
+            }
+
+            /// [`decode_shared`] with explicit resource limits.
+            pub fn decode_shared_with(data: &#rt::SharedInput, variant: Variant, limits: #rt::Limits) -> #rt::DecodeResult<#root> {
+                decode_from(#rt::Reader::shared(data, variant.endian(), limits), variant)
             }
 
             fn decode_from(mut r: #rt::Reader<'_>, variant: Variant) -> #rt::DecodeResult<#root> {

@@ -56,7 +56,12 @@ impl Gen<'_> {
             /// Decodes a whole file whose blobs are ranges of `data` rather
             /// than copies (see `codec_runtime::Blob`).
             pub fn decode_shared(data: &#rt::SharedInput) -> #rt::DecodeResult<#root> {
-                decode_from(#rt::Reader::shared(data, ENDIAN, #rt::Limits::default()))
+                decode_shared_with(data, #rt::Limits::default())
+            }
+
+            /// [`decode_shared`] with explicit resource limits.
+            pub fn decode_shared_with(data: &#rt::SharedInput, limits: #rt::Limits) -> #rt::DecodeResult<#root> {
+                decode_from(#rt::Reader::shared(data, ENDIAN, limits))
             }
 
             fn decode_from(mut r: #rt::Reader<'_>) -> #rt::DecodeResult<#root> {

@@ -290,6 +290,17 @@ fn shared_decode_reads_blobs_without_a_copy() {
         panic!("an array root")
     };
     assert!(matches!(&*c.items.get(0).unwrap(), Node::Binary(b) if !b.is_shared()));
+
+    // The limits given are the limits kept: a depth of 1 stops at the
+    // root's array, as it does for a decode from a slice.
+    let tight = codec_runtime::Limits {
+        max_depth: 1,
+        ..Default::default()
+    };
+    let from_slice = byml::schema::decode_with(&bytes, v, tight).unwrap_err();
+    let shared_err = byml::schema::decode_shared_with(&input, v, tight).unwrap_err();
+    assert_eq!(shared_err.to_string(), from_slice.to_string());
+    assert!(byml::schema::decode_shared_with(&input, v, Default::default()).is_ok());
 }
 
 /// Containers holding equal blobs are equal, and shared; a blob of the same
