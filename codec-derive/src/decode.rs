@@ -688,7 +688,7 @@ impl Gen<'_> {
                 let mut q = start;
                 for i in 0..n as usize {
                     let (e, next) = match #elem { Ok(v) => v, Err(e) => return Err(e.at_index(i)) };
-                    out.push(e);
+                    #rt::reader::push_in_room(&mut out, e);
                     q = next;
                 }
             }
@@ -981,8 +981,15 @@ impl Gen<'_> {
                 /// Decodes the payload that tag `tag` selects, at `pos`.
                 /// `field_pos` is where the offset to it was read and
                 /// `tag_pos` where the tag was read (for errors).
+                ///
+                /// Always inlined where a record holds the value (BYML's
+                /// hash entry): returned from a call, the union came back
+                /// through memory and was copied into its record with loads
+                /// that straddled the callee's stores, which stalled each
+                /// entry (a third of the corpus's decode samples sat in that
+                /// loop; issue 51). A union inside itself is still a call.
                 #[allow(unused_variables, clippy::redundant_closure_call)]
-                #[inline]
+                #[inline(always)]
                 #vis fn decode_payload(r: &mut #rt::Reader<'_>, tag: u64, pos: u64, field_pos: u64, tag_pos: u64) -> #rt::DecodeResult<Self> {
                     match tag {
                         #(#arms,)*
