@@ -74,7 +74,8 @@ impl ShapeKey {
 
     /// Several ids at once, as [`ShapeKey::id`] adds each: one check of
     /// the key's room rather than one per id (a small array's shape is
-    /// six ids, and the checks were a third of building it; issue 51).
+    /// six ids; 62.7 M -> 60.7 M instructions per float-array encode,
+    /// issue 51).
     #[inline]
     pub fn ids<const N: usize>(&mut self, v: [u32; N]) {
         const { assert!(N <= 16, "at most 16 ids at once") };

@@ -34,13 +34,7 @@ impl SpanIndex {
     #[inline]
     pub(crate) fn get(&self, buf: &[u8], bytes: &[u8], hash: u64) -> Option<u64> {
         self.table
-            .find(hash, |s| {
-                s.hash == hash
-                    && s.len == bytes.len()
-                    && buf
-                        .get(s.start..s.start + s.len)
-                        .is_some_and(|b| same_bytes(b, bytes))
-            })
+            .find(hash, filed_as(buf, bytes, hash))
             .map(|s| s.value)
     }
 
@@ -59,14 +53,10 @@ impl SpanIndex {
         start: usize,
         value: u64,
     ) -> Option<u64> {
-        let same = |s: &Span| {
-            s.hash == hash
-                && s.len == bytes.len()
-                && buf
-                    .get(s.start..s.start + s.len)
-                    .is_some_and(|b| same_bytes(b, bytes))
-        };
-        match self.table.entry(hash, same, |s| s.hash) {
+        match self
+            .table
+            .entry(hash, filed_as(buf, bytes, hash), |s| s.hash)
+        {
             hashbrown::hash_table::Entry::Occupied(e) => Some(e.get().value),
             hashbrown::hash_table::Entry::Vacant(v) => {
                 v.insert(Span {
@@ -95,6 +85,18 @@ impl SpanIndex {
 
     pub(crate) fn clear(&mut self) {
         self.table.clear();
+    }
+}
+
+/// Whether a filed span is `bytes` (hashed to `hash`), its copy in `buf`.
+#[inline]
+fn filed_as<'a>(buf: &'a [u8], bytes: &'a [u8], hash: u64) -> impl Fn(&Span) -> bool + 'a {
+    move |s| {
+        s.hash == hash
+            && s.len == bytes.len()
+            && buf
+                .get(s.start..s.start + s.len)
+                .is_some_and(|b| same_bytes(b, bytes))
     }
 }
 
