@@ -546,11 +546,6 @@ mod tests {
         assert!(r.charge(0, 2000).is_ok());
         assert!(r.charge(0, 1).is_err());
     }
-}
-
-#[cfg(test)]
-mod shared_tests {
-    use super::*;
 
     /// A unit's reader over bytes inside the shared input shares it, at
     /// the unit's place; one over bytes elsewhere (a decompressed copy)
