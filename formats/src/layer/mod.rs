@@ -9,6 +9,7 @@ pub mod yaz0;
 pub mod zstd;
 
 pub use self::zstd::Dictionaries;
+use std::borrow::Cow;
 use std::fmt;
 
 /// A compression layer and what recompression needs to write it back.
@@ -121,13 +122,19 @@ pub(crate) fn too_large(claimed: Option<u64>, limit: u64) -> String {
 }
 
 /// The layers around `data`, outermost first, and the bytes inside them.
+/// The outermost layer is decompressed from `data` itself; only a file
+/// with no layer is copied.
 pub fn peel(data: &[u8], dicts: &Dictionaries) -> Result<(Vec<Layer>, Vec<u8>), String> {
-    peel_owned(data.to_vec(), dicts)
+    peel_from(Cow::Borrowed(data), dicts)
 }
 
 /// [`peel`] of bytes the caller gives up: a file with no layer comes back
 /// as it is, without a copy.
 pub fn peel_owned(data: Vec<u8>, dicts: &Dictionaries) -> Result<(Vec<Layer>, Vec<u8>), String> {
+    peel_from(Cow::Owned(data), dicts)
+}
+
+fn peel_from(data: Cow<'_, [u8]>, dicts: &Dictionaries) -> Result<(Vec<Layer>, Vec<u8>), String> {
     let mut layers = Vec::new();
     let limit = inner_limit(data.len());
     let mut inner = data;
@@ -135,12 +142,14 @@ pub fn peel_owned(data: Vec<u8>, dicts: &Dictionaries) -> Result<(Vec<Layer>, Ve
         if layers.len() == MAX_LAYERS {
             return Err(format!("more than {MAX_LAYERS} compression layers"));
         }
-        inner = layer
-            .decompress_within(&inner, dicts, limit)
-            .map_err(|e| format!("{layer} {e}"))?;
+        inner = Cow::Owned(
+            layer
+                .decompress_within(&inner, dicts, limit)
+                .map_err(|e| format!("{layer} {e}"))?,
+        );
         layers.push(layer);
     }
-    Ok((layers, inner))
+    Ok((layers, inner.into_owned()))
 }
 
 /// The comment a text form carries for a file that was inside `layers`

@@ -29,7 +29,7 @@
 //!   extension as the archive's own files are (`X.ainb.json` → AINB), or
 //!   refused when it cannot be.
 
-use formats::layer::{peel_owned, Dictionaries, Layer};
+use formats::layer::{peel, Dictionaries, Layer};
 pub use formats::sarc::folder::{pack as from_folder, MANIFEST};
 use formats::sarc::folder::{
     plan_stored, safe_relative, text_form, FileEntry, LayerEntry, Manifest, TEMP_PREFIX,
@@ -59,12 +59,11 @@ pub fn open(data: Vec<u8>, dicts: &Dictionaries) -> Result<Peeled, Vec<u8>> {
     if Layer::detect(&data).is_none() {
         return Err(data);
     }
-    // The compressed bytes are handed back when what they hold is no
-    // archive: a copy of the smaller side, made once.
-    let kept = data.clone();
-    match peel_owned(data, dicts) {
+    // Decompressed from the borrowed bytes, which go back to the caller
+    // when what they hold is no archive.
+    match peel(&data, dicts) {
         Ok((layers, inner)) if sarc::looks_like(&inner) => Ok(Peeled { layers, inner }),
-        _ => Err(kept),
+        _ => Err(data),
     }
 }
 
