@@ -3,23 +3,40 @@
 //! index keeps only each string's hash, span and value: no copy and no
 //! allocation per string, and clearing it keeps its memory for the next
 //! encode.
+//!
+//! The hash table holds 8 bytes per string (part of its hash and its place
+//! in `filed`); the spans and values lie in `filed`, in the order they were
+//! filed. A table is probed at a random place for each string, and tens of
+//! thousands of new strings (the shapes of a file of small arrays) made a
+//! table of 32-byte spans larger than the core's cache, each probe a miss;
+//! `filed` grows at its end, which the cache follows (issue 51).
 
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
 use std::hash::BuildHasher;
 
+/// A string filed: its hash, its span in the caller's buffer, its value.
 #[derive(Debug, Clone, Copy)]
-struct Span {
+struct Filed {
     hash: u64,
     start: usize,
     len: usize,
     value: u64,
 }
 
+/// A slot of the table: the high half of a string's hash, and where it is
+/// in `filed`.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    hash_high: u32,
+    at: u32,
+}
+
 /// Strings of one buffer, each with a value (an offset, an id).
 #[derive(Debug, Default, Clone)]
 pub(crate) struct SpanIndex {
-    table: HashTable<Span>,
+    table: HashTable<Slot>,
+    filed: Vec<Filed>,
 }
 
 impl SpanIndex {
@@ -34,8 +51,8 @@ impl SpanIndex {
     #[inline]
     pub(crate) fn get(&self, buf: &[u8], bytes: &[u8], hash: u64) -> Option<u64> {
         self.table
-            .find(hash, filed_as(buf, bytes, hash))
-            .map(|s| s.value)
+            .find(hash, filed_as(&self.filed, buf, bytes, hash))
+            .map(|s| self.filed[s.at as usize].value)
     }
 
     /// The value of the string equal to `bytes` (hashed to `hash`), whose
@@ -53,13 +70,23 @@ impl SpanIndex {
         start: usize,
         value: u64,
     ) -> Option<u64> {
+        let Ok(at) = u32::try_from(self.filed.len()) else {
+            // 2^32 strings filed: the rest are looked up, not filed.
+            return self.get(buf, bytes, hash);
+        };
+        let filed = &self.filed;
         match self
             .table
-            .entry(hash, filed_as(buf, bytes, hash), |s| s.hash)
-        {
-            hashbrown::hash_table::Entry::Occupied(e) => Some(e.get().value),
+            .entry(hash, filed_as(filed, buf, bytes, hash), |s| {
+                filed[s.at as usize].hash
+            }) {
+            hashbrown::hash_table::Entry::Occupied(e) => Some(filed[e.get().at as usize].value),
             hashbrown::hash_table::Entry::Vacant(v) => {
-                v.insert(Span {
+                v.insert(Slot {
+                    hash_high: (hash >> 32) as u32,
+                    at,
+                });
+                self.filed.push(Filed {
                     hash,
                     start,
                     len: bytes.len(),
@@ -74,29 +101,49 @@ impl SpanIndex {
     /// caller has checked that it is not there yet.
     #[inline]
     pub(crate) fn insert_new(&mut self, hash: u64, start: usize, len: usize, value: u64) {
-        let span = Span {
+        let Ok(at) = u32::try_from(self.filed.len()) else {
+            return;
+        };
+        let filed = &self.filed;
+        self.table.insert_unique(
+            hash,
+            Slot {
+                hash_high: (hash >> 32) as u32,
+                at,
+            },
+            |s| filed[s.at as usize].hash,
+        );
+        self.filed.push(Filed {
             hash,
             start,
             len,
             value,
-        };
-        self.table.insert_unique(hash, span, |s| s.hash);
+        });
     }
 
     pub(crate) fn clear(&mut self) {
         self.table.clear();
+        self.filed.clear();
     }
 }
 
-/// Whether a filed span is `bytes` (hashed to `hash`), its copy in `buf`.
+/// Whether a slot holds `bytes` (hashed to `hash`), its copy in `buf`.
 #[inline]
-fn filed_as<'a>(buf: &'a [u8], bytes: &'a [u8], hash: u64) -> impl Fn(&Span) -> bool + 'a {
+fn filed_as<'a>(
+    filed: &'a [Filed],
+    buf: &'a [u8],
+    bytes: &'a [u8],
+    hash: u64,
+) -> impl Fn(&Slot) -> bool + 'a {
     move |s| {
-        s.hash == hash
-            && s.len == bytes.len()
-            && buf
-                .get(s.start..s.start + s.len)
-                .is_some_and(|b| same_bytes(b, bytes))
+        s.hash_high == (hash >> 32) as u32
+            && filed.get(s.at as usize).is_some_and(|f| {
+                f.hash == hash
+                    && f.len == bytes.len()
+                    && buf
+                        .get(f.start..f.start + f.len)
+                        .is_some_and(|b| same_bytes(b, bytes))
+            })
     }
 }
 
@@ -175,6 +222,31 @@ mod tests {
         assert_eq!(ix.get(&buf, b"ab", SpanIndex::hash(b"ab")), None);
         ix.clear();
         assert_eq!(ix.get(&buf, b"abc", SpanIndex::hash(b"abc")), None);
+    }
+
+    /// Strings filed while the table grows (each growth moves every slot
+    /// by the hash kept in `filed`) are all found again, each with its own
+    /// value, and filing one again gives back the first value.
+    #[test]
+    fn strings_filed_through_growth_keep_their_values() {
+        let mut buf = Vec::new();
+        let mut ix = SpanIndex::default();
+        for i in 0..5000u64 {
+            let s = format!("key{i}");
+            let h = SpanIndex::hash(s.as_bytes());
+            assert_eq!(
+                ix.get_or_file(&buf, s.as_bytes(), h, buf.len(), i * 3),
+                None
+            );
+            buf.extend_from_slice(s.as_bytes());
+        }
+        for i in (0..5000u64).rev() {
+            let s = format!("key{i}");
+            let h = SpanIndex::hash(s.as_bytes());
+            assert_eq!(ix.get(&buf, s.as_bytes(), h), Some(i * 3), "{s}");
+            assert_eq!(ix.get_or_file(&buf, s.as_bytes(), h, 0, 1), Some(i * 3));
+        }
+        assert_eq!(ix.get(&buf, b"key5000", SpanIndex::hash(b"key5000")), None);
     }
 
     /// Two short strings have one key only when they are equal: every
