@@ -211,7 +211,7 @@ fn shape_body(fx: &Facts<'_>, name: &str, v: &Value, k: &mut ShapeKey, s: &mut S
                 fx.marks(&f.ty, s);
                 match field(v, &f.name, "") {
                     Ok(fv) => shape_value(fx, &f.ty, fv, k, s),
-                    Err(_) => k.0.push(0xFF),
+                    Err(_) => k.byte(0xFF),
                 }
             }
         }
@@ -221,7 +221,7 @@ fn shape_body(fx: &Facts<'_>, name: &str, v: &Value, k: &mut ShapeKey, s: &mut S
                 fx.marks(&var.ty, s);
                 shape_value(fx, &var.ty, x, k, s);
             }
-            None => k.0.push(0xFF),
+            None => k.byte(0xFF),
         },
         None => {}
     }
@@ -241,9 +241,9 @@ fn shape_value(fx: &Facts<'_>, t: &Type, v: &Value, k: &mut ShapeKey, s: &mut Sh
         }
         (Type::Index { table, .. }, Value::Str(x)) => k.id(s.string(fx.c.table_id(table), x)),
         (Type::Ptr(p), _) => match (v, p.optional) {
-            (Value::Option(None), _) => k.0.push(0),
+            (Value::Option(None), _) => k.byte(0),
             (Value::Option(Some(x)), true) => {
-                k.0.push(1);
+                k.byte(1);
                 shape_target(fx, p, x, k, s);
             }
             (x, _) => shape_target(fx, p, x, k, s),
@@ -253,7 +253,7 @@ fn shape_value(fx: &Facts<'_>, t: &Type, v: &Value, k: &mut ShapeKey, s: &mut Sh
             if b.len() >= BLOB_RUN {
                 k.id(s.blob_id(b));
             } else {
-                k.0.extend_from_slice(b);
+                k.run(b);
             }
         }
         (Type::List { of, .. } | Type::Array { of, .. }, Value::Seq(xs)) => {
@@ -280,15 +280,15 @@ fn shape_target(fx: &Facts<'_>, p: &Ptr, v: &Value, k: &mut ShapeKey, s: &mut Sh
 /// A leaf's bytes in a shape: its kind, then its value.
 fn shape_leaf(v: &Value, k: &mut ShapeKey) {
     match v {
-        Value::Unit => k.0.push(0),
-        Value::Bool(b) => k.0.push(u8::from(*b)),
+        Value::Unit => k.byte(0),
+        Value::Bool(b) => k.byte(u8::from(*b)),
         Value::F32(x) => k.id(x.to_bits()),
         Value::F64(x) => k.int(x.to_bits()),
         Value::Char(ch) => k.id(u32::from(*ch)),
         Value::Str(x) => k.bytes(x.as_bytes()),
-        Value::Option(None) => k.0.push(0),
+        Value::Option(None) => k.byte(0),
         Value::Option(Some(x)) => {
-            k.0.push(1);
+            k.byte(1);
             shape_leaf(x, k);
         }
         x => match integer(x, "") {
