@@ -4,11 +4,14 @@
 //! allocation per string, and clearing it keeps its memory for the next
 //! encode.
 //!
-//! The hash table holds 4 bytes per string (its place in `filed`); the spans and values lie in `filed`, in the order they were
-//! filed. A table is probed at a random place for each string, and tens of
+//! The hash table holds 4 bytes per string, its place in `filed`; the
+//! hashes, spans and values lie in `filed`, in the order they were filed.
+//! A table is probed at a random place for each string, and tens of
 //! thousands of new strings (the shapes of a file of small arrays) made a
-//! table of 32-byte spans larger than the core's cache, each probe a miss;
-//! `filed` grows at its end, which the cache follows (issue 51).
+//! table of 32-byte spans larger than the core's share of the cache, each
+//! probe a miss; `filed` grows at its end, which the cache follows (issue
+//! 51). An index holds at most 2^32 strings; past them, a string is looked
+//! up but not filed, so an equal one met later is not found.
 
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
