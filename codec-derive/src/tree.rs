@@ -660,18 +660,20 @@ impl Gen<'_> {
         Some(quote! {
             #plain
             #ascending
-            let #v = {
+            // Reordered in place: a list returned through memory was read
+            // back sixteen bytes at a time from stores of eight (issue 51).
+            let mut #v = #v;
+            {
                 let place = |i: usize| {
                     let q = #at + i as u64 * #esize;
                     let tag = #tread.ok()?;
                     let word = #wread.ok()?;
                     #un::placed_in(tag).map(|s| (s, word))
                 };
-                match #rt::shared::document_order_of(#v.len(), place) {
-                    None => #v,
-                    Some(order) => #rt::shared::reorder(#v, &order),
+                if let Some(order) = #rt::shared::document_order_of(#v.len(), place) {
+                    #rt::shared::reorder(&mut #v, order);
                 }
-            };
+            }
         })
     }
 

@@ -656,19 +656,28 @@ impl Writer {
 /// with a target in one section are permuted among their own slots so that
 /// their targets ascend; the others keep their slots.
 pub fn document_order(places: &[Option<(usize, u64)>]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..places.len()).collect();
-    let mut sections: Vec<usize> = places.iter().flatten().map(|p| p.0).collect();
-    sections.sort_unstable();
-    sections.dedup();
-    for sec in sections {
-        let slots: Vec<usize> = (0..places.len())
-            .filter(|&i| matches!(places[i], Some((s, _)) if s == sec))
-            .collect();
-        let mut by_target = slots.clone();
-        by_target.sort_by_key(|&i| places[i].map_or(0, |p| p.1));
-        for (slot, i) in slots.into_iter().zip(by_target) {
-            order[slot] = i;
-        }
+    let placed = places
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.map(|(sec, target)| (sec, target, i)))
+        .collect();
+    order_of_placed(places.len(), placed)
+}
+
+/// [`document_order`] of `n` elements, from the placed ones as (section,
+/// target, element) in element order.
+///
+/// Sorted by section, the elements give each section's slots in order
+/// (the sort is stable); sorted by section and target, what goes in them.
+/// Both hold as many elements of each section, so they line up: two
+/// allocations besides the order, not two per section.
+fn order_of_placed(n: usize, mut slots: Vec<(usize, u64, usize)>) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut by_target = slots.clone();
+    slots.sort_by_key(|p| p.0);
+    by_target.sort_unstable();
+    for (slot, elem) in slots.iter().zip(&by_target) {
+        order[slot.2] = elem.2;
     }
     order
 }
@@ -708,24 +717,29 @@ pub fn document_order_of(
     if ascending {
         return None;
     }
-    let places: Vec<Option<(usize, u64)>> = (0..n).map(place).collect();
-    let order = document_order(&places);
+    let placed = (0..n)
+        .filter_map(|i| place(i).map(|(sec, target)| (sec, target, i)))
+        .collect();
+    let order = order_of_placed(n, placed);
     (!order.iter().enumerate().all(|(i, &j)| i == j)).then_some(order)
 }
 
-/// Reorders `v` by `order` (from [`document_order`]).
-/// Element `k` of the result is element `order[k]` of `v`; the elements
-/// are swapped in place along the permutation's cycles.
-pub fn reorder<T>(mut v: Vec<T>, order: &[usize]) -> Vec<T> {
-    if order.len() != v.len() || order.iter().enumerate().all(|(i, &j)| i == j) {
-        return v;
+/// Reorders `v` by `order` (from [`document_order`]), in place: element
+/// `k` becomes what was element `order[k]`. The elements are swapped along
+/// the permutation's cycles, and `order` is spent marking them done. An
+/// `order` of another length leaves `v` as it was; one that is not a
+/// permutation moves elements but loses none, and ends.
+pub fn reorder<T>(v: &mut [T], mut order: Vec<usize>) {
+    if order.len() != v.len() {
+        return;
     }
-    let mut order = order.to_vec();
     for i in 0..v.len() {
         let mut cur = i;
         while order[cur] != i {
             let next = order[cur];
-            if next >= v.len() {
+            // Past the end, or at an element already moved: not a
+            // permutation, and the walk stops (each step fixes one more).
+            if next >= v.len() || next == cur {
                 break;
             }
             v.swap(cur, next);
@@ -734,7 +748,6 @@ pub fn reorder<T>(mut v: Vec<T>, order: &[usize]) -> Vec<T> {
         }
         order[cur] = cur;
     }
-    v
 }
 
 #[cfg(test)]
@@ -861,10 +874,40 @@ mod tests {
         let v: Vec<char> = "abcdef".chars().collect();
         // Two cycles (0 2 4) and (1 5), and 3 in place.
         let order = [2, 5, 4, 3, 0, 1];
-        let out = reorder(v.clone(), &order);
+        let mut out = v.clone();
+        reorder(&mut out, order.to_vec());
         let want: Vec<char> = order.iter().map(|&i| v[i]).collect();
         assert_eq!(out, want);
-        assert_eq!(reorder(v.clone(), &[0, 1, 2, 3, 4, 5]), v);
+        let mut same = v.clone();
+        reorder(&mut same, vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(same, v);
+        // Not a permutation: it ends, and every element is still there.
+        for bad in [vec![1, 1, 0, 3, 4, 5], vec![5, 5, 5, 5, 5, 5], vec![9; 6]] {
+            let mut w = v.clone();
+            reorder(&mut w, bad.clone());
+            let mut sorted = w.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, v, "{bad:?}");
+        }
+    }
+
+    /// Each section's elements are permuted among their own slots by
+    /// target, equal targets keeping their order; unplaced elements stay.
+    #[test]
+    fn document_order_sorts_each_section_within_its_slots() {
+        let places = [
+            Some((1, 20)),
+            None,
+            Some((2, 5)),
+            Some((1, 8)),
+            Some((2, 1)),
+            Some((1, 8)),
+        ];
+        // Section 1 holds slots 0, 3, 5 (targets 20, 8, 8): 3, 5, 0 go in
+        // them. Section 2 holds slots 2, 4 (targets 5, 1): 4, 2.
+        assert_eq!(document_order(&places), vec![3, 1, 4, 5, 2, 0]);
+        assert_eq!(document_order(&[]), Vec::<usize>::new());
+        assert_eq!(document_order(&[None, None]), vec![0, 1]);
     }
 
     /// The scan without allocation agrees with the general path: `None`

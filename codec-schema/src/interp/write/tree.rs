@@ -22,7 +22,7 @@ use super::{elements, field, integer, wrong, Enc};
 use crate::interp::Value;
 use crate::{Checked, Field, Ptr, SortKey, StructDef, Type, TypeDef, UnionDef, Visit};
 use codec_runtime::interned::{Collect, Collector};
-use codec_runtime::shared::{ShapeKey, Shapes, BLOB_RUN};
+use codec_runtime::shared::{Shape, ShapeKey, Shapes};
 use codec_runtime::{EncodeError, EncodeResult};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -249,12 +249,10 @@ fn shape_value(fx: &Facts<'_>, t: &Type, v: &Value, k: &mut ShapeKey, s: &mut Sh
             (x, _) => shape_target(fx, p, x, k, s),
         },
         (_, Value::Bytes(b)) => {
+            // As the compiled codec's `Vec<u8>` and `Blob`: the length, then
+            // the run (one id for a long one).
             k.count(b.len());
-            if b.len() >= BLOB_RUN {
-                k.id(s.blob_id(b));
-            } else {
-                k.run(b);
-            }
+            <u8 as Shape>::shape_all(b, k, s);
         }
         (Type::List { of, .. } | Type::Array { of, .. }, Value::Seq(xs)) => {
             k.count(xs.len());
