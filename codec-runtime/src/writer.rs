@@ -304,12 +304,13 @@ impl Writer {
         self.buf = grown;
     }
 
-    /// Appends `n` zero bytes.
+    /// Appends `n` zero bytes. Up to [`SHORT_ZEROS`] go in as one
+    /// fixed-size run, cut back to the count (padding, and short strings'
+    /// terminators), rather than a fill.
     #[inline]
     pub fn put_zeros(&mut self, n: usize) {
-        // Padding is short: a fixed run, cut back, rather than a fill.
-        if n <= 8 {
-            self.put_run([0u8; 8], n);
+        if n <= SHORT_ZEROS {
+            self.put_run([0u8; SHORT_ZEROS], n);
         } else {
             self.buf.resize(self.buf.len() + n, 0);
         }
@@ -384,22 +385,13 @@ impl Writer {
         self.buf.truncate(end);
     }
 
-    /// Writes `b`, then `zeros` zero bytes. Up to 16 zeros go in as one
-    /// fixed-size store, cut back to the count (short strings' terminators
-    /// and padding, without a call per string).
+    /// Writes `b`, then `zeros` zero bytes ([`Writer::put_zeros`]), with
+    /// one check of the output's room for both when the zeros are short.
     #[inline]
     pub fn put_bytes_then_zeros(&mut self, b: &[u8], zeros: usize) {
-        const ZEROS: [u8; 16] = [0; 16];
-        let end = self.buf.len() + b.len() + zeros;
-        if zeros <= ZEROS.len() {
-            self.buf.reserve(b.len() + ZEROS.len());
-            self.buf.extend_from_slice(b);
-            self.buf.extend_from_slice(&ZEROS);
-            self.buf.truncate(end);
-        } else {
-            self.buf.extend_from_slice(b);
-            self.buf.resize(end, 0);
-        }
+        self.buf.reserve(b.len() + zeros.max(SHORT_ZEROS));
+        self.buf.extend_from_slice(b);
+        self.put_zeros(zeros);
     }
 
     /// Writes an unsigned value of the given width, checking that it fits.
@@ -746,6 +738,9 @@ fn put_zero_padded(buf: &mut Vec<u8>, b: &[u8], len: usize) {
 /// The longest value [`put_zero_padded`] writes with fixed-size stores.
 const SHORT_ROOM: usize = 32;
 
+/// The most zeros [`Writer::put_zeros`] writes as one fixed-size run.
+pub const SHORT_ZEROS: usize = 16;
+
 /// Pads `buf` with zero bytes up to a multiple of `align`.
 #[inline(always)]
 fn pad_to(buf: &mut Vec<u8>, align: u64) {
@@ -796,6 +791,14 @@ mod tests {
         let mut expected = b"ab\0\0\0xyz".to_vec();
         expected.extend([0; 20]);
         assert_eq!(w.buf, expected);
+        // Bytes then zeros, on each side of the fixed run's length.
+        for zeros in [0, SHORT_ZEROS, SHORT_ZEROS + 1] {
+            let mut w = Writer::fresh(Endian::Little, 0, 0, 0);
+            w.put_bytes_then_zeros(b"name", zeros);
+            let mut expected = b"name".to_vec();
+            expected.extend(vec![0; zeros]);
+            assert_eq!(w.buf, expected, "{zeros} zeros");
+        }
     }
 
     /// A unit that fits is appended where the buffer is; one that does not
