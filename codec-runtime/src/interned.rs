@@ -237,14 +237,20 @@ impl<'w> Interned<'w> {
         self.tables.ranks.get(table).map_or(&[], |r| r.as_slice())
     }
 
-    /// The index of `s` in table `table`.
-    #[inline]
+    /// The index of `s` in table `table`. Inlined up to the hint, which a
+    /// sorted list's elements take their keys from (most lookups).
+    #[inline(always)]
     pub fn index(&self, table: usize, s: &str, what: &'static str) -> EncodeResult<u64> {
         if let Some((t, at, len, i)) = self.tables.hint {
             if t == table && at == s.as_ptr() as usize && len == s.len() {
                 return Ok(i);
             }
         }
+        self.index_looked_up(table, s, what)
+    }
+
+    #[inline(never)]
+    fn index_looked_up(&self, table: usize, s: &str, what: &'static str) -> EncodeResult<u64> {
         self.ids
             .get(table, s)
             .and_then(|id| self.tables.ranks.get(table)?.get(id as usize))
@@ -277,16 +283,17 @@ impl Reader<'_> {
     }
 
     /// The string at `index` of table `table`; `pos` is where the index was read.
-    #[inline]
+    #[inline(always)]
     pub fn interned(&self, table: usize, index: u64, pos: u64, name: &str) -> DecodeResult<Str> {
         let t = self
             .tables
             .tables
             .get(table)
             .map_or(&[][..], |t| t.as_slice());
-        t.get(index as usize)
-            .cloned()
-            .ok_or_else(|| index_past_end(pos, index, name, t.len() as u64))
+        match t.get(index as usize) {
+            Some(s) => Ok(s.clone()),
+            None => Err(index_past_end(pos, index, name, t.len() as u64)),
+        }
     }
 }
 
