@@ -53,8 +53,8 @@ impl<T: Collect> Collect for Box<T> {
 /// Where the short string of key `k` is kept among the [`RECENT`].
 #[inline]
 fn recent_slot(k: &ShortKey) -> usize {
-    let h =
-        (k.head ^ k.tail.rotate_left(29) ^ u64::from(k.len)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let h = (k.head ^ k.mid.rotate_left(19) ^ k.tail.rotate_left(29) ^ u64::from(k.len))
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
     (h >> (64 - RECENT_BITS)) as usize
 }
 
@@ -147,16 +147,17 @@ impl StringIds {
     fn sorted(&self, tables: usize, out: &mut WriteTables) {
         out.tables.clear();
         out.ranks.resize_with(tables, Vec::new);
-        let mut by_bytes: Vec<(u64, u32)> = Vec::new();
+        let mut by_bytes: Vec<(u128, u32)> = Vec::new();
         for table in 0..tables {
             let Some(t) = self.tables.get(table) else {
                 out.tables.push(Vec::new());
                 out.ranks[table].clear();
                 continue;
             };
-            // Sorted by the first 8 bytes as a number (zero-padded, so the
+            // Sorted by the first 16 bytes as a number (zero-padded, so the
             // order agrees with the bytes'), then by the rest: most
-            // comparisons are one integer comparison.
+            // comparisons are one integer comparison, names that share a
+            // long start (`Enemy_Bokoblin_...`) included.
             by_bytes.clear();
             by_bytes.extend((0..t.spans.len()).map(|id| (prefix(t.text(id)), id as u32)));
             by_bytes.sort_unstable_by(|a, b| {
@@ -179,14 +180,14 @@ impl StringIds {
     }
 }
 
-/// The first 8 bytes of `b` as a big-endian number, zero-padded: `a < b`
+/// The first 16 bytes of `b` as a big-endian number, zero-padded: `a < b`
 /// as bytes implies `prefix(a) <= prefix(b)`.
 #[inline]
-fn prefix(b: &[u8]) -> u64 {
-    let mut p = [0u8; 8];
-    let n = b.len().min(8);
+fn prefix(b: &[u8]) -> u128 {
+    let mut p = [0u8; 16];
+    let n = b.len().min(16);
     p[..n].copy_from_slice(&b[..n]);
-    u64::from_be_bytes(p)
+    u128::from_be_bytes(p)
 }
 
 /// Gathers the strings of each table from a value before it is written
@@ -507,12 +508,22 @@ mod tests {
     use crate::base::Endian;
 
     /// Tables come out in byte order, whatever the strings share: long
-    /// common prefixes (past the 8 bytes compared as a number), one
-    /// string a prefix of another, bytes above 0x7F.
+    /// common prefixes (past the 16 bytes compared as a number), one
+    /// string a prefix of another, bytes above 0x7F; each string, short
+    /// or long (past 24 bytes), has its index.
     #[test]
     fn tables_are_sorted_by_their_bytes() {
         let mut strings: Vec<String> = Vec::new();
-        for stem in ["", "a", "abcdefgh", "abcdefghij", "Obj_Tree_", "é"] {
+        for stem in [
+            "",
+            "a",
+            "abcdefgh",
+            "abcdefghij",
+            "abcdefghijklmnop",
+            "Enemy_Bokoblin_Junior_",
+            "Obj_Tree_",
+            "é",
+        ] {
             for tail in ["", "0", "00", "1", "z", "é", "abcdefghij", "\u{1}"] {
                 strings.push(format!("{stem}{tail}"));
             }

@@ -139,27 +139,33 @@ fn filed_as<'a>(
     }
 }
 
-/// A string of at most 16 bytes as its length and two numbers read from
-/// its ends: equal keys are equal strings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A string of at most 24 bytes (an inline [`crate::Str`]: most keys,
+/// names and values) as its length and three numbers read from its
+/// start, its middle and its end: equal keys are equal strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct ShortKey {
     pub(crate) head: u64,
+    pub(crate) mid: u64,
     pub(crate) tail: u64,
     pub(crate) len: u32,
 }
+
+/// The longest string a [`ShortKey`] stands for.
+pub(crate) const SHORT_MAX: usize = 24;
 
 impl ShortKey {
     /// Nothing is filed under it (no string is that long).
     pub(crate) const NONE: ShortKey = ShortKey {
         head: 0,
+        mid: 0,
         tail: 0,
         len: u32::MAX,
     };
 
     #[inline]
     pub(crate) fn of(b: &[u8]) -> Option<ShortKey> {
-        // Loads from both ends, overlapping: with the length they cover
-        // every byte, so they tell strings apart.
+        // Loads from the start, the middle and the end, overlapping: with
+        // the length they cover every byte, so they tell strings apart.
         let n = b.len();
         let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]));
         let half = |at: usize| {
@@ -167,25 +173,28 @@ impl ShortKey {
                 b[at..at + 4].try_into().unwrap_or([0; 4]),
             ))
         };
-        let (head, tail) = match n {
-            0 => (0, 0),
+        let (head, mid, tail) = match n {
+            0 => (0, 0, 0),
             1..=3 => (
                 u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16,
                 0,
+                0,
             ),
-            4..=7 => (half(0) | half(n - 4) << 32, 0),
-            8..=16 => (word(0), word(n - 8)),
+            4..=7 => (half(0) | half(n - 4) << 32, 0, 0),
+            8..=16 => (word(0), 0, word(n - 8)),
+            17..=SHORT_MAX => (word(0), word(8), word(n - 8)),
             _ => return None,
         };
         Some(ShortKey {
             head,
+            mid,
             tail,
             len: n as u32,
         })
     }
 }
 
-/// `a == b`, without a call to `memcmp` for slices of up to 16 bytes (most
+/// `a == b`, without a call to `memcmp` for slices of up to 24 bytes (most
 /// keys, names and values): their [`ShortKey`]s.
 #[inline]
 pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
@@ -242,10 +251,10 @@ mod tests {
     }
 
     /// Two short strings have one key only when they are equal: every
-    /// length to 16, each byte changed in turn, and lengths that differ.
+    /// length to 24, each byte changed in turn, and lengths that differ.
     #[test]
     fn short_keys_tell_strings_apart() {
-        for n in 0..=16usize {
+        for n in 0..=SHORT_MAX {
             let a: Vec<u8> = (0..n as u8).map(|i| b'a' + i).collect();
             let k = ShortKey::of(&a).unwrap();
             assert_eq!(Some(k), ShortKey::of(&a.clone()));
@@ -258,7 +267,7 @@ mod tests {
             longer.push(0);
             assert_ne!(Some(k), ShortKey::of(&longer), "length {n} and a NUL");
         }
-        assert_eq!(ShortKey::of(&[b'x'; 17]), None);
+        assert_eq!(ShortKey::of(&[b'x'; SHORT_MAX + 1]), None);
     }
 
     /// The short comparison agrees with `==` on every length up to 40,

@@ -19,7 +19,7 @@ pub(crate) struct TableIds {
     pub(crate) index: SpanIndex,
     /// By id: where the string lies in `text`.
     pub(crate) spans: Vec<(usize, usize)>,
-    /// Short strings met lately, found by their bytes as two numbers
+    /// Short strings met lately, found by their bytes as three numbers
     /// (see [`ShortKey`]): a document repeats a few thousand keys hundreds
     /// of thousands of times, mostly close together.
     pub(crate) recent: Vec<(ShortKey, u32)>,
