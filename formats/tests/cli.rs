@@ -567,3 +567,52 @@ fn variant_names_a_byml_variant() {
         );
     }
 }
+
+/// `to-text` of a compressed single file converts what its layers hold
+/// (peeled once, by the test that tells it from an archive); a broken
+/// layer, named, fails with its offset; in a folder, a compressed file of
+/// no text format and a broken one are passed over.
+#[test]
+fn to_text_converts_a_compressed_file_and_names_a_broken_layer() {
+    use formats::layer::yaz0;
+    let dir = tempfile::tempdir().unwrap();
+    let plain = encoded(5);
+    let good = dir.path().join("in/a.sbxml");
+    write(&good, &yaz0::compress(&plain, 0));
+    let mut cut = yaz0::compress(&plain, 0);
+    cut.truncate(cut.len() - 5);
+    let broken = dir.path().join("in/b.sbxml");
+    write(&broken, &cut);
+    write(
+        &dir.path().join("in/c.szs"),
+        &yaz0::compress(b"XYZW and more", 0),
+    );
+
+    let out = codec([std::ffi::OsStr::new("to-text"), good.as_os_str()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = fs::read_to_string(dir.path().join("in/a.sbxml.yml")).unwrap();
+    assert!(text.starts_with("# codec layers:"), "{}", &text[..80]);
+    assert_eq!(
+        text.lines().skip(1).collect::<Vec<_>>().join("\n") + "\n",
+        aamp::text::to_yaml(&document(5), &Default::default())
+    );
+
+    let out = codec([std::ffi::OsStr::new("to-text"), broken.as_os_str()]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("b.sbxml: Yaz0 at offset 0x")
+            && err.contains("ends before the decompressed size"),
+        "{err}"
+    );
+
+    fs::remove_file(dir.path().join("in/a.sbxml.yml")).unwrap();
+    let out = codec([
+        std::ffi::OsStr::new("to-text"),
+        dir.path().join("in").as_os_str(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir.path().join("in/a.sbxml.yml").is_file());
+    assert!(!dir.path().join("in/b.sbxml.yml").exists());
+    assert!(!dir.path().join("in/c.szs.yml").exists());
+}

@@ -29,7 +29,7 @@
 //!   extension as the archive's own files are (`X.ainb.json` → AINB), or
 //!   refused when it cannot be.
 
-use formats::layer::{peel, Dictionaries, Layer};
+use formats::layer::{peel_owned, Dictionaries, Layer};
 pub use formats::sarc::folder::{pack as from_folder, MANIFEST};
 use formats::sarc::folder::{
     plan_stored, safe_relative, text_form, FileEntry, LayerEntry, Manifest, TEMP_PREFIX,
@@ -45,25 +45,37 @@ pub struct Peeled {
     pub inner: Vec<u8>,
 }
 
-/// The archive `data` holds, possibly compressed, peeled once: the bytes
-/// the test decompressed are the bytes `to_folder` reads (they were
-/// decompressed twice, and a file with no layer copied). `Err` gives the
-/// bytes back when they are not an archive.
-pub fn open(data: Vec<u8>, dicts: &Dictionaries) -> Result<Peeled, Vec<u8>> {
+/// What a file's bytes are, out of their compression layers, peeled once:
+/// the bytes the test decompressed are the bytes the conversion reads
+/// (they were decompressed up to three times, and a file with no layer
+/// copied).
+pub enum Opened {
+    /// A SARC archive, possibly compressed.
+    Archive(Peeled),
+    /// Another file inside at least one layer, or why its layers could
+    /// not be taken off.
+    Compressed(Result<Peeled, String>),
+    /// Neither.
+    Plain,
+}
+
+/// Opens the bytes `data` of a file (see [`Opened`]).
+pub fn open(data: Vec<u8>, dicts: &Dictionaries) -> Opened {
     if sarc::looks_like(&data) {
-        return Ok(Peeled {
+        return Opened::Archive(Peeled {
             layers: Vec::new(),
             inner: data,
         });
     }
     if Layer::detect(&data).is_none() {
-        return Err(data);
+        return Opened::Plain;
     }
-    // Decompressed from the borrowed bytes, which go back to the caller
-    // when what they hold is no archive.
-    match peel(&data, dicts) {
-        Ok((layers, inner)) if sarc::looks_like(&inner) => Ok(Peeled { layers, inner }),
-        _ => Err(data),
+    match peel_owned(data, dicts) {
+        Ok((layers, inner)) if sarc::looks_like(&inner) => {
+            Opened::Archive(Peeled { layers, inner })
+        }
+        Ok((layers, inner)) => Opened::Compressed(Ok(Peeled { layers, inner })),
+        Err(e) => Opened::Compressed(Err(e)),
     }
 }
 

@@ -2,6 +2,7 @@
 //! (AAMP ↔ YAML in oead's dialect, AINB ↔ JSON, legacy BDAT ↔ JSON/CSV),
 //! written atomically.
 
+use crate::archive::{Opened, Peeled};
 use crate::atomic::Staged;
 use crate::FormatArg;
 use clap::Args;
@@ -289,17 +290,17 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
             .then(|| fs::read(path).ok())
             .flatten();
         let peeled = match data.map(|d| crate::archive::open(d, &dicts)) {
-            Some(Err(d)) => {
+            Some(Opened::Compressed(peeled)) => {
                 // A compressed single file: converted when named, or
                 // when what it holds has a text form.
                 let convertible = named
-                    || formats::layer::peel_owned(d, &dicts).is_ok_and(|(_, inner)| {
-                        matches!(Format::detect(&inner), Some(Format::Aamp | Format::Byml))
+                    || peeled.as_ref().is_ok_and(|p| {
+                        matches!(Format::detect(&p.inner), Some(Format::Aamp | Format::Byml))
                     });
-                return convertible.then(|| to_text(path, args, &dicts));
+                return convertible.then(|| to_text(path, args, &dicts, Some(peeled)));
             }
-            Some(Ok(p)) => Some(p),
-            None => None,
+            Some(Opened::Archive(p)) => Some(p),
+            Some(Opened::Plain) | None => None,
         };
         if let Some(peeled) = peeled {
             let out = args
@@ -317,7 +318,7 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
         if !named && !is_binary_we_convert(path) {
             return None;
         }
-        Some(to_text(path, args, &dicts))
+        Some(to_text(path, args, &dicts, None))
     })
 }
 
@@ -609,10 +610,13 @@ fn run_each(
     }
 }
 
+/// `codec to-text` of one file; `peeled`: its bytes out of their layers,
+/// when the caller has read and peeled them already.
 fn to_text(
     input: &Path,
     args: &ToTextArgs,
     dicts: &formats::layer::Dictionaries,
+    peeled: Option<Result<Peeled, String>>,
 ) -> Result<Vec<PathBuf>, String> {
     if let Some(done) = crate::bdat::to_text(
         input,
@@ -632,7 +636,10 @@ fn to_text(
     let target = Target::resolve(input, args.output.as_deref(), args.force, beside(".yml"))?;
     let at = |e: String| format!("{}: {e}", input.display());
     // A compressed file: its text, with a comment naming the layers.
-    let (layers, bytes) = read_peeled(input, dicts).map_err(at)?;
+    let (layers, bytes) = match peeled {
+        Some(p) => p.map(|p| (p.layers, p.inner)).map_err(at)?,
+        None => read_peeled(input, dicts).map_err(at)?,
+    };
     let format = match args.format {
         Some(f) => Format::from(f),
         None => Format::detect(&bytes).ok_or_else(|| at(not_converted(&bytes, &layers)))?,
