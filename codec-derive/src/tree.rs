@@ -628,7 +628,6 @@ impl Gen<'_> {
     /// A list of records kept in document order (`visit: Document`): read
     /// as stored, then reordered so that the targets of each section ascend.
     fn document_order_read(&self, s: &StructDef, f: &Field) -> Option<TokenStream> {
-        let rt = RT();
         if f.visit != Visit::Document {
             return None;
         }
@@ -663,16 +662,19 @@ impl Gen<'_> {
             // Reordered in place: a list returned through memory was read
             // back sixteen bytes at a time from stores of eight (issue 51).
             let mut #v = #v;
+            // The order is found in the reader's buffers, lent meanwhile.
             {
+                let mut found = r.take_order();
                 let place = |i: usize| {
                     let q = #at + i as u64 * #esize;
                     let tag = #tread.ok()?;
                     let word = #wread.ok()?;
                     #un::placed_in(tag).map(|s| (s, word))
                 };
-                if let Some(order) = #rt::shared::document_order_of(#v.len(), place) {
-                    #rt::shared::reorder(&mut #v, order);
+                if found.find(#v.len(), place) {
+                    found.apply(&mut #v);
                 }
+                r.give_order(found);
             }
         })
     }

@@ -12,7 +12,7 @@
 //! what they lead to is written once too).
 
 use crate::memory::shared::Met;
-pub use crate::memory::shared::{ReadShared, Shapes};
+pub use crate::memory::shared::{DocumentOrder, ReadShared, Shapes};
 use crate::span_index::SpanIndex;
 use crate::writer::Writer;
 
@@ -318,6 +318,19 @@ impl crate::reader::Reader<'_> {
     /// no equal records at all; it is written back the same either way.
     pub fn shares_equal(&self, sec: usize) -> bool {
         self.shared.twice & section_bit(sec) != 0
+    }
+
+    /// The buffers of a list's document order, lent while it is found
+    /// (the list's places are read through the reader meanwhile);
+    /// [`Reader::give_order`] hands them back.
+    #[inline]
+    pub fn take_order(&mut self) -> DocumentOrder {
+        std::mem::take(&mut self.shared.order)
+    }
+
+    #[inline]
+    pub fn give_order(&mut self, order: DocumentOrder) {
+        self.shared.order = order;
     }
 }
 
@@ -666,62 +679,92 @@ pub fn document_order(places: &[Option<(usize, u64)>]) -> Vec<usize> {
 
 /// [`document_order`] of `n` elements, from the placed ones as (section,
 /// target, element) in element order.
-///
-/// Sorted by section, the elements give each section's slots in order
-/// (the sort is stable); sorted by section and target, what goes in them.
-/// Both hold as many elements of each section, so they line up: two
-/// allocations besides the order, not two per section.
-fn order_of_placed(n: usize, mut slots: Vec<(usize, u64, usize)>) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..n).collect();
-    let mut by_target = slots.clone();
-    slots.sort_by_key(|p| p.0);
-    by_target.sort_unstable();
-    for (slot, elem) in slots.iter().zip(&by_target) {
-        order[slot.2] = elem.2;
+fn order_of_placed(n: usize, slots: Vec<(usize, u64, usize)>) -> Vec<usize> {
+    let mut found = DocumentOrder {
+        placed: slots,
+        ..DocumentOrder::default()
+    };
+    found.from_placed(n);
+    found.order
+}
+
+impl DocumentOrder {
+    /// The order of `n` elements whose places `place(i)` gives, into
+    /// `self.order`; false when the list is in document order already:
+    /// each section's targets ascend (the common case, checked without
+    /// filling anything).
+    pub fn find(&mut self, n: usize, place: impl Fn(usize) -> Option<(usize, u64)>) -> bool {
+        // The last target seen in each section, for the few sections a
+        // list's elements lead to (more are rare: then the general path
+        // decides).
+        let mut last: [(usize, u64); 4] = [(usize::MAX, 0); 4];
+        let mut ascending = true;
+        'scan: for i in 0..n {
+            let Some((sec, target)) = place(i) else {
+                continue;
+            };
+            for slot in last.iter_mut() {
+                if slot.0 == sec {
+                    if target < slot.1 {
+                        ascending = false;
+                        break 'scan;
+                    }
+                    slot.1 = target;
+                    continue 'scan;
+                }
+                if slot.0 == usize::MAX {
+                    *slot = (sec, target);
+                    continue 'scan;
+                }
+            }
+            ascending = false;
+            break;
+        }
+        if ascending {
+            return false;
+        }
+        self.placed.clear();
+        self.placed
+            .extend((0..n).filter_map(|i| place(i).map(|(sec, target)| (sec, target, i))));
+        self.from_placed(n);
+        !self.order.iter().enumerate().all(|(i, &j)| i == j)
     }
-    order
+
+    /// The order from `self.placed`, in element order.
+    ///
+    /// Sorted by section, the placed elements give each section's slots in
+    /// order; sorted by section and target, what goes in them. Both hold
+    /// as many elements of each section, so they line up. The elements
+    /// are unique and in element order, so sorting by section and element
+    /// is the stable sort by section, without its buffer.
+    fn from_placed(&mut self, n: usize) {
+        self.order.clear();
+        self.order.extend(0..n);
+        self.by_target.clear();
+        self.by_target.extend_from_slice(&self.placed);
+        self.placed.sort_unstable_by_key(|p| (p.0, p.2));
+        self.by_target.sort_unstable();
+        for (slot, elem) in self.placed.iter().zip(&self.by_target) {
+            self.order[slot.2] = elem.2;
+        }
+    }
+
+    /// Reorders `v` by the order [`DocumentOrder::find`] found (see
+    /// [`reorder`]).
+    pub fn apply<T>(&mut self, v: &mut [T]) {
+        reorder_by(v, &mut self.order);
+    }
 }
 
 /// [`document_order`] for `n` elements whose places `place(i)` gives,
-/// or `None` when the list is in document order already: each section's
-/// targets ascend (the common case, checked without allocating).
+/// or `None` when the list is in document order already (see
+/// [`DocumentOrder::find`], which keeps its buffers).
 pub fn document_order_of(
     n: usize,
     place: impl Fn(usize) -> Option<(usize, u64)>,
 ) -> Option<Vec<usize>> {
-    // The last target seen in each section, for the few sections a list's
-    // elements lead to (more are rare: then the general path decides).
-    let mut last: [(usize, u64); 4] = [(usize::MAX, 0); 4];
-    let mut ascending = true;
-    'scan: for i in 0..n {
-        let Some((sec, target)) = place(i) else {
-            continue;
-        };
-        for slot in last.iter_mut() {
-            if slot.0 == sec {
-                if target < slot.1 {
-                    ascending = false;
-                    break 'scan;
-                }
-                slot.1 = target;
-                continue 'scan;
-            }
-            if slot.0 == usize::MAX {
-                *slot = (sec, target);
-                continue 'scan;
-            }
-        }
-        ascending = false;
-        break;
-    }
-    if ascending {
-        return None;
-    }
-    let placed = (0..n)
-        .filter_map(|i| place(i).map(|(sec, target)| (sec, target, i)))
-        .collect();
-    let order = order_of_placed(n, placed);
-    (!order.iter().enumerate().all(|(i, &j)| i == j)).then_some(order)
+    let mut found = DocumentOrder::default();
+    found.find(n, place).then_some(found.order)
 }
 
 /// Reorders `v` by `order` (from [`document_order`]), in place: element
@@ -730,6 +773,10 @@ pub fn document_order_of(
 /// `order` of another length leaves `v` as it was; one that is not a
 /// permutation moves elements but loses none, and ends.
 pub fn reorder<T>(v: &mut [T], mut order: Vec<usize>) {
+    reorder_by(v, &mut order);
+}
+
+fn reorder_by<T>(v: &mut [T], order: &mut [usize]) {
     if order.len() != v.len() {
         return;
     }
@@ -931,13 +978,22 @@ mod tests {
                 Some((0, 0)),
             ],
         ];
-        for places in cases {
-            let general = document_order(&places);
+        // One set of buffers for every list, as a decode lends them: what
+        // a longer list left in them changes nothing for the next.
+        let mut kept = DocumentOrder::default();
+        for places in cases.iter().rev().chain(&cases) {
+            let general = document_order(places);
             let identity = general.iter().enumerate().all(|(i, &j)| i == j);
             let scanned = document_order_of(places.len(), |i| places[i]);
             assert_eq!(scanned.is_none(), identity, "{places:?}");
             if let Some(order) = scanned {
                 assert_eq!(order, general, "{places:?}");
+            }
+            assert_eq!(kept.find(places.len(), |i| places[i]), !identity);
+            let mut v: Vec<usize> = (0..places.len()).collect();
+            if !identity {
+                kept.apply(&mut v);
+                assert_eq!(v, general, "{places:?}");
             }
         }
     }
