@@ -684,7 +684,7 @@ fn order_of_placed(n: usize, slots: Vec<(usize, u64, usize)>) -> Vec<usize> {
         placed: slots,
         ..DocumentOrder::default()
     };
-    found.from_placed(n);
+    found.order_placed(n);
     found.order
 }
 
@@ -726,7 +726,7 @@ impl DocumentOrder {
         self.placed.clear();
         self.placed
             .extend((0..n).filter_map(|i| place(i).map(|(sec, target)| (sec, target, i))));
-        self.from_placed(n);
+        self.order_placed(n);
         !self.order.iter().enumerate().all(|(i, &j)| i == j)
     }
 
@@ -737,7 +737,7 @@ impl DocumentOrder {
     /// as many elements of each section, so they line up. The elements
     /// are unique and in element order, so sorting by section and element
     /// is the stable sort by section, without its buffer.
-    fn from_placed(&mut self, n: usize) {
+    fn order_placed(&mut self, n: usize) {
         self.order.clear();
         self.order.extend(0..n);
         self.by_target.clear();
