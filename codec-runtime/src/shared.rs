@@ -750,21 +750,10 @@ impl DocumentOrder {
     }
 
     /// Reorders `v` by the order [`DocumentOrder::find`] found (see
-    /// [`reorder`]).
+    /// [`reorder_by`]).
     pub fn apply<T>(&mut self, v: &mut [T]) {
         reorder_by(v, &mut self.order);
     }
-}
-
-/// [`document_order`] for `n` elements whose places `place(i)` gives,
-/// or `None` when the list is in document order already (see
-/// [`DocumentOrder::find`], which keeps its buffers).
-pub fn document_order_of(
-    n: usize,
-    place: impl Fn(usize) -> Option<(usize, u64)>,
-) -> Option<Vec<usize>> {
-    let mut found = DocumentOrder::default();
-    found.find(n, place).then_some(found.order)
 }
 
 /// Reorders `v` by `order` (from [`document_order`]), in place: element
@@ -772,10 +761,6 @@ pub fn document_order_of(
 /// the permutation's cycles, and `order` is spent marking them done. An
 /// `order` of another length leaves `v` as it was; one that is not a
 /// permutation moves elements but loses none, and ends.
-pub fn reorder<T>(v: &mut [T], mut order: Vec<usize>) {
-    reorder_by(v, &mut order);
-}
-
 fn reorder_by<T>(v: &mut [T], order: &mut [usize]) {
     if order.len() != v.len() {
         return;
@@ -922,16 +907,16 @@ mod tests {
         // Two cycles (0 2 4) and (1 5), and 3 in place.
         let order = [2, 5, 4, 3, 0, 1];
         let mut out = v.clone();
-        reorder(&mut out, order.to_vec());
+        reorder_by(&mut out, &mut order.to_vec());
         let want: Vec<char> = order.iter().map(|&i| v[i]).collect();
         assert_eq!(out, want);
         let mut same = v.clone();
-        reorder(&mut same, vec![0, 1, 2, 3, 4, 5]);
+        reorder_by(&mut same, &mut [0, 1, 2, 3, 4, 5]);
         assert_eq!(same, v);
         // Not a permutation: it ends, and every element is still there.
         for bad in [vec![1, 1, 0, 3, 4, 5], vec![5, 5, 5, 5, 5, 5], vec![9; 6]] {
             let mut w = v.clone();
-            reorder(&mut w, bad.clone());
+            reorder_by(&mut w, &mut bad.clone());
             let mut sorted = w.clone();
             sorted.sort_unstable();
             assert_eq!(sorted, v, "{bad:?}");
@@ -960,7 +945,7 @@ mod tests {
     /// The scan without allocation agrees with the general path: `None`
     /// exactly when the general order is the identity.
     #[test]
-    fn document_order_of_agrees_with_document_order() {
+    fn a_found_order_agrees_with_document_order() {
         let cases: Vec<Vec<Option<(usize, u64)>>> = vec![
             vec![],
             vec![None, Some((1, 8)), None, Some((1, 20))],
@@ -984,7 +969,10 @@ mod tests {
         for places in cases.iter().rev().chain(&cases) {
             let general = document_order(places);
             let identity = general.iter().enumerate().all(|(i, &j)| i == j);
-            let scanned = document_order_of(places.len(), |i| places[i]);
+            let mut fresh = DocumentOrder::default();
+            let scanned = fresh
+                .find(places.len(), |i| places[i])
+                .then_some(fresh.order);
             assert_eq!(scanned.is_none(), identity, "{places:?}");
             if let Some(order) = scanned {
                 assert_eq!(order, general, "{places:?}");
