@@ -61,7 +61,7 @@ pub struct Reader<'a> {
     data: &'a [u8],
     endian: Endian,
     /// Byte ranges of the offset targets currently being followed, outermost first.
-    active: Vec<(u64, u64)>,
+    active: Vec<Active>,
     max_depth: u32,
     budget: u64,
     budget_limit: u64,
@@ -411,26 +411,64 @@ impl<'a> Reader<'a> {
     /// lies inside the list around it when its record is an element of a
     /// list read up to the next target, which was reported as a cycle).
     /// An offset that points at itself still ends at the depth limit.
-    #[inline]
+    ///
+    /// Each range entered carries the span of all the ranges open with
+    /// it, so a target outside that span (a child laid out after its
+    /// parents, as writers place them) is cleared without a scan of the
+    /// stack: on files of many small containers the scan was an eighth
+    /// of the decode (issue 51, `perf annotate`). Inlined, for the same
+    /// files: called, its saving and restoring of registers cost as much.
+    #[inline(always)]
     pub fn enter(&mut self, field_pos: u64, target: u64, bytes: u64) -> DecodeResult<()> {
         checked::depth(self.active.len() as u32, self.max_depth, field_pos)?;
-        if target != field_pos
-            && self
-                .active
-                .iter()
-                .any(|&(s, e)| target >= s && target < e.max(s + 1))
-        {
-            return Err(cyclic(field_pos, target));
-        }
+        let end = target.saturating_add(bytes).max(target.saturating_add(1));
+        let (lo, hi) = match self.active.last() {
+            Some(a) => {
+                if target != field_pos
+                    && target >= a.lo
+                    && target < a.hi
+                    && self.inside_active(target)
+                {
+                    return Err(cyclic(field_pos, target));
+                }
+                (a.lo.min(target), a.hi.max(end))
+            }
+            None => (target, end),
+        };
         self.budget = checked::spend(self.budget, bytes, self.budget_limit, field_pos)?;
-        self.active.push((target, target.saturating_add(bytes)));
+        self.active.push(Active {
+            start: target,
+            end,
+            lo,
+            hi,
+        });
         Ok(())
+    }
+
+    /// Whether `target` lies in a range being followed (each range at
+    /// least one byte long, so an empty record still counts).
+    #[inline(never)]
+    fn inside_active(&self, target: u64) -> bool {
+        self.active
+            .iter()
+            .any(|a| target >= a.start && target < a.end)
     }
 
     #[inline]
     pub fn leave(&mut self) {
         self.active.pop();
     }
+}
+
+/// A range [`Reader::enter`] opened: its bytes, and the span of it and
+/// every range open around it.
+#[derive(Debug, Clone, Copy)]
+struct Active {
+    start: u64,
+    /// The end, at least one byte past the start.
+    end: u64,
+    lo: u64,
+    hi: u64,
 }
 
 #[cold]
@@ -479,6 +517,41 @@ fn push_growing<T>(out: &mut Vec<T>, v: T) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A target inside any range being followed is a cycle, the outermost
+    /// as much as the innermost, and an empty record counts as one byte;
+    /// a target before, between or after the open ranges is not. The
+    /// span carried with each range must not clear a target that lies
+    /// inside an outer range but outside the inner one, and must be
+    /// restored when a range is left.
+    #[test]
+    fn a_target_inside_any_open_range_is_a_cycle() {
+        let file = vec![0u8; 1000];
+        let mut r = Reader::new(&file, Endian::Little);
+        r.enter(0, 100, 50).unwrap(); // 100..150
+        r.enter(104, 300, 0).unwrap(); // 300, empty
+        r.enter(300, 200, 10).unwrap(); // 200..210
+        for target in [100, 149, 300, 205] {
+            let e = r.enter(900, target, 4).unwrap_err();
+            assert!(
+                matches!(e.kind(), ErrorKind::CyclicOffset { target: t } if *t == target),
+                "{target}: {e}"
+            );
+            assert_eq!(e.offset(), 900, "the error names the offset's position");
+        }
+        for target in [99, 150, 199, 210, 299, 301, 800] {
+            r.enter(900, target, 4).unwrap();
+            r.leave();
+        }
+        r.leave();
+        r.leave();
+        // Only 100..150 is open now: what lay in the ranges left is free.
+        for target in [205, 300] {
+            r.enter(900, target, 4).unwrap();
+            r.leave();
+        }
+        assert!(r.enter(900, 120, 4).is_err());
+    }
 
     /// A unit's reader spends the file's budget and hands back the rest: two
     /// units of 40 KB fit a 100 KB budget one after the other, a third does
