@@ -5,11 +5,14 @@
 //!
 //! Not always the same document: a hash's entries are given in the order
 //! their children were placed, recovered from where the children lie, and
-//! a file can place them so that two orders write the same bytes. A file
-//! found while fuzzing on 2026-11-29 read as `Dynamic, …, Phive` in one
-//! hash, was written, and read back as `Phive, …, Dynamic`; both write
-//! the same bytes, as the compiled codec's do (`byml_round_trip` holds it
-//! to the same fixed point).
+//! a child the writer shares with an earlier list lies where that list
+//! placed it, which says nothing of its order in this one. A file found
+//! while fuzzing on 2026-11-29 read as `Dynamic, …, Phive` in one hash
+//! whose `Phive` equalled 33 other actors' `Phive`; written, that child is
+//! shared and placed earlier, and the file reads back as `Phive, …,
+//! Dynamic`. Both orders write the same bytes, with the compiled codec as
+//! with the interpreter (`byml_round_trip` holds the codec to the same
+//! fixed point).
 #![no_main]
 
 use codec_schema::interp;
