@@ -155,7 +155,15 @@ impl Gen<'_> {
                                 _ => self.shape_expr(&f.ty, quote!(&self.#fid)),
                             }
                         });
-                        out.extend(self.shape_impl(t.name(), quote!(#(#parts)*)));
+                        let warms = stored.iter().filter_map(|f| {
+                            let fid = ident(&f.name);
+                            self.warm_value(&f.ty, quote!(&self.#fid))
+                        });
+                        out.extend(self.shape_impl(
+                            t.name(),
+                            quote!(#(#parts)*),
+                            quote!(#(#warms)*),
+                        ));
                     }
                 }
                 TypeDef::Union(u) => {
@@ -194,7 +202,16 @@ impl Gen<'_> {
                             };
                             quote!(Self::#vn(v) => { #put #e })
                         });
-                        out.extend(self.shape_impl(t.name(), quote!(match self { #(#arms)* })));
+                        let warms = u.variants.iter().filter_map(|v| {
+                            let vn = ident(&v.name);
+                            let w = self.warm_value(&v.ty, quote!(v))?;
+                            Some(quote!(Self::#vn(v) => { #w }))
+                        });
+                        out.extend(self.shape_impl(
+                            t.name(),
+                            quote!(match self { #(#arms)* }),
+                            quote!(#[allow(unreachable_patterns)] match self { #(#warms)* _ => {} }),
+                        ));
                     }
                     let arms = u.variants.iter().filter_map(|v| match &v.ty {
                         Type::Ptr(p) => {
@@ -220,7 +237,32 @@ impl Gen<'_> {
         out
     }
 
-    fn shape_impl(&self, name: &str, body: TokenStream) -> TokenStream {
+    /// The elements of list `items` in order, for a walk over the document:
+    /// their memory asked for ahead where the types can say what that is
+    /// (`warm.rs`: their `Shape` impls, in a schema with shared sections).
+    fn list_walk(&self, items: TokenStream) -> TokenStream {
+        let rt = RT();
+        if self.has_shared() {
+            quote!(#rt::warm::warmed(&#items))
+        } else {
+            quote!(#items.iter())
+        }
+    }
+
+    /// What `Shape::warm` does for a value of type `t`: asks for the memory
+    /// it holds out of line, when its type can hold any.
+    fn warm_value(&self, t: &Type, v: TokenStream) -> Option<TokenStream> {
+        let rt = RT();
+        match t {
+            Type::Named(_) | Type::Switch { .. } | Type::List { .. } => {
+                Some(quote!(#rt::shared::Shape::warm(#v);))
+            }
+            Type::Ptr(p) if p.align.is_none() => Some(quote!(#rt::shared::Shape::warm(#v);)),
+            _ => None,
+        }
+    }
+
+    fn shape_impl(&self, name: &str, body: TokenStream, warm: TokenStream) -> TokenStream {
         let rt = RT();
         let id = ident(name);
         let tid = self
@@ -246,6 +288,9 @@ impl Gen<'_> {
                     fn shape(&self, k: &mut #rt::shared::ShapeKey, s: &mut #rt::shared::Shapes) {
                         k.id(self.shape_id(s));
                     }
+                    #[inline(always)]
+                    #[allow(unused_variables)]
+                    fn warm(&self) { #warm }
                 }
             }
         } else {
@@ -253,6 +298,9 @@ impl Gen<'_> {
                 impl #rt::shared::Shape for #id {
                     #[allow(unused_variables)]
                     fn shape(&self, k: &mut #rt::shared::ShapeKey, s: &mut #rt::shared::Shapes) { #body }
+                    #[inline(always)]
+                    #[allow(unused_variables)]
+                    fn warm(&self) { #warm }
                 }
             }
         }
@@ -1162,9 +1210,10 @@ impl Gen<'_> {
                         } else {
                             quote!(self.#fid)
                         };
+                        let walk = self.list_walk(items);
                         piece.extend(quote! {
                             let off = #off;
-                            for (i, e) in #items.iter().enumerate() {
+                            for (i, e) in #walk.enumerate() {
                                 #un::visit_word(e, w, sec, #rt::key_of(self), Self::TYPE_ID, off + i as u64 * #size, pos)?;
                             }
                         });
@@ -1173,6 +1222,7 @@ impl Gen<'_> {
                         let et = self.path_as(en, "__Tree");
                         let eid = ident(en);
                         let fname = &f.name;
+                        let walk = self.list_walk(quote!(self.#fid));
                         piece.extend(match self.list_slots(s, f, &runtime_offsets[fi]) {
                             // Written back to back: each element's position is
                             // its slot's, computed rather than looked up.
@@ -1182,7 +1232,7 @@ impl Gen<'_> {
                                 keys: None,
                             }) => quote! {
                                 let at = #at;
-                                for (i, e) in self.#fid.iter().enumerate() {
+                                for (i, e) in #walk.enumerate() {
                                     let epos = if pos == #rt::UNPLACED {
                                         #rt::UNPLACED
                                     } else {
@@ -1229,7 +1279,7 @@ impl Gen<'_> {
                                     w.give_keys(keys);
                                     slots
                                 };
-                                for (i, e) in self.#fid.iter().enumerate() {
+                                for (i, e) in #walk.enumerate() {
                                     let epos = match slots.get(i) {
                                         Some(&k) => pos + at + k as u64 * #size,
                                         None => #rt::UNPLACED,
@@ -1239,7 +1289,7 @@ impl Gen<'_> {
                                 w.give_order(slots);
                             },
                             None => quote! {
-                                for e in self.#fid.iter() {
+                                for e in #walk {
                                     let epos = if pos == #rt::UNPLACED {
                                         #rt::UNPLACED
                                     } else {

@@ -502,6 +502,14 @@ impl<T: crate::shared::Shape + Leaf> crate::shared::Shape for InlineList<T> {
             }
         }
     }
+
+    /// A heap list's elements; a packed list is held inline.
+    #[inline(always)]
+    fn warm(&self) {
+        if let Repr::Heap(b) = &self.0 {
+            crate::warm::warm_slice(b);
+        }
+    }
 }
 
 #[cfg(feature = "serde")]

@@ -38,6 +38,7 @@ pub mod strings;
 mod text;
 pub mod to_next;
 pub mod view;
+pub mod warm;
 pub mod writer;
 
 pub use blob::{Blob, SharedInput};

@@ -21,7 +21,15 @@ use crate::writer::Writer;
 pub trait Shape {
     fn shape(&self, k: &mut ShapeKey, s: &mut Shapes);
 
-    /// The shapes of a list's elements, one after the other. Numbers
+    /// Asks the processor for the memory this value holds out of line and
+    /// a walk reads first (a list's elements, a boxed record), so that the
+    /// walk finds it loaded (see `warm.rs`). Nothing for a value held
+    /// inline.
+    #[inline(always)]
+    fn warm(&self) {}
+
+    /// The shapes of a list's elements, one after the other, their memory
+    /// asked for ahead ([`crate::warm::warmed`]). Numbers
     /// override it to add the run at once (a blob is one copy into the key,
     /// not one call per byte).
     #[inline]
@@ -29,7 +37,7 @@ pub trait Shape {
     where
         Self: Sized,
     {
-        for e in items {
+        for e in crate::warm::warmed(items) {
             e.shape(k, s);
         }
     }
@@ -160,6 +168,11 @@ impl<T: Shape> Shape for Vec<T> {
         k.count(self.len());
         T::shape_all(self, k, s);
     }
+
+    #[inline(always)]
+    fn warm(&self) {
+        crate::warm::warm_slice(self);
+    }
 }
 
 impl<T: Shape> Shape for Option<T> {
@@ -172,11 +185,23 @@ impl<T: Shape> Shape for Option<T> {
             }
         }
     }
+
+    #[inline(always)]
+    fn warm(&self) {
+        if let Some(v) = self {
+            v.warm();
+        }
+    }
 }
 
 impl<T: Shape> Shape for Box<T> {
     fn shape(&self, k: &mut ShapeKey, s: &mut Shapes) {
         (**self).shape(k, s);
+    }
+
+    #[inline(always)]
+    fn warm(&self) {
+        crate::warm::warm(&**self as *const T);
     }
 }
 
