@@ -551,12 +551,6 @@ fn push_growing<T>(out: &mut Vec<T>, v: T) {
 mod tests {
     use super::*;
 
-    /// A target inside any range being followed is a cycle, the outermost
-    /// as much as the innermost, and an empty record counts as one byte;
-    /// a target before, between or after the open ranges is not. The
-    /// span carried with each range must not clear a target that lies
-    /// inside an outer range but outside the inner one, and must be
-    /// restored when a range is left.
     /// A reader takes the buffers the last one dropped left (`KEPT`), and
     /// must find them empty: a range left open by an error, or a record
     /// met once, belongs to that reader's file alone.
@@ -587,6 +581,12 @@ mod tests {
         assert!(r.shares_equal(0));
     }
 
+    /// A target inside any range being followed is a cycle, the outermost
+    /// as much as the innermost, and an empty record counts as one byte;
+    /// a target before, between or after the open ranges is not. The
+    /// span carried with each range must not clear a target that lies
+    /// inside an outer range but outside the inner one, and must be
+    /// restored when a range is left.
     #[test]
     fn a_target_inside_any_open_range_is_a_cycle() {
         let file = vec![0u8; 1000];
