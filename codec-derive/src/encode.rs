@@ -56,9 +56,10 @@ impl Gen<'_> {
             None => out.extend(quote! {
                 /// Encodes a whole file, laid out by the schema's sections.
                 pub fn encode(v: &#root) -> #rt::EncodeResult<::std::vec::Vec<u8>> {
-                    let mut w = #rt::Writer::new(ENDIAN, #ntypes, #nsecs);
-                    #body
-                    Ok(w.into_bytes())
+                    #rt::Writer::lend(ENDIAN, #ntypes, #nsecs, |mut w| {
+                        #body
+                        Ok(())
+                    })
                 }
             }),
             Some(k) => {
@@ -67,9 +68,10 @@ impl Gen<'_> {
                 out.extend(quote! {
                     #[doc(hidden)]
                     fn #f(v: &#root) -> #rt::EncodeResult<::std::vec::Vec<u8>> {
-                        let mut w = #rt::Writer::new(#endian, #ntypes, #nsecs);
-                        #body
-                        Ok(w.into_bytes())
+                        #rt::Writer::lend(#endian, #ntypes, #nsecs, |mut w| {
+                            #body
+                            Ok(())
+                        })
                     }
                 });
             }

@@ -109,7 +109,10 @@ impl Writer {
     /// longest, the memory is let go; a run of files of mixed sizes keeps
     /// it, as growing the tables again costs more than clearing them.
     pub fn new(endian: Endian, type_count: usize, section_count: usize) -> Self {
-        let spare = SPARE.try_with(|s| s.borrow_mut().take()).ok().flatten();
+        let spare = SPARE
+            .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.take()))
+            .ok()
+            .flatten();
         match spare {
             Some(w) if w.short_runs >= SHORT_RUNS_BEFORE_FRESH => {
                 Writer::fresh(endian, type_count, section_count, next_capacity(w.last_len))
@@ -123,6 +126,62 @@ impl Writer {
                 w
             }
             None => Writer::fresh(endian, type_count, section_count, FIRST_CAPACITY),
+        }
+    }
+
+    /// Runs `fill` on the thread's kept writer, emptied, and hands out the
+    /// output: the writer's memory (1,560 bytes of tables and pools, and
+    /// what they hold) stays where it is, where [`Writer::new`] and the
+    /// drop move it out of the thread's slot and back (issue 51: half of
+    /// what a file of one blob costs besides its copy). The slot's writer
+    /// is renewed, kept or let go as [`Writer::new`] would. While it is
+    /// lent (an encode inside a glue hook of another), a writer of its own.
+    pub fn lend(
+        endian: Endian,
+        type_count: usize,
+        section_count: usize,
+        fill: impl FnOnce(&mut Writer) -> EncodeResult<()>,
+    ) -> EncodeResult<Vec<u8>> {
+        let mut fill = Some(fill);
+        let lent = SPARE.try_with(|s| {
+            let Ok(mut slot) = s.try_borrow_mut() else {
+                return None;
+            };
+            let f = fill.take()?;
+            let w = match &mut *slot {
+                Some(w) if w.short_runs < SHORT_RUNS_BEFORE_FRESH => {
+                    w.reset(endian, type_count, section_count);
+                    if w.buf.capacity() == 0 {
+                        w.buf = Vec::with_capacity(next_capacity(w.last_len));
+                    }
+                    w
+                }
+                other => {
+                    let capacity = other
+                        .as_ref()
+                        .map_or(FIRST_CAPACITY, |w| next_capacity(w.last_len));
+                    let mut w = Writer::fresh(endian, type_count, section_count, capacity);
+                    // Held by the slot: dropping it there keeps nothing.
+                    w.recycle = false;
+                    other.insert(w)
+                }
+            };
+            let out = f(w).map(|()| w.take_output());
+            if w.last_len.max(w.buf.len()) > KEEP_CAPACITY {
+                *slot = None;
+            } else {
+                w.buf.clear();
+            }
+            Some(out)
+        });
+        match (lent.ok().flatten(), fill) {
+            (Some(out), _) => out,
+            (None, Some(f)) => {
+                let mut w = Writer::new(endian, type_count, section_count);
+                f(&mut w)?;
+                Ok(w.into_bytes())
+            }
+            (None, None) => unreachable!("the fill runs once"),
         }
     }
 
@@ -172,6 +231,12 @@ impl Writer {
     /// The output. The rest of the writer's memory goes back to the thread
     /// for the next output.
     pub fn into_bytes(mut self) -> Vec<u8> {
+        self.take_output()
+    }
+
+    /// The output, taken out of the writer, and what the next output's
+    /// buffer and the choice to keep this memory are sized from.
+    fn take_output(&mut self) -> Vec<u8> {
         let out = std::mem::take(&mut self.buf);
         self.last_len = out.len();
         self.peak_len = self.peak_len.max(out.len());
@@ -1103,6 +1168,96 @@ mod tests {
             }
             assert_eq!(output(16), 0, "new memory after the run of short outputs");
             assert_eq!(output(16), 16);
+        })
+        .join()
+        .expect("the test thread");
+    }
+
+    /// `place_words` through the thread's lent writer.
+    fn place_words_lent(words: &[u32]) -> (Vec<u64>, Vec<u8>) {
+        let mut at = Vec::new();
+        let out = Writer::lend(Endian::Little, 0, 1, |w| {
+            w.put_u32(0xAAAA_AAAA);
+            w.begin_section(0, 4, Dedup::ByteSearch { align: 4 });
+            for &v in words {
+                let s = w.begin_value(4);
+                w.put_u32(v);
+                at.push(w.end_value(s, 4));
+            }
+            w.end_section(4);
+            Ok(())
+        })
+        .unwrap();
+        (at, out)
+    }
+
+    /// The lent writer is emptied between outputs (its pools too), also
+    /// after an output that failed half-way; an output made while it is
+    /// lent (an encode inside another's hook) gets a writer of its own and
+    /// leaves the outer one's bytes alone.
+    #[test]
+    fn a_lent_writer_remembers_nothing_of_the_last_output() {
+        std::thread::spawn(|| {
+            let (_, first) = place_words_lent(&[1, 2, 3]);
+            assert_eq!(first.len(), 16);
+            let (at, second) = place_words_lent(&[3, 2]);
+            assert_eq!(at, [4, 8], "no value may be found in the last output");
+            assert_eq!(second, [[0xAA; 4], [3, 0, 0, 0], [2, 0, 0, 0]].concat());
+
+            let failed = Writer::lend(Endian::Little, 0, 1, |w| {
+                w.put_u32(0xBBBB_BBBB);
+                w.begin_section(0, 4, Dedup::ByteSearch { align: 4 });
+                let s = w.begin_value(4);
+                w.put_u32(2);
+                w.end_value(s, 4);
+                Err(EncodeError::new("test", "half-way".to_string()))
+            });
+            assert!(failed.is_err());
+            let (at, third) = place_words_lent(&[2]);
+            assert_eq!(at, [4], "a failed output's values are gone too");
+            assert_eq!(third, [[0xAA; 4], [2, 0, 0, 0]].concat());
+
+            let mut inner = Vec::new();
+            let outer = Writer::lend(Endian::Big, 0, 0, |w| {
+                w.put_u16(0x0102);
+                inner = place_words_lent(&[7]).1;
+                w.put_u16(0x0304);
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(outer, [1, 2, 3, 4]);
+            assert_eq!(inner, [[0xAA; 4], [7, 0, 0, 0]].concat());
+        })
+        .join()
+        .expect("the test thread");
+    }
+
+    /// A lent writer keeps its memory, and lets it go, as a kept one does:
+    /// not at all past [`KEEP_CAPACITY`], and after a run of far shorter
+    /// outputs.
+    #[test]
+    fn a_lent_writer_lets_a_large_output_s_memory_go() {
+        std::thread::spawn(|| {
+            let output = |n: usize| {
+                let mut peak = 0;
+                let out = Writer::lend(Endian::Little, 0, 0, |w| {
+                    peak = w.peak_len;
+                    w.put_zeros(n);
+                    Ok(())
+                })
+                .unwrap();
+                assert_eq!(out.len(), n);
+                peak
+            };
+            output(1 << 16);
+            assert_eq!(output(16), 1 << 16, "kept");
+            output(KEEP_CAPACITY + 1);
+            assert_eq!(output(16), 0, "let go after an output past the cap");
+            output(1 << 16);
+            for _ in 0..SHORT_RUNS_BEFORE_FRESH {
+                assert_eq!(output(16), 1 << 16);
+            }
+            assert_eq!(output(16), 0, "new memory after the run of short outputs");
         })
         .join()
         .expect("the test thread");
