@@ -88,6 +88,12 @@ fn next_capacity(last_len: usize) -> usize {
     (last_len + 64).clamp(FIRST_CAPACITY, KEEP_CAPACITY)
 }
 
+/// The first capacity of a new writer's output buffer: sized from the
+/// last output of the writer it replaces, if any.
+fn after(replaced: Option<&Writer>) -> usize {
+    replaced.map_or(FIRST_CAPACITY, |w| next_capacity(w.last_len))
+}
+
 thread_local! {
     /// The last writer dropped on this thread, kept with its memory (pools,
     /// record maps) so that the next encode on the thread does not grow
@@ -114,19 +120,34 @@ impl Writer {
             .ok()
             .flatten();
         match spare {
-            Some(w) if w.short_runs >= SHORT_RUNS_BEFORE_FRESH => {
-                Writer::fresh(endian, type_count, section_count, next_capacity(w.last_len))
-            }
             Some(mut w) => {
-                w.reset(endian, type_count, section_count);
-                w.recycle = true;
-                if w.buf.capacity() == 0 {
-                    w.buf = Vec::with_capacity(next_capacity(w.last_len));
+                if !w.ready_for_next(endian, type_count, section_count) {
+                    return Writer::fresh(endian, type_count, section_count, after(Some(&w)));
                 }
+                w.recycle = true;
                 w
             }
-            None => Writer::fresh(endian, type_count, section_count, FIRST_CAPACITY),
+            None => Writer::fresh(endian, type_count, section_count, after(None)),
         }
+    }
+
+    /// Empties a kept writer for the next output, unless its memory is to
+    /// go (see [`Writer::new`]): then false, and it is left as it is.
+    fn ready_for_next(&mut self, endian: Endian, type_count: usize, section_count: usize) -> bool {
+        if self.short_runs >= SHORT_RUNS_BEFORE_FRESH {
+            return false;
+        }
+        self.reset(endian, type_count, section_count);
+        if self.buf.capacity() == 0 {
+            self.buf = Vec::with_capacity(next_capacity(self.last_len));
+        }
+        true
+    }
+
+    /// Whether this writer's memory is too large to keep for the next
+    /// output ([`KEEP_CAPACITY`]).
+    fn too_large_to_keep(&self) -> bool {
+        self.last_len.max(self.buf.len()) > KEEP_CAPACITY
     }
 
     /// Runs `fill` on the thread's kept writer, emptied, and hands out the
@@ -148,26 +169,20 @@ impl Writer {
                 return None;
             };
             let f = fill.take()?;
-            let w = match &mut *slot {
-                Some(w) if w.short_runs < SHORT_RUNS_BEFORE_FRESH => {
-                    w.reset(endian, type_count, section_count);
-                    if w.buf.capacity() == 0 {
-                        w.buf = Vec::with_capacity(next_capacity(w.last_len));
-                    }
-                    w
-                }
-                other => {
-                    let capacity = other
-                        .as_ref()
-                        .map_or(FIRST_CAPACITY, |w| next_capacity(w.last_len));
-                    let mut w = Writer::fresh(endian, type_count, section_count, capacity);
-                    // Held by the slot: dropping it there keeps nothing.
-                    w.recycle = false;
-                    other.insert(w)
-                }
+            let ready = match &mut *slot {
+                Some(w) => w.ready_for_next(endian, type_count, section_count),
+                None => false,
+            };
+            let w = if ready {
+                slot.as_mut().expect("a kept writer, made ready")
+            } else {
+                let mut w = Writer::fresh(endian, type_count, section_count, after(slot.as_ref()));
+                // Held by the slot: dropping it there keeps nothing.
+                w.recycle = false;
+                slot.insert(w)
             };
             let out = f(w).map(|()| w.take_output());
-            if w.last_len.max(w.buf.len()) > KEEP_CAPACITY {
+            if w.too_large_to_keep() {
                 *slot = None;
             } else {
                 w.buf.clear();
@@ -819,7 +834,7 @@ fn pad_to(buf: &mut Vec<u8>, align: u64) {
 
 impl Drop for Writer {
     fn drop(&mut self) {
-        if !self.recycle || self.last_len.max(self.buf.len()) > KEEP_CAPACITY {
+        if !self.recycle || self.too_large_to_keep() {
             return;
         }
         // The stand-in allocates nothing. Neither it nor the kept writer
