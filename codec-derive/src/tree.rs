@@ -690,15 +690,9 @@ impl Gen<'_> {
         let (g, union, voff) = sw;
         let ti = e.fields.iter().position(|h| &h.name == tf)?;
         let toff = offs[ti]?;
-        let tread = read_uint(&e.fields[ti].ty, quote!(q + #toff));
+        let twidth = codec_schema::int_width(&e.fields[ti].ty).unwrap_or(1);
         let wsize = self.c.fixed_size(&g.ty).unwrap_or(4);
-        let word_ty = match wsize {
-            1 => Type::U8,
-            2 => Type::U16,
-            8 => Type::U64,
-            _ => Type::U32,
-        };
-        let wread = read_uint(&word_ty, quote!(q + #voff));
+        let rt = RT();
         let un = ident(union);
         let (plain, _) = self.list_field_read(s, &f.name, of, count);
         let ascending = self.ascending_keys_check(f);
@@ -710,19 +704,17 @@ impl Gen<'_> {
             // Reordered in place: a list returned through memory was read
             // back sixteen bytes at a time from stores of eight (issue 51).
             let mut #v = #v;
-            // The order is found in the reader's buffers, lent meanwhile.
             {
-                let mut found = r.take_order();
+                // The places are read from the input, held apart from the
+                // reader, whose buffers find the order.
+                let (data, endian) = (r.data(), r.endian());
                 let place = |i: usize| {
                     let q = #at + i as u64 * #esize;
-                    let tag = #tread.ok()?;
-                    let word = #wread.ok()?;
+                    let tag = #rt::base::checked::uint(data, q + #toff, #twidth, endian).ok()?;
+                    let word = #rt::base::checked::uint(data, q + #voff, #wsize, endian).ok()?;
                     #un::placed_in(tag).map(|s| (s, word))
                 };
-                if found.find(#v.len(), place) {
-                    found.apply(&mut #v);
-                }
-                r.give_order(found);
+                r.put_in_document_order(&mut #v, place);
             }
         })
     }

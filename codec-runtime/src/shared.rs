@@ -345,17 +345,23 @@ impl crate::reader::Reader<'_> {
         self.shared.twice & section_bit(sec) != 0
     }
 
-    /// The buffers of a list's document order, lent while it is found
-    /// (the list's places are read through the reader meanwhile);
-    /// [`Reader::give_order`] hands them back.
+    /// Puts `v`, a list as stored, in the order its elements' targets
+    /// were placed ([`DocumentOrder::find`]), with the reader's buffers in
+    /// place. `place(i)` reads element `i`'s place from the input, which it
+    /// holds apart from the reader ([`Reader::data`]): lending the buffers
+    /// out and back moved their 72 bytes twice per list, and the list's
+    /// own copy back to its caller then waited on those stores (issue 51,
+    /// `perf annotate` of BYML's hash decode).
     #[inline]
-    pub fn take_order(&mut self) -> DocumentOrder {
-        std::mem::take(&mut self.shared.order)
-    }
-
-    #[inline]
-    pub fn give_order(&mut self, order: DocumentOrder) {
-        self.shared.order = order;
+    pub fn put_in_document_order<T>(
+        &mut self,
+        v: &mut [T],
+        place: impl Fn(usize) -> Option<(usize, u64)>,
+    ) {
+        let found = &mut self.shared.order;
+        if found.find(v.len(), place) {
+            found.apply(v);
+        }
     }
 }
 

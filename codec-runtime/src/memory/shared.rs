@@ -22,8 +22,8 @@ pub struct ReadShared {
     /// The 64-byte word of the file `seen[0]` stands for.
     pub(crate) base: usize,
     pub(crate) twice: u64,
-    /// The buffers of a list's document order, lent to each list in turn
-    /// (`Reader::take_order`).
+    /// The buffers of a list's document order, used by each list in turn
+    /// (`Reader::put_in_document_order`).
     pub(crate) order: DocumentOrder,
 }
 
