@@ -332,14 +332,12 @@ pub fn read_leaves<T>(
     let big = r.endian() == crate::Endian::Big;
     let mut meta = n as u32;
     let mut words = [0u32; INLINE_CAP];
+    let mut stored = bytes.chunks_exact(4);
     for i in 0..INLINE_CAP {
         if i < n {
-            let raw = [
-                bytes[4 * i],
-                bytes[4 * i + 1],
-                bytes[4 * i + 2],
-                bytes[4 * i + 3],
-            ];
+            // One load of the four bytes: built from single bytes, the
+            // word took three loads and the shifts to join them.
+            let raw: [u8; 4] = stored.next()?.try_into().ok()?;
             let word = if big {
                 u32::from_be_bytes(raw)
             } else {
