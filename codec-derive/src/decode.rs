@@ -5,7 +5,8 @@
 use crate::names::{bits_struct, ident, is_prim, local, read_uint};
 use crate::Gen;
 use codec_schema::{
-    Checked, Count, Derive, Endian, FieldRead, Follow, Ptr, StructDef, Type, TypeDef, UnionDef,
+    Checked, Count, Derive, Endian, Field, FieldRead, Follow, Ptr, StructDef, Type, TypeDef,
+    UnionDef,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -84,6 +85,12 @@ impl Gen<'_> {
         // the field-by-field reads remain for a record the file cuts short,
         // so that the error names the field where the cut falls.
         let fast = self.fast_record(s);
+        // Or its leading fields of fixed size, read that way; the reads of
+        // the rest follow (`split`: the reads, bounds and section starts
+        // of those leading fields, for the path of a record the file cuts
+        // short).
+        let prefix = fast.is_none().then(|| self.fast_prefix(s)).flatten();
+        let mut split = None;
         let mut late = TokenStream::new();
         let mut bounds = TokenStream::new();
         let mut ctx_pop = TokenStream::new();
@@ -92,7 +99,14 @@ impl Gen<'_> {
         // Section starts read by a fixed-size record's fast path.
         let mut starts = TokenStream::new();
         let poststep = self.pool_poststep(s);
-        for f in &s.fields {
+        for (fi, f) in s.fields.iter().enumerate() {
+            if prefix.as_ref().is_some_and(|(k, ..)| *k == fi) {
+                split = Some((
+                    std::mem::take(&mut reads),
+                    std::mem::take(&mut bounds),
+                    std::mem::take(&mut starts),
+                ));
+            }
             let fname = &f.name;
             let v = local("f", fname);
             let at = local("at", fname);
@@ -316,7 +330,31 @@ impl Gen<'_> {
                     }
                 };
             },
-            None => reads,
+            None => match (prefix, split) {
+                (
+                    Some((_, size, fast_reads, locals)),
+                    Some((first, first_bounds, first_starts)),
+                ) => {
+                    quote! {
+                        let (#(#locals,)*) = match r.array::<#size>(pos) {
+                            Ok(rec) => {
+                                let e = #endian;
+                                #fast_reads
+                                p = pos + #size as u64;
+                                #first_bounds
+                                #first_starts
+                                (#(#locals,)*)
+                            }
+                            Err(_) => {
+                                #first
+                                (#(#locals,)*)
+                            }
+                        };
+                        #reads
+                    }
+                }
+                _ => reads,
+            },
         };
         let _ = &name;
         let vis = self.vis();
@@ -397,22 +435,59 @@ impl Gen<'_> {
     /// read every field from `rec: [u8; size]` (endianness `e`), and the
     /// locals they define (the same ones the field-by-field reads define).
     fn fast_record(&self, s: &StructDef) -> Option<(usize, TokenStream, Vec<proc_macro2::Ident>)> {
-        let rt = RT();
         let size = self.c.fixed_size(&Type::Named(s.name.clone()))? as usize;
-        if s.fields.iter().any(|f| {
-            f.external.is_some()
-                || f.align.is_some()
-                || matches!(
-                    f.ty,
-                    Type::Index { .. } | Type::Switch { .. } | Type::Table { .. }
-                )
-        }) {
+        if !s.fields.iter().all(fast_field) {
+            return None;
+        }
+        let (out, locals) = self.fast_fields(s, s.fields.len())?;
+        Some((size, out, locals))
+    }
+
+    /// For a record of variable size: its leading fields of fixed size and
+    /// place, read as one record ([`Gen::fast_record`]) when there are two
+    /// or more of them. Returns how many, their size, their reads and the
+    /// locals they set. A BYML container's type byte and count are one
+    /// load and one bounds check this way, once per container (issue 51).
+    fn fast_prefix(
+        &self,
+        s: &StructDef,
+    ) -> Option<(usize, usize, TokenStream, Vec<proc_macro2::Ident>)> {
+        if self.c.fixed_size(&Type::Named(s.name.clone())).is_some() {
             return None;
         }
         let offsets = self.c.field_offsets(s);
+        let mut k = 0;
+        let mut size = 0u64;
+        for (f, off) in s.fields.iter().zip(&offsets) {
+            let (Some(off), Some(fsize)) = (*off, self.c.fixed_size(&f.ty)) else {
+                break;
+            };
+            if !fast_field(f) || f.when.is_some() || off != size {
+                break;
+            }
+            size = off + fsize;
+            k += 1;
+        }
+        if k < 2 || k == s.fields.len() {
+            return None;
+        }
+        let (out, locals) = self.fast_fields(s, k)?;
+        Some((k, size as usize, out, locals))
+    }
+
+    /// The reads of `s`'s first `k` fields from `rec`, the bytes of a
+    /// fixed-size record or prefix already bounds-checked, and the locals
+    /// they set.
+    fn fast_fields(
+        &self,
+        s: &StructDef,
+        k: usize,
+    ) -> Option<(TokenStream, Vec<proc_macro2::Ident>)> {
+        let rt = RT();
+        let offsets = self.c.field_offsets(s);
         let mut out = TokenStream::new();
         let mut locals = Vec::new();
-        for (f, off) in s.fields.iter().zip(&offsets) {
+        for (f, off) in s.fields.iter().zip(&offsets).take(k) {
             let o = (*off)? as usize;
             let fname = &f.name;
             let at = local("at", fname);
@@ -493,7 +568,7 @@ impl Gen<'_> {
             }
         }
         let _ = rt;
-        Some((size, out, locals))
+        Some((out, locals))
     }
 
     /// For the file's root: when an offset counts from the layout's first
@@ -1013,6 +1088,17 @@ impl Gen<'_> {
             },
         )
     }
+}
+
+/// Whether field `f` can be read from a record's bytes checked at once
+/// ([`Gen::fast_record`]).
+fn fast_field(f: &Field) -> bool {
+    f.external.is_none()
+        && f.align.is_none()
+        && !matches!(
+            f.ty,
+            Type::Index { .. } | Type::Switch { .. } | Type::Table { .. }
+        )
 }
 
 /// Reading a number from an already checked record slice, if `t` is one.

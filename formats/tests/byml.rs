@@ -473,6 +473,43 @@ fn files_that_could_not_come_back_are_refused_where_they_go_wrong() {
     );
 }
 
+/// A container's type byte and count are read as one record when the file
+/// holds all four bytes; a wrong type byte, and a file that ends inside
+/// them, are still refused at the field, as the interpreter refuses them.
+#[test]
+fn a_container_header_cut_or_wrong_is_refused_at_its_field() {
+    let inner = Node::Array(Array {
+        items: vec![Node::Int(7), Node::Int(8)].into(),
+    });
+    let doc = Header {
+        version: 2,
+        path_table: 0,
+        shares_equal: true,
+        root: Some(Container::Hash(hash(vec![("a", inner)]))),
+    };
+    let good = byml::encode(&doc, Variant::Le).unwrap();
+    let root = le_u32(&good, 12) as usize;
+    let child = le_u32(&good, root + 8) as usize;
+    assert_eq!(good[child], 0xC0, "the child array");
+    assert!(byml::decode(&good).is_ok());
+    // The child's type byte says 0xC3.
+    let mut wrong = good.clone();
+    wrong[child] = 0xC3;
+    let e = refused(&wrong);
+    assert!(
+        e.contains(&format!("at offset 0x{child:x}")) && e.contains("entries[0].value::Array"),
+        "{e}"
+    );
+    // The file ends inside the child's count, then just after its type byte.
+    for end in [child + 3, child + 1] {
+        let e = refused(&good[..end]);
+        assert!(
+            e.contains("entries[0].value::Array.count") && e.contains(&format!("0x{:x}", child + 1)),
+            "cut at {end}: {e}"
+        );
+    }
+}
+
 /// The error the codec gives for a file it must refuse, after checking
 /// that the interpreter (little-endian variant) gives the same one.
 fn refused(bytes: &[u8]) -> String {
