@@ -504,7 +504,8 @@ fn a_container_header_cut_or_wrong_is_refused_at_its_field() {
     for end in [child + 3, child + 1] {
         let e = refused(&good[..end]);
         assert!(
-            e.contains("entries[0].value::Array.count") && e.contains(&format!("0x{:x}", child + 1)),
+            e.contains("entries[0].value::Array.count")
+                && e.contains(&format!("0x{:x}", child + 1)),
             "cut at {end}: {e}"
         );
     }
