@@ -314,47 +314,22 @@ impl Gen<'_> {
         build.extend(self.missing_fields(s));
         let notes = self.decode_notes(s);
         let endian = self.endian_const();
-        let reads = match fast {
-            Some((size, fast_reads, locals)) => quote! {
-                let (#(#locals,)*) = match r.array::<#size>(pos) {
-                    Ok(rec) => {
-                        let e = #endian;
-                        #fast_reads
-                        p = pos + #size as u64;
-                        #bounds
-                        (#(#locals,)*)
-                    }
-                    Err(_) => {
-                        #reads
-                        (#(#locals,)*)
-                    }
-                };
-            },
-            None => match (prefix, split) {
-                (
-                    Some((_, size, fast_reads, locals)),
-                    Some((first, first_bounds, first_starts)),
-                ) => {
-                    quote! {
-                        let (#(#locals,)*) = match r.array::<#size>(pos) {
-                            Ok(rec) => {
-                                let e = #endian;
-                                #fast_reads
-                                p = pos + #size as u64;
-                                #first_bounds
-                                #first_starts
-                                (#(#locals,)*)
-                            }
-                            Err(_) => {
-                                #first
-                                (#(#locals,)*)
-                            }
-                        };
-                        #reads
-                    }
-                }
-                _ => reads,
-            },
+        let reads = match (fast, prefix.zip(split)) {
+            (Some((size, fast_reads, locals)), _) => {
+                checked_at_once(&endian, size, fast_reads, &locals, bounds, reads)
+            }
+            (None, Some(((_, size, fast_reads, locals), (first, first_bounds, first_starts)))) => {
+                let head = checked_at_once(
+                    &endian,
+                    size,
+                    fast_reads,
+                    &locals,
+                    quote!(#first_bounds #first_starts),
+                    first,
+                );
+                quote!(#head #reads)
+            }
+            _ => reads,
         };
         let _ = &name;
         let vis = self.vis();
@@ -1087,6 +1062,35 @@ impl Gen<'_> {
                 }
             },
         )
+    }
+}
+
+/// Reads of fields from `size` bytes at `pos` checked at once (`fast`,
+/// then `after`: the bounds of their offsets, the section starts they
+/// give), or one by one (`slow`) when the file ends inside them, so that
+/// the error names the field where it ends. Both set `locals`.
+fn checked_at_once(
+    endian: &TokenStream,
+    size: usize,
+    fast: TokenStream,
+    locals: &[proc_macro2::Ident],
+    after: TokenStream,
+    slow: TokenStream,
+) -> TokenStream {
+    quote! {
+        let (#(#locals,)*) = match r.array::<#size>(pos) {
+            Ok(rec) => {
+                let e = #endian;
+                #fast
+                p = pos + #size as u64;
+                #after
+                (#(#locals,)*)
+            }
+            Err(_) => {
+                #slow
+                (#(#locals,)*)
+            }
+        };
     }
 }
 
