@@ -349,9 +349,8 @@ impl crate::reader::Reader<'_> {
     /// were placed ([`DocumentOrder::find`]), with the reader's buffers in
     /// place. `place(i)` reads element `i`'s place from the input, which it
     /// holds apart from the reader ([`Reader::data`]): lending the buffers
-    /// out and back moved their 72 bytes twice per list, and the list's
-    /// own copy back to its caller then waited on those stores (issue 51,
-    /// `perf annotate` of BYML's hash decode).
+    /// out and back moved their 72 bytes twice per list (issue 51, `perf
+    /// annotate` of BYML's hash decode).
     #[inline]
     pub fn put_in_document_order<T>(
         &mut self,
