@@ -37,6 +37,25 @@ pub fn group_by_slot(hashes: &[u64], slots: u64) -> Vec<Vec<usize>> {
     out
 }
 
+/// The most slots a written table may have when it has fewer records than
+/// that: a slot is 2 words of output whether or not a record hashes to it,
+/// so a text's slot count alone could ask for gigabytes (issue 70:
+/// `slots: 4294967295` in a 30-byte text allocated 34 GB). Nintendo's
+/// tables have at most 101; a table may always have one slot per record.
+pub const MAX_EMPTY_SLOTS: u64 = 1 << 16;
+
+/// Refuses a table of `slots` slots for `records` records that would be
+/// mostly empty beyond [`MAX_EMPTY_SLOTS`], before anything is written.
+pub fn check_slot_count(slots: u64, records: usize) -> Result<(), String> {
+    let most = MAX_EMPTY_SLOTS.max(records as u64);
+    if slots > most {
+        return Err(format!(
+            "{slots} hash slots for {records} record(s): at most {most} (one per record, or {MAX_EMPTY_SLOTS})"
+        ));
+    }
+    Ok(())
+}
+
 /// The slot count a writer gives a new table of `records` records: the
 /// smallest prime `p` with `ratio × p > records`, but at most `max` (MSBT:
 /// ratio 2, at most 101, TotK's rule for every file Nintendo's tools wrote).

@@ -50,6 +50,9 @@ pub struct Checked {
     /// The concrete schema of every variant, in declared order (empty for a
     /// schema without variants, and in the members themselves).
     variants: Vec<Checked>,
+    /// The types some `Ref` points at, found in one walk of the schema
+    /// (asked per type, a walk each was quadratic in the schema).
+    ref_targets: std::collections::HashSet<String>,
 }
 
 /// Parses and checks schema text. `file` is the name diagnostics print.
@@ -181,7 +184,15 @@ impl Checked {
             &|n: &str| type_index.get(n).copied(),
             &|n: &str| section_index.get(n).copied(),
         );
+        let mut ref_targets = std::collections::HashSet::new();
+        any_type_of(&schema, |t| {
+            if let Type::Ref { to, .. } = t {
+                ref_targets.insert(to.clone());
+            }
+            false
+        });
         Checked {
+            ref_targets,
             schema,
             file: file.to_owned(),
             locs,
@@ -570,29 +581,15 @@ impl Checked {
     /// Does a `Ref` anywhere in the schema point at records of `name` (so
     /// that their positions must be noted when they are read)?
     pub fn is_ref_target(&self, name: &str) -> bool {
-        self.any_type(|t| matches!(t, Type::Ref { to, .. } if to == name))
+        self.ref_targets.contains(name)
     }
 
     /// Does `pred` hold for any type the schema's fields and variants hold,
     /// nested ones included (what a list, an array, groups, an offset or a
     /// `Follows` holds or leads to)? The one walk behind every "does the
     /// schema use X" question, for the generator and the interpreter alike.
-    pub fn any_type(&self, mut pred: impl FnMut(&Type) -> bool) -> bool {
-        fn walk(t: &Type, pred: &mut impl FnMut(&Type) -> bool) -> bool {
-            pred(t)
-                || match t {
-                    Type::List { of, .. } | Type::Array { of, .. } | Type::Groups { of, .. } => {
-                        walk(of, pred)
-                    }
-                    Type::Ptr(p) => walk(&p.to, pred),
-                    Type::Follows { to, .. } => walk(to, pred),
-                    _ => false,
-                }
-        }
-        self.schema.types.iter().any(|d| match d {
-            TypeDef::Struct(s) => s.fields.iter().any(|f| walk(&f.ty, &mut pred)),
-            TypeDef::Union(u) => u.variants.iter().any(|v| walk(&v.ty, &mut pred)),
-        })
+    pub fn any_type(&self, pred: impl FnMut(&Type) -> bool) -> bool {
+        any_type_of(&self.schema, pred)
     }
 
     /// When an offset counts from the layout's first section and no field of
@@ -704,4 +701,23 @@ pub struct KeyHashSort<'a> {
     pub key: &'a str,
     /// The holder's field seeding the hash.
     pub seed: &'a str,
+}
+
+/// [`Checked::any_type`] over a schema not yet checked.
+fn any_type_of(schema: &Schema, mut pred: impl FnMut(&Type) -> bool) -> bool {
+    fn walk(t: &Type, pred: &mut impl FnMut(&Type) -> bool) -> bool {
+        pred(t)
+            || match t {
+                Type::List { of, .. } | Type::Array { of, .. } | Type::Groups { of, .. } => {
+                    walk(of, pred)
+                }
+                Type::Ptr(p) => walk(&p.to, pred),
+                Type::Follows { to, .. } => walk(to, pred),
+                _ => false,
+            }
+    }
+    schema.types.iter().any(|d| match d {
+        TypeDef::Struct(s) => s.fields.iter().any(|f| walk(&f.ty, &mut pred)),
+        TypeDef::Union(u) => u.variants.iter().any(|v| walk(&v.ty, &mut pred)),
+    })
 }

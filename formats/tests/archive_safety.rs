@@ -688,3 +688,171 @@ fn messages_say_the_layer_and_escape_names() {
     assert!(!out.contains('\u{1b}'), "{out:?}");
     assert!(!out.contains("\nchecked 0 files: all fine"), "{out:?}");
 }
+
+/// Runs `codec ARGS` under `sh -c 'ulimit LIMIT; ...'`: a resource limit
+/// for the one run.
+fn run_limited(limit: &str, args: &[&OsStr]) -> std::process::Output {
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("ulimit {limit} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_codec"))
+        .args(args);
+    cmd.output().expect("run codec under sh")
+}
+
+// Issue 70: TotK's message archive has 1,510 members; extracting them
+// failed with "Too many open files" past about 1,000 under the usual limit
+// of 1,024, leaving empty folders. Under a limit of 64 every member of a
+// 1,510-member archive is written.
+#[test]
+fn extract_writes_more_members_than_files_may_be_open() {
+    let tmp = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (0..1510).map(|i| format!("Msg/m{i:04}.txt")).collect();
+    let files: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &b"text"[..])).collect();
+    let archive = tmp.path().join("many.sarc");
+    fs::write(&archive, sarc_of(&files)).unwrap();
+    let out = tmp.path().join("out");
+    let o = run_limited(
+        "-n 64",
+        &[
+            OsStr::new("archive"),
+            OsStr::new("extract"),
+            archive.as_os_str(),
+            OsStr::new("-o"),
+            out.as_os_str(),
+        ],
+    );
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert_eq!(listing(&out.join("Msg")).len(), 1510);
+    assert!(temp_names(tmp.path()).is_empty());
+}
+
+// Issue 70: `archive add/delete -o EXISTING` replaced a file without
+// `--force`; the archive itself is still rewritten in place.
+#[test]
+fn an_edit_replaces_another_output_only_with_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = tmp.path().join("a.sarc");
+    fs::write(&archive, sarc_of(&[("a.txt", b"a"), ("b.txt", b"b")])).unwrap();
+    let other = tmp.path().join("other.sarc");
+    fs::write(&other, b"precious").unwrap();
+    let new = tmp.path().join("c.txt");
+    fs::write(&new, b"c").unwrap();
+    let mut pair = std::ffi::OsString::from("c.txt=");
+    pair.push(new.as_os_str());
+    let jobs: [Vec<&OsStr>; 2] = [
+        vec![
+            OsStr::new("delete"),
+            archive.as_os_str(),
+            OsStr::new("a.txt"),
+        ],
+        vec![OsStr::new("add"), archive.as_os_str(), pair.as_os_str()],
+    ];
+    for job in &jobs {
+        let mut args = vec![OsStr::new("archive")];
+        args.extend(job.iter().copied());
+        args.extend([OsStr::new("-o"), other.as_os_str()]);
+        let o = run(&args);
+        assert!(!o.status.success(), "{job:?} replaced an existing -o");
+        assert!(
+            common::stderr(&o).contains("--force"),
+            "{}",
+            common::stderr(&o)
+        );
+        assert_eq!(fs::read(&other).unwrap(), b"precious");
+        args.push(OsStr::new("--force"));
+        let o = run(&args);
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        assert_ne!(fs::read(&other).unwrap(), b"precious");
+        fs::write(&other, b"precious").unwrap();
+    }
+    // Without -o the archive is the output: rewritten, no --force needed.
+    let o = run(&[
+        OsStr::new("archive"),
+        OsStr::new("delete"),
+        archive.as_os_str(),
+        OsStr::new("a.txt"),
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+}
+
+// Issue 70: a manifest that names one member twice packed both (the game
+// finds one of them). Refused, unless both are the archive's own entries
+// unchanged (an archive that held a name twice comes back as it was).
+#[test]
+fn a_name_given_twice_in_a_manifest_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, folder) = unpacked(tmp.path(), &[("a.txt", b"a"), ("b.txt", b"b")]);
+    let manifest = folder.join("codec-archive.json");
+    let text = fs::read_to_string(&manifest).unwrap();
+    // The entry of b.txt renamed to a.txt, its file edited.
+    let text = text.replace("\"name\": \"b.txt\"", "\"name\": \"a.txt\"");
+    fs::write(&manifest, text).unwrap();
+    fs::write(folder.join("b.txt"), b"edited").unwrap();
+    let out = tmp.path().join("back.sarc");
+    let o = from_text(&folder, &out);
+    assert!(!o.status.success(), "two members named a.txt were packed");
+    let e = common::stderr(&o);
+    assert!(
+        e.contains("files[1] (a.txt)") && e.contains("files[0]"),
+        "{e}"
+    );
+    assert!(!out.exists());
+}
+
+// Issue 70: `kill -9` leaves a `.codec-*.tmp` beside an output; a later
+// run over the folder does not take it for an input.
+#[test]
+fn a_killed_runs_temporary_file_is_not_an_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sarc = sarc_of(&[("a.txt", b"a")]);
+    fs::write(tmp.path().join("a.sarc"), &sarc).unwrap();
+    // Half an archive, as a killed write leaves it.
+    fs::write(
+        tmp.path().join(".codec-Ab12Cd.tmp"),
+        &sarc[..sarc.len() / 2],
+    )
+    .unwrap();
+    let o = run(&[OsStr::new("check"), tmp.path().as_os_str()]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(
+        common::stdout(&o).contains("checked 1 files"),
+        "{}",
+        common::stdout(&o)
+    );
+}
+
+// Issue 70: a write past `ulimit -f` ended the process (SIGXFSZ) with its
+// temporary file left beside the output; it is an error like a full disk.
+#[test]
+fn a_write_past_the_file_size_limit_fails_cleanly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (0..64).map(|i| format!("f{i}.bin")).collect();
+    let big = vec![7u8; 64 << 10];
+    let files: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &big[..])).collect();
+    let (_, folder) = unpacked(tmp.path(), &files);
+    let out = tmp.path().join("out.sarc");
+    // 1024-byte blocks: a 1 MiB limit, the archive is 4 MiB.
+    let o = run_limited(
+        "-f 1024",
+        &[
+            OsStr::new("from-text"),
+            folder.as_os_str(),
+            OsStr::new("-o"),
+            out.as_os_str(),
+        ],
+    );
+    assert!(!o.status.success());
+    assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("out.sarc"),
+        "{}",
+        common::stderr(&o)
+    );
+    assert!(!out.exists());
+    assert!(
+        temp_names(tmp.path()).is_empty(),
+        "{:?}",
+        temp_names(tmp.path())
+    );
+}

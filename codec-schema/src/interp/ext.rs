@@ -139,9 +139,24 @@ impl Facts {
             shapes: HashMap::new(),
         };
         // The Rust type's fields: the schema as written, first of each
-        // name, stored ones only.
+        // name, stored ones only. A default is built only for a field this
+        // variant's record lacks (one whose `when` fails here): the only
+        // field `Node::to_value` fills in. Built for every field, a schema's
+        // defaults were built before a byte was read, without limit (issue
+        // 70: a 64 GiB array of zeros, a self-reference without end, a
+        // chain of inline records quadratic in its length); the checker
+        // bounds the defaults a variant's missing field takes.
         for t in &c.base().types {
             let TypeDef::Struct(s) = t else { continue };
+            let here: HashSet<&str> = match c.get(&s.name) {
+                Some(TypeDef::Struct(v)) => v
+                    .fields
+                    .iter()
+                    .filter(|x| Checked::is_stored(x))
+                    .map(|x| x.name.as_str())
+                    .collect(),
+                _ => HashSet::new(),
+            };
             let mut seen = HashSet::new();
             let shape = s
                 .fields
@@ -150,7 +165,11 @@ impl Facts {
                 .filter(|x| seen.insert(x.name.clone()))
                 .map(|x| ShapeField {
                     name: x.name.clone(),
-                    default: default_value(c, &x.ty, &s.name, &x.name),
+                    default: if here.contains(x.name.as_str()) {
+                        Value::Unit
+                    } else {
+                        default_value(c, &x.ty, &s.name, &x.name)
+                    },
                     optional: matches!(&x.ty, Type::Ptr(p) if p.optional),
                 })
                 .collect();
@@ -161,6 +180,8 @@ impl Facts {
 }
 
 /// The value the generated type's `Default` gives a field of type `t`.
+/// The checker lets a field that only some variants hold be only of a type
+/// whose default is small (a number, up to 32 bytes, a string, a list).
 fn default_value(c: &Checked, t: &Type, owner: &str, field: &str) -> Value {
     match t {
         Type::U8 => Value::U8(0),
@@ -728,7 +749,10 @@ impl<'c> Run<'c, '_> {
         let esize = self.c.fixed_size(of).unwrap_or(1);
         if let Type::Named(name) = of {
             if let Some(TypeDef::Struct(s)) = self.c.get(name) {
-                if self.r.check_count(p, p, n, esize).is_ok() {
+                // A record of no bytes has no offsets to note; its count is
+                // charged to the read budget below (`list`). Counted here,
+                // 2^32 - 1 of them spun for a minute (issue 70).
+                if esize > 0 && self.r.check_count(p, p, n, esize).is_ok() {
                     for i in 0..n {
                         self.note_targets(s, p + i * esize);
                     }

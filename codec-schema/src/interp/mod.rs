@@ -397,6 +397,17 @@ struct Open {
 }
 
 /// One decoding run (a unit is read by a run of its own, on its bytes).
+/// How many values may be open at once while a file is read: records,
+/// lists and variants, inline and behind offsets. The corpus's deepest file
+/// opens a few dozen; offsets alone may nest 256 deep
+/// (`codec_runtime::reader::DEFAULT_MAX_DEPTH`), each through a few values.
+pub const MAX_NESTING: usize = 2048;
+
+/// Stack left when a record grows the stack, and the size of each new
+/// piece: a record's read takes a few KiB of stack in a release build.
+const STACK_RED_ZONE: usize = 64 * 1024;
+const STACK_GROWTH: usize = 1024 * 1024;
+
 struct Run<'c, 'd> {
     c: &'c Checked,
     r: Reader<'d>,
@@ -705,6 +716,35 @@ impl<'c> Run<'c, '_> {
     /// the cell layout and the unit's bounds noted, context pushed, offsets
     /// followed in field order (rows last), pools' odd references, checks.
     fn record(
+        &mut self,
+        st: &'c StructDef,
+        pos: u64,
+        name: CompactString,
+        path: String,
+        unknown: bool,
+    ) -> R<u64> {
+        // A schema may nest records as deeply as it likes (a chain of inline
+        // records, offsets inside them): refused past a depth no real format
+        // comes near, and the stack grown on the heap before it runs out, so
+        // that neither a schema nor a file ends the process (issue 70: 1,500
+        // inline records overflowed the main thread's 8 MiB).
+        if self.stack.len() >= MAX_NESTING {
+            return Err(InterpError::invalid(
+                pos,
+                format!(
+                    "`{}` would open the {}th nested value (records, lists and variants, inline and behind offsets); refusing past {MAX_NESTING}",
+                    st.name,
+                    self.stack.len() + 1
+                ),
+            ));
+        }
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
+            self.record_here(st, pos, name, path, unknown)
+        })
+    }
+
+    /// [`Run::record`] once its depth is known to be allowed.
+    fn record_here(
         &mut self,
         st: &'c StructDef,
         pos: u64,
@@ -1344,8 +1384,9 @@ impl<'c> Run<'c, '_> {
         owner: &str,
         field: &str,
     ) -> R<()> {
-        let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
+        let esize = self.c.fixed_size(of).unwrap_or(1);
         self.r.check_count(at, start, n, esize)?;
+        let esize = esize.max(1);
         let ty = format!("{}[{n}]", type_label(of));
         let numbers = is_number(of);
         let kind = if numbers {

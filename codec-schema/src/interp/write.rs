@@ -400,6 +400,16 @@ impl<'c> Enc<'c, '_> {
     /// Writes record `st` at the writer's position: its fields in order,
     /// zeros where an offset or a derived value goes.
     fn write_record(&mut self, st: &'c StructDef, v: &Value, path: &str) -> EncodeResult<()> {
+        // A document nests as deeply as its reader allowed
+        // (`interp::MAX_NESTING`) or its text holds: the stack grows on
+        // the heap rather than overflow.
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            self.write_record_here(st, v, path)
+        })
+    }
+
+    /// [`Enc::write_record`] on a stack with room.
+    fn write_record_here(&mut self, st: &'c StructDef, v: &Value, path: &str) -> EncodeResult<()> {
         let start = self.w.pos();
         self.at.insert(v as *const Value, start);
         if let Some(id) = self.c.type_id(&st.name) {
@@ -466,6 +476,9 @@ impl<'c> Enc<'c, '_> {
                 }
                 FieldWrite::HashSlots { slots, width: sw } => {
                     let n = integer(field(v, slots, &fpath)?, &fpath)?;
+                    let records = length(field(v, &f.name, &fpath)?, &fpath)?;
+                    codec_runtime::slots::check_slot_count(n.max(0) as u64, records)
+                        .map_err(|m| EncodeError::new(format!("{path}.{slots}"), m))?;
                     let w = int_width(sw).unwrap_or(4) as usize;
                     self.w.put_zeros(n.max(0) as usize * 2 * w);
                 }

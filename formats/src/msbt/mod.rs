@@ -160,8 +160,11 @@ pub fn from_msyt(source: &str, variant: &str) -> Result<Vec<u8>, String> {
 /// The bytes of a document in the generic form, written by the
 /// interpreter.
 fn write_generic(name: &str, doc: serde_json::Value) -> Result<Vec<u8>, String> {
-    let generic = serde_json::json!({"schema": "msbt", "variant": name, "document": doc});
-    let (c, read) = interp::json::from_json(schema(), &generic.to_string())?;
+    let mut generic = serde_json::Map::new();
+    generic.insert("schema".into(), "msbt".into());
+    generic.insert("variant".into(), name.into());
+    generic.insert("document".into(), doc);
+    let (c, read) = interp::json::from_json_value(schema(), generic.into())?;
     interp::encode(&c, &read.document, &crate::interp_hooks::Glue).map_err(|e| e.to_string())
 }
 

@@ -162,7 +162,7 @@ pub fn read(source: &str, variant: &str) -> Result<(&'static str, Json), TextErr
     }
     blocks.push(json!("TXT2"));
     settings.blocks = blocks;
-    document(&settings, &entries, root.span())
+    document(&settings, entries, root.span())
 }
 
 /// The top-level keys msyt writes.

@@ -727,7 +727,7 @@ pub fn read(text: &str) -> Result<(&'static str, Json), TextError> {
         Some((v, span)) => (Settings::read(v, span)?, span),
         None => (Settings::read(json!({}), start)?, start),
     };
-    document(&settings, &entries, at)
+    document(&settings, entries, at)
 }
 
 /// The generic document (and its variant) of messages given as (label,
@@ -735,11 +735,19 @@ pub fn read(text: &str) -> Result<(&'static str, Json), TextError> {
 /// settings were written, for errors.
 pub(super) fn document(
     settings: &Settings,
-    entries: &[(String, Vec<Json>)],
+    entries: Vec<(String, Vec<Json>)>,
     at: Span,
 ) -> Result<(&'static str, Json), TextError> {
     let variant = variant_of(settings.big, &settings.encoding);
     let n = entries.len();
+    // The messages are moved into the document, not copied: `json!` copies
+    // what it is given, and a message's runs were held three times over.
+    let (names, mut runs): (Vec<String>, Vec<Vec<Json>>) = entries.into_iter().unzip();
+    let mut texts_left = settings
+        .blocks
+        .iter()
+        .filter(|k| k.as_str() == Some("TXT2"))
+        .count();
     if !settings.padding.is_empty()
         && settings.padding.len() != 1
         && settings.padding.len() != settings.blocks.len()
@@ -765,30 +773,39 @@ pub(super) fn document(
         let block = match kind.as_str() {
             Some("LBL1") => {
                 has.0 = true;
-                let labels: Vec<Json> = entries
+                let labels: Vec<Json> = names
                     .iter()
                     .enumerate()
-                    .map(|(i, (name, _))| json!({"name": name, "message": i}))
+                    .map(|(i, name)| object([("name", json!(name)), ("message", json!(i))]))
                     .collect();
                 // Without a slot count, the schema's rule gives one.
-                let mut data = json!({ "labels": labels });
+                let mut data = object([("labels", Json::Array(labels))]);
                 if let Some(slots) = settings.slots {
                     data["slot_count"] = json!(slots);
                 }
-                json!({"Labels": {"reserved": zero8, "data": data, "padding": padding(i)}})
+                let block = object([
+                    ("reserved", json!(zero8)),
+                    ("data", data),
+                    ("padding", json!(padding(i))),
+                ]);
+                object([("Labels", block)])
             }
             Some("TXT2") => {
                 has.1 = true;
-                let messages: Vec<Json> = entries
-                    .iter()
-                    .map(|(_, runs)| Json::Array(runs.clone()))
-                    .collect();
-                let mut data = Map::new();
-                data.insert(
-                    messages_key(&settings.encoding).into(),
-                    Json::Array(messages),
-                );
-                json!({"Texts": {"reserved": zero8, "data": data, "padding": padding(i)}})
+                texts_left -= 1;
+                let taken = if texts_left == 0 {
+                    std::mem::take(&mut runs)
+                } else {
+                    runs.clone()
+                };
+                let messages: Vec<Json> = taken.into_iter().map(Json::Array).collect();
+                let data = object([(messages_key(&settings.encoding), Json::Array(messages))]);
+                let block = object([
+                    ("reserved", json!(zero8)),
+                    ("data", data),
+                    ("padding", json!(padding(i))),
+                ]);
+                object([("Texts", block)])
             }
             Some("ATR1") => {
                 let a = settings.attributes.clone().unwrap_or(json!({}));
@@ -831,14 +848,24 @@ pub(super) fn document(
             format!("`{SETTINGS}.blocks` has no LBL1 for the labels"),
         ));
     }
-    let doc = json!({
-        "unknown_0a": settings.unknown_0a,
-        "version": settings.version,
-        "unknown_10": settings.unknown_10,
-        "reserved": settings.reserved,
-        "blocks": blocks,
-    });
+    let doc = object([
+        ("unknown_0a", json!(settings.unknown_0a)),
+        ("version", json!(settings.version)),
+        ("unknown_10", json!(settings.unknown_10)),
+        ("reserved", json!(settings.reserved)),
+        ("blocks", Json::Array(blocks)),
+    ]);
     Ok((variant, doc))
+}
+
+/// A JSON object of these members, moved in (`json!` copies its values).
+fn object<const N: usize>(members: [(&str, Json); N]) -> Json {
+    Json::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
 }
 
 fn hex_to_bytes(s: &str) -> Result<Vec<u8>, ()> {

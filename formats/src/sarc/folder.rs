@@ -293,7 +293,12 @@ pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Resu
         }
     }
     let mut listed: HashSet<&str> = HashSet::new();
-    for f in &manifest.files {
+    // A member name is the key the game looks a file up by: of two entries
+    // of one name, one is never found. An archive that held both comes
+    // back as it was (the entries unchanged); a name given twice otherwise
+    // is a mistake, refused (issue 70).
+    let mut name_seen: HashMap<&str, (usize, bool)> = HashMap::new();
+    for (i, f) in manifest.files.iter().enumerate() {
         listed.insert(f.stored.as_str());
         if !on_disk.contains(&f.stored) {
             notes.push(format!(
@@ -307,6 +312,15 @@ pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Resu
         let text = (f.form != "bytes").then(|| String::from_utf8_lossy(&raw).into_owned());
         let bytes = convert_stored(&dir.join(&f.stored), raw, &f.form)?;
         let unchanged = crc32fast::hash(&bytes) == f.crc32;
+        match name_seen.insert(f.name.as_str(), (i, unchanged)) {
+            Some((first, kept)) if !(kept && unchanged) => {
+                return Err(bad(format!(
+                    "files[{i}] ({}): the name is also files[{first}]'s; an archive holds a name twice only as it was unpacked, both files unchanged",
+                    crate::shown(&f.name)
+                )));
+            }
+            _ => {}
+        }
         if let (false, Some(text), Some(original)) = (unchanged, &text, options.original) {
             if let Some(old) = original.get(&f.name) {
                 for c in crate::retype::changes(old, &bytes, &crate::retype::names_in(text)) {
@@ -334,7 +348,14 @@ pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Resu
         }
         nodes.push((node, unchanged));
     }
-    for rel in on_disk.iter().filter(|p| !listed.contains(p.as_str())) {
+    let mut new_names: HashSet<String> = HashSet::new();
+    let mut fresh: Vec<&String> = on_disk
+        .iter()
+        .filter(|p| !listed.contains(p.as_str()))
+        .collect();
+    // In one order whatever the folder's: which of two clashing files is named is stable.
+    fresh.sort();
+    for rel in fresh {
         let path = dir.join(rel);
         let raw = read_inside(dir, rel, u64::MAX)?;
         let (name, form) = new_file_form(rel, &raw, &form_of_ext).map_err(at)?;
@@ -342,6 +363,20 @@ pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Resu
             return Err(at(format!(
                 "{}: not a name an archive can hold",
                 crate::shown(rel)
+            )));
+        }
+        if let Some(&(i, _)) = name_seen.get(name.as_str()) {
+            return Err(at(format!(
+                "{}: a new file for member {}, which files[{i}] of the manifest already is; remove one of them",
+                crate::shown(rel),
+                crate::shown(&name)
+            )));
+        }
+        if !new_names.insert(name.clone()) {
+            return Err(at(format!(
+                "{}: another new file is also member {}; remove one of them",
+                crate::shown(rel),
+                crate::shown(&name)
             )));
         }
         let bytes = convert_stored(&path, raw, form)?;

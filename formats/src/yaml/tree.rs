@@ -7,6 +7,8 @@
 use super::read::{describe, err, Events, Scalar};
 use super::TextError;
 use saphyr_parser::{Event, Span};
+use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// One YAML value: a scalar, a sequence or a mapping (keys are scalars,
 /// in the order written).
@@ -34,21 +36,23 @@ impl<'a> Node<'a> {
                 }
             }
             (Event::MappingStart(..), span) => {
-                let mut entries = Vec::new();
+                let mut entries: Vec<(Scalar, Node)> = Vec::new();
+                // Each key's entry, to refuse one given twice: a search of
+                // the entries so far made a mapping's read quadratic (issue
+                // 70: msyt's 100,000 entries took over a minute).
+                let mut seen: HashMap<Cow<'a, str>, usize> = HashMap::new();
                 while let Some(key) = ev.key_or_end("a key (a scalar)")? {
-                    if let Some((first, _)) = entries
-                        .iter()
-                        .find(|(k, _): &&(Scalar, Node)| k.text == key.text)
-                    {
+                    if let Some(&i) = seen.get(&key.text) {
                         return Err(err(
                             key.span,
                             format!(
                                 "the key `{}` is given twice (first on line {})",
                                 key.text,
-                                first.span.start.line()
+                                entries[i].0.span.start.line()
                             ),
                         ));
                     }
+                    seen.insert(key.text.clone(), entries.len());
                     let next = ev.next()?;
                     entries.push((key, Node::read(ev, next)?));
                 }

@@ -14,12 +14,15 @@
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use tempfile::NamedTempFile;
+use tempfile::TempPath;
 
 /// Files written to temporary files, waiting to be renamed into place.
+/// Each is closed once written and held by its path alone: an archive's
+/// 1,510 members held open ran past the usual limit of 1,024 open files
+/// (issue 70).
 #[derive(Default)]
 pub(crate) struct Staged {
-    files: Vec<(NamedTempFile, PathBuf, bool, crate::interrupt::Registered)>,
+    files: Vec<(TempPath, PathBuf, bool, crate::interrupt::Registered)>,
 }
 
 impl Staged {
@@ -61,7 +64,8 @@ impl Staged {
         tmp.write_all(bytes)
             .and_then(|()| tmp.as_file().sync_all())
             .map_err(named)?;
-        self.files.push((tmp, path.to_owned(), replace, guard));
+        self.files
+            .push((tmp.into_temp_path(), path.to_owned(), replace, guard));
         Ok(())
     }
 

@@ -77,7 +77,17 @@ pub fn collect(paths: &[PathBuf]) -> Vec<(PathBuf, Input)> {
 
 /// Adds everything below the folder `root` (links followed) to `entries`.
 fn walk(root: &Path, entries: &mut BTreeMap<PathBuf, Input>) {
-    for item in WalkDir::new(root).follow_links(true) {
+    // A `.codec-*.tmp` file is a write of codec's that a `kill -9` ended:
+    // never an input (it may hold half a file of a known format).
+    let leftover = |e: &walkdir::DirEntry| {
+        let name = e.file_name().to_string_lossy();
+        e.depth() > 0 && name.starts_with(".codec-") && name.ends_with(".tmp")
+    };
+    for item in WalkDir::new(root)
+        .follow_links(true)
+        .into_iter()
+        .filter_entry(|e| !leftover(e))
+    {
         match item {
             Ok(e) if e.file_type().is_dir() => {}
             Ok(e) => {

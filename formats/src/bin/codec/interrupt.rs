@@ -6,7 +6,9 @@
 //! the process; this is why a registry is needed at all.)
 //!
 //! `kill -9` cannot be caught: then the temporary names stay, and the folder
-//! reader of `from-text` skips every `.codec-*` name at any depth.
+//! reader of `from-text` skips every `.codec-*` name at any depth, as the
+//! walk over input folders skips `.codec-*.tmp` files. A write past
+//! `ulimit -f` is an error like a full disk (SIGXFSZ is caught).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once, RwLock, RwLockReadGuard};
@@ -58,6 +60,15 @@ pub(crate) fn creating() -> RwLockReadGuard<'static, ()> {
 
 fn install() {
     INSTALL.call_once(|| {
+        // A file grown past `ulimit -f` raises SIGXFSZ, whose default ends
+        // the process where it stands, its temporary file left behind.
+        // Caught (and only noted), the write fails with EFBIG instead: a
+        // handled error, after which the temporary file is removed.
+        #[cfg(unix)]
+        let _ = signal_hook::flag::register(
+            signal_hook::consts::SIGXFSZ,
+            std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        );
         // A second handler cannot be installed only if one already is,
         // which this Once rules out; a failure leaves the default action.
         let _ = ctrlc::set_handler(|| {

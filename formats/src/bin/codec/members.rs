@@ -102,6 +102,9 @@ enum Job {
         /// Write the edited archive here instead of over ARCHIVE.
         #[arg(short, long, value_name = "OUT")]
         output: Option<PathBuf>,
+        /// Replace OUT if it exists (ARCHIVE itself is always rewritten).
+        #[arg(short, long)]
+        force: bool,
     },
 }
 
@@ -115,6 +118,9 @@ struct Edit {
     /// Write the edited archive here instead of over ARCHIVE.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
+    /// Replace OUT if it exists (ARCHIVE itself is always rewritten).
+    #[arg(short, long)]
+    force: bool,
 }
 
 /// An archive opened through its layers.
@@ -232,7 +238,8 @@ pub fn run(args: &ArchiveArgs) -> ExitCode {
             archive,
             members,
             output,
-        } => delete(archive, members, output.as_deref(), &dicts),
+            force,
+        } => delete(archive, members, output.as_deref(), *force, &dicts),
     };
     match result {
         Ok(text) => {
@@ -458,6 +465,7 @@ enum EditKind {
 fn write_back(
     archive: &Path,
     output: Option<&Path>,
+    force: bool,
     a: Opened,
     nodes: Vec<(Node, bool)>,
     dicts: &Dictionaries,
@@ -468,12 +476,21 @@ fn write_back(
             archive.display()
         ));
     }
+    let out = output.unwrap_or(archive);
+    // An edit rewrites its archive; another file named by -o is replaced
+    // only when asked, like every other output.
+    let replace = output.is_none() || force || same_file(out, archive);
+    if !replace && std::fs::symlink_metadata(out).is_ok() {
+        return Err(format!(
+            "{}: exists; use --force to replace it",
+            out.display()
+        ));
+    }
     let mut sarc = a.sarc;
     sarc.nodes = settle_alignment(nodes);
     let bytes = sarc::encode(&sarc, a.variant).map_err(|e| format!("SARC encode error: {e}"))?;
     let bytes = wrap(bytes, &a.layers, dicts)?;
-    let out = output.unwrap_or(archive);
-    crate::atomic::write(out, &bytes, true)?;
+    crate::atomic::write(out, &bytes, replace)?;
     Ok(format!(
         "wrote {} ({} members)\n",
         crate::inputs::shown(&out.display().to_string()),
@@ -536,13 +553,14 @@ fn edit(e: &Edit, dicts: &Dictionaries, kind: EditKind) -> Result<String, String
             nodes.push((Node::new(&name, bytes), false));
         }
     }
-    write_back(&e.archive, e.output.as_deref(), a, nodes, dicts)
+    write_back(&e.archive, e.output.as_deref(), e.force, a, nodes, dicts)
 }
 
 fn delete(
     archive: &Path,
     members: &[String],
     output: Option<&Path>,
+    force: bool,
     dicts: &Dictionaries,
 ) -> Result<String, String> {
     let a = open(archive, dicts)?;
@@ -555,5 +573,13 @@ fn delete(
         .cloned()
         .map(|n| (n, true))
         .collect();
-    write_back(archive, output, a, nodes, dicts)
+    write_back(archive, output, force, a, nodes, dicts)
+}
+
+/// Do `a` and `b` name the same file (both existing)?
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
 }
