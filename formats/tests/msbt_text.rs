@@ -130,7 +130,7 @@ fn mistakes_are_named_with_their_line() {
         ),
         (
             "A: |-\n  <70000 Type='1'/>\n",
-            "a tag's group 70000 is out of range (0 to 65535)",
+            "group 70000 is out of range (0 to 65535)",
         ),
         (
             "A: x\n$msbt:\n  slots: 3\n",

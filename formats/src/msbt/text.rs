@@ -328,7 +328,7 @@ fn message_text(runs: &[Json]) -> Result<String, String> {
                 // A `<` that starts what reads as a tag would come back as
                 // one: the form has no escape for it.
                 for (at, _) in t.match_indices('<') {
-                    if parse_tag(&t[at..]).is_some() {
+                    if starts_tag(&t[at..]) {
                         return Err(format!(
                             "its text holds {:?}, which reads as a tag; write the generic \
                              form with `to-text --schema schemas/msbt.ron`",
@@ -465,53 +465,105 @@ enum Inline {
     Bytes(String),
 }
 
-/// The tag that `s` starts with (it starts with `<`), and its length.
-fn parse_tag(s: &str) -> Option<(Inline, usize)> {
-    fn digits(s: &str) -> Option<(u32, &str)> {
-        let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
-        if end == 0 || end > 5 {
-            return None;
-        }
-        Some((s[..end].parse().ok()?, &s[end..]))
+/// Does `s` (which starts with `<`) start a tag? A `<` before a digit, `[`
+/// or `Bytes` does, and must then be a whole tag; any other `<` is text.
+/// The form has no escape: text that starts a tag is written in the
+/// generic form instead (`to-text --schema`).
+fn starts_tag(s: &str) -> bool {
+    let rest = &s[1..];
+    rest.starts_with(|c: char| c.is_ascii_digit() || c == '[') || rest.starts_with("Bytes")
+}
+
+/// The tag that `s` starts with (it starts with `<`), and its length; or,
+/// when `s` starts a tag (see [`starts_tag`]) that is not whole, what is
+/// wrong with it. `Ok(None)`: the `<` is text.
+fn parse_tag(s: &str) -> Result<Option<(Inline, usize)>, String> {
+    if !starts_tag(s) {
+        return Ok(None);
     }
-    fn data(s: &str) -> Option<(String, &str)> {
-        let s = s.strip_prefix(" Data='")?;
-        let end = s.find('\'')?;
+    tag(s).map(Some)
+}
+
+/// The tag `s` starts with, or what is wrong with it.
+fn tag(s: &str) -> Result<(Inline, usize), String> {
+    fn digits<'s>(s: &'s str, what: &str) -> Result<(u32, &'s str), String> {
+        let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+        if end == 0 {
+            return Err(format!("expected the tag's {what} (a number)"));
+        }
+        match s[..end].parse::<u32>() {
+            Ok(n) if end <= 5 => Ok((n, &s[end..])),
+            _ => Err(format!(
+                "the tag's {what} {} is out of range (0 to 65535)",
+                &s[..end]
+            )),
+        }
+    }
+    fn data(s: &str) -> Result<Option<(String, &str)>, String> {
+        let Some(s) = s.strip_prefix(" Data='") else {
+            return Ok(None);
+        };
+        let end = s
+            .find('\'')
+            .ok_or("the tag's `Data='` has no closing `'`")?;
         let hex = &s[..end];
         let hex = hex
             .strip_prefix("0x")
             .or_else(|| hex.strip_prefix("0X"))
             .unwrap_or(hex);
-        if hex.len() % 2 != 0 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
+        if let Some(c) = hex.chars().find(|c| !c.is_ascii_hexdigit()) {
+            return Err(format!(
+                "the tag's Data holds {c:?}, which is not a hex digit"
+            ));
         }
-        Some((hex.to_ascii_lowercase(), &s[end + 1..]))
+        if hex.len() % 2 != 0 {
+            return Err(format!(
+                "the tag's Data has {} hex digits, an odd number: bytes take two each",
+                hex.len()
+            ));
+        }
+        Ok(Some((hex.to_ascii_lowercase(), &s[end + 1..])))
     }
-    fn close(s: &str) -> Option<&str> {
-        s.strip_prefix("/>").or_else(|| s.strip_prefix(" />"))
+    fn close(s: &str) -> Result<&str, String> {
+        s.strip_prefix("/>")
+            .or_else(|| s.strip_prefix(" />"))
+            .ok_or_else(|| match s.chars().next() {
+                Some('>') => "the tag ends with `>`, not `/>`".to_owned(),
+                Some(c) => format!("expected `/>` to end the tag, found {c:?}"),
+                None => "the tag is not closed (`/>`)".to_owned(),
+            })
     }
-    let rest = s.strip_prefix('<')?;
+    let rest = &s[1..];
     if let Some(r) = rest.strip_prefix('[') {
-        let (group, r) = digits(r)?;
-        let (kind, r) = digits(r.strip_prefix('|')?)?;
-        let r = r.strip_prefix("]>")?;
-        return Some((Inline::Close { group, kind }, s.len() - r.len()));
+        let (group, r) = digits(r, "group")?;
+        let r = r
+            .strip_prefix('|')
+            .ok_or("expected `|` between a closing tag's group and type (`<[GROUP|TYPE]>`)")?;
+        let (kind, r) = digits(r, "type")?;
+        let r = r
+            .strip_prefix("]>")
+            .ok_or("expected `]>` to end the closing tag (`<[GROUP|TYPE]>`)")?;
+        return Ok((Inline::Close { group, kind }, s.len() - r.len()));
     }
     if let Some(r) = rest.strip_prefix("Bytes") {
-        let (hex, r) = data(r)?;
+        let (hex, r) = data(r)?.ok_or("expected ` Data='0x…'` after `<Bytes`")?;
         let r = close(r)?;
-        return Some((Inline::Bytes(hex), s.len() - r.len()));
+        return Ok((Inline::Bytes(hex), s.len() - r.len()));
     }
-    let (group, r) = digits(rest)?;
-    let r = r.strip_prefix(" Type='")?;
-    let (kind, r) = digits(r)?;
-    let r = r.strip_prefix('\'')?;
-    let (params, r) = match data(r) {
-        Some((hex, r)) => (hex, r),
+    let (group, r) = digits(rest, "group")?;
+    let r = r
+        .strip_prefix(" Type='")
+        .ok_or("expected ` Type='` after the tag's group (`<GROUP Type='TYPE' Data='0x…'/>`)")?;
+    let (kind, r) = digits(r, "type")?;
+    let r = r
+        .strip_prefix('\'')
+        .ok_or("expected `'` after the tag's type")?;
+    let (params, r) = match data(r)? {
+        Some(found) => found,
         None => (String::new(), r),
     };
     let r = close(r)?;
-    Some((
+    Ok((
         Inline::Tag {
             group,
             kind,
@@ -521,31 +573,86 @@ fn parse_tag(s: &str) -> Option<(Inline, usize)> {
     ))
 }
 
-/// A message's text as the generic form's runs.
-fn runs_of(text: &str, span: Span) -> Result<Vec<Json>, TextError> {
+/// The error `why` at byte `i` of a message read from `m` in `source`: its
+/// line and column when the message is a `|-` block, whose lines stand in
+/// the source as they are (after their indentation); else the message's
+/// start, and where in it.
+fn locate_in_message(
+    source: &str,
+    m: &crate::yaml::read::Scalar<'_>,
+    i: usize,
+    label: &str,
+    why: String,
+) -> TextError {
+    let text = m.text.as_ref();
+    let k = text[..i].matches('\n').count();
+    let line_start = text[..i].rfind('\n').map_or(0, |p| p + 1);
+    let line_end = text[i..].find('\n').map_or(text.len(), |p| i + p);
+    let msg_line = &text[line_start..line_end];
+    if m.style == saphyr_parser::ScalarStyle::Literal {
+        // The block's lines follow the `|-` line (the span starts at the
+        // first of them, or at the indicator).
+        for number in [m.span.start.line() + k, m.span.start.line() + 1 + k] {
+            let Some(src) = number.checked_sub(1).and_then(|n| source.lines().nth(n)) else {
+                continue;
+            };
+            if src.ends_with(msg_line) {
+                let indent = src[..src.len() - msg_line.len()].chars().count();
+                let column = indent + text[line_start..i].chars().count() + 1;
+                return TextError {
+                    line: number,
+                    column,
+                    message: format!("in the message of `{label}`: {why}"),
+                };
+            }
+        }
+    }
+    err(
+        m.span,
+        format!(
+            "in the message of `{label}`, at character {}: {why}",
+            text[..i].chars().count() + 1
+        ),
+    )
+}
+
+/// A message's text as the generic form's runs; `at(i, why)` is the error
+/// for a malformed tag at byte `i` of `text`.
+fn runs_of(text: &str, at: &dyn Fn(usize, String) -> TextError) -> Result<Vec<Json>, TextError> {
     let mut runs = Vec::new();
     let mut plain = String::new();
     let mut rest = text;
-    while let Some(at) = rest.find('<') {
-        plain.push_str(&rest[..at]);
-        match parse_tag(&rest[at..]) {
+    while let Some(i) = rest.find('<') {
+        plain.push_str(&rest[..i]);
+        let here = text.len() - rest.len() + i;
+        let fail = |why: String| {
+            let shown: String = rest[i..]
+                .chars()
+                .take_while(|&c| c != '\n')
+                .take(40)
+                .collect();
+            at(
+                here,
+                format!(
+                    "{shown:?} starts a tag but is not one: {why} (a `<` before a digit, `[` or `Bytes` starts a tag; see docs/msbt-text.md)"
+                ),
+            )
+        };
+        match parse_tag(&rest[i..]).map_err(fail)? {
             Some((inline, len)) => {
                 if !plain.is_empty() {
                     runs.push(Json::String(std::mem::take(&mut plain)));
                 }
                 let u16_of = |n: u32, what: &str| -> Result<u32, TextError> {
                     if n > 0xFFFF {
-                        return Err(err(
-                            span,
-                            format!("a tag's {what} {n} is out of range (0 to 65535)"),
-                        ));
+                        return Err(fail(format!("its {what} {n} is out of range (0 to 65535)")));
                     }
                     Ok(n)
                 };
                 runs.push(match inline {
                     Inline::Tag { group, kind, params } => {
                         if params.len() / 2 > 0xFFFF {
-                            return Err(err(span, "a tag's parameters are longer than 65535 bytes"));
+                            return Err(fail("its parameters are longer than 65535 bytes".into()));
                         }
                         json!({"Tag": {"group": u16_of(group, "group")?, "kind": u16_of(kind, "type")?, "params": params}})
                     }
@@ -554,11 +661,11 @@ fn runs_of(text: &str, span: Span) -> Result<Vec<Json>, TextError> {
                     }
                     Inline::Bytes(hex) => json!({ "Bytes": hex }),
                 });
-                rest = &rest[at + len..];
+                rest = &rest[i + len..];
             }
             None => {
                 plain.push('<');
-                rest = &rest[at + 1..];
+                rest = &rest[i + 1..];
             }
         }
     }
@@ -718,7 +825,9 @@ pub fn read(text: &str) -> Result<(&'static str, Json), TextError> {
             ));
         }
         let message = ev.scalar(&format!("the message of `{label}` (a string)"))?;
-        let runs = runs_of(&message.text, message.span)?;
+        let runs = runs_of(&message.text, &|i, why| {
+            locate_in_message(text, &message, i, &label, why)
+        })?;
         entries.push((label, runs));
     }
     ev.document_end("an MSBT text holds one mapping")?;
@@ -891,14 +1000,12 @@ mod tests {
 
     #[test]
     fn tags_are_read_in_both_editors_spellings() {
-        let span = Span::default();
-        let runs = runs_of(
-            "a<3 Type='0' Data='0x0B00'/>b<0 Type='4'/><2 Type='7' Data='ff00' /><[3|1]>c < d<9 Type",
-            span,
+        let got = runs(
+            "a<3 Type='0' Data='0x0B00'/>b<0 Type='4'/><2 Type='7' Data='ff00' /><[3|1]>c < d<e <",
         )
         .unwrap();
         assert_eq!(
-            runs,
+            got,
             vec![
                 json!("a"),
                 json!({"Tag": {"group": 3, "kind": 0, "params": "0b00"}}),
@@ -906,11 +1013,72 @@ mod tests {
                 json!({"Tag": {"group": 0, "kind": 4, "params": ""}}),
                 json!({"Tag": {"group": 2, "kind": 7, "params": "ff00"}}),
                 json!({"Close": {"group": 3, "kind": 1}}),
-                json!("c < d<9 Type"),
+                json!("c < d<e <"),
             ]
         );
-        let e = runs_of("<70000 Type='1'/>", span).unwrap_err();
+        let e = runs("<70000 Type='1'/>").unwrap_err();
         assert!(e.message.contains("group 70000 is out of range"), "{e}");
+    }
+
+    /// The runs of `text`; an error's column is the byte where it is.
+    fn runs(text: &str) -> Result<Vec<Json>, TextError> {
+        runs_of(text, &|i, why| TextError {
+            line: 1,
+            column: i,
+            message: why,
+        })
+    }
+
+    // Issue 70 and 74: a translator's typo in a tag was written as visible
+    // characters, exit 0; the game would show the raw markup. Each is an
+    // error saying what is wrong, at the tag.
+    #[test]
+    fn a_malformed_tag_is_an_error_at_the_tag() {
+        for (text, at, why) in [
+            ("ab<3 Type='0' Data='0x0C00'>", 2, "ends with `>`, not `/>`"),
+            ("<3 Typ='0'/>", 0, "expected ` Type='`"),
+            (
+                "x <0 Type='3' Data='0x080'/>",
+                2,
+                "3 hex digits, an odd number",
+            ),
+            (
+                "<0 Type='3' Data='0x0G'/>",
+                0,
+                "'G', which is not a hex digit",
+            ),
+            ("<0 Type='3' Data='0x00", 0, "no closing `'`"),
+            ("<0 Type='3'", 0, "not closed"),
+            ("<[3 1]>", 0, "expected `|`"),
+            ("<Bytes/>", 0, "expected ` Data='0x…'`"),
+            ("<9 Type", 0, "expected ` Type='`"),
+        ] {
+            let e = runs(text).expect_err(text);
+            assert_eq!(e.column, at, "{text}: {e}");
+            assert!(e.message.contains(why), "{text}: {e}");
+            assert!(e.message.contains("starts a tag but is not one"), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_malformed_tag_in_a_block_is_located_by_line_and_column() {
+        let text = "A: |-\n  first line\n  then <3 Type='0' Data='0x0C00'> here\nB: ok\n";
+        let e = read(text).unwrap_err();
+        assert_eq!((e.line, e.column), (3, 8), "{e}");
+        assert!(e.message.contains("in the message of `A`"), "{e}");
+        let quoted = "A: \"then <3 Typ='0'/>\"\n";
+        let e = read(quoted).unwrap_err();
+        assert_eq!(e.line, 1, "{e}");
+        assert!(e.message.contains("at character 6"), "{e}");
+    }
+
+    // The writer never writes text that would read back as a tag (or as a
+    // malformed one): it points to the generic form instead.
+    #[test]
+    fn text_that_starts_a_tag_is_not_written_as_text() {
+        let e = message_text(&[json!("a <3 b")]).unwrap_err();
+        assert!(e.contains("reads as a tag"), "{e}");
+        assert_eq!(message_text(&[json!("a < b <c")]).unwrap(), "a < b <c");
     }
 
     /// A file without messages has a text that reads back: `{}`, not an
