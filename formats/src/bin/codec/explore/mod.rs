@@ -468,6 +468,17 @@ async fn save(
         };
         let dir = source.parent().map(PathBuf::from).unwrap_or_default();
         let target = dir.join(&b.name);
+        // Saved over the file it came from, a change another program made
+        // there since would be lost without a word.
+        if target == source {
+            if let Some(why) = s.changed_on_disk(id) {
+                return (
+                    StatusCode::CONFLICT,
+                    Json(json!({ "changed_on_disk": true, "error": why })),
+                )
+                    .into_response();
+            }
+        }
         match std::fs::symlink_metadata(&target) {
             Ok(m) if m.file_type().is_symlink() || !m.is_file() => {
                 return refuse(
@@ -488,6 +499,11 @@ async fn save(
             _ => {}
         }
         match crate::atomic::write(&target, &bytes, b.overwrite) {
+            Ok(()) if target == source => {
+                s.saved_over_source(id, &bytes);
+                Json(json!({"written": target.display().to_string(), "size": bytes.len()}))
+                    .into_response()
+            }
             Ok(()) => Json(json!({"written": target.display().to_string(), "size": bytes.len()}))
                 .into_response(),
             Err(e) => refuse(StatusCode::UNPROCESSABLE_ENTITY, e),

@@ -27,8 +27,14 @@ use std::sync::Arc;
 /// Where a document's bytes come from.
 #[derive(Debug)]
 pub enum Origin {
-    /// A file named on the command line, inside these layers.
-    File { path: PathBuf, layers: Vec<Layer> },
+    /// A file named on the command line, inside these layers; `opened`
+    /// is its length and CRC-32 when it was read, to tell whether it
+    /// changed on disk since.
+    File {
+        path: PathBuf,
+        layers: Vec<Layer>,
+        opened: (u64, u32),
+    },
     /// A member of the archive `parent`, inside these layers.
     Member {
         parent: usize,
@@ -157,6 +163,7 @@ impl Session {
         let origin = Origin::File {
             path: path.to_owned(),
             layers,
+            opened: (raw.len() as u64, crc32fast::hash(&raw)),
         };
         Ok(self.add(label, origin, data))
     }
@@ -240,35 +247,68 @@ impl Session {
     /// document with its codec. The ranges of bytes that now differ from
     /// the bytes before.
     pub fn edit(&mut self, id: usize, at: &[usize], text: &str) -> Result<Vec<(u64, u64)>, String> {
-        let doc = self.docs.get(id).ok_or("no such document")?;
+        let doc = self.docs.get_mut(id).ok_or("no such document")?;
         if let Some(why) = doc.read_only() {
             return Err(why);
         }
         let entry = doc.format.ok_or("no codec writes this file")?;
-        let decoded = doc.decoded.as_ref().ok_or("the file is not decoded")?;
-        let mut root = decoded.root.clone();
-        set_value(&mut root, at, text)?;
-        let wanted = root.to_value();
-        if wanted == decoded.root.to_value() {
-            // The field is a copy the writer derives (a string table's entry,
-            // a pool's string): the document holds the value elsewhere.
-            let (n, _) = doc.node(at).ok_or("no field there")?;
-            return Err(format!(
-                "{}: the writer derives this from the fields that use it (a table or a pool): edit one of those",
-                n.path
-            ));
+        let decoded = doc.decoded.as_mut().ok_or("the file is not decoded")?;
+        // The edit is made in the tree itself and undone if the writer
+        // refuses it: a copy of the tree took half a second and as much
+        // memory again on a 2 MB BYML (issue 70).
+        let (node, el) = node_at(&mut decoded.root, at)?;
+        let span = (node.offset, node.offset + node.size);
+        let before = node.kind.clone();
+        set_value(node, el, text)?;
+        if node.kind == before {
+            return Ok(Vec::new());
         }
-        let bytes = (entry.from_value)(&doc.data, wanted.clone())?;
-        // What was written must read back as what was asked.
-        let back = (entry.to_value)(&bytes)
-            .map_err(|e| format!("the written file does not decode: {e}"))?;
-        if let Some(d) = back.first_difference(&wanted) {
-            return Err(format!("the writer did not keep the edit: {d}"));
+        let wanted = decoded.root.to_value();
+        let written = (|| {
+            let bytes = (entry.from_value)(&doc.data, wanted.clone())?;
+            if bytes == doc.data {
+                // The field is a copy the writer derives (a string table's
+                // entry, a pool's string): the document holds the value
+                // elsewhere.
+                return Err(
+                    "the writer derives this from the fields that use it (a table or a pool): edit one of those"
+                        .to_owned(),
+                );
+            }
+            // What was written must read back as what was asked.
+            let back = (entry.to_value)(&bytes)
+                .map_err(|e| format!("the written file does not decode: {e}"))?;
+            if let Some(d) = back.first_difference(&wanted) {
+                return Err(format!("the writer did not keep the edit: {d}"));
+            }
+            Ok(bytes)
+        })();
+        drop(wanted);
+        let bytes = match written {
+            Ok(b) => b,
+            Err(e) => {
+                let (node, _) = node_at(&mut decoded.root, at)?;
+                let path = node.path.clone();
+                node.kind = before;
+                return Err(if e.starts_with("the writer derives") {
+                    format!("{path}: {e}")
+                } else {
+                    e
+                });
+            }
+        };
+        let changed = changed_ranges(&doc.data, &bytes);
+        // A value rewritten in its own bytes (a number, a bool, a string of
+        // the same length in place) leaves every other node where it was:
+        // the tree already holds the edit. Anything else (a string table
+        // laid out again, a shared value written apart) is read again.
+        let in_place = bytes.len() == doc.data.len()
+            && changed.iter().all(|&(a, b)| a >= span.0 && b <= span.1);
+        doc.data = bytes;
+        doc.dirty = true;
+        if !in_place {
+            doc.decode(&self.names);
         }
-        let before = std::mem::replace(&mut self.docs[id].data, bytes);
-        let changed = changed_ranges(&before, &self.docs[id].data);
-        self.docs[id].dirty = true;
-        self.docs[id].decode(&self.names);
         self.put_back(id)?;
         Ok(changed)
     }
@@ -300,6 +340,46 @@ impl Session {
         self.put_back(parent)
     }
 
+    /// Has the file named on the command line that holds document `id`
+    /// changed on disk since it was opened (another program wrote it)?
+    /// Then the reason, for the page.
+    pub fn changed_on_disk(&self, id: usize) -> Option<String> {
+        let mut at = id;
+        loop {
+            let d = self.docs.get(at)?;
+            match &d.origin {
+                Origin::Member { parent, .. } => at = *parent,
+                Origin::File { path, opened, .. } => {
+                    let now = std::fs::read(path)
+                        .map(|raw| (raw.len() as u64, crc32fast::hash(&raw)))
+                        .ok();
+                    return (now != Some(*opened)).then(|| {
+                        format!(
+                            "{} changed on disk since it was opened here: saving over it would lose \
+                             that change; reopen it (run codec explore again) or save under another name",
+                            path.display()
+                        )
+                    });
+                }
+            }
+        }
+    }
+
+    /// The file that holds document `id` was saved over with `raw`: what
+    /// is on disk now is what the page holds.
+    pub fn saved_over_source(&mut self, id: usize, raw: &[u8]) {
+        let mut at = id;
+        while let Some(d) = self.docs.get_mut(at) {
+            match &mut d.origin {
+                Origin::Member { parent, .. } => at = *parent,
+                Origin::File { opened, .. } => {
+                    *opened = (raw.len() as u64, crc32fast::hash(raw));
+                    return;
+                }
+            }
+        }
+    }
+
     /// The file named on the command line that holds document `id`, with
     /// its bytes as they would be saved (layers applied again).
     pub fn saved_bytes(&self, id: usize) -> Result<(PathBuf, Vec<u8>), String> {
@@ -308,7 +388,7 @@ impl Session {
             let d = self.docs.get(at).ok_or("no such document")?;
             match &d.origin {
                 Origin::Member { parent, .. } => at = *parent,
-                Origin::File { path, layers } => {
+                Origin::File { path, layers, .. } => {
                     return Ok((path.clone(), wrap(d.data.clone(), layers, &self.dicts)?));
                 }
             }
@@ -730,6 +810,10 @@ fn parse_like(old: &Value, text: &str) -> Result<Value, String> {
             Some(d) => (true, d),
             None => (false, t),
         };
+        // One sign at most: `--5` is no number (it read as 5).
+        if digits.starts_with(['-', '+']) {
+            return Err(format!("{t:?} is not a whole number (a {ty})"));
+        }
         let n = match digits
             .strip_prefix("0x")
             .or_else(|| digits.strip_prefix("0X"))
@@ -768,17 +852,21 @@ fn parse_like(old: &Value, text: &str) -> Result<Value, String> {
     })
 }
 
-/// Sets the value at `at` in the tree.
-fn set_value(root: &mut Node, at: &[usize], text: &str) -> Result<(), String> {
+/// The node at `at` in the tree, and the element of a list of numbers
+/// when `at` ends inside one.
+fn node_at<'n>(root: &'n mut Node, at: &[usize]) -> Result<(&'n mut Node, Option<usize>), String> {
     let mut n = root;
-    let mut el = None;
     for (k, &i) in at.iter().enumerate() {
         if matches!(n.kind, Kind::Numbers { .. } | Kind::Octets { .. }) && k + 1 == at.len() {
-            el = Some(i);
-            break;
+            return Ok((n, Some(i)));
         }
         n = n.children.get_mut(i).ok_or("no field there")?;
     }
+    Ok((n, None))
+}
+
+/// Sets the value of node `n` (element `el` of a list of numbers) to `text`.
+fn set_value(n: &mut Node, el: Option<usize>, text: &str) -> Result<(), String> {
     let path = n.path.clone();
     let fail = |e: String| format!("{path}: {e}");
     match (&mut n.kind, el) {
