@@ -596,8 +596,8 @@ fn locate_in_message(
             let Some(src) = number.checked_sub(1).and_then(|n| source.lines().nth(n)) else {
                 continue;
             };
-            if src.ends_with(msg_line) {
-                let indent = src[..src.len() - msg_line.len()].chars().count();
+            if let Some(before) = src.strip_suffix(msg_line) {
+                let indent = before.chars().count();
                 let column = indent + text[line_start..i].chars().count() + 1;
                 return TextError {
                     line: number,
