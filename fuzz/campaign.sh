@@ -47,6 +47,13 @@ if [ ! -d "$text" ]; then
     "$codec" to-text "$f" -o "$text/aamp/$(basename "$f").yml" 2>/dev/null || true
   done
 fi
+# MSBT's editors' text of every corpus message file (made once).
+if [ ! -d "$text/msbt" ]; then
+  mkdir -p "$text/msbt"
+  for f in $(find "$corpus/msbt" -name '*.msbt'); do
+    "$codec" to-text "$f" -o "$text/msbt/$(cksum <"$f" | cut -d' ' -f1).msbt.yml" 2>/dev/null || true
+  done
+fi
 seed() { # target, then files
   local dir=corpus/$1
   shift
@@ -72,6 +79,14 @@ for t in "${targets[@]}"; do
     byml_yaml) seed "$t" $(find "$corpus/byml" -name '*.yml') ;;
     byml_*) seed "$t" "$corpus"/byml/*.byml ../samples/byml/*.byml ;;
     sarc_*) seed "$t" "$corpus"/sarc/*.sarc ;;
+    msbt_text) seed "$t" $(find "$text/msbt" -name '*.yml') ;;
+    msbt_*) seed "$t" $(find "$corpus/msbt" -name '*.msbt') ;;
+    # A few hand-made msyt texts (no corpus file is msyt's).
+    msyt_text)
+      mkdir -p "corpus/$t"
+      printf 'group_count: 29\nentries:\n  A:\n    contents:\n      - text: hi\n' >"corpus/$t/one"
+      printf 'group_count: 1\nentries:\n  A:\n    attributes: AQID\n    contents:\n      - control:\n          kind: raw\n          group: 0\n          type: 3\n          data: [0, 0]\n      - text: x\n' >"corpus/$t/tag" ;;
+    # Schemas are made from the bytes: an empty corpus, grown by the fuzzer.
     # The corpus's table is inside Yaz0: a one-entry table stands for it.
     rstb_*)
       mkdir -p "corpus/$t"

@@ -921,6 +921,30 @@ pub(super) fn document(
                 let count = a.get("count").cloned().unwrap_or(json!(n));
                 let size = a.get("size").cloned().unwrap_or(json!(0));
                 let bytes = a.get("bytes").cloned().unwrap_or(json!(""));
+                // The records must fit in the bytes given: a count or a
+                // size mistyped wrote a block the game reads past.
+                let need = count
+                    .as_u64()
+                    .zip(size.as_u64())
+                    .map(|(c, z)| u128::from(c) * u128::from(z));
+                let have = bytes.as_str().map(|h| h.len() / 2);
+                match (need, have) {
+                    (Some(need), Some(have)) if need > have as u128 => {
+                        return Err(err(
+                            at,
+                            format!(
+                                "`{SETTINGS}.attributes`: {count} records of {size} bytes need {need} bytes, but `bytes` holds {have}"
+                            ),
+                        ))
+                    }
+                    (None, _) | (_, None) => {
+                        return Err(err(
+                            at,
+                            format!("`{SETTINGS}.attributes` needs numbers `count` and `size` and hex `bytes`"),
+                        ))
+                    }
+                    _ => {}
+                }
                 json!({"Attributes": {"reserved": zero8, "data": {"count": count, "attribute_size": size, "bytes": bytes}, "padding": padding(i)}})
             }
             _ if kind.get("TSY1").is_some_and(Json::is_array) => {
@@ -1083,6 +1107,23 @@ mod tests {
 
     /// A file without messages has a text that reads back: `{}`, not an
     /// empty text (found by the `msbt_text` fuzz target).
+    // Issue 70: ATR1's count and size were written unchecked.
+    #[test]
+    fn attribute_records_must_fit_their_bytes() {
+        let text = |bytes: &str| {
+            format!(
+                "$msbt:\n  blocks: [LBL1, ATR1, TXT2]\n  attributes: {{count: 2, size: 4, bytes: '{bytes}'}}\nA: x\nB: y\n"
+            )
+        };
+        let e = read(&text("01000000")).unwrap_err();
+        assert!(
+            e.message
+                .contains("2 records of 4 bytes need 8 bytes, but `bytes` holds 4"),
+            "{e}"
+        );
+        assert!(read(&text("0100000002000000")).is_ok());
+    }
+
     #[test]
     fn a_file_without_messages_reads_back() {
         let data = super::super::from_text("{}").unwrap();
