@@ -168,6 +168,21 @@ fn edits_of_a_large_byml_are_quick_and_keep_memory_flat() {
         .unwrap()
         .contains("not a whole number"));
 
+    // A schema POSTed by the page is input too: one whose record always
+    // holds itself (it overflowed the stack and took the server and its
+    // unsaved edits down) is refused with the checker's diagnostic, and
+    // the server goes on.
+    let looped = "Schema(name: \"loop\", endian: Little, root: \"Node\", sections: [Section(name: \"s\")], \
+        types: [Struct(name: \"Node\", fields: [(name: \"next\", type: Ptr(width: U32, to: Named(\"Node\"), section: \"s\"))])])";
+    let (status, answer) = server.call("POST", "schema/0", Some(json!({ "text": looped })));
+    assert_eq!(status, 200, "{answer}");
+    assert!(
+        answer["diagnostics"].to_string().contains("so no file can end"),
+        "{answer}"
+    );
+    let (status, _) = server.call("GET", "doc/0", None);
+    assert_eq!(status, 200, "the server is still up");
+
     // A save over the file: written; then another program changes the
     // file, and a second save is refused (the page says why).
     let name = "ActorInfo.product.byml";

@@ -129,8 +129,12 @@ pub fn run(args: &ExploreArgs) -> ExitCode {
             return crate::inputs::failure();
         }
     };
+    // One worker: the session's work is one request at a time anyway (it
+    // is behind a lock), and done on one thread its memory is reused from
+    // edit to edit; on two, each thread's allocator arena kept the peak of
+    // an edit of its own, and the server grew with the first edits.
     let rt = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(1)
         .enable_io()
         .build()
     {
