@@ -177,7 +177,9 @@ fn edits_of_a_large_byml_are_quick_and_keep_memory_flat() {
     let (status, answer) = server.call("POST", "schema/0", Some(json!({ "text": looped })));
     assert_eq!(status, 200, "{answer}");
     assert!(
-        answer["diagnostics"].to_string().contains("so no file can end"),
+        answer["diagnostics"]
+            .to_string()
+            .contains("so no file can end"),
         "{answer}"
     );
     let (status, _) = server.call("GET", "doc/0", None);

@@ -7,26 +7,11 @@
 //!
 //! One test function only: the counter is global.
 
-use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
-use std::alloc::System;
+mod counted;
+
+use counted::{allocated_by, bound};
 use std::fmt::Write;
 use std::time::Instant;
-
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-/// The bound of the issue: 256 times the input, at least 512 MiB.
-fn bound(input: usize) -> usize {
-    (256 * input).max(512 << 20)
-}
-
-/// Bytes allocated while `f` runs, and its result.
-fn allocated_by<T>(f: impl FnOnce() -> T) -> (usize, T) {
-    let region = Region::new(GLOBAL);
-    let t = f();
-    let s = region.change();
-    (s.bytes_allocated + s.bytes_reallocated.max(0) as usize, t)
-}
 
 /// msyt's YAML of `n` one-line messages.
 fn msyt(n: usize, group_count: u64) -> String {

@@ -10,29 +10,14 @@
 //!
 //! One test function only: the counter is global.
 
+mod counted;
+
+use counted::{allocated_by, bound};
 #[path = "../../formats/tests/common/hostile.rs"]
 mod hostile;
 
 use codec_schema::interp;
 use formats::layer::{Dictionaries, Layer};
-use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
-use std::alloc::System;
-
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-/// The bound of the issue: 256 times the input, at least 512 MiB.
-fn bound(input: usize) -> usize {
-    (256 * input).max(512 << 20)
-}
-
-/// Bytes allocated while `f` runs, and its result.
-fn allocated_by<T>(f: impl FnOnce() -> T) -> (usize, T) {
-    let region = Region::new(GLOBAL);
-    let t = f();
-    let s = region.change();
-    (s.bytes_allocated + s.bytes_reallocated.max(0) as usize, t)
-}
 
 /// The built-in schema of `file` (`sarc.ron`, ...), checked.
 fn schema(source: &str, file: &str) -> codec_schema::Checked {

@@ -9,21 +9,11 @@
 //!
 //! One test function only: the counter is global.
 
+mod counted;
+
 use codec_schema::interp;
-use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
-use std::alloc::System;
+use counted::allocated_by;
 use std::time::Instant;
-
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-/// Bytes allocated while `f` runs, and its result.
-fn allocated_by<T>(f: impl FnOnce() -> T) -> (usize, T) {
-    let region = Region::new(GLOBAL);
-    let t = f();
-    let s = region.change();
-    (s.bytes_allocated + s.bytes_reallocated.max(0) as usize, t)
-}
 
 /// A schema of one root struct `types` (RON text of its type list).
 fn schema(root: &str, sections: &str, types: &str) -> String {
