@@ -673,3 +673,29 @@ fn a_schema_of_a_built_in_format_reads_the_variant_the_format_detects() {
     let columns = j["document"]["tables"][0]["columns"].as_array().unwrap();
     assert_eq!(columns.len(), 7);
 }
+
+/// Found by the `schema_interp` fuzz target (issue 70): in a depth-first
+/// section, an offset of the root record was patched into its own target
+/// (the offset's value is the target's, and writing the target recorded
+/// its place under that value) and the root's offset left 0, with no
+/// error. Every order now writes the file back byte for byte.
+#[test]
+fn a_root_offset_in_a_depth_first_section_is_written_where_it_is() {
+    let mut file = vec![18, 0];
+    file.extend([0xCF; 16]);
+    file.extend((0..32).map(|i| i as u8));
+    for order in ["PreOrder", "PostOrder", "DepthFirst"] {
+        let text = format!(
+            "Schema(name: \"df\", endian: Little, root: \"Root\", sections: [Section(name: \"s\", order: {order})], types: [\
+             Struct(name: \"Root\", fields: [(name: \"at\", type: Ptr(width: U16, to: Named(\"Leaf\"), section: \"s\")), \
+             (name: \"a\", type: U64), (name: \"b\", type: U64)]), \
+             Struct(name: \"Leaf\", fields: [(name: \"w\", type: U64), (name: \"x\", type: U64), (name: \"y\", type: U64), (name: \"z\", type: U64)])])"
+        );
+        let c = codec_schema::parse_str(&text, "df.ron").unwrap();
+        assert_eq!(
+            interp_round_trip(&c, &file).as_deref(),
+            Ok(&file[..]),
+            "{order}"
+        );
+    }
+}

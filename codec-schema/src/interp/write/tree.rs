@@ -689,6 +689,11 @@ impl<'c> Enc<'c, '_> {
         }
         let sd = self.c.section(si);
         let (ia, shared) = (sd.item_align, sd.dedup == crate::Dedup::Shared);
+        // Where the offset was written, asked before the target is: the
+        // offset's value is its target's, and writing the target records
+        // the target's place under the same value (the offset of a root
+        // record was patched into its own target, and the root's left 0).
+        let offset_at = self.at.get(&(holder as *const Value)).copied();
         let (target, fresh) = if shared {
             let Type::Named(n) = &p.to else {
                 return Err(EncodeError::new(
@@ -717,8 +722,8 @@ impl<'c> Enc<'c, '_> {
             let t = self.place_value(&p.to, tv, &crate::Dedup::None, ia, path)?;
             (t, true)
         };
-        match self.at.get(&(holder as *const Value)) {
-            Some(&at) => self
+        match offset_at {
+            Some(at) => self
                 .w
                 .patch_offset(
                     at,
