@@ -17,7 +17,7 @@ mod common;
 
 use codec_schema::interp::Value;
 use serde_json::{json, Value as Json};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -49,27 +49,7 @@ struct Server {
 
 /// `codec explore FILES` run in the folder `cwd`.
 fn explore(cwd: &Path, files: &[PathBuf]) -> Server {
-    // `CODEC_BIN` measures another build (the release one) in the same test.
-    let bin = std::env::var_os("CODEC_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_codec").into());
-    let mut child = Command::new(bin)
-        .current_dir(cwd)
-        .arg("explore")
-        .args(files)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("codec starts");
-    let mut line = String::new();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    out.read_line(&mut line).unwrap();
-    // The rest of what it prints, read and dropped.
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    let url = line
-        .trim()
-        .strip_prefix("codec explore: ")
-        .unwrap_or_else(|| panic!("codec explore printed {line:?}"))
-        .to_owned();
-    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let (child, url) = common::explore(cwd, files);
     Server {
         _child: Killed(child),
         url,

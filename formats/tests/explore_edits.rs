@@ -9,10 +9,10 @@
 mod common;
 
 use serde_json::{json, Value as Json};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 /// The server, killed when dropped.
@@ -30,22 +30,8 @@ impl Drop for Server {
 
 impl Server {
     fn start(file: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_codec"))
-            .arg("explore")
-            .arg(file)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("codec starts");
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        out.read_line(&mut line).unwrap();
-        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-        let url = line
-            .trim()
-            .strip_prefix("codec explore: ")
-            .unwrap_or_else(|| panic!("codec explore printed {line:?}"))
-            .to_owned();
+        let dir = file.parent().unwrap();
+        let (child, url) = common::explore(dir, &[file.to_path_buf()]);
         Server { child, url }
     }
 

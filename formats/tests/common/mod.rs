@@ -231,3 +231,30 @@ pub fn byml_in_key_order(doc: &Header) -> Header {
         }),
     }
 }
+
+/// `codec explore FILES` started in `cwd` (the built binary, or `$CODEC_BIN`
+/// to measure another build): the child and the address it printed. What
+/// it prints after the address is read and dropped.
+pub fn explore(cwd: &Path, files: &[PathBuf]) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let bin = std::env::var_os("CODEC_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_codec").into());
+    let mut child = Command::new(bin)
+        .current_dir(cwd)
+        .arg("explore")
+        .args(files)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .expect("codec starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let url = line
+        .trim()
+        .strip_prefix("codec explore: ")
+        .unwrap_or_else(|| panic!("codec explore printed {line:?}"))
+        .to_owned();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    (child, url)
+}
