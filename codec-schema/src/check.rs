@@ -868,17 +868,6 @@ impl<'s> Checker<'s> {
                         Some("use the default `File` base or `Absolute(n)`: the word is stored apart from any record".into()),
                     );
                 }
-                if place == Place::Payload && p.optional {
-                    // Accepted and ignored, a stored 0 was followed to
-                    // offset 0 and failed there with a cause not its own
-                    // (issue 72): refused until a payload can be absent.
-                    cx.error(
-                        &at(tat, &[Step::from("optional")]),
-                        item,
-                        "`optional` has no effect on an offset held as a union's payload: a stored 0 would be followed to offset 0",
-                        Some("remove `optional`, or give the absent case a variant of its own (a tag with a `Bytes(0)` payload)".into()),
-                    );
-                }
                 if !matches!(
                     p.width,
                     Type::U8 | Type::U16 | Type::U24 | Type::U32 | Type::U64

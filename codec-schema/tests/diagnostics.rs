@@ -412,46 +412,6 @@ fn bitfield_struct_names_must_not_collide() {
     );
 }
 
-/// Issue 72: `optional: true` on a payload's offset was accepted and
-/// ignored; a stored 0 was followed to offset 0 and failed there with a
-/// magic mismatch that named the wrong cause.
-#[test]
-fn optional_on_a_payload_offset_is_refused() {
-    let e = errors_of(
-        "Rec",
-        r#"Section(name: "v"), Section(name: "s")"#,
-        r#"        Struct(name: "Rec", fields: [
-            (name: "kind", type: U8, derive: Tag("value")),
-            (name: "value", type: Switch(union: "Value", tag: "kind")),
-        ]),
-        Struct(name: "Leaf", fields: [(name: "magic", type: Magic("LF")), (name: "x", type: U8)]),
-        Union(name: "Value", tag: U8, variants: [
-            (name: "Int", tag: 0, type: U32),
-            (name: "Leaf", tag: 1, type: Ptr(width: U32, to: Named("Leaf"), section: "s", optional: true)),
-        ]),"#,
-    );
-    assert!(
-        e.contains("types/Value/variants/1")
-            && e.contains("`optional` has no effect on an offset held as a union's payload"),
-        "{e}"
-    );
-    // Without `optional` the same schema checks.
-    let ok = r#"Schema(name: "t", endian: Little, root: "Rec", sections: [Section(name: "v"), Section(name: "s")], types: [
-        Struct(name: "Rec", fields: [
-            (name: "kind", type: U8, derive: Tag("value")),
-            (name: "value", type: Switch(union: "Value", tag: "kind")),
-        ]),
-        Struct(name: "Leaf", fields: [(name: "magic", type: Magic("LF")), (name: "x", type: U8)]),
-        Union(name: "Value", tag: U8, variants: [
-            (name: "Int", tag: 0, type: U32),
-            (name: "Leaf", tag: 1, type: Ptr(width: U32, to: Named("Leaf"), section: "s")),
-        ]),
-    ])"#;
-    if let Err(d) = parse_str(ok, "t.ron") {
-        panic!("{d}");
-    }
-}
-
 #[test]
 fn offsets_inside_a_union_payload_are_refused() {
     let e = errors_of(
