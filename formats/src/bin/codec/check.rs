@@ -422,17 +422,26 @@ fn check_bytes(
                 named: false,
                 ..*what
             };
-            for node in &archive.nodes {
-                let inner = format!("{base} ▸ {}", inputs::shown(&node.name));
-                check_bytes(
-                    &node.data.value,
-                    &inner,
-                    &inside,
-                    Place::InArchive,
-                    depth + 1,
-                    rows,
-                );
-            }
+            // The members on every core (one big archive is one input, and
+            // was one thread: issue 76), their rows in the archive's order.
+            let per_member: Vec<Vec<Row>> = archive
+                .nodes
+                .par_iter()
+                .map(|node| {
+                    let inner = format!("{base} ▸ {}", inputs::shown(&node.name));
+                    let mut mine = Vec::new();
+                    check_bytes(
+                        &node.data.value,
+                        &inner,
+                        &inside,
+                        Place::InArchive,
+                        depth + 1,
+                        &mut mine,
+                    );
+                    mine
+                })
+                .collect();
+            rows.extend(per_member.into_iter().flatten());
         }
     }
 }
