@@ -241,6 +241,20 @@ impl Reader<'_> {
         root
     }
 
+    /// The rank of an inline list starting at `start`: when it opens the
+    /// record an offset led to, it starts where that offset leads, and that
+    /// target is the record holding it, not a later one, so the list takes
+    /// the offset's rank (a BFEVFL flowchart's events read as none before:
+    /// issue 72). `None` otherwise: any target at its start ends it.
+    pub fn inline_list_rank(&self, start: u64) -> Option<(u64, u64)> {
+        let from = self.entered_at(start)?;
+        self.layout
+            .bounds
+            .range((start, 0, 0)..(start.saturating_add(1), 0, 0))
+            .find(|&&(_, _, field_pos)| field_pos == from)
+            .map(|&(_, rank, field_pos)| (rank, field_pos))
+    }
+
     /// The first target strictly after `pos`, or the end of the data.
     pub fn bound_after(&self, pos: u64) -> u64 {
         self.layout

@@ -470,6 +470,7 @@ impl<'a> Reader<'a> {
         };
         self.budget = checked::spend(self.budget, bytes, self.budget_limit, field_pos)?;
         self.active.push(Active {
+            from: field_pos,
             start: target,
             end,
             lo,
@@ -491,12 +492,24 @@ impl<'a> Reader<'a> {
     pub fn leave(&mut self) {
         self.active.pop();
     }
+
+    /// The offset that led to the innermost record being read, when that
+    /// record starts at `start`: where the offset lies.
+    pub(crate) fn entered_at(&self, start: u64) -> Option<u64> {
+        self.active
+            .last()
+            .filter(|a| a.start == start && a.from != start)
+            .map(|a| a.from)
+    }
 }
 
 /// A range [`Reader::enter`] opened: its bytes, and the span of it and
 /// every range open around it.
 #[derive(Debug, Clone, Copy)]
 struct Active {
+    /// Where the offset that led here lies (`start` itself for a list
+    /// read in place).
+    from: u64,
     start: u64,
     /// The end, at least one byte past the start.
     end: u64,

@@ -34,7 +34,10 @@ impl ToNext {
         field_pos: u64,
         own: Option<u64>,
     ) -> DecodeResult<Self> {
-        let own = own.map(|rank| (rank, field_pos));
+        let own = match own {
+            Some(rank) => Some((rank, field_pos)),
+            None => r.inline_list_rank(first),
+        };
         let end = r.list_end(first, own);
         r.enter(field_pos, first, end.saturating_sub(first).max(1))?;
         Ok(ToNext {

@@ -699,3 +699,51 @@ fn a_root_offset_in_a_depth_first_section_is_written_where_it_is() {
         );
     }
 }
+
+/// `check` never calls a file equivalent when re-encoding it lost bytes
+/// the document does not hold (issue 72: a list read as empty dropped an
+/// event and its parameters, and `check` said `equivalent`): bytes no
+/// field reads that are not zero make it differ, naming where; zeros no
+/// field reads are another writer's slack, and the file is equivalent.
+#[test]
+fn check_never_calls_a_file_that_lost_bytes_equivalent() {
+    let dir = common::scratch("interp_write", "unread");
+    let schema = dir.join("unread.ron");
+    std::fs::write(
+        &schema,
+        r#"Schema(name: "unread", endian: Little, root: "File", sections: [Section(name: "s")], types: [
+            Struct(name: "File", fields: [
+                (name: "magic", type: Magic("UR")),
+                (name: "text", type: Ptr(width: U32, to: CString(), section: "s")),
+            ]),
+        ])"#,
+    )
+    .unwrap();
+    let file = |name: &str, orphan: &[u8]| {
+        let mut d = b"UR".to_vec();
+        d.extend_from_slice(&(6 + orphan.len() as u32).to_le_bytes());
+        d.extend_from_slice(orphan);
+        d.extend_from_slice(b"ab\0");
+        let p = dir.join(name);
+        std::fs::write(&p, d).unwrap();
+        p
+    };
+    let check = |p: &Path| {
+        let o = common::codec(&[
+            "check".as_ref(),
+            "--schema".as_ref(),
+            schema.as_os_str(),
+            p.as_os_str(),
+        ]);
+        (o.status.success(), common::stdout(&o))
+    };
+    let (ok, out) = check(&file("held.bin", b"XYZ"));
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("held.bin: differs at 0x2 (input 12 bytes, re-encoded 9 bytes): 3 byte(s) of the input that are not zero, in 1 range(s) the schema does not read (the first at 0x6, after File.text)"),
+        "{out}"
+    );
+    let (ok, out) = check(&file("slack.bin", b"\0\0\0"));
+    assert!(ok, "{out}");
+    assert!(out.contains("slack.bin: equivalent"), "{out}");
+}

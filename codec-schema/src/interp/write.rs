@@ -491,9 +491,26 @@ impl<'c> Enc<'c, '_> {
                     codec_runtime::pad::put_pad(&mut self.w, rel, align, byte);
                 }
                 FieldWrite::Offsets { ptr } => {
-                    let n = length(field(v, &f.name, &fpath)?, &fpath)?;
                     let w = int_width(&ptr.width).unwrap_or(4) as usize;
-                    self.w.put_zeros(n * w);
+                    if !self.depth_first {
+                        let n = length(field(v, &f.name, &fpath)?, &fpath)?;
+                        self.w.put_zeros(n * w);
+                        continue;
+                    }
+                    // Each element as an offset field: a depth-first walk
+                    // may have placed its target first (`tree::df_place`).
+                    for e in elements(field(v, &f.name, &fpath)?, &fpath)? {
+                        self.at.insert(e as *const Value, self.w.pos());
+                        match self.w.take_deferred(e as *const Value as usize, 0, 0) {
+                            Some(t) => {
+                                let base = self.base(&ptr.base, start);
+                                self.w
+                                    .put_offset(width(&ptr.width), base, ptr.scale, t, "")
+                                    .map_err(at(&fpath))?
+                            }
+                            None => self.w.put_zeros(w),
+                        }
+                    }
                 }
                 FieldWrite::Count { of, width: t } => {
                     let n = match field(v, of, &fpath)? {

@@ -630,6 +630,15 @@ impl<'c> Enc<'c, '_> {
                                 self.visit_word(sec, union, e, &format!("{fpath}[{i}]"))?;
                             }
                         }
+                        // Each element an offset (a BFEVFL container's
+                        // items): its target placed as a field's is.
+                        Type::Ptr(p) => {
+                            for (i, e) in elems.iter().enumerate() {
+                                if let Some(tv) = present(e) {
+                                    self.df_place(sec, p, e, tv, &format!("{fpath}[{i}]"))?;
+                                }
+                            }
+                        }
                         Type::Named(_) => {
                             let order = if f.sort_by.is_some() && f.visit == Visit::Written {
                                 self.written_order(f, list, &fpath)?
@@ -658,8 +667,8 @@ impl<'c> Enc<'c, '_> {
             return Err(EncodeError::new(path, format!("`{union}` is not a union")));
         };
         let (var, x) = self.variant_of(u, v, path)?;
-        if let Type::Ptr(p) = &var.ty {
-            self.df_place(sec, p, v, x, path)?;
+        if let (Type::Ptr(p), Some(tv)) = (&var.ty, present(x)) {
+            self.df_place(sec, p, v, tv, path)?;
         }
         Ok(())
     }
@@ -680,10 +689,14 @@ impl<'c> Enc<'c, '_> {
             return Ok(());
         };
         let named = matches!(p.to, Type::Named(_));
-        let reaches = named && self.facts.reaches_depth_first(&p.to);
+        // A target that is a list of records reaches on through each
+        // element (BFEVFL's events, each holding an offset in its union's
+        // payload: its target was never placed, and the offset written
+        // as 0, before; issue 72).
+        let reaches = self.facts.reaches_depth_first(&p.to);
         if si != sec {
             if reaches {
-                self.visit_df(sec, &p.to, tv, path)?;
+                self.visit_df_target(sec, &p.to, tv, path)?;
             }
             return Ok(());
         }
@@ -738,9 +751,39 @@ impl<'c> Enc<'c, '_> {
             None => self.w.defer(key(holder), 0, 0, target),
         }
         if fresh && reaches {
-            self.visit_df(sec, &p.to, tv, path)?;
+            self.visit_df_target(sec, &p.to, tv, path)?;
         }
         Ok(())
+    }
+
+    /// [`Self::visit_df`] through an offset's target `v` of type `t`: a
+    /// record or union, or a list of them, each element walked in turn.
+    fn visit_df_target(
+        &mut self,
+        sec: usize,
+        t: &'c Type,
+        v: &Value,
+        path: &str,
+    ) -> EncodeResult<()> {
+        match t {
+            Type::Named(_) => self.visit_df(sec, t, v, path),
+            Type::List { of, .. } | Type::Array { of, .. } => match &**of {
+                Type::Named(_) => {
+                    for (i, e) in elements(v, path)?.iter().enumerate() {
+                        self.visit_df(sec, of, e, &format!("{path}[{i}]"))?;
+                    }
+                    Ok(())
+                }
+                Type::Switch { union, .. } => {
+                    for (i, e) in elements(v, path)?.iter().enumerate() {
+                        self.visit_word(sec, union, e, &format!("{path}[{i}]"))?;
+                    }
+                    Ok(())
+                }
+                _ => Ok(()),
+            },
+            _ => Ok(()),
+        }
     }
 
     /// Zeros that put a record's `align_by` field at a multiple of the

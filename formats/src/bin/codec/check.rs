@@ -101,6 +101,8 @@ enum Outcome {
         offset: usize,
         input_len: usize,
         output_len: usize,
+        /// Why, when not that the bytes decode to another document.
+        lost: Option<String>,
     },
     Failed(String),
     /// Of no supported format (kept as bytes inside an archive).
@@ -496,6 +498,7 @@ fn round_trip(format: Format, variant: Option<&str>, data: &[u8]) -> Outcome {
                     offset,
                     input_len,
                     output_len,
+                    lost: None,
                 },
                 Err(e) => Outcome::Failed(format!("{format} re-encoded bytes: {e}")),
             }
@@ -527,17 +530,62 @@ fn interp_round_trip(c: &Checked, variant: Option<&str>, data: &[u8]) -> Outcome
     let again = interp::decode_partial_with(cv, &output, limits, &glue);
     match again.error {
         Some(e) => Outcome::Failed(format!("schema interpreter, re-encoded bytes: {e}")),
-        None if again.root.to_value() == doc => Outcome::Equivalent {
+        None if again.root.to_value() != doc => Outcome::Differ {
             offset,
             input_len,
             output_len,
+            lost: None,
         },
-        None => Outcome::Differ {
-            offset,
-            input_len,
-            output_len,
+        // The same document, but not the same file when the input held
+        // bytes the schema never read: they are not in the document, so
+        // not in what was written (a list read as empty, a target the
+        // schema does not reach; issue 72).
+        None => match unread(cv, &node, data) {
+            Some(why) => Outcome::Differ {
+                offset,
+                input_len,
+                output_len,
+                lost: Some(why),
+            },
+            None => Outcome::Equivalent {
+                offset,
+                input_len,
+                output_len,
+            },
         },
     }
+}
+
+/// The input's bytes schema `c` did not read (neither a field's nor
+/// padding) that held something other than zeros, said as what they cost
+/// the written file; `None` when every byte that is not zero was read.
+/// Zeros no field reads are another writer's slack (a bdat-rs table's
+/// trailing zeros), which a layout of its own need not keep.
+fn unread(c: &Checked, root: &interp::Node, data: &[u8]) -> Option<String> {
+    let cov = codec_schema::interp::coverage::coverage(c, root, data);
+    let bytes = |g: &codec_schema::interp::coverage::Gap| {
+        let from = g.offset as usize;
+        data.get(from..from.saturating_add(g.len as usize))
+            .unwrap_or_default()
+    };
+    let held: Vec<_> = cov
+        .gaps
+        .iter()
+        .filter(|g| bytes(g).iter().any(|&b| b != 0))
+        .collect();
+    let first = held.first()?;
+    let n: u64 = held.iter().map(|g| g.len).sum();
+    Some(format!(
+        "{n} byte(s) of the input that are not zero, in {} range(s) the schema does not read \
+         (the first at 0x{:x}{}), are not in the document, so not written back",
+        held.len(),
+        first.offset,
+        first
+            .after
+            .as_deref()
+            .map(|a| format!(", after {a}"))
+            .unwrap_or_default()
+    ))
 }
 
 /// The message for a named file whose magic matches no supported format.
@@ -590,9 +638,12 @@ fn verdict(outcome: &Outcome) -> String {
             offset,
             input_len,
             output_len,
+            lost,
         } => format!(
-            "differs at 0x{offset:x}{}: the re-encoded bytes decode to another document",
-            lens(*input_len, *output_len)
+            "differs at 0x{offset:x}{}: {}",
+            lens(*input_len, *output_len),
+            lost.as_deref()
+                .unwrap_or("the re-encoded bytes decode to another document")
         ),
         Outcome::Failed(m) => format!("failed: {m}"),
         Outcome::Skipped => "kept as bytes: no supported format".into(),
