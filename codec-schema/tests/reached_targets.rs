@@ -179,7 +179,11 @@ fn payload_offsets_under_a_list_of_records_are_placed_depth_first() {
     };
     items.insert(0, *leaf);
     let bytes = interp::encode(&c, &edited, &interp::NoHooks).expect("encodes");
-    assert_eq!(bytes.len(), data.len() + 3 + 4, "a leaf and its offset more");
+    assert_eq!(
+        bytes.len(),
+        data.len() + 3 + 4,
+        "a leaf and its offset more"
+    );
     let back = interp::decode(&c, &bytes).expect("decodes").to_value();
     assert_eq!(back, edited);
 }

@@ -747,3 +747,65 @@ fn check_never_calls_a_file_that_lost_bytes_equivalent() {
     assert!(ok, "{out}");
     assert!(out.contains("slack.bin: equivalent"), "{out}");
 }
+
+/// `check --schema` runs the edit probe after the identity round trip: a
+/// schema that keeps an offset as a number passes identity and fails the
+/// probe, naming the field, with the exit status saying so; `--no-edits`
+/// checks identity alone.
+#[test]
+fn check_with_a_schema_proves_edits() {
+    let dir = common::scratch("interp_write", "edits");
+    let schema = dir.join("stored.ron");
+    std::fs::write(
+        &schema,
+        r#"Schema(name: "t", endian: Little, root: "File",
+    sections: [Section(name: "names"), Section(name: "title")],
+    types: [
+    Struct(name: "File", fields: [
+        (name: "magic", type: Magic("EP")),
+        (name: "n", type: U16, derive: Count("names")),
+        (name: "names", type: Ptr(width: U32, to: List(of: Named("Name"), count: Field("n")), section: "names")),
+        (name: "title_at", type: U32, doc: "Where the title starts: a stored number."),
+        (name: "title", type: Ptr(width: U32, to: CString(), section: "title")),
+        (name: "pad", type: U32),
+    ]),
+    Struct(name: "Name", fields: [(name: "text", type: CString())]),
+])"#,
+    )
+    .unwrap();
+    let mut d = b"EP".to_vec();
+    for x in [2u16.to_le_bytes().to_vec(), 0x14u32.to_le_bytes().to_vec()] {
+        d.extend_from_slice(&x);
+    }
+    for x in [0x1au32, 0x1a, 0] {
+        d.extend_from_slice(&x.to_le_bytes());
+    }
+    d.extend_from_slice(b"ab\0cd\0T\0");
+    let file = dir.join("a.bin");
+    std::fs::write(&file, d).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["check".as_ref(), "--schema".as_ref()];
+        args.push(schema.as_os_str());
+        args.extend(extra.iter().map(std::ffi::OsStr::new));
+        args.push(file.as_os_str());
+        common::codec(&args)
+    };
+    let o = run(&[]);
+    let out = common::stdout(&o);
+    assert!(!o.status.success(), "{out}");
+    assert!(
+        out.contains("a.bin: edit File.names: an element appended (a copy of [1]), File.title_at is a stored number, 0x1a, the position of File.title in the file read"),
+        "{out}"
+    );
+    assert!(
+        out.contains("edits: 6 tried, 2 held, 0 refused by the writer, on 1 file(s)"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("checked 1 files: 1 identical, 0 differ, 0 failed\n"),
+        "{out}"
+    );
+    let o = run(&["--no-edits"]);
+    assert!(o.status.success(), "{}", common::stdout(&o));
+    assert!(!common::stdout(&o).contains("edits:"));
+}

@@ -16,6 +16,7 @@
 //! the failure.
 
 pub mod coverage;
+pub mod edits;
 mod ext;
 mod from_value;
 pub mod json;

@@ -83,6 +83,23 @@ pub struct CheckArgs {
     /// inside is checked either way.
     #[arg(long)]
     compare_layers: bool,
+
+    /// With --schema: skip the edit probe (only the identity round trip).
+    #[arg(
+        long,
+        requires = "schema",
+        long_help = "With --schema, after a file comes back, `check` edits its document in \
+                     the ways the schema says are free (every variable-length string made \
+                     longer and shorter, an element appended to and removed from every list \
+                     whose count or end is derived, the integer payload of each union arm \
+                     changed), once per place of the schema, encodes each edit, decodes \
+                     it again and compares: a schema that keeps an offset, size or count as \
+                     a stored number reads and writes its files byte for byte, and breaks \
+                     on the first edit. An edit that does not come back is listed with the \
+                     value's path and what was read instead, and fails the run. This flag \
+                     skips the probe."
+    )]
+    no_edits: bool,
 }
 
 /// The verdict on one file: a file given, or one inside compression layers
@@ -119,6 +136,56 @@ struct Row {
     notes: String,
     /// Inside a layer or an archive: the line is shown even when identical.
     nested: bool,
+    /// What the edit probe may try on the file's document (`--schema`, a
+    /// file that came back).
+    edits: Option<Pending>,
+}
+
+/// A document the edit probe may edit: the places it holds, tried on the
+/// first file (in the order given) that holds each.
+#[derive(Debug)]
+struct Pending {
+    /// The schema's variant that read it (by its index), if it has some.
+    variant: Option<usize>,
+    doc: interp::Value,
+    sites: Vec<interp::edits::Site>,
+    /// Its stored numbers that equal a position of something read.
+    suspects: Vec<interp::edits::Suspect>,
+    /// The places of its stored numbers that are not zero.
+    numbers: std::collections::HashSet<String>,
+}
+
+/// The edits that did not hold listed before the summary, without -v.
+const MAX_EDIT_LINES: usize = 20;
+
+/// The stored numbers of one place of the schema over the files checked.
+#[derive(Debug, Default)]
+struct Numbers {
+    /// Files where it is not zero.
+    present: usize,
+    /// Files where it equals the position of something read.
+    matched: usize,
+    /// Some of the positions it equals (two tell it is no constant).
+    values: std::collections::HashSet<u64>,
+    /// 4 bytes wide or more.
+    wide: bool,
+}
+
+impl Numbers {
+    /// Is this place an offset kept as a number? It equals a position in
+    /// nearly every file that holds it, and the positions differ (a version
+    /// number that equals one position in every file is a constant), or the
+    /// only file holds it, 4 bytes wide.
+    fn offset_like(&self) -> bool {
+        self.matched * 10 >= self.present * 9
+            && (self.values.len() >= 2 || (self.present == 1 && self.wide))
+    }
+}
+
+/// The edits one file is given, after every file is checked.
+struct Job {
+    label: String,
+    pending: Pending,
 }
 
 impl Row {
@@ -128,6 +195,7 @@ impl Row {
             outcome,
             notes: String::new(),
             nested: false,
+            edits: None,
         }
     }
 }
@@ -182,6 +250,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                         dicts: &dicts,
                         limit: 0,
                         compare_layers: args.compare_layers,
+                        edits: args.schema.is_some() && !args.no_edits,
                     };
                     check_file(path, what, &meter)
                 }
@@ -192,7 +261,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             let mut guard = stream.lock().unwrap_or_else(|e| e.into_inner());
             let s = &mut *guard;
             s.done.insert(i, rows);
-            while let Some(rows) = s.done.remove(&s.next) {
+            while let Some(mut rows) = s.done.remove(&s.next) {
+                s.claim(&mut rows);
                 let path = &entries[s.next].0;
                 let (text, errors) = s.file(path, &rows, args);
                 bar.suspend(|| {
@@ -208,7 +278,10 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         });
     bar.finish_and_clear();
 
-    let s = stream.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut s = stream.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(schemas) = schema.and_then(|x| x.given()) {
+        probe(&mut s, schemas);
+    }
     let counted = s.tally.counted();
     let summary = summary(&s, args, &meter);
     if counted == 0 {
@@ -216,10 +289,43 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         inputs::print(&summary);
         return inputs::failure();
     }
-    if s.broken || !inputs::print(&summary) || s.tally.differ + s.tally.failed > 0 {
+    let edits_failed = s.tally.edits_held + s.tally.edits_refused < s.tally.edits_tried;
+    if s.broken || !inputs::print(&summary) || s.tally.differ + s.tally.failed > 0 || edits_failed {
         return inputs::failure();
     }
     ExitCode::SUCCESS
+}
+
+/// Runs the edit probe's jobs (each file's edits, on all cores) and
+/// counts them.
+fn probe(s: &mut Stream, c: &Checked) {
+    let mut jobs = std::mem::take(&mut s.jobs);
+    for job in &mut jobs {
+        job.pending
+            .suspects
+            .retain(|x| s.numbers.get(&x.place()).is_some_and(Numbers::offset_like));
+    }
+    let started = std::time::Instant::now();
+    let bar = inputs::progress_bar("editing", jobs.len());
+    let glue = formats::interp_hooks::Glue;
+    let reports: Vec<(String, interp::edits::Report)> = jobs
+        .into_par_iter()
+        .map(|job| {
+            let p = job.pending;
+            let cv = p.variant.and_then(|i| c.variants().get(i)).unwrap_or(c);
+            let r = interp::edits::try_sites(cv, &p.doc, p.sites, &p.suspects, &glue);
+            bar.inc(1);
+            (job.label, r)
+        })
+        .collect();
+    bar.finish_and_clear();
+    for (_, r) in &reports {
+        s.tally.edits_tried += r.tried;
+        s.tally.edits_held += r.held;
+        s.tally.edits_refused += r.refused.len();
+        s.tally.edits_files += 1;
+    }
+    s.probed = Some((reports, started.elapsed()));
 }
 
 /// Reads, detects and checks one file (and what it holds).
@@ -302,6 +408,8 @@ struct What<'a> {
     limit: u64,
     /// `--compare-layers`: recompress each layer and compare its bytes.
     compare_layers: bool,
+    /// `--schema` without `--no-edits`: run the edit probe.
+    edits: bool,
 }
 
 /// Where the bytes `check_bytes` gets come from.
@@ -336,6 +444,7 @@ fn check_bytes(
         outcome,
         notes: String::new(),
         nested,
+        edits: None,
     };
     if depth > MAX_NESTING {
         rows.push(row(
@@ -374,14 +483,20 @@ fn check_bytes(
         return;
     }
     if let Some(schemas) = what.schema {
-        let outcome = match schemas.given() {
-            Some(c) if schemas.takes(data, false) => interp_round_trip(c, what.variant, data),
-            _ if what.named && place == Place::Top => {
-                Outcome::Failed("does not start with the schema's magic".into())
+        let (outcome, edits) = match schemas.given() {
+            Some(c) if schemas.takes(data, false) => {
+                interp_round_trip(c, what.variant, data, what.edits)
             }
-            _ => Outcome::Skipped,
+            _ if what.named && place == Place::Top => (
+                Outcome::Failed("does not start with the schema's magic".into()),
+                None,
+            ),
+            _ => (Outcome::Skipped, None),
         };
-        rows.push(row(label.to_owned(), outcome));
+        rows.push(Row {
+            edits,
+            ..row(label.to_owned(), outcome)
+        });
         return;
     }
     let forced = if place == Place::Top {
@@ -489,10 +604,18 @@ fn round_trip(format: Format, variant: Option<&str>, data: &[u8]) -> Outcome {
             let (offset, input_len, output_len) =
                 (first_difference(data, &output), data.len(), output.len());
             match formats::same_document(format, data, &output) {
-                Ok(true) => Outcome::Equivalent {
-                    offset,
-                    input_len,
-                    output_len,
+                Ok(true) => match unread_by_schema(format, variant, data) {
+                    Some(why) => Outcome::Differ {
+                        offset,
+                        input_len,
+                        output_len,
+                        lost: Some(why),
+                    },
+                    None => Outcome::Equivalent {
+                        offset,
+                        input_len,
+                        output_len,
+                    },
                 },
                 Ok(false) => Outcome::Differ {
                     offset,
@@ -509,15 +632,36 @@ fn round_trip(format: Format, variant: Option<&str>, data: &[u8]) -> Outcome {
 
 /// Decodes and encodes one file with schema `c` (its variant named, or
 /// each in turn until one decodes), by the interpreter; as
-/// [`round_trip`], compares the bytes, then the documents.
-fn interp_round_trip(c: &Checked, variant: Option<&str>, data: &[u8]) -> Outcome {
-    let glue = formats::interp_hooks::Glue;
+/// [`round_trip`], compares the bytes, then the documents. When the file
+/// came back and `edits` is set, the edit probe's report on its document.
+fn interp_round_trip(
+    c: &Checked,
+    variant: Option<&str>,
+    data: &[u8],
+    edits: bool,
+) -> (Outcome, Option<Pending>) {
     let (cv, node) = match crate::dump::interpret(c, variant, data) {
         Ok(x) => x,
-        Err(e) => return Outcome::Failed(format!("schema interpreter: {e}")),
+        Err(e) => return (Outcome::Failed(format!("schema interpreter: {e}")), None),
     };
     let doc = node.to_value();
-    let output = match interp::encode(cv, &doc, &glue) {
+    let outcome = interp_outcome(cv, &node, &doc, data);
+    let pending = (edits && matches!(outcome, Outcome::Identical | Outcome::Equivalent { .. }))
+        .then(|| Pending {
+            variant: c.variants().iter().position(|v| std::ptr::eq(v, cv)),
+            sites: interp::edits::sites(cv, &doc),
+            suspects: interp::edits::stored_offsets(&node),
+            numbers: interp::edits::number_places(&node),
+            doc,
+        });
+    (outcome, pending)
+}
+
+/// The verdict on `data`, read by schema `cv` as `node` (`doc` its
+/// document).
+fn interp_outcome(cv: &Checked, node: &interp::Node, doc: &interp::Value, data: &[u8]) -> Outcome {
+    let glue = formats::interp_hooks::Glue;
+    let output = match interp::encode(cv, doc, &glue) {
         Ok(o) => o,
         Err(e) => return Outcome::Failed(format!("schema interpreter, encoding: {e}")),
     };
@@ -530,7 +674,7 @@ fn interp_round_trip(c: &Checked, variant: Option<&str>, data: &[u8]) -> Outcome
     let again = interp::decode_partial_with(cv, &output, limits, &glue);
     match again.error {
         Some(e) => Outcome::Failed(format!("schema interpreter, re-encoded bytes: {e}")),
-        None if again.root.to_value() != doc => Outcome::Differ {
+        None if again.root.to_value() != *doc => Outcome::Differ {
             offset,
             input_len,
             output_len,
@@ -540,7 +684,7 @@ fn interp_round_trip(c: &Checked, variant: Option<&str>, data: &[u8]) -> Outcome
         // bytes the schema never read: they are not in the document, so
         // not in what was written (a list read as empty, a target the
         // schema does not reach; issue 72).
-        None => match unread(cv, &node, data) {
+        None => match unread(cv, node, data) {
             Some(why) => Outcome::Differ {
                 offset,
                 input_len,
@@ -554,6 +698,21 @@ fn interp_round_trip(c: &Checked, variant: Option<&str>, data: &[u8]) -> Outcome
             },
         },
     }
+}
+
+/// [`unread`] by the schema the format's codec was generated from (a file
+/// that is not identical: the others have lost nothing).
+fn unread_by_schema(format: Format, variant: Option<&str>, data: &[u8]) -> Option<String> {
+    static SCHEMAS: std::sync::OnceLock<Vec<Option<Checked>>> = std::sync::OnceLock::new();
+    let schemas = SCHEMAS.get_or_init(|| {
+        formats::registry::FORMATS
+            .iter()
+            .map(|e| codec_schema::parse_str(e.schema_source, e.schema_file).ok())
+            .collect()
+    });
+    let c = schemas.get(format as usize)?.as_ref()?;
+    let (cv, node) = crate::dump::interpret(c, variant, data).ok()?;
+    unread(cv, &node, data)
 }
 
 /// The input's bytes schema `c` did not read (neither a field's nor
@@ -575,16 +734,41 @@ fn unread(c: &Checked, root: &interp::Node, data: &[u8]) -> Option<String> {
         .collect();
     let first = held.first()?;
     let n: u64 = held.iter().map(|g| g.len).sum();
+    // A stored number that holds where an unread range starts is most
+    // likely an offset the schema keeps as a number.
+    let starts: std::collections::HashSet<u64> = held.iter().map(|g| g.offset).collect();
+    let mut pointer = None;
+    root.walk(&mut |n, _| {
+        if pointer.is_some() {
+            return;
+        }
+        if let interp::Kind::Number { value } = &n.kind {
+            let v = match value {
+                interp::Value::U16(x) => u64::from(*x),
+                interp::Value::U32(x) => u64::from(*x),
+                interp::Value::U64(x) => *x,
+                _ => return,
+            };
+            if v > 0 && starts.contains(&v) {
+                pointer = Some(format!(
+                    "; {} holds 0x{v:x}, where one starts: declare it as an offset (`Ptr`) \
+                     to what is there",
+                    n.path
+                ));
+            }
+        }
+    });
     Some(format!(
         "{n} byte(s) of the input that are not zero, in {} range(s) the schema does not read \
-         (the first at 0x{:x}{}), are not in the document, so not written back",
+         (the first at 0x{:x}{}), are not in the document, so not written back{}",
         held.len(),
         first.offset,
         first
             .after
             .as_deref()
             .map(|a| format!(", after {a}"))
-            .unwrap_or_default()
+            .unwrap_or_default(),
+        pointer.unwrap_or_default()
     ))
 }
 
@@ -613,6 +797,11 @@ struct Tally {
     differ: usize,
     failed: usize,
     skipped: usize,
+    /// The edit probe's edits, tried and held, and the files it ran on.
+    edits_tried: usize,
+    edits_held: usize,
+    edits_refused: usize,
+    edits_files: usize,
 }
 
 /// A verdict line (without the path).
@@ -677,6 +866,14 @@ struct Stream {
     identical_inside: usize,
     /// Standard output is gone (a closed pipe).
     broken: bool,
+    /// The schema's places some file's edits try.
+    claimed: std::collections::HashSet<interp::edits::Place>,
+    /// The files given edits, in order.
+    jobs: Vec<Job>,
+    /// What the files' stored numbers say, by place.
+    numbers: std::collections::HashMap<String, Numbers>,
+    /// What the edit probe found, and how long it took.
+    probed: Option<(Vec<(String, interp::edits::Report)>, std::time::Duration)>,
 }
 
 impl Stream {
@@ -745,6 +942,40 @@ impl Stream {
         }
         (text, errors)
     }
+
+    /// The edits of the schema's places no file before this one holds.
+    fn claim(&mut self, rows: &mut [Row]) {
+        for row in rows {
+            let Some(mut pending) = row.edits.take() else {
+                continue;
+            };
+            for place in std::mem::take(&mut pending.numbers) {
+                self.numbers.entry(place).or_default().present += 1;
+            }
+            let mut places: Vec<(String, u64, bool)> = pending
+                .suspects
+                .iter()
+                .map(|s| (s.place(), s.value, s.wide))
+                .collect();
+            places.sort();
+            places.dedup_by(|a, b| a.0 == b.0);
+            for (place, value, wide) in places {
+                let n = self.numbers.entry(place).or_default();
+                n.matched += 1;
+                n.wide |= wide;
+                if n.values.len() < 2 {
+                    n.values.insert(value);
+                }
+            }
+            pending.sites.retain(|s| self.claimed.insert(s.place));
+            if !pending.sites.is_empty() {
+                self.jobs.push(Job {
+                    label: row.label.clone(),
+                    pending,
+                });
+            }
+        }
+    }
 }
 
 /// The kind of a file of no supported format, from its line's label: the
@@ -777,7 +1008,15 @@ fn summary(s: &Stream, args: &CheckArgs, meter: &inputs::Throughput) -> String {
             "{}",
             serde_json::json!({"summary": {"checked": counted, "identical": t.identical,
                 "equivalent": t.equivalent, "differ": t.differ, "failed": t.failed,
-                "skipped": t.skipped, "seconds": seconds, "files_per_s": files_per_s,
+                "skipped": t.skipped, "edits_tried": t.edits_tried, "edits_held": t.edits_held,
+                "edits_refused": t.edits_refused,
+                "edits_not_held": s.probed.as_ref().map(|(reports, _)| reports.iter()
+                    .flat_map(|(label, r)| r.refused.iter().map(|f| (f, true))
+                        .chain(r.failed.iter().map(|f| (f, false)))
+                        .map(move |(f, refused)| serde_json::json!({"file": label,
+                            "path": f.path, "edit": f.edit, "why": f.why, "refused": refused})))
+                    .collect::<Vec<_>>()).unwrap_or_default(),
+                "seconds": seconds, "files_per_s": files_per_s,
                 "mb_per_s": mb_per_s, "threads": rayon::current_num_threads()}})
         );
         return text;
@@ -808,6 +1047,52 @@ fn summary(s: &Stream, args: &CheckArgs, meter: &inputs::Throughput) -> String {
         // The run's throughput goes just before the summary.
         if counted > 1 {
             text.push_str(&meter.line(counted));
+        }
+        if let Some((reports, took)) = s.probed.as_ref().filter(|(r, _)| !r.is_empty()) {
+            if args.verbose {
+                for (label, r) in reports {
+                    for e in &r.held_edits {
+                        let _ = writeln!(text, "{label}: edit {e}: held");
+                    }
+                }
+            }
+            let failed = reports.iter().flat_map(|(label, r)| {
+                r.refused
+                    .iter()
+                    .map(move |f| {
+                        (
+                            label,
+                            f,
+                            " (what the format forbids: not counted as failed)",
+                        )
+                    })
+                    .chain(r.failed.iter().map(move |f| (label, f, "")))
+            });
+            let mut shown = 0;
+            for (label, f, note) in failed {
+                shown += 1;
+                if shown <= MAX_EDIT_LINES || args.verbose {
+                    let _ = writeln!(text, "{label}: edit {f}{note}");
+                }
+            }
+            if shown > MAX_EDIT_LINES && !args.verbose {
+                let _ = writeln!(
+                    text,
+                    "… and {} more edit(s) that did not hold (-v or --json lists them all)",
+                    shown - MAX_EDIT_LINES
+                );
+            }
+            let _ = writeln!(
+                text,
+                "edits: {} tried, {} held, {} refused by the writer, on {} file(s) in {:.2} s \
+                 (each place of the schema edited once, on the first file that holds it; \
+                 --no-edits skips the probe)",
+                t.edits_tried,
+                t.edits_held,
+                t.edits_refused,
+                t.edits_files,
+                took.as_secs_f64()
+            );
         }
     }
     // The summary keeps its first words for scripts; equivalent files are
