@@ -417,7 +417,21 @@ impl Field {
     /// `unknown: true`, or by name: `unknown`, `unk`, or a name starting with
     /// `unknown_` or `unk_` (`unknown_0x2c`), unless `unknown: false`.
     pub fn is_unknown(&self) -> bool {
-        self.unknown.unwrap_or_else(|| is_unknown_name(&self.name))
+        self.unknown.unwrap_or_else(|| {
+            is_unknown_name(&self.name) || (self.doc.trim().is_empty() && is_blob(&self.ty))
+        })
+    }
+}
+
+/// Bytes kept as they are (`Bytes`, a list or array of `u8`, or an offset
+/// to one): unknown unless a doc says what they hold, whatever the field's
+/// name (a blob named `tail` explains nothing).
+fn is_blob(t: &Type) -> bool {
+    match t {
+        Type::Bytes(_) => true,
+        Type::List { of, .. } | Type::Array { of, .. } => matches!(**of, Type::U8),
+        Type::Ptr(p) => is_blob(&p.to),
+        _ => false,
     }
 }
 

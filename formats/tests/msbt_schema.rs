@@ -484,6 +484,19 @@ fn the_walkthrough_quotes_what_the_commands_print() {
             "the walkthrough does not quote `{last}` ({command} {})",
             schema.display()
         );
+        // The edit probe's line, but for the time it took.
+        if command == "check" {
+            let edits = out
+                .lines()
+                .find(|l| l.starts_with("edits: "))
+                .unwrap_or_default();
+            let edits = edits.rsplit_once(", ").map_or(edits, |(e, _)| e);
+            assert!(
+                !edits.is_empty() && doc.contains(edits),
+                "the walkthrough does not quote `{edits}` ({})",
+                schema.display()
+            );
+        }
     }
 }
 

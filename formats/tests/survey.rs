@@ -399,3 +399,76 @@ fn a_survey_warns_of_bytes_read_two_ways() {
         "{out}"
     );
 }
+
+/// A known field that holds an offset as a number (issue 72) is suspicious:
+/// the survey of files whose names differ in length finds that `title_at`
+/// lands where the title starts in every file, and reports it although the
+/// schema calls it known; `n`, a derived count, and `pad`, always 0, are not
+/// reported.
+#[test]
+fn a_known_number_that_is_an_offset_is_suspicious() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("stored.ron");
+    fs::write(
+        &schema,
+        r#"Schema(name: "t", endian: Little, root: "File",
+    sections: [Section(name: "names"), Section(name: "title")],
+    types: [
+    Struct(name: "File", fields: [
+        (name: "magic", type: Magic("EP")),
+        (name: "n", type: U16, derive: Count("names")),
+        (name: "names", type: Ptr(width: U32, to: List(of: Named("Name"), count: Field("n")), section: "names")),
+        (name: "title_at", type: U32, doc: "Where the title starts."),
+        (name: "title", type: Ptr(width: U32, to: CString(), section: "title")),
+        (name: "pad", type: U32),
+    ]),
+    Struct(name: "Name", fields: [(name: "text", type: CString())]),
+])"#,
+    )
+    .unwrap();
+    for (i, names) in [&["a", "bc"][..], &["abc"], &["x", "yy", "zzzz"]]
+        .iter()
+        .enumerate()
+    {
+        let mut body = Vec::new();
+        for n in names.iter() {
+            body.extend_from_slice(n.as_bytes());
+            body.push(0);
+        }
+        let title = 0x14 + body.len() as u32;
+        let mut d = b"EP".to_vec();
+        d.extend_from_slice(&(names.len() as u16).to_le_bytes());
+        for x in [0x14u32, title, title, 0] {
+            d.extend_from_slice(&x.to_le_bytes());
+        }
+        d.extend_from_slice(&body);
+        d.extend_from_slice(b"Title\0");
+        fs::write(dir.path().join(format!("{i}.bin")), d).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_codec"))
+        .arg("survey")
+        .arg("--json")
+        .arg("--schema")
+        .arg(&schema)
+        .arg(dir.path())
+        .output()
+        .expect("codec runs");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let f = field(&doc, "File.title_at");
+    assert_eq!(f["why"], "suspicious", "{f}");
+    assert!(
+        holding(f)
+            .iter()
+            .any(|(c, t)| c == "offset" && t.contains("to the start of a string")),
+        "{f}"
+    );
+    let reported: Vec<&str> = doc["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(reported, ["File.title_at"], "{text}");
+}

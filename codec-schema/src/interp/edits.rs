@@ -141,6 +141,8 @@ pub struct Suspect {
     pub value: u64,
     /// Is it 4 bytes wide or more (as most offsets are)?
     pub wide: bool,
+    /// Where the number is stored.
+    pub at: u64,
     /// What starts there (by its path), and how far into it the number
     /// leads (a string's characters after its length).
     target: String,
@@ -148,6 +150,21 @@ pub struct Suspect {
 }
 
 impl Suspect {
+    /// `File.title_at holds 0x1a, the position of File.title`
+    pub fn describe(&self) -> String {
+        format!(
+            "{} holds 0x{:x}, the position of {}{}",
+            self.field,
+            self.value,
+            self.target,
+            if self.into > 0 {
+                format!(" (+{})", self.into)
+            } else {
+                String::new()
+            }
+        )
+    }
+
     /// The number's field with no element indices: the place of the schema
     /// it is read by (`File.first_block.events[].name_ptr`).
     pub fn place(&self) -> String {
@@ -260,6 +277,7 @@ pub fn stored_offsets(read: &Node) -> Vec<Suspect> {
                     field: n.path.clone(),
                     value: v,
                     wide: n.size >= 4,
+                    at: n.offset,
                     target: target.to_owned(),
                     into,
                 });

@@ -100,6 +100,9 @@ pub(super) enum Thing {
     List(Sym),
     /// A string.
     Str,
+    /// A string's characters, after its length (an offset that skips the
+    /// length of a `PString`: BFEVFL's name pointers).
+    Chars,
     /// The end of the file.
     File,
 }
@@ -302,6 +305,13 @@ impl FileFacts {
             }
             Kind::Str { value, .. } => {
                 self.starts.entry(node.offset).or_default().push(Thing::Str);
+                let prefix = node.size.saturating_sub(value.len() as u64);
+                if prefix == 2 || prefix == 4 {
+                    self.starts
+                        .entry(node.offset + prefix)
+                        .or_default()
+                        .push(Thing::Chars);
+                }
                 if node.unknown {
                     let id = self.key(key, node, Role::Blob);
                     self.blobs.push(Blob {

@@ -392,7 +392,7 @@ type Landing = (Base, u8, bool, Thing);
 /// The hypotheses that relate a value to the rest of its file: equal to a
 /// quantity, an index into a list, an offset, a hash of a string. With
 /// `suspect`, only what makes a known field suspect: equal to a count or a
-/// size (not to another field), a hash.
+/// size (not to another field), an offset, a hash.
 fn relations(
     s: &Survey,
     gkey: Sym,
@@ -453,7 +453,9 @@ fn relations(
         }
         *nonzero.entry(fi).or_default() += 1;
         distinct_nonzero.insert(v);
-        if !suspect {
+        // A known number that lands where something starts in every file
+        // is an offset the schema keeps as a number (issue 72): a suspect.
+        {
             landings.clear();
             lands(s, fi, sample, v, &mut landings);
             for &l in &landings {

@@ -412,6 +412,7 @@ impl Survey {
             }
             Thing::List(s) => format!("the elements of {}", self.names[s as usize]),
             Thing::Str => "a string".to_owned(),
+            Thing::Chars => "a string's characters (after its length)".to_owned(),
             Thing::File => "the file".to_owned(),
         }
     }
@@ -420,12 +421,14 @@ impl Survey {
 impl FieldReport {
     /// Does a hypothesis hold that a known field's type does not already
     /// say: a float in an integer field, a hash of a string, a copy of a
-    /// count or size that the schema does not derive?
+    /// count or size that the schema does not derive, an offset kept as a
+    /// number (its target moves on the first edit, the number stays:
+    /// issue 72)?
     pub fn is_suspicious(&self) -> bool {
         self.hypotheses.iter().any(|h| {
             h.holds
                 && match h.claim {
-                    Claim::Float | Claim::Hash => true,
+                    Claim::Float | Claim::Hash | Claim::Offset => true,
                     Claim::Equal => !h.text.contains("the field "),
                     _ => false,
                 }

@@ -1084,9 +1084,9 @@ fn summary(s: &Stream, args: &CheckArgs, meter: &inputs::Throughput) -> String {
             }
             let _ = writeln!(
                 text,
-                "edits: {} tried, {} held, {} refused by the writer, on {} file(s) in {:.2} s \
-                 (each place of the schema edited once, on the first file that holds it; \
-                 --no-edits skips the probe)",
+                "edits: {} tried, {} held, {} refused by the writer, on {} file(s) (each place \
+                 of the schema edited once, on the first file that holds it; --no-edits skips \
+                 the probe), {:.2} s",
                 t.edits_tried,
                 t.edits_held,
                 t.edits_refused,
