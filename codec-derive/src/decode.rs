@@ -947,8 +947,14 @@ impl Gen<'_> {
             | Type::Select { .. }
             | Type::Pool {}
             | Type::Groups { .. } => {
-                // The checker keeps these out of inline positions.
-                quote! { Err(#rt::DecodeError::new(#start, #rt::ErrorKind::Invalid("unsupported inline type".into()))) }
+                // The checker keeps these out of inline positions; what it
+                // does not check yet is named, as the interpreter names it.
+                let msg = format!(
+                    "the codec does not read {} here (an element, a payload or an offset's \
+                     target): only as a record's field",
+                    codec_schema::docs::type_label(t)
+                );
+                quote! { Err(#rt::DecodeError::new(#start, #rt::ErrorKind::Invalid(#msg.into()))) }
             }
         }
     }

@@ -809,3 +809,71 @@ fn check_with_a_schema_proves_edits() {
     assert!(o.status.success(), "{}", common::stdout(&o));
     assert!(!common::stdout(&o).contains("edits:"));
 }
+
+/// Every research tool reads a file of a schema's second variant as
+/// `check` does, trying the variants in turn, and says which one read it
+/// (issue 72: `dump`, `coverage` and `survey` tried the first variant only,
+/// and failed with a magic error); `to-text --schema --variant` reads it as
+/// the variant named (it was refused as a usage error).
+#[test]
+fn research_tools_try_each_variant_of_a_schema() {
+    let dir = common::scratch("interp_write", "variants");
+    let schema = dir.join("tw.ron");
+    std::fs::write(
+        &schema,
+        r#"Schema(name: "twoway", endian: Little, root: "F",
+  features: [(name: "be", doc: "Big-endian.")],
+  variants: [(name: "Le", doc: "Little-endian.", enable: []), (name: "Be", doc: "Big-endian.", endian: Big, enable: ["be"])],
+  types: [Struct(name: "F", fields: [
+     (name: "magic", type: Magic("TW")),
+     (name: "bom", type: Magic("\u{FF}\u{FE}"), when: "!be"),
+     (name: "bom", type: Magic("\u{FE}\u{FF}"), when: "be"),
+     (name: "x", type: U16),
+  ])])"#,
+    )
+    .unwrap();
+    let file = dir.join("be.bin");
+    std::fs::write(&file, b"TW\xfe\xff\x00\x07").unwrap();
+    let run = |args: &[&str]| {
+        let mut all: Vec<&std::ffi::OsStr> = vec![std::ffi::OsStr::new(args[0])];
+        all.push("--schema".as_ref());
+        all.push(schema.as_os_str());
+        all.extend(args[1..].iter().map(std::ffi::OsStr::new));
+        all.push(file.as_os_str());
+        let o = common::codec(&all);
+        assert!(o.status.success(), "{args:?}: {}", common::stderr(&o));
+        common::stdout(&o)
+    };
+    let dump = run(&["dump"]);
+    assert!(dump.contains("(twoway, variant Be)"), "{dump}");
+    assert!(dump.contains("x      u16          7"), "{dump}");
+    let cov = run(&["coverage"]);
+    assert!(cov.contains("6 bytes, 100.00% explained"), "{cov}");
+    let survey = run(&["survey", "--field", "F.x"]);
+    assert!(survey.contains("(variants: Be ×1)"), "{survey}");
+    for extra in [&[][..], &["--variant", "Be"]] {
+        let mut args = vec!["to-text"];
+        args.extend_from_slice(extra);
+        args.extend(["-o", "-"]);
+        let text = run(&args);
+        assert!(text.contains("\"variant\": \"Be\""), "{text}");
+        assert!(text.contains("\"x\": 7"), "{text}");
+    }
+    // Named, the other variant is the one tried, and its error said.
+    let o = common::codec(&[
+        "to-text".as_ref(),
+        "--schema".as_ref(),
+        schema.as_os_str(),
+        "--variant".as_ref(),
+        "Le".as_ref(),
+        "-o".as_ref(),
+        "-".as_ref(),
+        file.as_os_str(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        common::stderr(&o).contains("F.bom: expected magic FF FE, found FE FF"),
+        "{}",
+        common::stderr(&o)
+    );
+}

@@ -329,6 +329,34 @@ pub fn decode_partial(c: &Checked, data: &[u8], limits: Limits) -> Decoded {
     decode_partial_with(c, data, limits, &NoHooks)
 }
 
+/// Decodes `data` with schema `c`: when `c` is a schema with variants as
+/// loaded (not one variant picked from it), with each variant in turn until one decodes,
+/// as `codec check` does; the variant that read the file and what it read,
+/// else the first variant and what it read before it failed (its error is
+/// the one said). Every research tool reads a file as `check` does, so a
+/// file of the second variant is no magic error in one and fine in another.
+pub fn decode_variants<'c>(
+    c: &'c Checked,
+    data: &[u8],
+    limits: Limits,
+    hooks: &dyn Hooks,
+) -> (&'c Checked, Decoded) {
+    // A schema as loaded holds its variants (it is the first one); one
+    // variant of it holds none.
+    if c.variants().is_empty() {
+        return (c, decode_partial_with(c, data, limits, hooks));
+    }
+    let mut first = None;
+    for cv in c.variants() {
+        let d = decode_partial_with(cv, data, limits, hooks);
+        if d.error.is_none() {
+            return (cv, d);
+        }
+        first.get_or_insert((cv, d));
+    }
+    first.unwrap_or_else(|| (c, decode_partial_with(c, data, limits, hooks)))
+}
+
 /// Decodes `data` with the glue functions `hooks` supplies (a unit's
 /// transform, a `Select` chooser), keeping what was read even when
 /// decoding fails.
@@ -1800,8 +1828,16 @@ impl<'c> Run<'c, '_> {
             | Type::Select { .. }
             | Type::Ptr(_)
             | Type::Switch { .. } => {
-                // The checker keeps these out of inline positions.
-                Err(InterpError::invalid(pos, "unsupported inline type"))
+                // The checker keeps these out of inline positions, but
+                // for what it does not check yet: named, with where.
+                Err(InterpError::invalid(
+                    pos,
+                    format!(
+                        "the schema interpreter does not read {} here (an element, a payload or \
+                         an offset's target): only as a record's field",
+                        type_label(t)
+                    ),
+                ))
             }
             Type::Index { table, width } => self.index_inline(table, width, pos, site),
             Type::Table { .. } => Err(InterpError::invalid(
@@ -1811,9 +1847,16 @@ impl<'c> Run<'c, '_> {
             // Read as a record's fields, never inline (the checker keeps
             // them there): padding and hash slots need the record's start,
             // a writer's choice has no bytes.
-            Type::Pad { .. } | Type::HashSlots { .. } | Type::SharesEqual { .. } => Err(
-                InterpError::invalid(pos, "unsupported inline type (a record's field only)"),
-            ),
+            Type::Pad { .. } | Type::HashSlots { .. } | Type::SharesEqual { .. } => {
+                Err(InterpError::invalid(
+                    pos,
+                    format!(
+                        "{} is read as a record's field only, not as an element, a payload or \
+                         an offset's target",
+                        type_label(t)
+                    ),
+                ))
+            }
             Type::Fixed { .. } => Err(InterpError::invalid(
                 pos,
                 "a fixed-point number's raw type is not a number",

@@ -268,7 +268,7 @@ fn one(
         Ok(c) => c,
         Err(e) => return Outcome::Failed(e),
     };
-    let decoded = interp::decode_partial_with(
+    let (checked, decoded) = interp::decode_variants(
         checked,
         data,
         codec_runtime::Limits::default(),

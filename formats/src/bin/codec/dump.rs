@@ -174,25 +174,29 @@ pub fn interpret<'c>(
     variant: Option<&str>,
     data: &[u8],
 ) -> Result<(&'c Checked, interp::Node), String> {
-    let candidates: Vec<&Checked> = match variant.or_else(|| detected_variant(c, data)) {
-        Some(v) => vec![c
+    let c = match variant.or_else(|| detected_variant(c, data)) {
+        Some(v) => c
             .variant(v)
-            .ok_or_else(|| format!("schema {} has no variant `{v}`", c.file()))?],
-        None if c.variants().is_empty() => vec![c],
-        None => c.variants().iter().collect(),
+            .ok_or_else(|| format!("schema {} has no variant `{v}`", c.file()))?,
+        None => c,
     };
     let glue = formats::interp_hooks::Glue;
-    let mut first_error = None;
-    for cv in candidates {
-        let d = interp::decode_partial_with(cv, data, codec_runtime::Limits::default(), &glue);
-        match d.error {
-            None => return Ok((cv, d.root)),
-            Some(e) => {
-                first_error.get_or_insert(e.to_string());
-            }
+    match interp::decode_variants(c, data, codec_runtime::Limits::default(), &glue) {
+        (cv, interp::Decoded { root, error: None }) => Ok((cv, root)),
+        (_, interp::Decoded { error: Some(e), .. }) if c.variants().len() > 1 => {
+            let names: Vec<&str> = c
+                .variants()
+                .iter()
+                .filter_map(Checked::variant_name)
+                .collect();
+            Err(format!(
+                "{e} (no variant of the schema reads the file: {} tried, the first one's error \
+                 said; --variant NAME reads it as one)",
+                names.join(", ")
+            ))
         }
+        (_, interp::Decoded { error: Some(e), .. }) => Err(e.to_string()),
     }
-    Err(first_error.unwrap_or_default())
 }
 
 /// Arguments of `codec dump`.
@@ -365,7 +369,7 @@ fn dump_one(
             return Ok(false);
         }
     };
-    let mut decoded = interp::decode_partial_with(
+    let (checked, mut decoded) = interp::decode_variants(
         checked,
         data,
         codec_runtime::Limits::default(),
@@ -383,6 +387,7 @@ fn dump_one(
             "file": path.display().to_string(),
             "len": data.len(),
             "schema": checked.file(),
+            "variant": checked.variant_name(),
             "root": decoded.root,
             "error": decoded.error.as_ref().map(ToString::to_string),
         });
@@ -398,7 +403,10 @@ fn dump_one(
             &path.display().to_string(),
             data.len(),
             checked.file(),
-            &checked.schema.name,
+            &match checked.variant_name() {
+                Some(v) => format!("{}, variant {v}", checked.schema.name),
+                None => checked.schema.name.clone(),
+            },
         );
         writeln!(out, "{header}")?;
         render::dump_to(&decoded.root, data, opts, out)?;

@@ -284,7 +284,7 @@ fn one(
         Ok(c) => c,
         Err(e) => return Some(Err(e)),
     };
-    let decoded = interp::decode_partial_with(
+    let (checked, decoded) = interp::decode_variants(
         checked,
         data,
         codec_runtime::Limits::default(),

@@ -122,7 +122,9 @@ pub struct ToTextArgs {
     /// Read the files with this schema, interpreted (no build), and write
     /// the generic JSON form of their documents (docs/generic-text.md):
     /// FILE.json beside each. `from-text --schema` reads it back.
-    #[arg(long, value_name = "FILE.ron", conflicts_with_all = ["format", "csv", "game"])]
+    /// With --variant, as that variant of the schema (else each in turn,
+    /// as `check` reads them).
+    #[arg(long, value_name = "FILE.ron", conflicts_with_all = ["format", "csv"])]
     schema: Option<PathBuf>,
 
     #[command(flatten)]
@@ -813,7 +815,7 @@ fn schema_to_text(
     let target = Target::resolve(input, args.output.as_deref(), args.force, beside(".json"))?;
     let at = |e: String| format!("{}: {e}", input.display());
     let (layers, bytes) = read_peeled(input, dicts).map_err(at)?;
-    let (cv, node) = crate::dump::interpret(c, None, &bytes).map_err(at)?;
+    let (cv, node) = crate::dump::interpret(c, args.game.as_deref(), &bytes).map_err(at)?;
     let described = formats::layer::describe(&layers);
     let extra: Vec<(&str, &str)> = if layers.is_empty() {
         Vec::new()

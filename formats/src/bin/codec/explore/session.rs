@@ -679,7 +679,8 @@ fn element_width(n: &Node) -> u64 {
 /// The interpreter's tree of `data` with the research tools' notes, and
 /// its coverage runs.
 pub fn read_tree(c: &Checked, data: &[u8], names: &NameTable) -> (Decoded, Vec<(u64, u64, Class)>) {
-    let mut d = interp::decode_partial_with(
+    // Each variant in turn, as `check` reads a file.
+    let (c, mut d) = interp::decode_variants(
         c,
         data,
         codec_runtime::Limits::default(),
