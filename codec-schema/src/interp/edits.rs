@@ -798,6 +798,7 @@ impl<'c> Finder<'c> {
             (
                 Type::PString { .. }
                 | Type::Str { .. }
+                | Type::Index { .. }
                 | Type::Text { .. }
                 | Type::CString {
                     size: None,
