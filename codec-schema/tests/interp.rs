@@ -330,3 +330,35 @@ fn a_schema_the_checker_refuses_is_never_interpreted() {
         .to_string();
     assert!(e.contains("bad.ron:") && e.contains("child_cnt"), "{e}");
 }
+
+/// Coverage counts what is understood, not what is named (issue 72): a
+/// blob with no doc is unknown whatever its name (`tail` explained 100 %
+/// before), and one whose doc says what it holds is known.
+#[test]
+fn an_undocumented_blob_is_unknown_whatever_its_name() {
+    let unknown = |field: &str| {
+        let src = format!(
+            r#"Schema(name: "t", endian: Little, root: "R", types: [
+                Struct(name: "R", fields: [(name: "magic", type: Magic("RB")), {field}]),
+            ])"#
+        );
+        let c = codec_schema::parse_str(&src, "t.ron").expect("checks");
+        let data = b"RBabcd";
+        let node = interp::decode(&c, data).unwrap();
+        coverage::coverage(&c, &node, data).unknown
+    };
+    assert_eq!(unknown(r#"(name: "tail", type: Bytes(4))"#), 4);
+    assert_eq!(
+        unknown(r#"(name: "tail", type: List(of: U8, count: ToNext))"#),
+        4
+    );
+    assert_eq!(
+        unknown(r#"(name: "tail", type: Bytes(4), doc: "The checksum's bytes.")"#),
+        0
+    );
+    // Declared known on purpose.
+    assert_eq!(
+        unknown(r#"(name: "tail", type: Bytes(4), unknown: false)"#),
+        0
+    );
+}
