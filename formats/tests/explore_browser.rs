@@ -201,6 +201,11 @@ impl Browser {
         let png = base64::engine::general_purpose::STANDARD
             .decode(v["value"].as_str().unwrap())
             .unwrap();
+        // The repository's `target/` is not there when CARGO_TARGET_DIR
+        // puts the build elsewhere.
+        if let Some(dir) = to.parent() {
+            std::fs::create_dir_all(dir).unwrap();
+        }
         std::fs::write(to, png).unwrap();
     }
 

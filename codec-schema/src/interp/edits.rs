@@ -150,19 +150,13 @@ pub struct Suspect {
 }
 
 impl Suspect {
-    /// `File.title_at holds 0x1a, the position of File.title`
-    pub fn describe(&self) -> String {
-        format!(
-            "{} holds 0x{:x}, the position of {}{}",
-            self.field,
-            self.value,
-            self.target,
-            if self.into > 0 {
-                format!(" (+{})", self.into)
-            } else {
-                String::new()
-            }
-        )
+    /// What the number leads to: `File.title`, or a string's characters
+    /// `File.names[2].text (+2)`.
+    fn target_text(&self) -> String {
+        match self.into {
+            0 => self.target.clone(),
+            k => format!("{} (+{k})", self.target),
+        }
     }
 
     /// The number's field with no element indices: the place of the schema
@@ -259,19 +253,22 @@ pub fn stored_offsets(read: &Node) -> Vec<Suspect> {
         }
     });
     let mut out = Vec::new();
+    // Per place: its values that are not zero, and those that match.
+    let mut tally: std::collections::HashMap<String, (usize, usize)> = Default::default();
     read.walk(&mut |n, _| {
         let Kind::Number { value } = &n.kind else {
             return;
         };
-        let v = match value {
-            Value::U16(x) => u64::from(*x),
-            Value::U32(x) => u64::from(*x),
-            Value::U64(x) => *x,
-            Value::I32(x) if *x > 0 => *x as u64,
-            Value::I64(x) if *x > 0 => *x as u64,
-            _ => return,
+        let Some(v) = position(value) else {
+            return;
         };
-        if let Some(&(target, into)) = starts.get(&v).or_else(|| chars.get(&v)) {
+        let matched = starts.get(&v).or_else(|| chars.get(&v));
+        if v > 0 {
+            let t = tally.entry(place_of(&n.path)).or_default();
+            t.0 += 1;
+            t.1 += usize::from(matched.is_some());
+        }
+        if let Some(&(target, into)) = matched {
             if target != n.path {
                 out.push(Suspect {
                     field: n.path.clone(),
@@ -283,6 +280,14 @@ pub fn stored_offsets(read: &Node) -> Vec<Suspect> {
                 });
             }
         }
+    });
+    // A place of many values that land by chance now and then (an index
+    // into 3,000 messages equal to a label's position) is no offset: most
+    // of its values must land.
+    out.retain(|s| {
+        tally
+            .get(&s.place())
+            .is_some_and(|&(nonzero, matched)| matched * 10 >= nonzero * 9)
     });
     out
 }
@@ -367,6 +372,19 @@ enum Outcome {
     Failed(String),
 }
 
+/// The number a field holds, when it could be a position: 2 bytes wide or
+/// more, and not negative.
+pub fn position(v: &Value) -> Option<u64> {
+    match v {
+        Value::U16(x) => Some(u64::from(*x)),
+        Value::U32(x) => Some(u64::from(*x)),
+        Value::U64(x) => Some(*x),
+        Value::I32(x) => u64::try_from(*x).ok(),
+        Value::I64(x) => u64::try_from(*x).ok(),
+        _ => None,
+    }
+}
+
 /// Where a section starts, when `n` is a derived field that says so.
 fn section_start(n: &Node) -> Option<u64> {
     match &n.kind {
@@ -388,16 +406,7 @@ fn stale(read: &Node, suspects: &[Suspect]) -> Result<(), String> {
             e.0 = start;
         }
         match &n.kind {
-            Kind::Number { value } => {
-                e.1 = match value {
-                    Value::U16(x) => Some(u64::from(*x)),
-                    Value::U32(x) => Some(u64::from(*x)),
-                    Value::U64(x) => Some(*x),
-                    Value::I32(x) => Some(*x as u64),
-                    Value::I64(x) => Some(*x as u64),
-                    _ => None,
-                }
-            }
+            Kind::Number { value } => e.1 = position(value),
             Kind::Record { .. }
             | Kind::Seq
             | Kind::Numbers { .. }
@@ -419,17 +428,12 @@ fn stale(read: &Node, suspects: &[Suspect]) -> Result<(), String> {
         };
         if moved != u64::MAX && now == s.value && moved + s.into != s.value {
             return Err(format!(
-                "{} is a stored number, 0x{:x}, the position of {}{} in the file read; after the \
+                "{} is a stored number, 0x{:x}, the position of {} in the file read; after the \
                  edit that is at 0x{:x} and the number still says 0x{:x}: declare the field as an \
                  offset (`Ptr`) so that the writer derives it",
                 s.field,
                 s.value,
-                s.target,
-                if s.into > 0 {
-                    format!(" (+{})", s.into)
-                } else {
-                    String::new()
-                },
+                s.target_text(),
                 moved + s.into,
                 now
             ));
@@ -598,7 +602,8 @@ fn first_integer(v: &mut Value) -> Option<&mut Value> {
 /// document before an edit is compared with what was read back: a string
 /// pool's list (the writer adds each new string, and keeps the old ones),
 /// a kept alignment (read back as the largest the new place allows), the
-/// order of a list the writer sorts or spreads over hash slots.
+/// byte padding was filled with, the order of a list the writer sorts or
+/// spreads over hash slots.
 fn normalize(c: &Checked, st: &StructDef, v: &mut Value, depth: usize) {
     let Value::Struct { fields, .. } = v else {
         return;
@@ -607,6 +612,12 @@ fn normalize(c: &Checked, st: &StructDef, v: &mut Value, depth: usize) {
         let Some(f) = st.fields.iter().find(|f| &f.name == name) else {
             continue;
         };
+        // The byte padding was found filled with: none found before an
+        // edit, the writer's fill after it.
+        if let Type::Pad { .. } = f.ty {
+            *fv = Value::Unit;
+            continue;
+        }
         normalize_value(c, &f.ty, fv, depth + 1);
         if let (Some(_), Value::Seq(xs)) = (&f.sort_by, &mut *fv) {
             xs.sort_by_cached_key(|x| format!("{x:?}"));

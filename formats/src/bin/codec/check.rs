@@ -743,11 +743,8 @@ fn unread(c: &Checked, root: &interp::Node, data: &[u8]) -> Option<String> {
             return;
         }
         if let interp::Kind::Number { value } = &n.kind {
-            let v = match value {
-                interp::Value::U16(x) => u64::from(*x),
-                interp::Value::U32(x) => u64::from(*x),
-                interp::Value::U64(x) => *x,
-                _ => return,
+            let Some(v) = interp::edits::position(value) else {
+                return;
             };
             if v > 0 && starts.contains(&v) {
                 pointer = Some(format!(
