@@ -882,18 +882,8 @@ impl<'c> Finder<'c> {
         let path = format!("{path}::{variant}");
         self.steps.push(Step::Inner);
         match (&var.ty, &**value) {
-            (
-                Type::U8
-                | Type::U16
-                | Type::U24
-                | Type::U32
-                | Type::U64
-                | Type::I8
-                | Type::I16
-                | Type::I32
-                | Type::I64,
-                x,
-            ) if bumped(x) != *x => self.add(&var.ty, Edit::Bump, &path),
+            // A number (an integer: a float is not bumped).
+            (t, x) if crate::is_number(t) && bumped(x) != *x => self.add(t, Edit::Bump, &path),
             (t, x) => self.value(t, x, &path, false, depth + 1),
         }
         self.steps.pop();
