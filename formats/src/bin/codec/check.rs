@@ -604,19 +604,12 @@ fn round_trip(format: Format, variant: Option<&str>, data: &[u8]) -> Outcome {
             let (offset, input_len, output_len) =
                 (first_difference(data, &output), data.len(), output.len());
             match formats::same_document(format, data, &output) {
-                Ok(true) => match unread_by_schema(format, variant, data) {
-                    Some(why) => Outcome::Differ {
-                        offset,
-                        input_len,
-                        output_len,
-                        lost: Some(why),
-                    },
-                    None => Outcome::Equivalent {
-                        offset,
-                        input_len,
-                        output_len,
-                    },
-                },
+                Ok(true) => same_document(
+                    offset,
+                    input_len,
+                    output_len,
+                    unread_by_schema(format, variant, data),
+                ),
                 Ok(false) => Outcome::Differ {
                     offset,
                     input_len,
@@ -684,18 +677,29 @@ fn interp_outcome(cv: &Checked, node: &interp::Node, doc: &interp::Value, data: 
         // bytes the schema never read: they are not in the document, so
         // not in what was written (a list read as empty, a target the
         // schema does not reach; issue 72).
-        None => match unread(cv, node, data) {
-            Some(why) => Outcome::Differ {
-                offset,
-                input_len,
-                output_len,
-                lost: Some(why),
-            },
-            None => Outcome::Equivalent {
-                offset,
-                input_len,
-                output_len,
-            },
+        None => same_document(offset, input_len, output_len, unread(cv, node, data)),
+    }
+}
+
+/// The verdict on bytes that decode to the input's document: equivalent,
+/// unless the input held bytes no field reads (`lost` says which).
+fn same_document(
+    offset: usize,
+    input_len: usize,
+    output_len: usize,
+    lost: Option<String>,
+) -> Outcome {
+    match lost {
+        Some(why) => Outcome::Differ {
+            offset,
+            input_len,
+            output_len,
+            lost: Some(why),
+        },
+        None => Outcome::Equivalent {
+            offset,
+            input_len,
+            output_len,
         },
     }
 }
