@@ -307,6 +307,10 @@ impl Gen<'_> {
                     let wt = width_tokens(width);
                     writes.extend(quote!(w.put_uint(#wt, self.#of.len() as u64, #what)?;));
                 }
+                FieldWrite::RecordEnd { width, size } => {
+                    let wt = width_tokens(width);
+                    writes.extend(quote!(w.put_uint(#wt, start + #size, #what)?;));
+                }
                 FieldWrite::Tag { of, width } => {
                     let of = ident(of);
                     let wt = width_tokens(width);

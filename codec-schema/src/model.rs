@@ -908,6 +908,11 @@ pub enum Derive {
     /// The length in bytes of the sibling field that names this one as its
     /// `size` (a unit laid out inline).
     Size(String),
+    /// Where the record holding this field ends: its start plus its size
+    /// (a record of fixed size), counted from the start of the file (of the
+    /// unit, in a unit), as offsets of `base: File` are. A block's stored
+    /// "end of this block" pointer (AINB's attachment parameter blocks).
+    RecordEnd,
     /// Glue `hook(key bytes, seed) -> u64` over the record's string field
     /// `key`; `seed` is a stored integer field of the record that holds the
     /// list of these records. Written by that list (see `sort_by`).

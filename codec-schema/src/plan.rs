@@ -128,6 +128,9 @@ pub enum FieldWrite<'a> {
     /// size or start, a record count, a row stride, a checksum, a hash
     /// chain's next node, a key's hash, a list's end.
     Later { width: &'a Type },
+    /// Where the record ends (`derive: RecordEnd`): its start plus `size`,
+    /// known when the record is begun.
+    RecordEnd { width: &'a Type, size: u64 },
     /// The magic bytes.
     Magic(Vec<u8>),
     /// An offset: its target's address when a walk placed the target
@@ -155,7 +158,6 @@ pub enum FieldWrite<'a> {
 impl Checked {
     /// The step that writes field `f` of record `s` (see [`FieldWrite`]).
     pub fn field_write<'a>(&'a self, s: &'a StructDef, f: &'a Field) -> FieldWrite<'a> {
-        let _ = s;
         if let (Some(size), Type::Named(unit)) = (&f.size, &f.ty) {
             return FieldWrite::SizedUnit { unit, size };
         }
@@ -179,7 +181,28 @@ impl Checked {
             (Some(Derive::Tag(of)), width) => FieldWrite::Tag { of, width },
             (Some(Derive::Size(_)), width) => FieldWrite::Size { width },
             (Some(Derive::CellOffset(cells)), width) => FieldWrite::CellOffset { cells, width },
-            (Some(_), width) => FieldWrite::Later { width },
+            (Some(Derive::RecordEnd), width) => FieldWrite::RecordEnd {
+                width,
+                size: self
+                    .fixed_size(&Type::Named(s.name.clone()))
+                    .unwrap_or_default(),
+            },
+            (
+                Some(
+                    Derive::FileSize
+                    | Derive::RecordCount(_)
+                    | Derive::SectionSize(_)
+                    | Derive::SectionStart(_)
+                    | Derive::Checksum { .. }
+                    | Derive::Stride(_)
+                    | Derive::HashNext
+                    | Derive::KeyHash { .. }
+                    | Derive::End(_)
+                    | Derive::Interned
+                    | Derive::Tags(_),
+                ),
+                width,
+            ) => FieldWrite::Later { width },
             (None, Type::Magic(m)) => FieldWrite::Magic(magic_bytes(m)),
             (None, Type::Ptr(ptr)) => FieldWrite::Offset { ptr },
             (None, Type::List { of, .. }) if matches!(**of, Type::Ptr(_)) => {

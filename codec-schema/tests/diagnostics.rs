@@ -899,3 +899,28 @@ fn an_inline_list_must_hold_a_union_with_word_leaves() {
         "{e}"
     );
 }
+
+#[test]
+fn a_record_end_needs_a_record_of_fixed_size() {
+    let src = r#"Schema(
+    name: "t",
+    endian: Little,
+    root: "A",
+    types: [
+        Struct(name: "A", fields: [
+            (name: "end", type: U32, derive: RecordEnd),
+            (name: "name", type: CString()),
+        ]),
+    ],
+)"#;
+    let e = errors(src);
+    assert!(
+        e.starts_with(
+            "t.ron:7:46: types/A/fields/0: `end` (derive: RecordEnd) is where `A` ends, but `A` has no fixed size"
+        ),
+        "{e}"
+    );
+    // Fixed: accepted.
+    let fixed = src.replace("CString()", "U32");
+    parse_str(&fixed, "t.ron").expect("a record of fixed size may give its end");
+}

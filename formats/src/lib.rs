@@ -19,7 +19,7 @@ pub mod yaml;
 use std::fmt;
 
 /// A binary format the project supports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
     Aamp,
     /// Legacy BDAT (Xenoblade before XC3); the game is detected too.

@@ -564,3 +564,96 @@ fn a_window_past_its_table_is_refused_on_encode() {
         );
     }
 }
+
+/// An attachment's parameter block ends with six (0, end of the block)
+/// pairs (`derive: RecordEnd`): an attachment appended moves the blocks
+/// after it, and each block's ends follow it, in the compiled codec's
+/// bytes and as the schema's interpreter reads them. They were stored
+/// numbers that the edit probe found stale (issue 72).
+#[test]
+#[cfg_attr(
+    corpus_missing_ainb,
+    ignore = "needs the AINB corpus (../shared/corpus/ainb or $CODEC_CORPUS), absent here"
+)]
+fn an_attachment_block_ends_where_it_is_written() {
+    let Some(dir) = common::corpus("ainb") else {
+        return;
+    };
+    let path = dir.join("totk-407-159a10a6-Horablin_MakeNoise.actionseq.root.ainb");
+    let data = std::fs::read(&path).unwrap();
+    let mut doc = decode(&data).unwrap();
+    assert!(doc.attachments.len() >= 2, "the file has attachments");
+    let copy = doc.attachments[1].clone();
+    doc.attachments.insert(0, copy);
+    let out = encode(&doc).unwrap();
+    let entry = formats::registry::FORMATS
+        .iter()
+        .find(|e| e.schema_file.ends_with("ainb.ron"))
+        .unwrap();
+    let c = codec_schema::parse_str(entry.schema_source, entry.schema_file).unwrap();
+    let cv = c.variant("V407").unwrap();
+    let read = codec_schema::interp::decode_partial_with(
+        cv,
+        &out,
+        codec_runtime::Limits::default(),
+        &formats::interp_hooks::Glue,
+    );
+    assert!(read.error.is_none(), "{:?}", read.error);
+    let read = read.root;
+    let mut ends = 0;
+    read.walk(&mut |n, _| {
+        let last = n.path.rsplit('.').next().unwrap_or_default();
+        let Some(i) = last
+            .strip_prefix("end_")
+            .and_then(|i| i.parse::<u64>().ok())
+        else {
+            return;
+        };
+        let codec_schema::interp::Kind::Derived { raw, .. } = &n.kind else {
+            panic!("{} is derived: {:?}", n.path, n.kind)
+        };
+        let block = n.offset - (0x38 + 8 * i);
+        assert_eq!(*raw, block + 0x64, "{} in the block at 0x{block:x}", n.path);
+        ends += 1;
+    });
+    assert_eq!(ends, 6 * (doc.attachments.len()), "every end read");
+}
+
+/// `check --edits` runs the edit probe on a built-in format, by the
+/// interpreter with the schema the codec is generated from: every edit of
+/// the corpus's AINB holds (the attachment blocks' ends among them); off
+/// by default, and refused beside `--schema` (which probes already).
+#[test]
+#[cfg_attr(
+    corpus_missing_ainb,
+    ignore = "needs the AINB corpus (../shared/corpus/ainb or $CODEC_CORPUS), absent here"
+)]
+fn check_edits_probes_the_built_in_format() {
+    let Some(dir) = common::corpus("ainb") else {
+        return;
+    };
+    let o = common::codec(&["check".as_ref(), "--edits".as_ref(), dir.as_os_str()]);
+    let out = common::stdout(&o);
+    assert!(o.status.success(), "{out}{}", common::stderr(&o));
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("edits: "))
+        .unwrap_or_else(|| panic!("no edits line in {out}"));
+    let count = |word: &str| -> usize {
+        let before = line.split(&format!(" {word}")).next().unwrap();
+        before.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(count("tried,") >= 100, "{line}");
+    assert_eq!(count("tried,"), count("held,"), "{line}");
+    assert!(line.contains("by the interpreter, with the schemas the codecs are generated from"));
+    let o = common::codec(&["check".as_ref(), dir.as_os_str()]);
+    assert!(!common::stdout(&o).contains("edits:"));
+    let o = common::codec(&[
+        "check".as_ref(),
+        "--edits".as_ref(),
+        "--schema".as_ref(),
+        "schemas/ainb.ron".as_ref(),
+        dir.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+}

@@ -748,13 +748,10 @@ fn check_never_calls_a_file_that_lost_bytes_equivalent() {
     assert!(out.contains("slack.bin: equivalent"), "{out}");
 }
 
-/// `check --schema` runs the edit probe after the identity round trip: a
-/// schema that keeps an offset as a number passes identity and fails the
-/// probe, naming the field, with the exit status saying so; `--no-edits`
-/// checks identity alone.
-#[test]
-fn check_with_a_schema_proves_edits() {
-    let dir = common::scratch("interp_write", "edits");
+/// A schema that keeps an offset as a stored number (`File.title_at`, the
+/// title's position), and a file of it: two names ("ab", "cd") at 0x14,
+/// the title at 0x1a. Written into `dir`; the schema's path and the file's.
+fn stored_offset_fixture(dir: &Path) -> (PathBuf, PathBuf) {
     let schema = dir.join("stored.ron");
     std::fs::write(
         &schema,
@@ -783,6 +780,17 @@ fn check_with_a_schema_proves_edits() {
     d.extend_from_slice(b"ab\0cd\0T\0");
     let file = dir.join("a.bin");
     std::fs::write(&file, d).unwrap();
+    (schema, file)
+}
+
+/// `check --schema` runs the edit probe after the identity round trip: a
+/// schema that keeps an offset as a number passes identity and fails the
+/// probe, naming the field, with the exit status saying so; `--no-edits`
+/// checks identity alone.
+#[test]
+fn check_with_a_schema_proves_edits() {
+    let dir = common::scratch("interp_write", "edits");
+    let (schema, file) = stored_offset_fixture(&dir);
     let run = |extra: &[&str]| {
         let mut args: Vec<&std::ffi::OsStr> = vec!["check".as_ref(), "--schema".as_ref()];
         args.push(schema.as_os_str());
@@ -873,6 +881,104 @@ fn research_tools_try_each_variant_of_a_schema() {
     assert!(!o.status.success());
     assert!(
         common::stderr(&o).contains("F.bom: expected magic FF FE, found FE FF"),
+        "{}",
+        common::stderr(&o)
+    );
+}
+
+/// `to-text --schema` keeps the stored numbers that hold a position
+/// (`stored_positions`); `from-text --schema` warns when the edited
+/// document moved what one led to and the number stayed (issue 72: a
+/// longer string gave a file its readers failed on, with no word), refuses
+/// it with `--strict`, and says nothing when the number was set right or
+/// nothing moved.
+#[test]
+fn from_text_warns_of_a_stored_position_the_edit_left_behind() {
+    let dir = common::scratch("interp_write", "stale_numbers");
+    let (schema, file) = stored_offset_fixture(&dir);
+    let run = |args: &[&std::ffi::OsStr]| common::codec(args);
+    let text = dir.join("a.json");
+    let o = run(&[
+        "to-text".as_ref(),
+        "--schema".as_ref(),
+        schema.as_os_str(),
+        file.as_os_str(),
+        "-o".as_ref(),
+        text.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let json = std::fs::read_to_string(&text).unwrap();
+    assert!(
+        json.contains(r#""stored_positions": [{"field":"File.title_at","into":0,"target":"File.title","value":26}]"#),
+        "{json}"
+    );
+    let from = |name: &str, json: &str, strict: bool| {
+        let t = dir.join(format!("{name}.json"));
+        std::fs::write(&t, json).unwrap();
+        let out = dir.join(format!("{name}.bin"));
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "from-text".as_ref(),
+            "--schema".as_ref(),
+            schema.as_os_str(),
+            t.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+            "--force".as_ref(),
+        ];
+        if strict {
+            args.push("--strict".as_ref());
+        }
+        (run(&args), out)
+    };
+    let (o, out) = from("same", &json, false);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(
+        !common::stderr(&o).contains("warning"),
+        "{}",
+        common::stderr(&o)
+    );
+    assert_eq!(std::fs::read(out).unwrap(), std::fs::read(&file).unwrap());
+    // "ab" made "abcdef": the title moves from 0x1a to 0x1e.
+    let grown = json.replace(r#""ab""#, r#""abcdef""#);
+    assert_ne!(grown, json);
+    let (o, _) = from("grown", &grown, false);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains(
+            "grown.json: File.title_at is a stored number, 0x1a, the position of File.title in \
+             the file the text was made from; in the file written that is at 0x1e"
+        ),
+        "{}",
+        common::stderr(&o)
+    );
+    // The walkthrough quotes the warning as it is.
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/walkthrough-new-format.md"),
+    )
+    .unwrap();
+    let quoted = doc
+        .lines()
+        .find_map(|l| l.strip_prefix("codec: warning: grown.json: "))
+        .expect("the walkthrough quotes the warning");
+    assert!(
+        common::stderr(&o).contains(&format!("grown.json: {quoted}\n")),
+        "{}\nquoted: {quoted}",
+        common::stderr(&o)
+    );
+    let (o, _) = from("strict", &grown, true);
+    assert!(!o.status.success());
+    assert!(
+        common::stderr(&o).contains("(--strict)"),
+        "{}",
+        common::stderr(&o)
+    );
+    // The number set right by hand: no warning.
+    let fixed = grown.replace(r#""title_at": 26"#, r#""title_at": 30"#);
+    assert_ne!(fixed, grown, "{grown}");
+    let (o, _) = from("fixed", &fixed, true);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(
+        !common::stderr(&o).contains("warning"),
         "{}",
         common::stderr(&o)
     );

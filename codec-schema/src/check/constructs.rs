@@ -795,6 +795,17 @@ impl<'s> Checker<'s> {
                     );
                 }
             }
+            Derive::RecordEnd if self.size(&Type::Named(st.name.clone())).fixed().is_none() => {
+                cx.error(
+                    dat,
+                    item,
+                    format!(
+                        "`{}` (derive: RecordEnd) is where `{}` ends, but `{}` has no fixed size",
+                        f.name, st.name, st.name
+                    ),
+                    Some("give the record a `size`, or fields of fixed size only".into()),
+                );
+            }
             Derive::HashNext => {
                 let named = self.s.types.iter().any(|t| match t {
                     TypeDef::Struct(s) => s.fields.iter().any(|g| {

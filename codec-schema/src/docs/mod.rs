@@ -250,6 +250,7 @@ pub fn derive_label(d: &Derive) -> String {
         Derive::CellOffset(_) => "offset of the cells in a row".into(),
         Derive::HashNext => "next record of the hash chain".into(),
         Derive::End(f) => format!("end of the target of {f}"),
+        Derive::RecordEnd => "where this record ends".into(),
         Derive::KeyHash { key, .. } => format!("hash of {key} (sort key)"),
     }
 }

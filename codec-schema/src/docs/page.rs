@@ -729,6 +729,11 @@ fn derive_sentence(c: &Checked, st: &StructDef, d: &Derive) -> Rich {
         Derive::HashNext => vec![t(
             "the offset of the next record of this record's hash chain (0 at the end).",
         )],
+        Derive::RecordEnd => vec![
+            t("where this "),
+            code(&st.name),
+            t(" ends (its start plus its size), counted from the start of the file."),
+        ],
     }
 }
 

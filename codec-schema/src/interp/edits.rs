@@ -396,8 +396,71 @@ fn section_start(n: &Node) -> Option<u64> {
 /// The first stored number of `suspects` whose target moved in the file
 /// read as `read` while the number stayed.
 fn stale(read: &Node, suspects: &[Suspect]) -> Result<(), String> {
+    match moved_from(read, suspects).into_iter().next() {
+        None => Ok(()),
+        Some((s, moved, now)) => Err(format!(
+            "{} is a stored number, 0x{:x}, the position of {} in the file read; after the \
+             edit that is at 0x{:x} and the number still says 0x{:x}: declare the field as an \
+             offset (`Ptr`) so that the writer derives it",
+            s.field,
+            s.value,
+            s.target_text(),
+            moved,
+            now
+        )),
+    }
+}
+
+/// The stored numbers of `suspects` (found in a file a text was made
+/// from) that still hold the old position of what they led to, now that
+/// the file written from the edited text reads as `read`: one line each
+/// (`from-text --schema` warns with them).
+pub fn stale_numbers(read: &Node, suspects: &[Suspect]) -> Vec<String> {
+    moved_from(read, suspects)
+        .into_iter()
+        .map(|(s, moved, now)| {
+            format!(
+                "{} is a stored number, 0x{now:x}, the position of {} in the file the text was \
+                 made from; in the file written that is at 0x{moved:x}: if the number is an \
+                 offset, its readers will look in the wrong place (set it, or declare the field \
+                 as an offset, `Ptr`, so that the writer derives it)",
+                s.field,
+                s.target_text(),
+            )
+        })
+        .collect()
+}
+
+impl Suspect {
+    /// The suspect as the generic text keeps it: `{"field", "value",
+    /// "target", "into"}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "field": self.field,
+            "value": self.value,
+            "target": self.target,
+            "into": self.into,
+        })
+    }
+
+    /// A suspect the generic text kept ([`Suspect::to_json`]).
+    pub fn from_json(v: &serde_json::Value) -> Option<Suspect> {
+        Some(Suspect {
+            field: v.get("field")?.as_str()?.to_owned(),
+            value: v.get("value")?.as_u64()?,
+            wide: true,
+            at: 0,
+            target: v.get("target")?.as_str()?.to_owned(),
+            into: v.get("into")?.as_u64()?,
+        })
+    }
+}
+
+/// The suspects whose target moved in the file read as `read` while the
+/// number stayed: each with where its target is now and the number.
+fn moved_from<'s>(read: &Node, suspects: &'s [Suspect]) -> Vec<(&'s Suspect, u64, u64)> {
     if suspects.is_empty() {
-        return Ok(());
+        return Vec::new();
     }
     let mut at: std::collections::HashMap<&str, (u64, Option<u64>)> = Default::default();
     read.walk(&mut |n, _| {
@@ -420,6 +483,7 @@ fn stale(read: &Node, suspects: &[Suspect]) -> Result<(), String> {
             _ => {}
         }
     });
+    let mut out = Vec::new();
     for s in suspects {
         let (Some(&(moved, _)), Some(&(_, Some(now)))) =
             (at.get(s.target.as_str()), at.get(s.field.as_str()))
@@ -427,19 +491,10 @@ fn stale(read: &Node, suspects: &[Suspect]) -> Result<(), String> {
             continue;
         };
         if moved != u64::MAX && now == s.value && moved + s.into != s.value {
-            return Err(format!(
-                "{} is a stored number, 0x{:x}, the position of {} in the file read; after the \
-                 edit that is at 0x{:x} and the number still says 0x{:x}: declare the field as an \
-                 offset (`Ptr`) so that the writer derives it",
-                s.field,
-                s.value,
-                s.target_text(),
-                moved + s.into,
-                now
-            ));
+            out.push((s, moved + s.into, now));
         }
     }
-    Ok(())
+    out
 }
 
 /// Compares the edited document with the one read back, less what the

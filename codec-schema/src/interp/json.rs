@@ -38,15 +38,16 @@ use crate::{Checked, StructDef, Type, TypeDef};
 use std::fmt::Write as _;
 
 /// The document `v` (decoded with schema variant `c`) as generic JSON, with
-/// `extra` members after `schema` and `variant` (the layers around it).
-pub fn to_json(c: &Checked, v: &Value, extra: &[(&str, &str)]) -> String {
+/// `extra` members after `schema` and `variant` (the layers around it, the
+/// stored numbers that were positions).
+pub fn to_json(c: &Checked, v: &Value, extra: &[(&str, serde_json::Value)]) -> String {
     let mut out = String::from("{\n");
     let _ = writeln!(out, "  \"schema\": {},", quoted(&c.schema.name));
     if let Some(name) = c.variant_name() {
         let _ = writeln!(out, "  \"variant\": {},", quoted(name));
     }
     for (k, x) in extra {
-        let _ = writeln!(out, "  {}: {},", quoted(k), quoted(x));
+        let _ = writeln!(out, "  {}: {},", quoted(k), x);
     }
     out.push_str("  \"document\": ");
     write_value(c, v, &mut out, 1);

@@ -526,6 +526,10 @@ impl<'c> Enc<'c, '_> {
                     self.w.put_uint(width(t), tag, "").map_err(at(&fpath))?;
                 }
                 FieldWrite::Tags { source, width: t } => self.tags(st, v, source, t, &fpath)?,
+                FieldWrite::RecordEnd { width: t, size } => self
+                    .w
+                    .put_uint(width(t), start + size, "")
+                    .map_err(at(&fpath))?,
                 FieldWrite::Size { width: t } | FieldWrite::Later { width: t } => {
                     let n = int_width(t).unwrap_or(4) as usize;
                     self.w.put_zeros(n);

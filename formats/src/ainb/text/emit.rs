@@ -548,16 +548,22 @@ impl<'a> Emit<'a> {
             if self.f.version >= 0x407 {
                 o.set("Name Hash", a.name_hash);
             }
-            o.set(
-                "Ends",
-                J::Arr(
-                    a.params
-                        .ends
-                        .iter()
-                        .map(|w| J::Arr(vec![J::from(w.base), J::from(w.count)]))
-                        .collect(),
-                ),
-            );
+            let p = &a.params;
+            let bases = [
+                p.end_base_0,
+                p.end_base_1,
+                p.end_base_2,
+                p.end_base_3,
+                p.end_base_4,
+                p.end_base_5,
+            ];
+            // 0 in every known file; the ends after them are derived.
+            if bases.iter().any(|&b| b != 0) {
+                o.set(
+                    "End Bases",
+                    J::Arr(bases.iter().map(|&b| J::from(b)).collect()),
+                );
+            }
         }
         o
     }

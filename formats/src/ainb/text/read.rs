@@ -509,17 +509,24 @@ impl Read {
             &format!("{at}.Properties"),
             &mut windows,
         )?;
-        let end = |i: usize| -> R<Window> {
+        // The first halves of the (0, end of the block) pairs; the ends are
+        // derived. "Ends" is the form of texts written before they were:
+        // (base, end) pairs, the ends not read.
+        let base = |i: usize| -> R<u32> {
+            if let Some(v) = o
+                .get("End Bases")
+                .and_then(Value::as_array)
+                .and_then(|a| a.get(i))
+            {
+                return num(v, &format!("{at}.End Bases[{i}]"));
+            }
             match o
                 .get("Ends")
                 .and_then(Value::as_array)
                 .and_then(|a| a.get(i))
             {
-                Some(v) => {
-                    let (base, count) = pair(v, &format!("{at}.Ends"))?;
-                    Ok(Window { base, count })
-                }
-                None => Ok(Window { base: 0, count: 0 }),
+                Some(v) => Ok(pair::<u32, u32>(v, &format!("{at}.Ends"))?.0),
+                None => Ok(0),
             }
         };
         Ok(Attachment {
@@ -528,7 +535,12 @@ impl Read {
             params: AttachmentParams {
                 unknown_0x00: opt(o, "Debug", at)?.unwrap_or(0),
                 properties: windows,
-                ends: [end(0)?, end(1)?, end(2)?, end(3)?, end(4)?, end(5)?],
+                end_base_0: base(0)?,
+                end_base_1: base(1)?,
+                end_base_2: base(2)?,
+                end_base_3: base(3)?,
+                end_base_4: base(4)?,
+                end_base_5: base(5)?,
             },
             expression_count: opt(o, "Expression Count", at)?.unwrap_or(0),
             expression_io_size: opt(o, "Expression IO Size", at)?.unwrap_or(0),

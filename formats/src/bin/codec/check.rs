@@ -100,6 +100,18 @@ pub struct CheckArgs {
                      skips the probe."
     )]
     no_edits: bool,
+
+    /// Without --schema: run the edit probe on the built-in formats too.
+    #[arg(
+        long,
+        conflicts_with = "schema",
+        long_help = "Runs the edit probe (see --no-edits) on files of the built-in formats: \
+                     each file that comes back is read again by the interpreter with the \
+                     schema its format's codec is generated from, and edited as with \
+                     --schema. Off by default: it reads every file twice. With --schema the \
+                     probe is on already."
+    )]
+    edits: bool,
 }
 
 /// The verdict on one file: a file given, or one inside compression layers
@@ -145,6 +157,9 @@ struct Row {
 /// first file (in the order given) that holds each.
 #[derive(Debug)]
 struct Pending {
+    /// The schema that read it: `--schema` (`None`), or the one a built-in
+    /// format's codec is generated from (`--edits`).
+    schema: Option<Format>,
     /// The schema's variant that read it (by its index), if it has some.
     variant: Option<usize>,
     doc: interp::Value,
@@ -250,7 +265,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                         dicts: &dicts,
                         limit: 0,
                         compare_layers: args.compare_layers,
-                        edits: args.schema.is_some() && !args.no_edits,
+                        edits: (args.schema.is_some() && !args.no_edits) || args.edits,
                     };
                     check_file(path, what, &meter)
                 }
@@ -279,8 +294,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     bar.finish_and_clear();
 
     let mut s = stream.into_inner().unwrap_or_else(|e| e.into_inner());
-    if let Some(schemas) = schema.and_then(|x| x.given()) {
-        probe(&mut s, schemas);
+    if !s.jobs.is_empty() {
+        probe(&mut s, schema.and_then(|x| x.given()));
     }
     let counted = s.tally.counted();
     let summary = summary(&s, args, &meter);
@@ -298,12 +313,15 @@ pub fn run(args: &CheckArgs) -> ExitCode {
 
 /// Runs the edit probe's jobs (each file's edits, on all cores) and
 /// counts them.
-fn probe(s: &mut Stream, c: &Checked) {
+fn probe(s: &mut Stream, given: Option<&Checked>) {
     let mut jobs = std::mem::take(&mut s.jobs);
     for job in &mut jobs {
-        job.pending
-            .suspects
-            .retain(|x| s.numbers.get(&x.place()).is_some_and(Numbers::offset_like));
+        let schema = job.pending.schema;
+        job.pending.suspects.retain(|x| {
+            s.numbers
+                .get(&(schema, x.place()))
+                .is_some_and(Numbers::offset_like)
+        });
     }
     let started = std::time::Instant::now();
     let bar = inputs::progress_bar("editing", jobs.len());
@@ -312,6 +330,13 @@ fn probe(s: &mut Stream, c: &Checked) {
         .into_par_iter()
         .map(|job| {
             let p = job.pending;
+            let c = match p.schema {
+                None => given,
+                Some(format) => embedded(format),
+            };
+            let Some(c) = c else {
+                return (job.label, interp::edits::Report::default());
+            };
             let cv = p.variant.and_then(|i| c.variants().get(i)).unwrap_or(c);
             let r = interp::edits::try_sites(cv, &p.doc, p.sites, &p.suspects, &glue);
             bar.inc(1);
@@ -526,7 +551,14 @@ fn check_bytes(
     } else {
         None
     };
-    rows.push(row(label.clone(), round_trip(format, variant, data)));
+    let outcome = round_trip(format, variant, data);
+    let edits = (what.edits && matches!(outcome, Outcome::Identical | Outcome::Equivalent { .. }))
+        .then(|| embedded_pending(format, variant, data))
+        .flatten();
+    rows.push(Row {
+        edits,
+        ..row(label.clone(), outcome)
+    });
     if format == Format::Sarc {
         // The archive's own row is in; then every file it holds.
         if let Ok((_, archive)) = formats::sarc::decode(data) {
@@ -640,14 +672,51 @@ fn interp_round_trip(
     let doc = node.to_value();
     let outcome = interp_outcome(cv, &node, &doc, data);
     let pending = (edits && matches!(outcome, Outcome::Identical | Outcome::Equivalent { .. }))
-        .then(|| Pending {
+        .then(|| Pending::new(None, c, cv, &node, doc));
+    (outcome, pending)
+}
+
+impl Pending {
+    /// The edits of `doc`, read by `cv` (schema `c` or one of its variants)
+    /// as `node`.
+    fn new(
+        schema: Option<Format>,
+        c: &Checked,
+        cv: &Checked,
+        node: &interp::Node,
+        doc: interp::Value,
+    ) -> Pending {
+        Pending {
+            schema,
             variant: c.variants().iter().position(|v| std::ptr::eq(v, cv)),
             sites: interp::edits::sites(cv, &doc),
-            suspects: interp::edits::stored_offsets(&node),
-            numbers: interp::edits::number_places(&node),
+            suspects: interp::edits::stored_offsets(node),
+            numbers: interp::edits::number_places(node),
             doc,
-        });
-    (outcome, pending)
+        }
+    }
+}
+
+/// The edits of a file of a built-in format (`--edits`): its document as
+/// the interpreter reads it with the schema the format's codec is
+/// generated from.
+fn embedded_pending(format: Format, variant: Option<&str>, data: &[u8]) -> Option<Pending> {
+    let c = embedded(format)?;
+    let (cv, node) = crate::dump::interpret(c, variant, data).ok()?;
+    let doc = node.to_value();
+    Some(Pending::new(Some(format), c, cv, &node, doc))
+}
+
+/// The checked schema a built-in format's codec is generated from.
+fn embedded(format: Format) -> Option<&'static Checked> {
+    static SCHEMAS: std::sync::OnceLock<Vec<Option<Checked>>> = std::sync::OnceLock::new();
+    let schemas = SCHEMAS.get_or_init(|| {
+        formats::registry::FORMATS
+            .iter()
+            .map(|e| codec_schema::parse_str(e.schema_source, e.schema_file).ok())
+            .collect()
+    });
+    schemas.get(format as usize)?.as_ref()
 }
 
 /// The verdict on `data`, read by schema `cv` as `node` (`doc` its
@@ -707,14 +776,7 @@ fn same_document(
 /// [`unread`] by the schema the format's codec was generated from (a file
 /// that is not identical: the others have lost nothing).
 fn unread_by_schema(format: Format, variant: Option<&str>, data: &[u8]) -> Option<String> {
-    static SCHEMAS: std::sync::OnceLock<Vec<Option<Checked>>> = std::sync::OnceLock::new();
-    let schemas = SCHEMAS.get_or_init(|| {
-        formats::registry::FORMATS
-            .iter()
-            .map(|e| codec_schema::parse_str(e.schema_source, e.schema_file).ok())
-            .collect()
-    });
-    let c = schemas.get(format as usize)?.as_ref()?;
+    let c = embedded(format)?;
     let (cv, node) = crate::dump::interpret(c, variant, data).ok()?;
     unread(cv, &node, data)
 }
@@ -868,11 +930,11 @@ struct Stream {
     /// Standard output is gone (a closed pipe).
     broken: bool,
     /// The schema's places some file's edits try.
-    claimed: std::collections::HashSet<interp::edits::Place>,
+    claimed: std::collections::HashSet<(Option<Format>, interp::edits::Place)>,
     /// The files given edits, in order.
     jobs: Vec<Job>,
     /// What the files' stored numbers say, by place.
-    numbers: std::collections::HashMap<String, Numbers>,
+    numbers: std::collections::HashMap<(Option<Format>, String), Numbers>,
     /// What the edit probe found, and how long it took.
     probed: Option<(Vec<(String, interp::edits::Report)>, std::time::Duration)>,
 }
@@ -950,8 +1012,9 @@ impl Stream {
             let Some(mut pending) = row.edits.take() else {
                 continue;
             };
+            let schema = pending.schema;
             for place in std::mem::take(&mut pending.numbers) {
-                self.numbers.entry(place).or_default().present += 1;
+                self.numbers.entry((schema, place)).or_default().present += 1;
             }
             let mut places: Vec<(String, u64, bool)> = pending
                 .suspects
@@ -961,14 +1024,16 @@ impl Stream {
             places.sort();
             places.dedup_by(|a, b| a.0 == b.0);
             for (place, value, wide) in places {
-                let n = self.numbers.entry(place).or_default();
+                let n = self.numbers.entry((schema, place)).or_default();
                 n.matched += 1;
                 n.wide |= wide;
                 if n.values.len() < 2 {
                     n.values.insert(value);
                 }
             }
-            pending.sites.retain(|s| self.claimed.insert(s.place));
+            pending
+                .sites
+                .retain(|s| self.claimed.insert((schema, s.place)));
             if !pending.sites.is_empty() {
                 self.jobs.push(Job {
                     label: row.label.clone(),
@@ -1086,12 +1151,16 @@ fn summary(s: &Stream, args: &CheckArgs, meter: &inputs::Throughput) -> String {
             let _ = writeln!(
                 text,
                 "edits: {} tried, {} held, {} refused by the writer, on {} file(s) (each place \
-                 of the schema edited once, on the first file that holds it; --no-edits skips \
-                 the probe), {:.2} s",
+                 of the schema edited once, on the first file that holds it{}), {:.2} s",
                 t.edits_tried,
                 t.edits_held,
                 t.edits_refused,
                 t.edits_files,
+                if args.schema.is_some() {
+                    "; --no-edits skips the probe"
+                } else {
+                    "; by the interpreter, with the schemas the codecs are generated from"
+                },
                 took.as_secs_f64()
             );
         }

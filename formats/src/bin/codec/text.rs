@@ -205,7 +205,9 @@ pub struct FromTextArgs {
     /// Refuse an edit that changes a value's type from the one it has in
     /// the file being replaced (or, for an unpacked archive, in the
     /// archive it came from): `9O.0` typed for `90.0` is a string, `ture`
-    /// for `true` too. Without it, each such change is a warning.
+    /// for `true` too; with --schema, a stored number that held the
+    /// position of something the edit moved (an offset the schema keeps as
+    /// a number). Without it, each such change is a warning.
     #[arg(long)]
     strict: bool,
 
@@ -816,12 +818,21 @@ fn schema_to_text(
     let at = |e: String| format!("{}: {e}", input.display());
     let (layers, bytes) = read_peeled(input, dicts).map_err(at)?;
     let (cv, node) = crate::dump::interpret(c, args.game.as_deref(), &bytes).map_err(at)?;
-    let described = formats::layer::describe(&layers);
-    let extra: Vec<(&str, &str)> = if layers.is_empty() {
-        Vec::new()
-    } else {
-        vec![("layers", described.as_str())]
-    };
+    let mut extra: Vec<(&str, serde_json::Value)> = Vec::new();
+    if !layers.is_empty() {
+        extra.push(("layers", formats::layer::describe(&layers).into()));
+    }
+    // The stored numbers that hold where something starts (most likely
+    // offsets the schema keeps as numbers): `from-text` warns when the
+    // edited document moves what one led to and the number stayed.
+    let positions: Vec<serde_json::Value> = codec_schema::interp::edits::stored_offsets(&node)
+        .iter()
+        .filter(|s| s.wide)
+        .map(codec_schema::interp::edits::Suspect::to_json)
+        .collect();
+    if !positions.is_empty() {
+        extra.push(("stored_positions", positions.into()));
+    }
     let text = codec_schema::interp::json::to_json(cv, &node.to_value(), &extra);
     target.write(text.as_bytes())
 }
@@ -851,13 +862,45 @@ fn schema_from_text(
         Some(serde_json::Value::String(s)) => formats::layer::parse(s).map_err(at)?,
         Some(_) => return Err(at("`layers` is not a string".into())),
     };
-    if let Some(k) = read.extra.keys().find(|k| *k != "layers") {
+    if let Some(k) = read
+        .extra
+        .keys()
+        .find(|k| *k != "layers" && *k != "stored_positions")
+    {
         return Err(at(format!(
-            "`{k}` is not a member of the generic form (schema, variant, layers, document)"
+            "`{k}` is not a member of the generic form (schema, variant, layers, \
+             stored_positions, document)"
         )));
     }
-    let bytes = codec_schema::interp::encode(&cv, &read.document, &formats::interp_hooks::Glue)
+    let suspects: Vec<codec_schema::interp::edits::Suspect> =
+        match read.extra.get("stored_positions") {
+            None => Vec::new(),
+            Some(serde_json::Value::Array(a)) => a
+                .iter()
+                .map(|v| {
+                    codec_schema::interp::edits::Suspect::from_json(v).ok_or_else(|| {
+                        at(format!(
+                            "`stored_positions`: {v} is not {{\"field\", \"value\", \"target\", \"into\"}}"
+                        ))
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => return Err(at("`stored_positions` is not a list".into())),
+        };
+    let glue = formats::interp_hooks::Glue;
+    let bytes = codec_schema::interp::encode(&cv, &read.document, &glue)
         .map_err(|e| at(format!("encode error: {e}")))?;
+    if !suspects.is_empty() {
+        let back =
+            codec_schema::interp::decode_partial_with(&cv, &bytes, Default::default(), &glue);
+        for line in codec_schema::interp::edits::stale_numbers(&back.root, &suspects) {
+            let what = format!("{}: {line}", input.display());
+            if args.strict {
+                return Err(format!("{what} (--strict)"));
+            }
+            eprintln!("codec: warning: {what}");
+        }
+    }
     let bytes = formats::layer::wrap(bytes, &layers, dicts).map_err(at)?;
     target.write(&bytes)
 }
