@@ -15,7 +15,11 @@
 //!   alignment the schema declares (a section's `align` or `item_align`, a
 //!   variant's `align`, `end_align`), counted from the start of the unit
 //!   the data lies in, or of the file;
-//! - **unexplained**: everything else, reported as ranges (the gaps).
+//! - **unexplained**: everything else, reported as ranges (the gaps); and,
+//!   once [`Coverage::doubt_stored_positions`] is given them, the stored
+//!   numbers that hold where something starts: most likely offsets the
+//!   schema keeps as numbers, which go stale on the first edit. A name
+//!   does not explain them; declaring them as offsets does.
 //!
 //! Bytes shared by several values (dedup pools) count once.
 //!
@@ -51,6 +55,19 @@ pub struct Coverage {
     pub gaps: Vec<Gap>,
     /// Bytes read by two different fields, in file order.
     pub overlaps: Vec<Overlap>,
+    /// Stored numbers that hold where something starts, in file order:
+    /// not in `known`, counted unexplained.
+    pub stored_positions: Vec<StoredPosition>,
+}
+
+/// A stored number that holds the position of something the schema reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StoredPosition {
+    pub offset: u64,
+    pub len: u64,
+    /// The number's field, and what starts where it says.
+    pub field: String,
+    pub target: String,
 }
 
 /// Bytes that two different fields read.
@@ -76,9 +93,35 @@ pub struct Gap {
 }
 
 impl Coverage {
-    /// Bytes nothing explains.
+    /// Bytes nothing explains: the gaps and the stored positions.
     pub fn unexplained(&self) -> u64 {
-        self.gaps.iter().map(|g| g.len).sum()
+        self.gaps.iter().map(|g| g.len).sum::<u64>()
+            + self.stored_positions.iter().map(|p| p.len).sum::<u64>()
+    }
+
+    /// The unexplained ranges: gaps and stored positions.
+    pub fn ranges(&self) -> usize {
+        self.gaps.len() + self.stored_positions.len()
+    }
+
+    /// Counts the stored numbers of `suspects` (of the file this is the
+    /// coverage of, [`super::edits::stored_offsets`]) as unexplained: their
+    /// bytes leave `known`.
+    pub fn doubt_stored_positions(&mut self, suspects: &[super::edits::Suspect]) {
+        let mut seen = std::collections::HashSet::new();
+        for s in suspects.iter().filter(|s| s.wide && s.size > 0) {
+            if !seen.insert(s.at) {
+                continue;
+            }
+            self.known = self.known.saturating_sub(s.size);
+            self.stored_positions.push(StoredPosition {
+                offset: s.at,
+                len: s.size,
+                field: s.field().to_owned(),
+                target: s.target_text(),
+            });
+        }
+        self.stored_positions.sort_by_key(|p| p.offset);
     }
 
     /// Known fields and padding: what the schema explains.
@@ -103,6 +146,7 @@ pub fn coverage(c: &Checked, root: &Node, data: &[u8]) -> Coverage {
         padding: count(PADDING),
         gaps,
         overlaps: overlaps(c, root),
+        stored_positions: Vec::new(),
     }
 }
 

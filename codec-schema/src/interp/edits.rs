@@ -127,7 +127,7 @@ pub type Place = (usize, u8);
 /// `c`) in the ways the schema says are free, and reports which came back.
 pub fn probe(c: &Checked, read: &Node, hooks: &dyn Hooks) -> Report {
     let doc = read.to_value();
-    try_sites(c, &doc, sites(c, &doc), &stored_offsets(read), hooks)
+    try_sites(c, &doc, sites(c, &doc), &stored_offsets(c, read), hooks)
 }
 
 /// A stored number that holds the position of something the schema reads:
@@ -141,8 +141,9 @@ pub struct Suspect {
     pub value: u64,
     /// Is it 4 bytes wide or more (as most offsets are)?
     pub wide: bool,
-    /// Where the number is stored.
+    /// Where the number is stored, and its width in bytes.
     pub at: u64,
+    pub size: u64,
     /// What starts there (by its path), and how far into it the number
     /// leads (a string's characters after its length).
     target: String,
@@ -150,9 +151,14 @@ pub struct Suspect {
 }
 
 impl Suspect {
+    /// The number's field (`File.first_block.name_ptr`).
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
     /// What the number leads to: `File.title`, or a string's characters
     /// `File.names[2].text (+2)`.
-    fn target_text(&self) -> String {
+    pub fn target_text(&self) -> String {
         match self.into {
             0 => self.target.clone(),
             k => format!("{} (+{k})", self.target),
@@ -212,14 +218,93 @@ pub fn number_places(read: &Node) -> HashSet<String> {
     out
 }
 
+/// What the stored numbers of one place of a schema say over the files
+/// read.
+#[derive(Debug, Default)]
+struct Numbers {
+    /// Files where it is not zero.
+    present: usize,
+    /// Files where it equals the position of something read.
+    matched: usize,
+    /// Some of the positions it equals (two tell it is no constant).
+    values: HashSet<u64>,
+    /// 4 bytes wide or more.
+    wide: bool,
+}
+
+impl Numbers {
+    /// Is this place an offset kept as a number? It equals a position in
+    /// nearly every file that holds it, and the positions differ (a version
+    /// number that equals one position in every file is a constant), or the
+    /// only file holds it, 4 bytes wide.
+    fn offset_like(&self) -> bool {
+        self.matched * 10 >= self.present * 9
+            && (self.values.len() >= 2 || (self.present == 1 && self.wide))
+    }
+}
+
+/// The stored numbers of a schema's places over many files: which places
+/// hold offsets kept as numbers, and which match a position by chance
+/// (`check`'s edit probe and `coverage` ask it).
+#[derive(Debug, Default)]
+pub struct NumberPlaces {
+    places: std::collections::HashMap<String, Numbers>,
+}
+
+impl NumberPlaces {
+    /// Adds one file: its [`number_places`] and its [`stored_offsets`].
+    pub fn add_file(&mut self, numbers: HashSet<String>, suspects: &[Suspect]) {
+        for place in numbers {
+            self.places.entry(place).or_default().present += 1;
+        }
+        let mut places: Vec<(String, u64, bool)> = suspects
+            .iter()
+            .map(|s| (s.place(), s.value, s.wide))
+            .collect();
+        places.sort();
+        places.dedup_by(|a, b| a.0 == b.0);
+        for (place, value, wide) in places {
+            let n = self.places.entry(place).or_default();
+            n.matched += 1;
+            n.wide |= wide;
+            if n.values.len() < 2 {
+                n.values.insert(value);
+            }
+        }
+    }
+
+    /// Is `s` an offset kept as a number, judged over every file added?
+    pub fn offset_like(&self, s: &Suspect) -> bool {
+        self.places
+            .get(&s.place())
+            .is_some_and(Numbers::offset_like)
+    }
+}
+
 /// Where a stored number is taken for an offset: past the first bytes,
 /// where small counts and sizes would match by chance.
 const MIN_OFFSET: u64 = 0x10;
 
-/// The stored numbers of a file read as `read` that equal the position of
-/// something read (a record, a list, a string, or a string's characters
-/// after a length of 1, 2 or 4 bytes).
-pub fn stored_offsets(read: &Node) -> Vec<Suspect> {
+/// The stored numbers of a file read by schema `c` as `read` that equal
+/// the position of something read (a record, a list, a string, or a
+/// string's characters after a length of 1, 2 or 4 bytes). A number the
+/// schema uses as an alignment (`align_by`) is explained by that use: data
+/// aligned to 4,096 that starts at 4,096 is no offset.
+pub fn stored_offsets(c: &Checked, read: &Node) -> Vec<Suspect> {
+    let alignments: HashSet<&str> = c
+        .schema
+        .types
+        .iter()
+        .filter_map(|t| match t {
+            TypeDef::Struct(st) => Some(st.fields.iter().filter_map(|f| f.align_by.as_deref())),
+            TypeDef::Union(_) => None,
+        })
+        .flatten()
+        .collect();
+    let an_alignment = |path: &str| {
+        let last = path.rsplit(['.', ':']).next().unwrap_or(path);
+        alignments.contains(last)
+    };
     // Records, lists and sections first; a string's characters only
     // where nothing else starts.
     let mut starts: std::collections::HashMap<u64, (&str, u64)> = Default::default();
@@ -262,6 +347,9 @@ pub fn stored_offsets(read: &Node) -> Vec<Suspect> {
         let Some(v) = position(value) else {
             return;
         };
+        if an_alignment(&n.path) {
+            return;
+        }
         let matched = starts.get(&v).or_else(|| chars.get(&v));
         if v > 0 {
             let t = tally.entry(place_of(&n.path)).or_default();
@@ -275,6 +363,7 @@ pub fn stored_offsets(read: &Node) -> Vec<Suspect> {
                     value: v,
                     wide: n.size >= 4,
                     at: n.offset,
+                    size: n.size,
                     target: target.to_owned(),
                     into,
                 });
@@ -450,6 +539,7 @@ impl Suspect {
             value: v.get("value")?.as_u64()?,
             wide: true,
             at: 0,
+            size: 0,
             target: v.get("target")?.as_str()?.to_owned(),
             into: v.get("into")?.as_u64()?,
         })

@@ -319,10 +319,13 @@ pub fn coverage_text(name: &str, cov: &Coverage) -> String {
         cov.padding,
         cov.unknown,
         cov.unexplained(),
-        cov.gaps.len()
+        cov.ranges()
     );
     for g in &cov.gaps {
         let _ = writeln!(out, "  {}", gap_text(g));
+    }
+    for p in &cov.stored_positions {
+        let _ = writeln!(out, "  {}", stored_position_text(p));
     }
     for o in &cov.overlaps {
         let _ = writeln!(out, "  {}", overlap_text(o));
@@ -335,6 +338,16 @@ pub fn overlap_text(o: &super::coverage::Overlap) -> String {
     format!(
         "overlap at 0x{:x}, {} byte(s) read two ways: by {} and by {}",
         o.offset, o.len, o.first, o.second
+    )
+}
+
+/// `stored number at 0x8, 4 byte(s): File.title_at holds the position of
+/// File.title …`
+pub fn stored_position_text(p: &super::coverage::StoredPosition) -> String {
+    format!(
+        "stored number at 0x{:x}, {} byte(s): {} holds the position of {}: unexplained until \
+         declared as an offset (`Ptr`)",
+        p.offset, p.len, p.field, p.target
     )
 }
 
@@ -372,7 +385,7 @@ impl Totals {
         self.unknown += cov.unknown;
         self.padding += cov.padding;
         self.unexplained += cov.unexplained();
-        self.gaps += cov.gaps.len() as u64;
+        self.gaps += cov.ranges() as u64;
     }
 
     /// `coverage of N files (B bytes): E explained (K in fields, P padding), U in unknown fields, X unexplained in G range(s); F failed to decode`

@@ -173,30 +173,6 @@ struct Pending {
 /// The edits that did not hold listed before the summary, without -v.
 const MAX_EDIT_LINES: usize = 20;
 
-/// The stored numbers of one place of the schema over the files checked.
-#[derive(Debug, Default)]
-struct Numbers {
-    /// Files where it is not zero.
-    present: usize,
-    /// Files where it equals the position of something read.
-    matched: usize,
-    /// Some of the positions it equals (two tell it is no constant).
-    values: std::collections::HashSet<u64>,
-    /// 4 bytes wide or more.
-    wide: bool,
-}
-
-impl Numbers {
-    /// Is this place an offset kept as a number? It equals a position in
-    /// nearly every file that holds it, and the positions differ (a version
-    /// number that equals one position in every file is a constant), or the
-    /// only file holds it, 4 bytes wide.
-    fn offset_like(&self) -> bool {
-        self.matched * 10 >= self.present * 9
-            && (self.values.len() >= 2 || (self.present == 1 && self.wide))
-    }
-}
-
 /// The edits one file is given, after every file is checked.
 struct Job {
     label: String,
@@ -316,12 +292,10 @@ pub fn run(args: &CheckArgs) -> ExitCode {
 fn probe(s: &mut Stream, given: Option<&Checked>) {
     let mut jobs = std::mem::take(&mut s.jobs);
     for job in &mut jobs {
-        let schema = job.pending.schema;
-        job.pending.suspects.retain(|x| {
-            s.numbers
-                .get(&(schema, x.place()))
-                .is_some_and(Numbers::offset_like)
-        });
+        let places = s.numbers.get(&job.pending.schema);
+        job.pending
+            .suspects
+            .retain(|x| places.is_some_and(|p| p.offset_like(x)));
     }
     let started = std::time::Instant::now();
     let bar = inputs::progress_bar("editing", jobs.len());
@@ -690,7 +664,7 @@ impl Pending {
             schema,
             variant: c.variants().iter().position(|v| std::ptr::eq(v, cv)),
             sites: interp::edits::sites(cv, &doc),
-            suspects: interp::edits::stored_offsets(node),
+            suspects: interp::edits::stored_offsets(cv, node),
             numbers: interp::edits::number_places(node),
             doc,
         }
@@ -934,7 +908,7 @@ struct Stream {
     /// The files given edits, in order.
     jobs: Vec<Job>,
     /// What the files' stored numbers say, by place.
-    numbers: std::collections::HashMap<(Option<Format>, String), Numbers>,
+    numbers: std::collections::HashMap<Option<Format>, interp::edits::NumberPlaces>,
     /// What the edit probe found, and how long it took.
     probed: Option<(Vec<(String, interp::edits::Report)>, std::time::Duration)>,
 }
@@ -1013,24 +987,10 @@ impl Stream {
                 continue;
             };
             let schema = pending.schema;
-            for place in std::mem::take(&mut pending.numbers) {
-                self.numbers.entry((schema, place)).or_default().present += 1;
-            }
-            let mut places: Vec<(String, u64, bool)> = pending
-                .suspects
-                .iter()
-                .map(|s| (s.place(), s.value, s.wide))
-                .collect();
-            places.sort();
-            places.dedup_by(|a, b| a.0 == b.0);
-            for (place, value, wide) in places {
-                let n = self.numbers.entry((schema, place)).or_default();
-                n.matched += 1;
-                n.wide |= wide;
-                if n.values.len() < 2 {
-                    n.values.insert(value);
-                }
-            }
+            self.numbers
+                .entry(schema)
+                .or_default()
+                .add_file(std::mem::take(&mut pending.numbers), &pending.suspects);
             pending
                 .sites
                 .retain(|s| self.claimed.insert((schema, s.place)));

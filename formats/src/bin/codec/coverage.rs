@@ -62,7 +62,7 @@ enum Outcome {
     Skipped,
     Failed(String),
     /// Coverage, and the decode error when only part of the file was read.
-    Covered(coverage::Coverage, Option<String>),
+    Covered(coverage::Coverage, Option<String>, Numbers),
 }
 
 /// Runs `codec coverage`. Exit status 0 when every file decoded, 1 when one
@@ -86,7 +86,7 @@ pub fn run(args: &CoverageArgs) -> ExitCode {
     let bar = crate::inputs::progress_bar("coverage", files.len());
     // Per input, a labelled outcome for it and for each file inside its
     // layers and archives.
-    let outcomes: Vec<Vec<(String, Outcome)>> = files
+    let mut outcomes: Vec<Vec<(String, Outcome)>> = files
         .par_iter()
         .map(|(path, entry)| {
             let label = crate::inputs::shown(&path.display().to_string()).into_owned();
@@ -114,6 +114,7 @@ pub fn run(args: &CoverageArgs) -> ExitCode {
         })
         .collect();
     bar.finish_and_clear();
+    doubt_stored_positions(&mut outcomes);
 
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -133,7 +134,7 @@ pub fn run(args: &CoverageArgs) -> ExitCode {
                     let _ = writeln!(text, "{}", serde_json::json!({"file": name, "error": e}));
                 }
             }
-            Outcome::Covered(cov, err) => {
+            Outcome::Covered(cov, err, _) => {
                 if let Some(e) = err {
                     totals.failed += 1;
                     if args.json {
@@ -221,6 +222,9 @@ fn file_text(name: &str, cov: &coverage::Coverage, all: bool) -> String {
         "  … {} more range(s) (--all-gaps lists them)",
         cov.gaps.len() - GAPS_SHOWN
     );
+    for p in &cov.stored_positions {
+        let _ = writeln!(s, "  {}", render::stored_position_text(p));
+    }
     for o in &cov.overlaps {
         let _ = writeln!(s, "  {}", render::overlap_text(o));
     }
@@ -275,5 +279,48 @@ fn one(
         &formats::interp_hooks::Glue,
     );
     let cov = coverage::coverage(checked, &decoded.root, data);
-    Outcome::Covered(cov, decoded.error.map(|e| e.to_string()))
+    let numbers = Numbers {
+        schema: checked.schema.name.clone(),
+        places: interp::edits::number_places(&decoded.root),
+        suspects: interp::edits::stored_offsets(checked, &decoded.root),
+    };
+    Outcome::Covered(cov, decoded.error.map(|e| e.to_string()), numbers)
+}
+
+/// A file's stored numbers, for the judgement over every file of which
+/// are offsets kept as numbers.
+struct Numbers {
+    /// The schema's name (the files of several formats are judged apart).
+    schema: String,
+    places: std::collections::HashSet<String>,
+    suspects: Vec<interp::edits::Suspect>,
+}
+
+/// Counts as unexplained, in each file's coverage, the stored numbers
+/// that hold where something starts at the places whose values do so in
+/// nearly every file (`check`'s judgement): offsets the schema keeps as
+/// numbers, which a name does not explain.
+fn doubt_stored_positions(outcomes: &mut [Vec<(String, Outcome)>]) {
+    let mut judged: std::collections::HashMap<String, interp::edits::NumberPlaces> =
+        Default::default();
+    for o in outcomes.iter_mut().flatten() {
+        if let Outcome::Covered(_, None, n) = &mut o.1 {
+            judged
+                .entry(n.schema.clone())
+                .or_default()
+                .add_file(std::mem::take(&mut n.places), &n.suspects);
+        }
+    }
+    for o in outcomes.iter_mut().flatten() {
+        if let Outcome::Covered(cov, None, n) = &mut o.1 {
+            let Some(places) = judged.get(&n.schema) else {
+                continue;
+            };
+            let offsets: Vec<interp::edits::Suspect> = std::mem::take(&mut n.suspects)
+                .into_iter()
+                .filter(|s| places.offset_like(s))
+                .collect();
+            cov.doubt_stored_positions(&offsets);
+        }
+    }
 }

@@ -825,7 +825,7 @@ fn schema_to_text(
     // The stored numbers that hold where something starts (most likely
     // offsets the schema keeps as numbers): `from-text` warns when the
     // edited document moves what one led to and the number stayed.
-    let positions: Vec<serde_json::Value> = codec_schema::interp::edits::stored_offsets(&node)
+    let positions: Vec<serde_json::Value> = codec_schema::interp::edits::stored_offsets(cv, &node)
         .iter()
         .filter(|s| s.wide)
         .map(codec_schema::interp::edits::Suspect::to_json)
