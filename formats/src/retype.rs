@@ -93,6 +93,83 @@ fn aamp(
     lists(&old.root, &new.root, "", &name, out);
 }
 
+/// Is a BYML node kind (its variant's name) a number?
+fn number(kind: &str) -> bool {
+    matches!(
+        kind,
+        "Int" | "UInt" | "Float" | "Double" | "Int64" | "UInt64"
+    )
+}
+
+/// A string among numbers that reads as numbers itself: `[1.6 2.4, 3.2]`
+/// (a comma left out) gives the string `"1.6 2.4"` where the rest of the
+/// array is floats. Found with no original at hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NumberLikeString {
+    /// Where (`Params.Bow.Points[0]`).
+    pub key: String,
+    pub text: String,
+}
+
+/// The [`NumberLikeString`]s of a BYML document's arrays (none for other
+/// formats: AAMP's buffers are typed).
+pub fn number_like_strings(new: &[u8]) -> Vec<NumberLikeString> {
+    fn node(n: &Node, at: &str, out: &mut Vec<NumberLikeString>) {
+        match n {
+            Node::Hash(h) => hash(h, at, out),
+            Node::Array(a) => array(a, at, out),
+            _ => {}
+        }
+    }
+    fn hash(h: &crate::byml::Hash, at: &str, out: &mut Vec<NumberLikeString>) {
+        for e in &h.entries {
+            let key = if at.is_empty() {
+                e.key.to_string()
+            } else {
+                format!("{at}.{}", e.key)
+            };
+            node(&e.value, &key, out);
+        }
+    }
+    fn array(a: &crate::byml::Array, at: &str, out: &mut Vec<NumberLikeString>) {
+        let numbers = a
+            .items
+            .iter()
+            .filter(|x| number(&variant::<Node>(x)))
+            .count();
+        for (i, x) in a.items.iter().enumerate() {
+            let x: &Node = &x;
+            match x {
+                Node::String(s) if numbers > 0 && numbers + 1 == a.items.len() => {
+                    let t: &str = &s[..];
+                    let reads_as_numbers = !t.trim().is_empty()
+                        && t.split_whitespace().all(|w| w.parse::<f64>().is_ok());
+                    if reads_as_numbers {
+                        out.push(NumberLikeString {
+                            key: format!("{at}[{i}]"),
+                            text: t.to_owned(),
+                        });
+                    }
+                }
+                other => node(other, &format!("{at}[{i}]"), out),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if !crate::byml::looks_like(new) {
+        return out;
+    }
+    let Ok((_, doc)) = crate::byml::decode(new) else {
+        return out;
+    };
+    match &doc.root {
+        Some(Container::Hash(h)) => hash(h, "", &mut out),
+        Some(Container::Array(a)) => array(a, "", &mut out),
+        _ => {}
+    }
+    out
+}
+
 fn byml(old: &Header, new: &Header, out: &mut Vec<TypeChange>) {
     fn node(a: &Node, b: &Node, at: &str, last: &str, out: &mut Vec<TypeChange>) {
         match (a, b) {
@@ -102,8 +179,6 @@ fn byml(old: &Header, new: &Header, out: &mut Vec<TypeChange>) {
                 let (was, now) = (variant(a), variant(b));
                 // A number that stays a number is not a change of kind a
                 // modder makes by mistake (1 → 1.5 is a float now).
-                let number =
-                    |v: &str| matches!(v, "Int" | "UInt" | "Float" | "Double" | "Int64" | "UInt64");
                 if was != now && !(number(&was) && number(&now)) {
                     out.push(TypeChange {
                         key: at.to_owned(),
@@ -129,6 +204,24 @@ fn byml(old: &Header, new: &Header, out: &mut Vec<TypeChange>) {
     }
     fn array(a: &crate::byml::Array, b: &crate::byml::Array, at: &str, out: &mut Vec<TypeChange>) {
         if a.items.len() != b.items.len() {
+            // Elements of one kind before: an element of another kind now
+            // (`[1.6 2.4, 3.2]`, a comma left out, is a string and a float
+            // where there were three floats).
+            let kinds: std::collections::BTreeSet<String> =
+                a.items.iter().map(|x| variant::<Node>(&x)).collect();
+            if let (1, Some(was)) = (kinds.len(), kinds.first()) {
+                for (i, y) in b.items.iter().enumerate() {
+                    let now = variant::<Node>(&y);
+                    if now != *was && !(number(was) && number(&now)) {
+                        out.push(TypeChange {
+                            key: format!("{at}[{i}]"),
+                            last: String::new(),
+                            was: format!("{was} (as every element of the array)"),
+                            now,
+                        });
+                    }
+                }
+            }
             return;
         }
         for (i, (x, y)) in a.items.iter().zip(&b.items).enumerate() {

@@ -540,3 +540,247 @@ fn the_grammar_takes_what_users_type() {
     ));
     assert!(o.starts_with("codec"), "{o}");
 }
+
+/// A romfs tree named anywhere finds its dictionary (issue 74: `codec check
+/// romfs` failed every zstd file, and only files below the root found it):
+/// the romfs folder, `.` inside it, the game dump above it. A folder with
+/// a zstd file whose dictionary is nowhere is a failure naming the file
+/// and the cause, for `check` and for `to-text` (which skipped the file in
+/// silence and said "no files of a supported format").
+#[test]
+#[cfg_attr(
+    corpus_missing_zstd,
+    ignore = "needs the zstd corpus (../shared/corpus/zstd), absent here"
+)]
+fn a_romfs_named_anywhere_finds_its_dictionary() {
+    let Some((dir, dict)) = zstd_corpus() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dump = tmp.path().join("dump");
+    let romfs = dump.join("romfs");
+    for sub in ["Pack/Actor", "Banc/MainField"] {
+        fs::create_dir_all(romfs.join(sub)).unwrap();
+    }
+    fs::copy(&dict, romfs.join("Pack/ZsDic.pack.zs")).unwrap();
+    for (from, to) in [
+        (
+            "A-4_Static.bcett.byml.zs",
+            "Banc/MainField/A-4_Static.bcett.byml.zs",
+        ),
+        (
+            "Armor_006_Upper.pack.zs",
+            "Pack/Actor/Armor_006_Upper.pack.zs",
+        ),
+    ] {
+        fs::copy(dir.join(from), romfs.join(to)).unwrap();
+    }
+    for (cwd, arg) in [
+        (tmp.path(), "dump/romfs"),
+        (romfs.as_path(), "."),
+        (tmp.path(), "dump"),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_codec"))
+            .current_dir(cwd)
+            .args(["check", arg])
+            .env_remove("CODEC_ZSTD_DICT")
+            .output()
+            .unwrap();
+        let out = ok(&o);
+        let last = out.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("checked ") && last.contains(" 0 failed"),
+            "{arg}: {out}"
+        );
+    }
+    let out = tmp.path().join("out");
+    let o = codec_env(
+        &[
+            OsStr::new("to-text"),
+            romfs.as_os_str(),
+            OsStr::new("-o"),
+            out.as_os_str(),
+        ],
+        None,
+    );
+    ok(&o);
+    assert!(
+        out.join("Banc/MainField/A-4_Static.bcett.byml.zs.yml")
+            .is_file()
+            || out.join("Banc/MainField/A-4_Static.bcett.yml").is_file()
+            || walk(&out)
+                .iter()
+                .any(|p| p.ends_with(".yml") && p.contains("A-4_Static")),
+        "{:?}",
+        walk(&out)
+    );
+    assert!(
+        walk(&out).iter().any(|p| p.contains("Armor_006_Upper")),
+        "{:?}",
+        walk(&out)
+    );
+
+    // No dictionary anywhere: a failure that names the file.
+    let bare = tmp.path().join("bare");
+    fs::create_dir_all(&bare).unwrap();
+    fs::copy(
+        dir.join("A-4_Static.bcett.byml.zs"),
+        bare.join("A-4_Static.bcett.byml.zs"),
+    )
+    .unwrap();
+    for args in [
+        vec![OsStr::new("check"), bare.as_os_str()],
+        vec![
+            OsStr::new("to-text"),
+            bare.as_os_str(),
+            OsStr::new("-o"),
+            tmp.path().join("out2").into_os_string().leak(),
+        ],
+    ] {
+        let o = codec_env(&args, None);
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "{:?}: {}",
+            args[0],
+            common::stdout(&o)
+        );
+        let e = common::stderr(&o);
+        assert!(
+            e.contains("A-4_Static.bcett.byml.zs") && e.contains("dictionary 2"),
+            "{:?}: {e}",
+            args[0]
+        );
+        assert!(!e.contains("no files of a supported format"), "{e}");
+    }
+}
+
+/// Every file under `dir`, as strings.
+fn walk(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p.display().to_string());
+            }
+        }
+    }
+    out
+}
+
+/// A value typo in the one-member flow (issue 74): `to-text PACK:MEMBER`,
+/// `DragForceStrong: 1.0` typed `1.O`, `from-text`, `archive replace`: the
+/// replacement is compared with the member it replaces (a warning, a
+/// refusal with `--strict`), with no original on disk. A float array with
+/// a comma left out (`[1.6 2.4, 3.2]`) is a warning of `from-text` itself.
+#[test]
+#[cfg_attr(
+    corpus_missing_zstd,
+    ignore = "needs the zstd corpus (../shared/corpus/zstd), absent here"
+)]
+fn a_value_typo_in_one_member_is_caught() {
+    let Some((dir, dict)) = zstd_corpus() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = tmp.path().join("Armor_006_Upper.pack.zs");
+    fs::copy(dir.join("Armor_006_Upper.pack.zs"), &pack).unwrap();
+    let member = "Phive/ClothReaction/Belt.phive__ClothReaction.bgyml";
+    let addressed = format!("{}:{member}", pack.display());
+    let text = tmp.path().join("Belt.yml");
+    ok(&codec_env(
+        &[
+            OsStr::new("to-text"),
+            OsStr::new(&addressed),
+            OsStr::new("-o"),
+            text.as_os_str(),
+        ],
+        Some(&dict),
+    ));
+    let yaml = fs::read_to_string(&text).unwrap();
+    assert!(yaml.contains("DragForceStrong: 1.0"), "{yaml}");
+    fs::write(
+        &text,
+        yaml.replace("DragForceStrong: 1.0", "DragForceStrong: 1.O"),
+    )
+    .unwrap();
+    let bin = tmp.path().join("Belt.bgyml");
+    ok(&codec_env(
+        &[
+            OsStr::new("from-text"),
+            text.as_os_str(),
+            OsStr::new("-o"),
+            bin.as_os_str(),
+        ],
+        Some(&dict),
+    ));
+    let pair = format!("{member}={}", bin.display());
+    let replace = |strict: bool| {
+        let out = tmp.path().join(if strict {
+            "strict.pack.zs"
+        } else {
+            "out.pack.zs"
+        });
+        let mut args = vec![
+            OsStr::new("archive"),
+            OsStr::new("replace"),
+            pack.as_os_str(),
+            OsStr::new(&pair),
+            OsStr::new("-o"),
+            out.as_os_str(),
+        ]
+        .into_iter()
+        .map(ToOwned::to_owned)
+        .collect::<Vec<_>>();
+        if strict {
+            args.push("--strict".into());
+        }
+        let args: Vec<&OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        (codec_env(&args, Some(&dict)), out)
+    };
+    let (o, out) = replace(false);
+    ok(&o);
+    assert!(out.is_file());
+    let e = common::stderr(&o);
+    assert!(
+        e.contains(&format!(
+            "{member}: DragForceStrong was Float in the member it replaces, and is String in"
+        )),
+        "{e}"
+    );
+    let (o, out) = replace(true);
+    assert!(!o.status.success());
+    assert!(common::stderr(&o).contains("(--strict)"));
+    assert!(!out.exists(), "nothing written with --strict");
+
+    // A comma left out in a float array.
+    let arrays = tmp.path().join("arrays.yml");
+    fs::write(
+        &arrays,
+        "# BYML version 2, little-endian\nPoints: [1.6 2.4, 3.2]\nName: x\n",
+    )
+    .unwrap();
+    let o = codec_env(
+        &[
+            OsStr::new("from-text"),
+            OsStr::new("--format"),
+            OsStr::new("byml"),
+            arrays.as_os_str(),
+            OsStr::new("-o"),
+            tmp.path().join("arrays.byml").as_os_str(),
+        ],
+        None,
+    );
+    ok(&o);
+    assert!(
+        common::stderr(&o).contains(
+            "Points[0] is the string \"1.6 2.4\" in an array of numbers (a comma left out?)"
+        ),
+        "{}",
+        common::stderr(&o)
+    );
+}

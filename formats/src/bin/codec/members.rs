@@ -121,6 +121,11 @@ struct Edit {
     /// Replace OUT if it exists (ARCHIVE itself is always rewritten).
     #[arg(short, long)]
     force: bool,
+    /// Refuse a replacement that changes a value's type from the one it has
+    /// in the member it replaces (`9O.0` typed for `90.0` is a string);
+    /// without it, each such change is a warning.
+    #[arg(long)]
+    strict: bool,
 }
 
 /// An archive opened through its layers.
@@ -513,7 +518,26 @@ fn edit(e: &Edit, dicts: &Dictionaries, kind: EditKind) -> Result<String, String
         }
         let bytes =
             std::fs::read(file).map_err(|err| format!("{file}: {}", formats::io_message(&err)))?;
-        let exists = a.sarc.nodes.iter().any(|n| n.name == name);
+        let old = a.sarc.nodes.iter().find(|n| n.name == name);
+        if let Some(old) = old {
+            // The new member's values against the member it replaces: a
+            // typo that made a number a string still encodes.
+            let names = formats::aamp::names::NameTable::from_env().unwrap_or_default();
+            for c in formats::retype::changes(&old.data.value, &bytes, &names) {
+                let what = format!(
+                    "{}:{name}: {} was {} in the member it replaces, and is {} in {file}",
+                    e.archive.display(),
+                    c.key,
+                    c.was,
+                    c.now
+                );
+                if e.strict {
+                    return Err(format!("{what} (--strict)"));
+                }
+                eprintln!("codec: warning: {what}");
+            }
+        }
+        let exists = old.is_some();
         match (kind, exists) {
             (EditKind::Add, true) => {
                 return Err(format!(

@@ -5,9 +5,11 @@
 //!
 //! Dictionaries: the files of `--zstd-dict`, else those of
 //! `$CODEC_ZSTD_DICT` (separated like PATH); and, unnamed, the game's own
-//! `Pack/ZsDic.pack.zs` when an input lies inside a romfs tree (any folder
-//! above it that holds one). Each frame names the dictionary it needs by
-//! id, so loading one too many is harmless.
+//! `Pack/ZsDic.pack.zs` when an input is a romfs tree or lies in one, named
+//! anywhere: a file inside it, the romfs folder itself, or a folder up to
+//! two levels above the romfs (a game dump holding `romfs/`). Each frame
+//! names the dictionary it needs by id, so loading one too many is
+//! harmless.
 
 use formats::layer::{peel, Dictionaries};
 use std::io::Read;
@@ -79,13 +81,50 @@ fn load(dicts: &mut Dictionaries, path: &Path) -> Result<usize, String> {
     dicts.add_file(&data)
 }
 
-/// The `Pack/ZsDic.pack.zs` of the romfs tree `file` lies in, if any.
-fn romfs_dictionaries(file: &Path) -> Option<PathBuf> {
-    let file = std::fs::canonicalize(file).ok()?;
-    file.ancestors()
-        .skip(1)
+/// How many folders below a folder named on the command line the romfs
+/// dictionaries are looked for (`dump/romfs/Pack/ZsDic.pack.zs` from
+/// `dump`).
+const ROMFS_SEARCH_DEPTH: usize = 2;
+
+/// The `Pack/ZsDic.pack.zs` of the romfs tree `input` lies in (the folder
+/// itself, or one above it), or, for a folder, of a romfs tree inside it
+/// (up to [`ROMFS_SEARCH_DEPTH`] folders down, symbolic links not
+/// followed; the first found in name order).
+fn romfs_dictionaries(input: &Path) -> Option<PathBuf> {
+    let input = std::fs::canonicalize(input).ok()?;
+    let skip = usize::from(!input.is_dir());
+    if let Some(found) = input
+        .ancestors()
+        .skip(skip)
         .map(|dir| dir.join(ROMFS_DICTS))
         .find(|p| p.is_file())
+    {
+        return Some(found);
+    }
+    let mut level = vec![input];
+    for _ in 0..ROMFS_SEARCH_DEPTH {
+        let mut next = Vec::new();
+        for dir in &level {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            let mut children: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .map(|e| e.path())
+                .collect();
+            children.sort();
+            for child in children {
+                let p = child.join(ROMFS_DICTS);
+                if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file()) {
+                    return Some(p);
+                }
+                next.push(child);
+            }
+        }
+        level = next;
+    }
+    None
 }
 
 /// `ARCHIVE:MEMBER` split, when `path` itself does not exist and a prefix

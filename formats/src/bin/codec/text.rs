@@ -296,8 +296,11 @@ pub fn run_to_text(args: &ToTextArgs) -> ExitCode {
         let peeled = match data.map(|d| crate::archive::open(d, &dicts)) {
             Some(Opened::Compressed(peeled)) => {
                 // A compressed single file: converted when named, or
-                // when what it holds has a text form.
+                // when what it holds has a text form; one that cannot be
+                // opened (its dictionary not found) is a failure, not a
+                // file skipped in silence.
                 let convertible = named
+                    || peeled.is_err()
                     || peeled.as_ref().is_ok_and(|p| {
                         matches!(Format::detect(&p.inner), Some(Format::Aamp | Format::Byml))
                     });
@@ -1036,6 +1039,20 @@ fn from_text(
             ))
         }
     };
+    // A string among numbers that reads as numbers (a comma left out):
+    // wrong with or without the original.
+    for c in formats::retype::number_like_strings(&bytes) {
+        let what = format!(
+            "{}: {} is the string {:?} in an array of numbers (a comma left out?)",
+            input.display(),
+            c.key,
+            c.text
+        );
+        if args.strict {
+            return Err(format!("{what} (--strict)"));
+        }
+        eprintln!("codec: warning: {what}");
+    }
     // An edit that changes a value's type from the file being replaced.
     if let Some(old) = target
         .path()
