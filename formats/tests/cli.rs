@@ -601,7 +601,7 @@ fn variant_names_a_byml_variant() {
 /// `to-text` of a compressed single file converts what its layers hold
 /// (peeled once, by the test that tells it from an archive); a broken
 /// layer, named, fails with its offset; in a folder, a compressed file of
-/// no text format and a broken one are passed over.
+/// no text format is passed over, and a broken one fails the run.
 #[test]
 fn to_text_converts_a_compressed_file_and_names_a_broken_layer() {
     use formats::layer::yaz0;
@@ -637,11 +637,19 @@ fn to_text_converts_a_compressed_file_and_names_a_broken_layer() {
     );
 
     fs::remove_file(dir.path().join("in/a.sbxml.yml")).unwrap();
+    // In a folder: the good file converted, the broken layer a failure
+    // with its reason (it was skipped in silence: issue 74), the layer of
+    // content with no text form skipped.
     let out = codec([
         std::ffi::OsStr::new("to-text"),
         dir.path().join("in").as_os_str(),
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("b.sbxml: Yaz0 at offset 0x"),
+        "{}",
+        stderr(&out)
+    );
     assert!(dir.path().join("in/a.sbxml.yml").is_file());
     assert!(!dir.path().join("in/b.sbxml.yml").exists());
     assert!(!dir.path().join("in/c.szs.yml").exists());

@@ -10,8 +10,10 @@
 //! largest BDAT and BYML files is printed (not asserted).
 //!
 //! Needs `chromium` and `chromedriver` (Debian's `chromium` and
-//! `chromium-driver`, which `.ci/run` installs). Without them the test
-//! says so and passes, unless `CODEC_REQUIRE_BROWSER` is set (CI sets it).
+//! `chromium-driver`, which `.ci/run` installs). Without them the tests are
+//! ignored, with the reason in `cargo test`'s list (the build script sets
+//! `cfg(browser_missing)`), unless `CODEC_REQUIRE_BROWSER` is set (CI sets
+//! it): then they run and fail naming what is missing.
 
 mod common;
 
@@ -385,6 +387,10 @@ fn raw_get(url: &str, host: Option<&str>) -> u16 {
 }
 
 #[test]
+#[cfg_attr(
+    browser_missing,
+    ignore = "needs /usr/bin/chromium and /usr/bin/chromedriver (apt-get install chromium chromium-driver)"
+)]
 fn the_page_shows_links_edits_and_saves_files() {
     let Some(browser) = Browser::start() else {
         return;
@@ -633,6 +639,10 @@ fn the_page_shows_links_edits_and_saves_files() {
 /// The first paint of the corpus's largest BDAT and BYML files, printed
 /// for the log (not asserted: a timed test would be flaky).
 #[test]
+#[cfg_attr(
+    browser_missing,
+    ignore = "needs /usr/bin/chromium and /usr/bin/chromedriver (apt-get install chromium chromium-driver)"
+)]
 fn first_paint_of_large_corpus_files() {
     let mut picks = Vec::new();
     for (format, ext) in [("bdat", "bdat"), ("byml", "byml")] {
