@@ -753,33 +753,9 @@ fn check_never_calls_a_file_that_lost_bytes_equivalent() {
 /// the title at 0x1a. Written into `dir`; the schema's path and the file's.
 fn stored_offset_fixture(dir: &Path) -> (PathBuf, PathBuf) {
     let schema = dir.join("stored.ron");
-    std::fs::write(
-        &schema,
-        r#"Schema(name: "t", endian: Little, root: "File",
-    sections: [Section(name: "names"), Section(name: "title")],
-    types: [
-    Struct(name: "File", fields: [
-        (name: "magic", type: Magic("EP")),
-        (name: "n", type: U16, derive: Count("names")),
-        (name: "names", type: Ptr(width: U32, to: List(of: Named("Name"), count: Field("n")), section: "names")),
-        (name: "title_at", type: U32, doc: "Where the title starts: a stored number."),
-        (name: "title", type: Ptr(width: U32, to: CString(), section: "title")),
-        (name: "pad", type: U32),
-    ]),
-    Struct(name: "Name", fields: [(name: "text", type: CString())]),
-])"#,
-    )
-    .unwrap();
-    let mut d = b"EP".to_vec();
-    for x in [2u16.to_le_bytes().to_vec(), 0x14u32.to_le_bytes().to_vec()] {
-        d.extend_from_slice(&x);
-    }
-    for x in [0x1au32, 0x1a, 0] {
-        d.extend_from_slice(&x.to_le_bytes());
-    }
-    d.extend_from_slice(b"ab\0cd\0T\0");
+    std::fs::write(&schema, common::STORED_OFFSET_SCHEMA).unwrap();
     let file = dir.join("a.bin");
-    std::fs::write(&file, d).unwrap();
+    std::fs::write(&file, common::stored_offset_file(&["ab", "cd"], "T")).unwrap();
     (schema, file)
 }
 

@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+mod common;
+
 /// Files written.
 const FILES: usize = 24;
 /// The file whose `unknown_0x18` is one more than its item count.
@@ -409,41 +411,16 @@ fn a_survey_warns_of_bytes_read_two_ways() {
 fn a_known_number_that_is_an_offset_is_suspicious() {
     let dir = tempfile::tempdir().unwrap();
     let schema = dir.path().join("stored.ron");
-    fs::write(
-        &schema,
-        r#"Schema(name: "t", endian: Little, root: "File",
-    sections: [Section(name: "names"), Section(name: "title")],
-    types: [
-    Struct(name: "File", fields: [
-        (name: "magic", type: Magic("EP")),
-        (name: "n", type: U16, derive: Count("names")),
-        (name: "names", type: Ptr(width: U32, to: List(of: Named("Name"), count: Field("n")), section: "names")),
-        (name: "title_at", type: U32, doc: "Where the title starts."),
-        (name: "title", type: Ptr(width: U32, to: CString(), section: "title")),
-        (name: "pad", type: U32),
-    ]),
-    Struct(name: "Name", fields: [(name: "text", type: CString())]),
-])"#,
-    )
-    .unwrap();
+    fs::write(&schema, common::STORED_OFFSET_SCHEMA).unwrap();
     for (i, names) in [&["a", "bc"][..], &["abc"], &["x", "yy", "zzzz"]]
         .iter()
         .enumerate()
     {
-        let mut body = Vec::new();
-        for n in names.iter() {
-            body.extend_from_slice(n.as_bytes());
-            body.push(0);
-        }
-        let title = 0x14 + body.len() as u32;
-        let mut d = b"EP".to_vec();
-        d.extend_from_slice(&(names.len() as u16).to_le_bytes());
-        for x in [0x14u32, title, title, 0] {
-            d.extend_from_slice(&x.to_le_bytes());
-        }
-        d.extend_from_slice(&body);
-        d.extend_from_slice(b"Title\0");
-        fs::write(dir.path().join(format!("{i}.bin")), d).unwrap();
+        fs::write(
+            dir.path().join(format!("{i}.bin")),
+            common::stored_offset_file(names, "Title"),
+        )
+        .unwrap();
     }
     let out = Command::new(env!("CARGO_BIN_EXE_codec"))
         .arg("survey")

@@ -258,3 +258,39 @@ pub fn explore(cwd: &Path, files: &[PathBuf]) -> (std::process::Child, String) {
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
     (child, url)
 }
+
+/// A schema that keeps an offset as a stored number (issue 72): a count, an
+/// offset to the names, `title_at` (the title's position, a plain `U32`),
+/// an offset to the title, a pad.
+pub const STORED_OFFSET_SCHEMA: &str = r#"Schema(name: "t", endian: Little, root: "File",
+    sections: [Section(name: "names"), Section(name: "title")],
+    types: [
+    Struct(name: "File", fields: [
+        (name: "magic", type: Magic("EP")),
+        (name: "n", type: U16, derive: Count("names")),
+        (name: "names", type: Ptr(width: U32, to: List(of: Named("Name"), count: Field("n")), section: "names")),
+        (name: "title_at", type: U32, doc: "Where the title starts: a stored number."),
+        (name: "title", type: Ptr(width: U32, to: CString(), section: "title")),
+        (name: "pad", type: U32),
+    ]),
+    Struct(name: "Name", fields: [(name: "text", type: CString())]),
+])"#;
+
+/// A file of [`STORED_OFFSET_SCHEMA`]: the names at 0x14, then the title.
+pub fn stored_offset_file(names: &[&str], title: &str) -> Vec<u8> {
+    let mut body = Vec::new();
+    for n in names {
+        body.extend_from_slice(n.as_bytes());
+        body.push(0);
+    }
+    let at = 0x14 + body.len() as u32;
+    let mut d = b"EP".to_vec();
+    d.extend_from_slice(&(names.len() as u16).to_le_bytes());
+    for x in [0x14u32, at, at, 0] {
+        d.extend_from_slice(&x.to_le_bytes());
+    }
+    d.extend_from_slice(&body);
+    d.extend_from_slice(title.as_bytes());
+    d.push(0);
+    d
+}

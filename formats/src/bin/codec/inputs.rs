@@ -216,3 +216,14 @@ impl Throughput {
 }
 
 pub use formats::{io_message, shown};
+
+/// A warning about what a user wrote (a value's type changed, a stored
+/// number left behind): printed, or with `--strict` the error that stops
+/// the command.
+pub fn warn_or_refuse(what: String, strict: bool) -> Result<(), String> {
+    if strict {
+        return Err(format!("{what} (--strict)"));
+    }
+    eprintln!("codec: warning: {what}");
+    Ok(())
+}

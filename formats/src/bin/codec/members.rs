@@ -531,10 +531,7 @@ fn edit(e: &Edit, dicts: &Dictionaries, kind: EditKind) -> Result<String, String
                     c.was,
                     c.now
                 );
-                if e.strict {
-                    return Err(format!("{what} (--strict)"));
-                }
-                eprintln!("codec: warning: {what}");
+                crate::inputs::warn_or_refuse(what, e.strict)?;
             }
         }
         let exists = old.is_some();

@@ -898,10 +898,7 @@ fn schema_from_text(
             codec_schema::interp::decode_partial_with(&cv, &bytes, Default::default(), &glue);
         for line in codec_schema::interp::edits::stale_numbers(&back.root, &suspects) {
             let what = format!("{}: {line}", input.display());
-            if args.strict {
-                return Err(format!("{what} (--strict)"));
-            }
-            eprintln!("codec: warning: {what}");
+            crate::inputs::warn_or_refuse(what, args.strict)?;
         }
     }
     let bytes = formats::layer::wrap(bytes, &layers, dicts).map_err(at)?;
@@ -1048,10 +1045,7 @@ fn from_text(
             c.key,
             c.text
         );
-        if args.strict {
-            return Err(format!("{what} (--strict)"));
-        }
-        eprintln!("codec: warning: {what}");
+        crate::inputs::warn_or_refuse(what, args.strict)?;
     }
     // An edit that changes a value's type from the file being replaced.
     if let Some(old) = target
@@ -1070,10 +1064,7 @@ fn from_text(
                 c.was,
                 c.now
             );
-            if args.strict {
-                return Err(format!("{what} (--strict)"));
-            }
-            eprintln!("codec: warning: {what}");
+            crate::inputs::warn_or_refuse(what, args.strict)?;
         }
     }
     // The layers the text's comment names (a compressed file's text).
