@@ -7,7 +7,9 @@
 
 use std::path::PathBuf;
 
-const FORMATS: [&str; 7] = ["aamp", "ainb", "bdat", "byml", "sarc", "yaz0", "zstd"];
+const FORMATS: [&str; 8] = [
+    "aamp", "ainb", "bdat", "byml", "msbt", "sarc", "yaz0", "zstd",
+];
 
 /// What the browser tests drive (`formats/tests/explore_browser.rs`).
 const BROWSER: [&str; 2] = ["/usr/bin/chromium", "/usr/bin/chromedriver"];

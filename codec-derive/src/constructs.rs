@@ -172,7 +172,9 @@ impl Gen<'_> {
 /// What the checker accepts and the schema interpreter reads and writes,
 /// but this generator does not emit yet: refused by name at compile time,
 /// never generated wrong. Today: a list counted by a field (or a stored
-/// count) whose elements differ in size, read one after the other.
+/// count) whose elements differ in size, anywhere but as a record's own
+/// field (a record's field is read one element after the other, and the
+/// record goes on where they end).
 pub(crate) fn ungenerated(c: &codec_schema::Checked) -> Vec<codec_schema::Diagnostic> {
     use codec_schema::locate::Step;
     use codec_schema::{Count, TypeDef};
@@ -185,9 +187,8 @@ pub(crate) fn ungenerated(c: &codec_schema::Checked) -> Vec<codec_schema::Diagno
             return None;
         }
         match t {
-            Type::Text { .. } | Type::HashSlots { .. } => Some(t),
             Type::List { of, count }
-                if !matches!(**count, Count::ToNext) && c.fixed_size(of).is_none() =>
+                if depth > 0 && !matches!(**count, Count::ToNext) && c.fixed_size(of).is_none() =>
             {
                 Some(of)
             }
@@ -204,26 +205,12 @@ pub(crate) fn ungenerated(c: &codec_schema::Checked) -> Vec<codec_schema::Diagno
                 out.push(codec_schema::Diagnostic {
                     item: format!("types/{}/fields/{fi}", st.name),
                     pos: c.position(&[Step::from("types"), Step::Index(ti), Step::from("fields"), Step::Index(fi)]),
-                    message: match of {
-                        Type::HashSlots { .. } => format!(
-                            "`{}.{}`: a table of hash slots ({}) is not generated yet",
-                            st.name,
-                            f.name,
-                            codec_schema::docs::type_label(of)
-                        ),
-                        Type::Text { .. } => format!(
-                            "`{}.{}`: text with control records ({}) is not generated yet",
-                            st.name,
-                            f.name,
-                            codec_schema::docs::type_label(of)
-                        ),
-                        _ => format!(
-                            "`{}.{}`: a counted list of elements that differ in size ({}) is not generated yet",
-                            st.name,
-                            f.name,
-                            codec_schema::docs::type_label(of)
-                        ),
-                    },
+                    message: format!(
+                        "`{}.{}`: a counted list of elements that differ in size ({}) inside another list or behind an offset is not generated yet",
+                        st.name,
+                        f.name,
+                        codec_schema::docs::type_label(of)
+                    ),
                     hint: Some("the schema interpreter reads and writes it: `codec check --schema`".into()),
                 });
             }
@@ -721,6 +708,10 @@ impl Gen<'_> {
                 Some(quote! { #target #tn::decode_unit(r, t, #at) })
             }
             Type::Hash { .. } => Some(quote! { #target let _ = t; Ok(()) }),
+            t @ Type::Text { .. } => {
+                let read = self.inline_read(t, quote!(t), &s.name, field);
+                Some(quote! { #target #read.map(|(v, _)| v) })
+            }
             Type::Rows { cells, count, .. } => {
                 let n = match &**count {
                     Count::Field(c) => {
@@ -919,6 +910,21 @@ impl Gen<'_> {
                 };
             };
             return (reads, follows);
+        }
+        if self.c.fixed_size(of).is_none() {
+            // Elements that differ in size (MSBT's blocks): one after the
+            // other; the record goes on where the last one ends.
+            let lty = self.list_ty(of, &s.name, fname);
+            let list = self.list_read_ending(of, n, quote!(p), &at, &s.name, fname, true);
+            let reads = quote! {
+                let #at = p;
+                let (#v, next): (#lty, u64) = match (|| -> #rt::DecodeResult<(#lty, u64)> { #list })() {
+                    Ok(v) => v,
+                    Err(e) => return Err(e.in_field(#fname)),
+                };
+                p = next;
+            };
+            return (reads, TokenStream::new());
         }
         let esize = self.c.fixed_size(of).unwrap_or(1);
         let lty = self.list_ty(of, &s.name, fname);

@@ -289,7 +289,10 @@ impl Gen<'_> {
                         p = next;
                     });
                 }
-                FieldRead::HashSlots(t) | FieldRead::Inline(t) => {
+                FieldRead::HashSlots(t) => {
+                    reads.extend(self.hash_slots_read(s, fname, t));
+                }
+                FieldRead::Inline(t) => {
                     let read = self.inline_read(t, quote!(p), &s.name, fname);
                     reads.extend(quote! {
                         let (#v, next) = match #read { Ok(v) => v, Err(e) => return Err(e.in_field(#fname)) };
@@ -712,6 +715,23 @@ impl Gen<'_> {
         owner: &str,
         field: &str,
     ) -> TokenStream {
+        self.list_read_ending(of, n, start, at, owner, field, false)
+    }
+
+    /// [`Gen::list_read`], ending in `Ok((list, end))` when `ends`: the
+    /// position after the last element, for elements that differ in size
+    /// (read one after the other; the record goes on where they end).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn list_read_ending(
+        &self,
+        of: &Type,
+        n: TokenStream,
+        start: TokenStream,
+        at: &proc_macro2::Ident,
+        owner: &str,
+        field: &str,
+        ends: bool,
+    ) -> TokenStream {
         let rt = RT();
         let esize = self.c.fixed_size(of).unwrap_or(1).max(1);
         let ety = self.rust_ty(of, owner, field);
@@ -743,17 +763,29 @@ impl Gen<'_> {
                 }
             }
         };
+        let (empty, done) = if ends {
+            // Only elements read one by one (`q`) differ in size.
+            (
+                quote!(Ok((::std::default::Default::default(), start))),
+                quote!(Ok((out.into(), q))),
+            )
+        } else {
+            (
+                quote!(Ok(::std::default::Default::default())),
+                quote!(Ok(out)),
+            )
+        };
         quote! {
             let n: u64 = #n;
             let start: u64 = #start;
             r.check_count(#at, start, n, #esize)?;
             if n == 0 {
-                return Ok(::std::default::Default::default());
+                return #empty;
             }
             r.enter(#at, start, n * #esize)?;
             #body
             r.leave();
-            Ok(out)
+            #done
         }
     }
 
@@ -773,11 +805,23 @@ impl Gen<'_> {
             Type::U8 => prim(quote!(u8), 1),
             // Read by its record (`decode_struct`), which knows its start.
             Type::Pad { .. } => quote!(compile_error!("padding stands only in a record")),
-            Type::Text { .. } => quote!(compile_error!(
-                "text with control records is not generated yet"
-            )),
+            Type::Text {
+                tags,
+                encoding,
+                lossless,
+            } => {
+                let unit = encoding.unit();
+                let (opens, record) = self.text_tags(tags.as_deref());
+                quote! {{
+                    let s: u64 = #start;
+                    #rt::tagged_text::read(r, s, #unit, #lossless, #opens, #record)
+                }}
+            }
+            // Read by its record (`hash_slots_read`), which knows the slot count.
             Type::HashSlots { .. } => {
-                quote!(compile_error!("tables of hash slots are not generated yet"))
+                quote!(compile_error!(
+                    "a table of hash slots stands only in a record"
+                ))
             }
             Type::U16 => prim(quote!(u16), 2),
             Type::U24 => prim(quote!(u24), 3),

@@ -288,10 +288,21 @@ impl Gen<'_> {
                     writes.extend(self.words_write(s, f, union, true));
                     continue;
                 }
-                // Refused by name before code is generated (`ungenerated`).
-                FieldWrite::HashSlots { .. } => {
-                    let msg = format!("`{what}`: hash slot tables are not generated yet");
-                    writes.extend(quote!(compile_error!(#msg);));
+                FieldWrite::HashSlots { slots, width } => {
+                    writes.extend(self.hash_slots_write(slots, width, &fid, &what));
+                    let Type::HashSlots { section, .. } = &f.ty else {
+                        continue;
+                    };
+                    let Some(off) = off else {
+                        return Err(Gen::err(format!(
+                            "`{what}`: a table of hash slots must be at a fixed offset of its record"
+                        )));
+                    };
+                    let si = self.c.section_id(section).unwrap_or(0);
+                    let place = self.hash_slots_place(&f.ty, &fid, *off, &what);
+                    own.extend(quote! {
+                        if sec == #si { #place }
+                    });
                     continue;
                 }
                 FieldWrite::InternedTable { ptr: p } => {
@@ -845,11 +856,12 @@ impl Gen<'_> {
             Type::U8 => quote!(w.put_u8(*#v);),
             // Written by its record (`encode_struct`), which knows its start.
             Type::Pad { .. } => quote!(compile_error!("padding stands only in a record");),
-            Type::Text { .. } => {
-                quote!(compile_error!("text with control records is not generated yet");)
+            Type::Text { tags, encoding, .. } => {
+                self.text_write(tags.as_deref(), encoding.unit(), v, what)
             }
+            // Written by its record, which places the slots' records.
             Type::HashSlots { .. } => {
-                quote!(compile_error!("tables of hash slots are not generated yet");)
+                quote!(compile_error!("a table of hash slots stands only in a record");)
             }
             Type::U16
             | Type::U32

@@ -17,6 +17,7 @@ mod encode;
 mod inline;
 mod layout;
 mod names;
+mod text_slots;
 mod tree;
 mod types;
 mod view;

@@ -29,8 +29,19 @@ impl Gen<'_> {
     pub(crate) fn rust_ty(&self, t: &Type, owner: &str, field: &str) -> TokenStream {
         match t {
             Type::U8 | Type::Pad { .. } => quote!(u8),
-            // Refused before generating (`constructs::ungenerated`).
-            Type::Text { .. } | Type::HashSlots { .. } => quote!(()),
+            // Text with control records: its parts (`codec_runtime::tagged_text`).
+            Type::Text { tags, .. } => {
+                let t = tags.as_deref().map_or(quote!(()), |u| {
+                    let id = ident(u);
+                    quote!(#id)
+                });
+                quote!(::std::vec::Vec<::codec_runtime::TextPart<#t>>)
+            }
+            // The records of every slot, in slot order.
+            Type::HashSlots { of, .. } => {
+                let id = ident(of);
+                quote!(::std::vec::Vec<#id>)
+            }
             Type::U16 => quote!(u16),
             Type::U24 | Type::U32 => quote!(u32),
             Type::U64 => quote!(u64),
@@ -278,7 +289,16 @@ impl Gen<'_> {
         // A row region's cell that points at a string holds the string's
         // index in the rows' string list.
         let cells = self.is_cell_union(&u.name);
-        let variants = u.variants.iter().map(|v| {
+        // Variants of one name (one per schema variant, told apart by
+        // `when`: MSBT's block magics in either byte order) are one Rust
+        // variant; its `tag()` is the first one's.
+        let mut seen = std::collections::HashSet::new();
+        let firsts: Vec<&codec_schema::Variant> = u
+            .variants
+            .iter()
+            .filter(|v| seen.insert(v.name.as_str()))
+            .collect();
+        let variants = firsts.iter().map(|v| {
             let vn = ident(&v.name);
             let ty = if cells && matches!(v.ty, Type::Ptr(_)) {
                 quote!(u32)
@@ -289,12 +309,12 @@ impl Gen<'_> {
             let ser = self.serde_with(&v.ty, self.boxed_payload(&v.ty));
             quote! { #d #vn(#ser #ty) }
         });
-        let tags = u.variants.iter().map(|v| {
+        let tags = firsts.iter().map(|v| {
             let vn = ident(&v.name);
             let t = v.tag;
             quote! { Self::#vn(_) => #t }
         });
-        let names = u.variants.iter().map(|v| {
+        let names = firsts.iter().map(|v| {
             let vn = ident(&v.name);
             let s = &v.name;
             quote! { Self::#vn(_) => #s }
@@ -317,7 +337,7 @@ impl Gen<'_> {
                 quote! { #[doc = #d] pub const #id: u64 = #t; }
             })
         });
-        let by_name = u.variants.iter().map(|v| {
+        let by_name = firsts.iter().map(|v| {
             let s = &v.name;
             let t = v.tag;
             quote! { #s => ::std::option::Option::Some(#t) }

@@ -282,3 +282,90 @@ impl<'de, A: de::VariantAccess<'de>> EnumAccess<'de> for Replay<A> {
         Ok((seed.deserialize(name)?, self.variant))
     }
 }
+
+/// A part of text with control records: characters as a string, a record
+/// as its union's variant, bytes that are no text as the variant
+/// `Text::Bytes` holding them (the schema interpreter's generic form).
+impl<T: Serialize> Serialize for crate::tagged_text::TextPart<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use crate::tagged_text::{TextPart, BYTES_UNION, BYTES_VARIANT};
+        /// The bytes as bytes, not as a sequence of numbers.
+        struct Octets<'a>(&'a [u8]);
+        impl Serialize for Octets<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(self.0)
+            }
+        }
+        match self {
+            TextPart::Chars(c) => s.serialize_str(c),
+            TextPart::Record(v) => v.serialize(s),
+            TextPart::Bytes(b) => {
+                s.serialize_newtype_variant(BYTES_UNION, 0, BYTES_VARIANT, &Octets(b))
+            }
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for crate::tagged_text::TextPart<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use crate::tagged_text::{TextPart, BYTES_VARIANT};
+        struct PartVisitor<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for PartVisitor<T> {
+            type Value = TextPart<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("characters, a control record or `Text::Bytes`")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(TextPart::Chars(v.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(TextPart::Chars(v))
+            }
+            fn visit_enum<A: EnumAccess<'de>>(self, a: A) -> Result<Self::Value, A::Error> {
+                use serde::de::VariantAccess;
+                let (name, variant): (String, _) = a.variant()?;
+                if name == BYTES_VARIANT {
+                    let b: serde_bytes_buf::ByteBuf = variant.newtype_variant()?;
+                    return Ok(TextPart::Bytes(b.0));
+                }
+                T::deserialize(Replay { name, variant }).map(TextPart::Record)
+            }
+        }
+        d.deserialize_any(PartVisitor(PhantomData))
+    }
+}
+
+/// Bytes read from a byte buffer or a sequence of numbers.
+mod serde_bytes_buf {
+    use serde::de::{self, SeqAccess, Visitor};
+    use serde::{Deserialize, Deserializer};
+    use std::fmt;
+
+    pub(super) struct ByteBuf(pub(super) Vec<u8>);
+
+    impl<'de> Deserialize<'de> for ByteBuf {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = ByteBuf;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("bytes")
+                }
+                fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<ByteBuf, E> {
+                    Ok(ByteBuf(v.to_vec()))
+                }
+                fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<ByteBuf, E> {
+                    Ok(ByteBuf(v))
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<ByteBuf, A::Error> {
+                    let mut b = Vec::new();
+                    while let Some(x) = a.next_element::<u8>()? {
+                        b.push(x);
+                    }
+                    Ok(ByteBuf(b))
+                }
+            }
+            d.deserialize_byte_buf(V)
+        }
+    }
+}

@@ -1190,7 +1190,9 @@ impl<'c> Run<'c, '_> {
             let mut q = t;
             for _ in 0..count {
                 let es = fs.index(k);
-                q = self.record(def, q, es.name, es.path, es.unknown)?;
+                q = self
+                    .record(def, q, es.name, es.path, es.unknown)
+                    .map_err(|e| e.at_index(k as usize))?;
                 let text = self
                     .top()
                     .children

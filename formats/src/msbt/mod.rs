@@ -11,6 +11,13 @@
 pub mod msyt;
 pub mod text;
 
+/// The compiled codec generated from `schemas/msbt.ron`: plain Rust types,
+/// `decode(data, Variant)` and `encode(&doc, Variant)`.
+#[allow(clippy::all, clippy::pedantic, missing_docs, unused_qualifications)]
+pub mod compiled {
+    codec_derive::schema!("../schemas/msbt.ron", serde);
+}
+
 use codec_runtime::{DecodeError, ErrorKind};
 use codec_schema::interp::{self, Value};
 use codec_schema::Checked;
