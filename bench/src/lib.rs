@@ -55,6 +55,45 @@ pub fn load_format(format: &str, magic: &[u8]) -> Option<Vec<CorpusFile>> {
     Some(files)
 }
 
+/// Every regular file below `<corpus>/<format>`, in subfolders too, whose
+/// first bytes are `magic`, named by its path inside the folder and sorted.
+/// `None` when the folder does not exist.
+pub fn load_tree(format: &str, magic: &[u8]) -> Option<Vec<CorpusFile>> {
+    fn walk(root: &Path, dir: &Path, magic: &[u8], out: &mut Vec<CorpusFile>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            if kind.is_dir() {
+                walk(root, &path, magic, out);
+            } else if kind.is_file() {
+                let Ok(bytes) = std::fs::read(&path) else {
+                    continue;
+                };
+                if bytes.starts_with(magic) {
+                    let name = path.strip_prefix(root).unwrap_or(&path);
+                    out.push(CorpusFile {
+                        name: name.to_string_lossy().into_owned(),
+                        bytes,
+                    });
+                }
+            }
+        }
+    }
+    let root = corpus_root().join(format);
+    if !root.is_dir() {
+        return None;
+    }
+    let mut files = Vec::new();
+    walk(&root, &root, magic, &mut files);
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    Some(files)
+}
+
 /// The AAMP files of the corpus, or `None` when the corpus is absent.
 pub fn load_aamp() -> Option<Vec<CorpusFile>> {
     load_format("aamp", formats::aamp::MAGIC)

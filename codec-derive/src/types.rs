@@ -159,7 +159,36 @@ impl Gen<'_> {
                 (None, t) => self.rust_ty(t, &s.name, &f.name),
             };
             let fdoc = doc_lines(&f.doc, None);
-            let ser = self.serde_with(&f.ty, false);
+            let mut ser = self.serde_with(&f.ty, false);
+            // A field only some variants have is absent from the generic
+            // form of the others (`missing_fields` gives it its default
+            // when decoding): it reads back as that default.
+            let some_variants = !self.family.variants().is_empty()
+                && s.fields
+                    .iter()
+                    .any(|g| g.name == f.name && g.when.is_some());
+            let has_default = matches!(
+                f.ty,
+                Type::List { .. }
+                    | Type::Text { .. }
+                    | Type::HashSlots { .. }
+                    | Type::U8
+                    | Type::U16
+                    | Type::U24
+                    | Type::U32
+                    | Type::U64
+                    | Type::I8
+                    | Type::I16
+                    | Type::I32
+                    | Type::I64
+                    | Type::F32
+                    | Type::F64
+                    | Type::Bool8
+                    | Type::Bool32
+            );
+            if self.serde && some_variants && has_default && f.external.is_none() && !f.inline {
+                ser.extend(quote!(#[serde(default)]));
+            }
             fields.push(quote! { #fdoc #ser pub #fname: #ty });
             if let Type::Bits { fields: bits, .. } = &f.ty {
                 let bname = bits_struct(&s.name, &f.name);

@@ -71,24 +71,10 @@ fn decode(b: &[u8], pos: u64, unit: u64, e: Endian) -> DecodeResult<String> {
     let n = b.len() / u;
     let mut out = String::with_capacity(n);
     if u == 2 {
-        let mut at = 0;
-        for c in char::decode_utf16((0..n).map(|i| unit_at(b, i, 2, e) as u16)) {
-            match c {
-                Ok(c) => {
-                    out.push(c);
-                    at += c.len_utf16();
-                }
-                Err(bad) => {
-                    return Err(DecodeError::new(
-                        pos + at as u64 * 2,
-                        ErrorKind::Invalid(format!(
-                            "UTF-16 text holds an unpaired surrogate 0x{:04X}",
-                            bad.unpaired_surrogate()
-                        )),
-                    ))
-                }
-            }
-        }
+        return match e {
+            Endian::Little => utf16(b, pos, out, u16::from_le_bytes, 0xFF80_FF80_FF80_FF80),
+            Endian::Big => utf16(b, pos, out, u16::from_be_bytes, 0x80FF_80FF_80FF_80FF),
+        };
     } else {
         for i in 0..n {
             let v = unit_at(b, i, 4, e);
@@ -104,6 +90,68 @@ fn decode(b: &[u8], pos: u64, unit: u64, e: Endian) -> DecodeResult<String> {
                 }
             }
         }
+    }
+    Ok(out)
+}
+
+/// UTF-16 units `b` (read by `unit`, one byte order) as text: characters
+/// below 0x80 (most of a game's text) pushed as they are, the others
+/// decoded, an unpaired surrogate an error at its offset.
+#[inline(always)]
+fn utf16(
+    b: &[u8],
+    pos: u64,
+    mut out: String,
+    unit: fn([u8; 2]) -> u16,
+    not_ascii: u64,
+) -> DecodeResult<String> {
+    let mut i = 0;
+    let n = b.len() / 2;
+    let at = |i: usize| unit([b[2 * i], b[2 * i + 1]]);
+    while i < n {
+        // Four characters below 0x80 at a time (`not_ascii`: the bits of
+        // four units, read as one little-endian word, that are zero in each
+        // such unit of this byte order).
+        while i + 4 <= n {
+            let w = u64::from_le_bytes(b[2 * i..2 * i + 8].try_into().unwrap_or_default());
+            if w & not_ascii != 0 {
+                break;
+            }
+            for k in 0..4 {
+                out.push(char::from(at(i + k) as u8));
+            }
+            i += 4;
+        }
+        if i >= n {
+            break;
+        }
+        let u = at(i);
+        if u < 0x80 {
+            out.push(char::from(u as u8));
+            i += 1;
+            continue;
+        }
+        let c = match u {
+            0xD800..=0xDBFF if i + 1 < n && (0xDC00..=0xDFFF).contains(&at(i + 1)) => {
+                let lo = at(i + 1);
+                i += 1;
+                char::from_u32(0x10000 + ((u32::from(u - 0xD800) << 10) | u32::from(lo - 0xDC00)))
+            }
+            0xD800..=0xDFFF => None,
+            _ => char::from_u32(u32::from(u)),
+        };
+        match c {
+            Some(c) => out.push(c),
+            None => {
+                return Err(DecodeError::new(
+                    pos + i as u64 * 2,
+                    ErrorKind::Invalid(format!(
+                        "UTF-16 text holds an unpaired surrogate 0x{u:04X}"
+                    )),
+                ))
+            }
+        }
+        i += 1;
     }
     Ok(out)
 }

@@ -95,21 +95,22 @@ impl Scan {
             return Ok(Some(Part::Record { at }));
         }
         let (unit, e) = (self.unit, r.endian());
-        while self.q + unit <= self.end {
-            let u = u64::from(unit_value(r.bytes(self.q, unit)?, unit, e));
-            if opens(u) {
-                let at = self.q;
-                if at > self.run {
-                    self.record = Some(at);
-                    return Ok(Some(Part::Chars {
-                        from: self.run,
-                        to: at,
-                    }));
-                }
-                return Ok(Some(Part::Record { at }));
+        // The units up to the end, looked at in place.
+        let whole = self.end.saturating_sub(self.q) / unit * unit;
+        let rest = r.bytes(self.q, whole)?;
+        if let Some(i) = first_opening(rest, unit, e, &opens) {
+            let at = self.q + i as u64 * unit;
+            self.q = at;
+            if at > self.run {
+                self.record = Some(at);
+                return Ok(Some(Part::Chars {
+                    from: self.run,
+                    to: at,
+                }));
             }
-            self.q += unit;
+            return Ok(Some(Part::Record { at }));
         }
+        self.q += whole;
         // The last unit must be the zero that ends the text, and the text
         // must fill the bytes up to the next target.
         let zero_at = self.q.checked_sub(unit).filter(|&z| z >= self.run);
@@ -235,6 +236,23 @@ pub fn write<T>(
         }
     }
     put_end(w, unit, what)
+}
+
+/// The index of the first unit of `rest` that opens a record, one loop
+/// per unit size and byte order.
+fn first_opening(rest: &[u8], unit: u64, e: Endian, opens: &impl Fn(u64) -> bool) -> Option<usize> {
+    match (unit, e) {
+        (1, _) => rest.iter().position(|&b| opens(u64::from(b))),
+        (2, Endian::Little) => rest
+            .chunks_exact(2)
+            .position(|u| opens(u64::from(u16::from_le_bytes([u[0], u[1]])))),
+        (2, Endian::Big) => rest
+            .chunks_exact(2)
+            .position(|u| opens(u64::from(u16::from_be_bytes([u[0], u[1]])))),
+        _ => rest
+            .chunks_exact(unit as usize)
+            .position(|u| opens(u64::from(unit_value(u, unit, e)))),
+    }
 }
 
 fn unit_value(b: &[u8], unit: u64, e: Endian) -> u32 {

@@ -306,11 +306,10 @@ pub static FORMATS: [Entry; 7] = [
             rstb::encode(&typed(v)?, variant).map_err(|e| e.to_string())
         },
     },
-    // Carried by the schema interpreter alone: no generated codec, no views.
     Entry {
         format: Format::Msbt,
         name: "msbt",
-        summary: "LMS message text (.msbt; both byte orders, UTF-8/16/32), from its schema alone",
+        summary: "LMS message text (.msbt; both byte orders, UTF-8/16/32)",
         magic: "MsgStdBn",
         extensions: ".msbt",
         text: "YAML: the TotK editors' form (label: message, tags inline; docs/msbt-text.md)",
@@ -320,16 +319,15 @@ pub static FORMATS: [Entry; 7] = [
         detect: |d| msbt::detect(d).map(Some),
         variant_named: msbt::variant_named,
         round_trip: |variant, data| {
-            let (own, doc) = msbt::decode_located(data).map_err(RoundTripError::Decode)?;
+            let (own, doc) = msbt::decode_typed(data).map_err(RoundTripError::Decode)?;
             asked_is_own(variant, own, 8)?;
-            msbt::encode(&doc, own)
-                .map_err(|e| RoundTripError::Encode(codec_runtime::EncodeError::new("", e)))
+            msbt::encode_typed(&doc, own).map_err(RoundTripError::Encode)
         },
         same_document: |a, b| {
             let d = RoundTripError::Decode;
-            Ok(msbt::decode_located(a).map_err(d)? == msbt::decode_located(b).map_err(d)?)
+            Ok(msbt::decode_typed(a).map_err(d)? == msbt::decode_typed(b).map_err(d)?)
         },
-        views_skipped: Vec::new,
+        views_skipped: || vec![("", msbt::compiled::view::le::SKIPPED.len())],
         to_value: |d| msbt::decode(d).map(|(_, doc)| doc),
         from_value: |original, v| {
             let own = msbt::detect(original).ok_or("not an MSBT file")?;

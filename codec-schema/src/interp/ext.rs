@@ -1225,6 +1225,7 @@ impl<'c> Run<'c, '_> {
         pos: u64,
         site: &Site,
     ) -> R<u64> {
+        use codec_runtime::tagged_text::{Part, TextPart};
         let unit = encoding.unit();
         let end = self.r.bound_after(pos);
         let union = match tags.map(|t| self.c.get(t)) {
@@ -1232,7 +1233,6 @@ impl<'c> Run<'c, '_> {
             Some(_) => return Err(InterpError::invalid(pos, "the text's tags are no union")),
             None => None,
         };
-        let e = self.r.endian();
         let mut node = Node::new(
             site.name.clone(),
             site.path.clone(),
@@ -1247,104 +1247,84 @@ impl<'c> Run<'c, '_> {
         );
         node.size = end.saturating_sub(pos);
         self.open(node);
-        let mut q = pos;
-        let mut run = pos;
+        // The parts as the runtime splits them (`codec_runtime::tagged_text`,
+        // as the generated codec does), each as a node.
+        let opens = |u: u64| union.is_some_and(|un| un.variants.iter().any(|v| v.tag == u));
+        let mut scan = codec_runtime::tagged_text::Scan::begin(&self.r, pos, unit);
         let mut k = 0;
-        // Flushes the characters from `run` to `upto` as one part.
-        let flush = |me: &mut Self, run: u64, upto: u64, k: &mut usize| -> R<()> {
-            if upto > run {
-                let bytes = me.r.bytes(run, upto - run)?;
-                me.memory.reserve(run, bytes.len() as u64)?;
-                let es = site.index(*k);
-                let mut n = match codec_runtime::strings::text_of_units(bytes, run, unit, e) {
-                    Ok(s) => Node::new(
-                        es.name,
-                        es.path,
-                        run,
-                        std::sync::Arc::<str>::from("text"),
-                        es.unknown,
-                        Kind::Str { value: s, pad: 0 },
-                    ),
-                    Err(_) if lossless => {
-                        // Kept as its bytes: a `Text::Bytes` part.
-                        let mut b = Node::new(
-                            es.name.clone(),
-                            format!("{}::Bytes", es.path),
-                            run,
-                            std::sync::Arc::<str>::from("bytes"),
-                            es.unknown,
-                            Kind::Bytes {
-                                bytes: bytes.to_vec(),
-                            },
-                        );
-                        b.size = upto - run;
-                        let mut v = Node::new(
+        while let Some(part) = scan.next(&self.r, opens)? {
+            match part {
+                Part::Chars { from, to } => {
+                    let es = site.index(k);
+                    self.memory.reserve(from, to - from)?;
+                    let chars =
+                        codec_runtime::tagged_text::chars::<()>(&self.r, from, to, unit, lossless)
+                            .map_err(|e| e.at_index(k))?;
+                    let mut n = match chars {
+                        TextPart::Chars(s) => Node::new(
                             es.name,
                             es.path,
-                            run,
-                            std::sync::Arc::<str>::from("Text::Bytes"),
+                            from,
+                            std::sync::Arc::<str>::from("text"),
                             es.unknown,
-                            Kind::Variant {
-                                union: "Text".into(),
-                                variant: super::TEXT_BYTES.into(),
-                                tag: 0,
-                            },
-                        );
-                        v.children.push(b);
-                        v
-                    }
-                    Err(err) => return Err(err),
-                };
-                n.size = upto - run;
-                me.leaf(n);
-                *k += 1;
-            }
-            Ok(())
-        };
-        while q + unit <= end {
-            let u = u64::from(codec_runtime::strings::unit_value(
-                self.r.bytes(q, unit)?,
-                unit,
-                e,
-            ));
-            let is_tag = union.is_some_and(|un| un.variants.iter().any(|v| v.tag == u));
-            if is_tag {
-                flush(self, run, q, &mut k)?;
-                let un = union.expect("checked above");
-                q = self.tagged_union(un, q, &site.index(k))?;
-                k += 1;
-                run = q;
-            } else {
-                q += unit;
+                            Kind::Str { value: s, pad: 0 },
+                        ),
+                        // Kept as its bytes: a `Text::Bytes` part.
+                        TextPart::Bytes(bytes) => {
+                            let mut b = Node::new(
+                                es.name.clone(),
+                                format!("{}::Bytes", es.path),
+                                from,
+                                std::sync::Arc::<str>::from("bytes"),
+                                es.unknown,
+                                Kind::Bytes { bytes },
+                            );
+                            b.size = to - from;
+                            let mut v = Node::new(
+                                es.name,
+                                es.path,
+                                from,
+                                std::sync::Arc::<str>::from("Text::Bytes"),
+                                es.unknown,
+                                Kind::Variant {
+                                    union: "Text".into(),
+                                    variant: super::TEXT_BYTES.into(),
+                                    tag: 0,
+                                },
+                            );
+                            v.children.push(b);
+                            v
+                        }
+                        TextPart::Record(()) => unreachable!("chars gives no record"),
+                    };
+                    n.size = to - from;
+                    self.leaf(n);
+                    k += 1;
+                }
+                Part::Record { at } => {
+                    let un = union.expect("only a union's tags open a record");
+                    let next = self.tagged_union(un, at, &site.index(k))?;
+                    scan.resume(next);
+                    k += 1;
+                }
+                Part::Zero { at } => {
+                    // The zero unit: derived (written back on encode), but explained.
+                    let mut zero = Node::new(
+                        "end",
+                        format!("{}.end", site.path),
+                        at,
+                        std::sync::Arc::<str>::from("zero unit"),
+                        false,
+                        Kind::Derived {
+                            raw: 0,
+                            meaning: "the zero unit that ends the text".into(),
+                        },
+                    );
+                    zero.size = unit;
+                    self.leaf(zero);
+                }
             }
         }
-        // The last unit is the zero that ends the text.
-        let zero_at = q.checked_sub(unit).filter(|&z| z >= run);
-        let ends = match zero_at {
-            Some(z) => codec_runtime::strings::unit_value(self.r.bytes(z, unit)?, unit, e) == 0,
-            None => false,
-        };
-        if !ends || q != end {
-            return Err(InterpError::invalid(
-                q.min(end),
-                format!("the text does not end with a zero unit before 0x{end:x}, where the next target starts"),
-            ));
-        }
-        flush(self, run, q - unit, &mut k)?;
-        // The zero unit: derived (written back on encode), but explained.
-        let mut zero = Node::new(
-            "end",
-            format!("{}.end", site.path),
-            q - unit,
-            std::sync::Arc::<str>::from("zero unit"),
-            false,
-            Kind::Derived {
-                raw: 0,
-                meaning: "the zero unit that ends the text".into(),
-            },
-        );
-        zero.size = unit;
-        self.leaf(zero);
         self.close();
         Ok(end)
     }

@@ -1152,9 +1152,7 @@ impl<'c> Enc<'c, '_> {
             Some(Some(TypeDef::Union(u))) => Some(u),
             _ => None,
         };
-        let opens = |c: char| {
-            union.is_some_and(|u| u.variants.iter().any(|x| x.tag == u64::from(u32::from(c))))
-        };
+        let opens = |u: u64| union.is_some_and(|un| un.variants.iter().any(|x| x.tag == u));
         for (i, part) in elements(v, path)?.iter().enumerate() {
             let ppath = format!("{path}[{i}]");
             match (part, union) {
@@ -1170,17 +1168,14 @@ impl<'c> Enc<'c, '_> {
                     self.w.put_bytes(&b);
                 }
                 (Value::Str(s), _) => {
-                    if let Some(c) = s.chars().find(|&c| opens(c)) {
-                        return Err(EncodeError::new(
-                            ppath,
-                            format!(
-                                "the text holds U+{:04X}, the unit that opens a `{}` record: write it as that record",
-                                u32::from(c),
-                                tags.unwrap_or_default()
-                            ),
-                        ));
-                    }
-                    self.w.put_units(s, unit);
+                    codec_runtime::tagged_text::put_chars(
+                        &mut self.w,
+                        s,
+                        unit,
+                        opens,
+                        tags.unwrap_or_default(),
+                    )
+                    .map_err(|m| EncodeError::new(ppath, m))?;
                 }
                 (Value::Variant { .. }, Some(u)) => {
                     let (var, value) = self.variant_of(u, part, &ppath)?;
@@ -1192,9 +1187,7 @@ impl<'c> Enc<'c, '_> {
                 (other, _) => return Err(wrong(&ppath, "a string or a tag", other)),
             }
         }
-        self.w
-            .put_uint(Width::from_bytes(unit), 0, "")
-            .map_err(at(path))
+        codec_runtime::tagged_text::put_end(&mut self.w, unit, "").map_err(at(path))
     }
 
     /// Places the targets of a list of offsets (at `rec + off`, one word

@@ -1,11 +1,12 @@
-//! MSBT, the message text of Nintendo's LMS library, read and written by
-//! the schema interpreter from `schemas/msbt.ron` alone: no generated codec
-//! and no glue. The format is the first the project carries this way: its
-//! constructs (inline units sized by their block header, padding of a kept
-//! byte, blocks of unknown kinds kept in place, counted lists whose elements
-//! differ in size) are in the language, and the interpreter proves the
-//! schema on every corpus file (`codec check`). Its document is the
-//! interpreter's generic form ([`Value`]); its text, the generic JSON
+//! MSBT, the message text of Nintendo's LMS library, from
+//! `schemas/msbt.ron` alone: no glue. Its constructs (inline units sized by
+//! their block header, padding of a kept byte, blocks of unknown kinds kept
+//! in place, counted lists whose elements differ in size, text with control
+//! records, a table of hash slots) are in the language; the compiled codec
+//! ([`compiled`]) reads and writes the files, and the schema interpreter
+//! gives the same values and bytes (`formats/tests/msbt_compiled.rs`). The
+//! text forms work on the generic form ([`Value`]): the editors' YAML
+//! ([`text`]), msyt's ([`msyt`]) and the generic JSON
 //! (`docs/generic-text.md`).
 
 pub mod msyt;
@@ -92,7 +93,30 @@ pub fn looks_like_text(text: &str) -> bool {
     head.trim_start().starts_with('{') && head.contains("\"schema\": \"msbt\"")
 }
 
-/// Decodes a file: its variant and its document.
+/// The compiled codec's variant named as the schema names it.
+fn compiled_variant(name: &str) -> Result<compiled::Variant, String> {
+    compiled::Variant::from_name(name)
+        .ok_or_else(|| format!("schemas/msbt.ron has no variant `{name}`"))
+}
+
+/// Decodes a file with the compiled codec: its variant and its typed
+/// document.
+pub fn decode_typed(data: &[u8]) -> Result<(&'static str, compiled::Msbt), DecodeError> {
+    let name = detect(data).ok_or_else(|| not_msbt(data))?;
+    let v = compiled_variant(name).map_err(|e| DecodeError::new(0, ErrorKind::Invalid(e)))?;
+    compiled::decode(data, v).map(|doc| (name, doc))
+}
+
+/// Encodes a typed document as the variant named.
+pub fn encode_typed(
+    doc: &compiled::Msbt,
+    variant_name: &str,
+) -> Result<Vec<u8>, codec_runtime::EncodeError> {
+    let v = compiled_variant(variant_name).map_err(|e| codec_runtime::EncodeError::new("", e))?;
+    compiled::encode(doc, v)
+}
+
+/// Decodes a file: its variant and its document in the generic form.
 pub fn decode(data: &[u8]) -> Result<(&'static str, Value), String> {
     decode_located(data).map_err(|e| e.to_string())
 }
@@ -100,25 +124,16 @@ pub fn decode(data: &[u8]) -> Result<(&'static str, Value), String> {
 /// [`decode`], its error located at the offset where the file departs from
 /// the schema (the field path leads its message).
 pub fn decode_located(data: &[u8]) -> Result<(&'static str, Value), DecodeError> {
-    let name = detect(data).ok_or_else(|| not_msbt(data))?;
-    let c = variant(name).map_err(|e| DecodeError::new(0, ErrorKind::Invalid(e)))?;
-    let d = interp::decode_partial_with(
-        c,
-        data,
-        codec_runtime::Limits::default(),
-        &crate::interp_hooks::Glue,
-    );
-    match d.error {
-        // The interpreter's error is the runtime's: its offset and path travel as they are.
-        Some(e) => Err(e),
-        None => Ok((name, d.root.to_value())),
-    }
+    let (name, doc) = decode_typed(data)?;
+    let value = interp::to_value(&doc)
+        .map_err(|e| DecodeError::new(0, ErrorKind::Invalid(e.to_string())))?;
+    Ok((name, value))
 }
 
-/// Encodes a document as the variant named.
+/// Encodes a document in the generic form as the variant named.
 pub fn encode(doc: &Value, variant_name: &str) -> Result<Vec<u8>, String> {
-    let c = variant(variant_name)?;
-    interp::encode(c, doc, &crate::interp_hooks::Glue).map_err(|e| e.to_string())
+    let typed: compiled::Msbt = interp::from_value(doc.clone()).map_err(|e| e.to_string())?;
+    encode_typed(&typed, variant_name).map_err(|e| e.to_string())
 }
 
 /// The text of a file (see [`text`]): the form TotK's editors read, with
@@ -171,8 +186,8 @@ fn write_generic(name: &str, doc: serde_json::Value) -> Result<Vec<u8>, String> 
     generic.insert("schema".into(), "msbt".into());
     generic.insert("variant".into(), name.into());
     generic.insert("document".into(), doc);
-    let (c, read) = interp::json::from_json_value(schema(), generic.into())?;
-    interp::encode(&c, &read.document, &crate::interp_hooks::Glue).map_err(|e| e.to_string())
+    let (_, read) = interp::json::from_json_value(schema(), generic.into())?;
+    encode(&read.document, name)
 }
 
 /// Is `text` MSBT's text rather than another format's YAML? It starts with
