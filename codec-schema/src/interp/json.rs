@@ -35,7 +35,7 @@
 use super::Value;
 use crate::names::bits_struct_name;
 use crate::{Checked, StructDef, Type, TypeDef};
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 /// The document `v` (decoded with schema variant `c`) as generic JSON, with
 /// `extra` members after `schema` and `variant` (the layers around it, the
@@ -99,9 +99,8 @@ pub fn from_json_value(c: &Checked, json: serde_json::Value) -> Result<(Checked,
     let cv = match (&variant, c.variants().is_empty()) {
         (Some(v), _) => c
             .variant(v)
-            .ok_or_else(|| format!("schema `{}` has no variant `{v}`", c.schema.name))?
-            .clone(),
-        (None, true) => c.clone(),
+            .ok_or_else(|| format!("schema `{}` has no variant `{v}`", c.schema.name))?,
+        (None, true) => c,
         (None, false) => {
             return Err(format!(
                 "schema `{}` has variants: the text must name one (`variant`)",
@@ -112,8 +111,7 @@ pub fn from_json_value(c: &Checked, json: serde_json::Value) -> Result<(Checked,
     let doc = top
         .remove("document")
         .ok_or("no `document` member holding the document")?;
-    let root = cv.root();
-    let document = Reader { c: &cv }.record(root, &doc, "document")?;
+    let document = document_of(cv, &doc)?;
     Ok((
         cv.clone(),
         Read {
@@ -122,6 +120,34 @@ pub fn from_json_value(c: &Checked, json: serde_json::Value) -> Result<(Checked,
             extra: top,
         },
     ))
+}
+
+/// The document of the generic form's `document` member, read as the
+/// concrete schema `cv` (a variant's) says: [`from_json_value`] without
+/// the envelope, for a caller that knows the variant already.
+pub fn document_of(cv: &Checked, doc: &serde_json::Value) -> Result<Value, String> {
+    Reader { c: cv }.record(cv.root(), doc, &At::Root("document"))
+}
+
+/// A place in the document, as errors name it (`document.blocks[2]::Texts`):
+/// built as the reader descends, turned into text only for an error.
+#[derive(Clone, Copy)]
+enum At<'a> {
+    Root(&'a str),
+    Field(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+    Variant(&'a At<'a>, &'a str),
+}
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            At::Root(name) => f.write_str(name),
+            At::Field(up, name) => write!(f, "{up}.{name}"),
+            At::Index(up, i) => write!(f, "{up}[{i}]"),
+            At::Variant(up, name) => write!(f, "{up}::{name}"),
+        }
+    }
 }
 
 fn quoted(s: &str) -> String {
@@ -283,13 +309,13 @@ fn kind(j: &serde_json::Value) -> &'static str {
     }
 }
 
-fn expected(path: &str, what: &str, j: &serde_json::Value) -> String {
+fn expected(path: &dyn fmt::Display, what: &str, j: &serde_json::Value) -> String {
     format!("{path}: expected {what}, found {}", kind(j))
 }
 
 impl Reader<'_> {
     /// A record: an object of exactly its stored fields.
-    fn record(&self, st: &StructDef, j: &serde_json::Value, path: &str) -> R<Value> {
+    fn record(&self, st: &StructDef, j: &serde_json::Value, path: &At<'_>) -> R<Value> {
         let serde_json::Value::Object(map) = j else {
             return Err(expected(
                 path,
@@ -302,7 +328,7 @@ impl Reader<'_> {
             if !Checked::is_stored(f) || fields.iter().any(|(n, _)| n == &f.name) {
                 continue;
             }
-            let fpath = format!("{path}.{}", f.name);
+            let fpath = At::Field(path, &f.name);
             let Some(x) = map.get(&f.name) else {
                 // A slot count left out is its table's rule's.
                 if let Some(v) = rule_slots(st, &f.name, map) {
@@ -333,7 +359,7 @@ impl Reader<'_> {
         st: &StructDef,
         f: &crate::Field,
         j: &serde_json::Value,
-        path: &str,
+        path: &At<'_>,
     ) -> R<Value> {
         match &f.ty {
             Type::Bits { fields, .. } => {
@@ -342,7 +368,7 @@ impl Reader<'_> {
                 };
                 let mut out = Vec::new();
                 for b in fields {
-                    let bpath = format!("{path}.{}", b.name);
+                    let bpath = At::Field(path, &b.name);
                     let x = map
                         .get(&b.name)
                         .ok_or_else(|| format!("{path}: no bit range `{}`", b.name))?;
@@ -369,7 +395,7 @@ impl Reader<'_> {
         }
     }
 
-    fn value(&self, t: &Type, j: &serde_json::Value, path: &str) -> R<Value> {
+    fn value(&self, t: &Type, j: &serde_json::Value, path: &At<'_>) -> R<Value> {
         use serde_json::Value as J;
         let int = |j: &J| -> R<i128> {
             if let Some(x) = j.as_u64() {
@@ -431,7 +457,7 @@ impl Reader<'_> {
                     items
                         .iter()
                         .enumerate()
-                        .map(|(i, x)| self.value(&t, x, &format!("{path}[{i}]")))
+                        .map(|(i, x)| self.value(&t, x, &At::Index(path, i)))
                         .collect::<R<_>>()?,
                 )
             }
@@ -442,7 +468,7 @@ impl Reader<'_> {
                 };
                 let mut parts = Vec::with_capacity(items.len());
                 for (i, x) in items.iter().enumerate() {
-                    let ipath = format!("{path}[{i}]");
+                    let ipath = At::Index(path, i);
                     let bytes = match x {
                         J::Object(m) if *lossless && m.len() == 1 => m.get(TEXT_BYTES),
                         _ => None,
@@ -467,7 +493,7 @@ impl Reader<'_> {
                     items
                         .iter()
                         .enumerate()
-                        .map(|(i, x)| self.value(of, x, &format!("{path}[{i}]")))
+                        .map(|(i, x)| self.value(of, x, &At::Index(path, i)))
                         .collect::<R<_>>()?,
                 ),
                 _ => return Err(expected(path, "an array", j)),
@@ -504,7 +530,7 @@ impl Reader<'_> {
                                 ("align".into(), Value::U64(a)),
                                 (
                                     "value".into(),
-                                    self.value(&p.to, v, &format!("{path}.value"))?,
+                                    self.value(&p.to, v, &At::Field(path, "value"))?,
                                 ),
                             ],
                         }
@@ -530,7 +556,7 @@ impl Reader<'_> {
                 };
                 let mut out = Vec::new();
                 for (g, group) in groups.iter().enumerate() {
-                    let gpath = format!("{path}[{g}]");
+                    let gpath = At::Index(path, g);
                     out.push(self.value(
                         &Type::List {
                             of: of.clone(),
@@ -549,7 +575,7 @@ impl Reader<'_> {
                 if let Some(k) = map.keys().find(|k| *k != "strings" && *k != "odd") {
                     return Err(format!("{path}: `{k}` is neither `strings` nor `odd`"));
                 }
-                let text = |x: &J, at: &str| -> R<Value> {
+                let text = |x: &J, at: &At<'_>| -> R<Value> {
                     x.as_str()
                         .map(|s| Value::Str(s.to_owned()))
                         .ok_or_else(|| expected(at, "a string", x))
@@ -558,18 +584,19 @@ impl Reader<'_> {
                     Some(J::Array(a)) => a
                         .iter()
                         .enumerate()
-                        .map(|(i, x)| text(x, &format!("{path}.strings[{i}]")))
+                        .map(|(i, x)| text(x, &At::Index(&At::Field(path, "strings"), i)))
                         .collect::<R<Vec<_>>>()?,
-                    Some(x) => return Err(expected(&format!("{path}.strings"), "an array", x)),
+                    Some(x) => return Err(expected(&At::Field(path, "strings"), "an array", x)),
                     None => Vec::new(),
                 };
                 let mut odd = Vec::new();
                 if let Some(x) = map.get("odd") {
                     let J::Array(a) = x else {
-                        return Err(expected(&format!("{path}.odd"), "an array", x));
+                        return Err(expected(&At::Field(path, "odd"), "an array", x));
                     };
                     for (i, pair) in a.iter().enumerate() {
-                        let at = format!("{path}.odd[{i}]");
+                        let odd_at = At::Field(path, "odd");
+                        let at = At::Index(&odd_at, i);
                         match pair.as_array().map(Vec::as_slice) {
                             Some([off, t]) => odd.push(Value::Seq(vec![
                                 Value::U64(
@@ -601,7 +628,7 @@ impl Reader<'_> {
                 for (i, x) in items.iter().enumerate() {
                     out.push(Value::Str(
                         x.as_str()
-                            .ok_or_else(|| expected(&format!("{path}[{i}]"), "a string", x))?
+                            .ok_or_else(|| expected(&At::Index(path, i), "a string", x))?
                             .to_owned(),
                     ));
                 }
@@ -616,14 +643,14 @@ impl Reader<'_> {
                 };
                 let mut out = Vec::with_capacity(rows.len());
                 for (i, row) in rows.iter().enumerate() {
-                    let rpath = format!("{path}[{i}]");
+                    let rpath = At::Index(path, i);
                     let J::Array(row) = row else {
                         return Err(expected(&rpath, "a row (an array of cells)", row));
                     };
                     let cells = row
                         .iter()
                         .enumerate()
-                        .map(|(k, x)| self.variant(cells, x, &format!("{rpath}[{k}]")))
+                        .map(|(k, x)| self.variant(cells, x, &At::Index(&rpath, k)))
                         .collect::<R<Vec<_>>>()?;
                     out.push(Value::Seq(cells));
                 }
@@ -635,7 +662,7 @@ impl Reader<'_> {
     }
 
     /// A union's value: an object of one key, the variant's name.
-    fn variant(&self, union: &str, j: &serde_json::Value, path: &str) -> R<Value> {
+    fn variant(&self, union: &str, j: &serde_json::Value, path: &At<'_>) -> R<Value> {
         let Some(TypeDef::Union(u)) = self.c.get(union) else {
             return Err(format!("{path}: `{union}` is not a union"));
         };
@@ -658,7 +685,7 @@ impl Reader<'_> {
         Ok(Value::Variant {
             union: union.to_owned(),
             variant: var.name.clone(),
-            value: Box::new(self.value(&var.ty, x, &format!("{path}::{name}"))?),
+            value: Box::new(self.value(&var.ty, x, &At::Variant(path, name))?),
         })
     }
 }
@@ -667,7 +694,7 @@ impl Reader<'_> {
 const TEXT_BYTES: &str = crate::interp::TEXT_BYTES;
 
 /// Bytes: a string of hex digits, or an array of numbers.
-fn octets(j: &serde_json::Value, path: &str) -> R<Value> {
+fn octets(j: &serde_json::Value, path: &At<'_>) -> R<Value> {
     match j {
         serde_json::Value::String(s) => {
             if s.len() % 2 != 0 {
@@ -702,7 +729,7 @@ fn octets(j: &serde_json::Value, path: &str) -> R<Value> {
 }
 
 /// The bits of a float written as `"f32:0x…"`.
-fn bits(s: &str, prefix: &str, path: &str) -> R<u64> {
+fn bits(s: &str, prefix: &str, path: &At<'_>) -> R<u64> {
     s.strip_prefix(prefix)
         .and_then(|h| u64::from_str_radix(h, 16).ok())
         .ok_or_else(|| format!("{path}: `{s}` is not a number nor `{prefix}` and hex bits"))

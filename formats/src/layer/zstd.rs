@@ -9,9 +9,27 @@ use std::io::Read;
 
 pub const MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 const DICT_MAGIC: [u8; 4] = [0x37, 0xa4, 0x30, 0xec];
-/// The level recompression uses (the game's own settings are unknown: no
-/// level of the reference tool gives its bytes; see `docs/layers.md`).
+/// The level a frame of up to [`LARGE`] bytes is written at (the game's
+/// own settings are unknown: no level of the reference tool gives its
+/// bytes; level 16 comes within 1 % of their size; see `docs/layers.md`).
 pub const LEVEL: i32 = 16;
+
+/// Above this many bytes a frame is written at [`LARGE_LEVEL`]: level 16
+/// takes about a second a 10 MB (a message archive, a map), level 9 a
+/// twentieth of it for 5–7 % more bytes (`bench/examples/zstd_levels.rs`).
+pub const LARGE: usize = 1 << 20;
+
+/// The level of a frame larger than [`LARGE`].
+pub const LARGE_LEVEL: i32 = 9;
+
+/// The level `compress` writes `len` bytes at.
+pub fn level_for(len: usize) -> i32 {
+    if len > LARGE {
+        LARGE_LEVEL
+    } else {
+        LEVEL
+    }
+}
 
 /// zstd dictionaries by id.
 #[derive(Debug, Clone, Default)]
@@ -141,8 +159,18 @@ pub fn decompress_within(
 
 /// One frame of `data`, with the dictionary `id` when given (its id in the
 /// frame header, the content size, no checksum: what the game's frames
-/// carry).
+/// carry), at the level its size calls for ([`level_for`]).
 pub fn compress(data: &[u8], id: Option<u32>, dicts: &Dictionaries) -> Result<Vec<u8>, LayerError> {
+    compress_at(data, id, dicts, level_for(data.len()))
+}
+
+/// [`compress`] at a given level.
+pub fn compress_at(
+    data: &[u8],
+    id: Option<u32>,
+    dicts: &Dictionaries,
+    level: i32,
+) -> Result<Vec<u8>, LayerError> {
     let dict: &[u8] = match id {
         None => &[],
         Some(id) => dicts
@@ -150,7 +178,7 @@ pub fn compress(data: &[u8], id: Option<u32>, dicts: &Dictionaries) -> Result<Ve
             .ok_or_else(|| LayerError::new(0, format!("zstd dictionary {id} was not given")))?,
     };
     let fail = |e: std::io::Error| LayerError::new(0, format!("zstd: {e}"));
-    let mut enc = zstd::bulk::Compressor::with_dictionary(LEVEL, dict).map_err(fail)?;
+    let mut enc = zstd::bulk::Compressor::with_dictionary(level, dict).map_err(fail)?;
     enc.include_checksum(false).map_err(fail)?;
     enc.include_contentsize(true).map_err(fail)?;
     enc.include_dictid(id.is_some()).map_err(fail)?;

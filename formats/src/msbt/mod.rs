@@ -132,7 +132,12 @@ pub fn decode_located(data: &[u8]) -> Result<(&'static str, Value), DecodeError>
 
 /// Encodes a document in the generic form as the variant named.
 pub fn encode(doc: &Value, variant_name: &str) -> Result<Vec<u8>, String> {
-    let typed: compiled::Msbt = interp::from_value(doc.clone()).map_err(|e| e.to_string())?;
+    encode_value(doc.clone(), variant_name)
+}
+
+/// [`encode`], taking the document.
+pub fn encode_value(doc: Value, variant_name: &str) -> Result<Vec<u8>, String> {
+    let typed: compiled::Msbt = interp::from_value(doc).map_err(|e| e.to_string())?;
     encode_typed(&typed, variant_name).map_err(|e| e.to_string())
 }
 
@@ -182,12 +187,8 @@ pub fn from_msyt(source: &str, variant: &str) -> Result<Vec<u8>, String> {
 /// The bytes of a document in the generic form, written by the
 /// interpreter.
 fn write_generic(name: &str, doc: serde_json::Value) -> Result<Vec<u8>, String> {
-    let mut generic = serde_json::Map::new();
-    generic.insert("schema".into(), "msbt".into());
-    generic.insert("variant".into(), name.into());
-    generic.insert("document".into(), doc);
-    let (_, read) = interp::json::from_json_value(schema(), generic.into())?;
-    encode(&read.document, name)
+    let value = interp::json::document_of(variant(name)?, &doc)?;
+    encode_value(value, name)
 }
 
 /// Is `text` MSBT's text rather than another format's YAML? It starts with

@@ -298,19 +298,37 @@ pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Resu
     // back as it was (the entries unchanged); a name given twice otherwise
     // is a mistake, refused (issue 70).
     let mut name_seen: HashMap<&str, (usize, bool)> = HashMap::new();
-    for (i, f) in manifest.files.iter().enumerate() {
+    // Each listed file read and turned back into its bytes on every core
+    // (a message archive: 1,510 texts), used in the manifest's order below.
+    let read: Vec<Option<Result<(Option<String>, Vec<u8>), String>>> = {
+        use rayon::prelude::*;
+        manifest
+            .files
+            .par_iter()
+            .map(|f| {
+                on_disk.contains(&f.stored).then(|| {
+                    let raw = read_inside(dir, &f.stored, u64::MAX)?;
+                    // The text is kept only for the type check of an edited file.
+                    let text = (f.form != "bytes" && options.original.is_some())
+                        .then(|| String::from_utf8_lossy(&raw).into_owned());
+                    let bytes = convert_stored(&dir.join(&f.stored), raw, &f.form)?;
+                    let edited = crc32fast::hash(&bytes) != f.crc32;
+                    Ok((text.filter(|_| edited), bytes))
+                })
+            })
+            .collect()
+    };
+    for ((i, f), read) in manifest.files.iter().enumerate().zip(read) {
         listed.insert(f.stored.as_str());
-        if !on_disk.contains(&f.stored) {
+        let Some(read) = read else {
             notes.push(format!(
                 "{} ({}): listed in the manifest but not in the folder; left out of the archive",
                 crate::shown(&f.stored),
                 crate::shown(&f.name)
             ));
             continue;
-        }
-        let raw = read_inside(dir, &f.stored, u64::MAX)?;
-        let text = (f.form != "bytes").then(|| String::from_utf8_lossy(&raw).into_owned());
-        let bytes = convert_stored(&dir.join(&f.stored), raw, &f.form)?;
+        };
+        let (text, bytes) = read?;
         let unchanged = crc32fast::hash(&bytes) == f.crc32;
         match name_seen.insert(f.name.as_str(), (i, unchanged)) {
             Some((first, kept)) if !(kept && unchanged) => {

@@ -104,7 +104,7 @@ pub fn to_folder(
     check_target_folder(out, force)?;
     // Every name is checked, and every stored name chosen, before anything
     // is written.
-    let mut converted = Vec::with_capacity(archive.nodes.len());
+    let mut rels = Vec::with_capacity(archive.nodes.len());
     for (i, node) in archive.nodes.iter().enumerate() {
         let name = node.name.as_str();
         let rel = safe_relative(name).ok_or_else(|| {
@@ -113,8 +113,19 @@ pub fn to_folder(
                 crate::inputs::shown(&format!("{name:?}"))
             ))
         })?;
-        converted.push((rel, text_form(&node.data.value, names)));
+        rels.push(rel);
     }
+    // The members' texts on every core (a message archive: 1,510 of them),
+    // in the archive's order.
+    let converted: Vec<_> = {
+        use rayon::prelude::*;
+        let texts: Vec<_> = archive
+            .nodes
+            .par_iter()
+            .map(|node| text_form(&node.data.value, names))
+            .collect();
+        rels.into_iter().zip(texts).collect()
+    };
     let wanted: Vec<(&str, Option<&str>)> = converted
         .iter()
         .map(|(rel, text)| (rel.as_str(), text.as_ref().map(|(_, ext, _)| *ext)))
@@ -143,25 +154,32 @@ pub fn to_folder(
         }
     };
     let result = (|| -> Result<Vec<String>, String> {
-        let mut files = Vec::with_capacity(archive.nodes.len());
-        let mut written = Vec::with_capacity(archive.nodes.len() + 1);
-        for ((node, (_, text)), stored) in archive.nodes.iter().zip(converted).zip(stored) {
-            let bytes = &node.data.value;
-            let (form, content) = match text {
-                Some((form, _, text)) => (form, std::borrow::Cow::Owned(text.into_bytes())),
-                None => ("bytes", std::borrow::Cow::Borrowed(bytes.as_slice())),
-            };
-            write_new(staging.path(), &stored, &content)?;
-            files.push(FileEntry {
-                name: node.name.as_str().to_owned(),
-                stored: stored.clone(),
-                form: form.to_owned(),
-                align: node.data.align,
-                name_flag: node.name_flag,
-                crc32: crc32fast::hash(bytes),
-            });
-            written.push(stored);
-        }
+        // Written on every core (each file synced before the folder is
+        // swapped in); the manifest lists them in the archive's order.
+        let entries: Vec<_> = archive.nodes.iter().zip(converted).zip(stored).collect();
+        let files: Vec<FileEntry> = {
+            use rayon::prelude::*;
+            entries
+                .into_par_iter()
+                .map(|((node, (_, text)), stored)| {
+                    let bytes = &node.data.value;
+                    let (form, content) = match text {
+                        Some((form, _, text)) => (form, std::borrow::Cow::Owned(text.into_bytes())),
+                        None => ("bytes", std::borrow::Cow::Borrowed(bytes.as_slice())),
+                    };
+                    write_new(staging.path(), &stored, &content)?;
+                    Ok(FileEntry {
+                        name: node.name.as_str().to_owned(),
+                        stored,
+                        form: form.to_owned(),
+                        align: node.data.align,
+                        name_flag: node.name_flag,
+                        crc32: crc32fast::hash(bytes),
+                    })
+                })
+                .collect::<Result<_, String>>()?
+        };
+        let mut written: Vec<String> = files.iter().map(|f| f.stored.clone()).collect();
         let manifest = Manifest {
             format: "sarc".into(),
             byte_order: match variant {
