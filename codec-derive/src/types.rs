@@ -167,25 +167,15 @@ impl Gen<'_> {
                 && s.fields
                     .iter()
                     .any(|g| g.name == f.name && g.when.is_some());
-            let has_default = matches!(
-                f.ty,
-                Type::List { .. }
-                    | Type::Text { .. }
-                    | Type::HashSlots { .. }
-                    | Type::U8
-                    | Type::U16
-                    | Type::U24
-                    | Type::U32
-                    | Type::U64
-                    | Type::I8
-                    | Type::I16
-                    | Type::I32
-                    | Type::I64
-                    | Type::F32
-                    | Type::F64
-                    | Type::Bool8
-                    | Type::Bool32
-            );
+            let has_default = codec_schema::is_number(&f.ty)
+                || matches!(
+                    f.ty,
+                    Type::List { .. }
+                        | Type::Text { .. }
+                        | Type::HashSlots { .. }
+                        | Type::Bool8
+                        | Type::Bool32
+                );
             if self.serde && some_variants && has_default && f.external.is_none() && !f.inline {
                 ser.extend(quote!(#[serde(default)]));
             }

@@ -1192,7 +1192,7 @@ impl<'c> Run<'c, '_> {
                 let es = fs.index(k);
                 q = self
                     .record(def, q, es.name, es.path, es.unknown)
-                    .map_err(|e| e.at_index(k as usize))?;
+                    .map_err(|e| e.at_index(k))?;
                 let text = self
                     .top()
                     .children

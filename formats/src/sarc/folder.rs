@@ -300,7 +300,10 @@ pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Resu
     let mut name_seen: HashMap<&str, (usize, bool)> = HashMap::new();
     // Each listed file read and turned back into its bytes on every core
     // (a message archive: 1,510 texts), used in the manifest's order below.
-    let read: Vec<Option<Result<(Option<String>, Vec<u8>), String>>> = {
+    /// A listed file read back: its text when an edit is to be type-checked,
+    /// and its bytes; `None` when it is not in the folder.
+    type Listed = Option<Result<(Option<String>, Vec<u8>), String>>;
+    let read: Vec<Listed> = {
         use rayon::prelude::*;
         manifest
             .files
