@@ -113,6 +113,21 @@ pub fn for_schema(schema: &str) -> Option<&'static Entry> {
     })
 }
 
+/// The checked schema a built-in format's codec is generated from (parsed
+/// once, on first use): the schema interpreter's for the format, as the
+/// edit probe, the generic text and the Python module use it.
+pub fn checked(format: Format) -> Option<&'static codec_schema::Checked> {
+    static SCHEMAS: std::sync::OnceLock<Vec<Option<codec_schema::Checked>>> =
+        std::sync::OnceLock::new();
+    let schemas = SCHEMAS.get_or_init(|| {
+        FORMATS
+            .iter()
+            .map(|e| codec_schema::parse_str(e.schema_source, e.schema_file).ok())
+            .collect()
+    });
+    schemas.get(format as usize)?.as_ref()
+}
+
 /// Every format, in the order detection tries them (legacy BDAT has no
 /// magic of its own and is tried before the formats whose magic is short).
 pub static FORMATS: [Entry; 7] = [

@@ -180,6 +180,10 @@ fn write_value(c: &Checked, v: &Value, out: &mut String, depth: usize) {
         Value::I16(x) => write_num(out, x),
         Value::I32(x) => write_num(out, x),
         Value::I64(x) => write_num(out, x),
+        // A negative zero as `-0.0`: `-0` is an integer to a JSON reader
+        // (Python's `json`), which loses the sign.
+        Value::F32(x) if *x == 0.0 && x.is_sign_negative() => out.push_str("-0.0"),
+        Value::F64(x) if *x == 0.0 && x.is_sign_negative() => out.push_str("-0.0"),
         Value::F32(x) => {
             let s = format!("{x}");
             let back = serde_json::from_str::<f64>(&s).map(|d| d as f32);

@@ -683,14 +683,7 @@ fn embedded_pending(format: Format, variant: Option<&str>, data: &[u8]) -> Optio
 
 /// The checked schema a built-in format's codec is generated from.
 fn embedded(format: Format) -> Option<&'static Checked> {
-    static SCHEMAS: std::sync::OnceLock<Vec<Option<Checked>>> = std::sync::OnceLock::new();
-    let schemas = SCHEMAS.get_or_init(|| {
-        formats::registry::FORMATS
-            .iter()
-            .map(|e| codec_schema::parse_str(e.schema_source, e.schema_file).ok())
-            .collect()
-    });
-    schemas.get(format as usize)?.as_ref()
+    formats::registry::checked(format)
 }
 
 /// The verdict on `data`, read by schema `cv` as `node` (`doc` its

@@ -1,0 +1,436 @@
+//! `import codec`: the workspace's formats and schemas for Python tools.
+//!
+//! A document crosses into Python in the generic form of
+//! `docs/generic-text.md` (what `codec to-text --schema` writes): a dict of
+//! `schema`, `variant` and `document`, the document's records as dicts in
+//! field order, lists as lists, numbers as ints and floats, bytes as hex
+//! strings. Reading goes through the compiled codec of a built-in format
+//! (or the schema interpreter for a schema given at run time); writing
+//! through the schema interpreter, which lays out every corpus file as the
+//! compiled codec does (`formats/tests/interp_write.rs`). Layers (Yaz0,
+//! zstd with the game's dictionaries) are peeled on reading and put back on
+//! writing. The GIL is released while bytes are decoded and encoded.
+//!
+//! Errors are `codec.CodecError`, carrying `offset` (the byte offset, or
+//! `None`) and `path` (the field path, or `None`).
+
+use codec_schema::interp;
+use codec_schema::Checked;
+use formats::layer::{self, Dictionaries, Layer};
+use formats::registry::{self, Entry, FORMATS};
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+pyo3::create_exception!(
+    codec,
+    CodecError,
+    PyException,
+    "A file or document that does not read or write: `offset` is the byte offset where the file departs from its format (or None), `path` the field path (or None)."
+);
+
+/// A `CodecError` with its message, offset and path.
+fn codec_error(
+    py: Python<'_>,
+    message: String,
+    offset: Option<u64>,
+    path: Option<String>,
+) -> PyErr {
+    let e = CodecError::new_err(message);
+    let v = e.value(py);
+    let _ = v.setattr("offset", offset);
+    let _ = v.setattr("path", path);
+    e
+}
+
+fn plain_error(py: Python<'_>, message: impl Into<String>) -> PyErr {
+    codec_error(py, message.into(), None, None)
+}
+
+fn decode_error(py: Python<'_>, e: &codec_runtime::DecodeError) -> PyErr {
+    let path = e.path();
+    codec_error(
+        py,
+        e.to_string(),
+        Some(e.offset()),
+        (!path.is_empty()).then(|| path.to_string()),
+    )
+}
+
+/// The game's zstd dictionaries, from bytes or paths (a raw dictionary, or
+/// an archive of them such as `Pack/ZsDic.pack.zs`).
+fn dictionaries(py: Python<'_>, dicts: Option<&Bound<'_, PyList>>) -> PyResult<Dictionaries> {
+    let mut out = Dictionaries::default();
+    let Some(list) = dicts else {
+        return Ok(out);
+    };
+    for item in list.iter() {
+        let bytes: Vec<u8> = if let Ok(b) = item.downcast::<PyBytes>() {
+            b.as_bytes().to_vec()
+        } else {
+            let path: std::path::PathBuf = item.extract()?;
+            std::fs::read(&path).map_err(|e| plain_error(py, format!("{}: {e}", path.display())))?
+        };
+        out.add_file(&bytes).map_err(|e| plain_error(py, e))?;
+    }
+    Ok(out)
+}
+
+/// The format named (`byml`, `msbt`, ...), or the one `data` is in.
+fn entry_for(py: Python<'_>, format: Option<&str>, data: &[u8]) -> PyResult<&'static Entry> {
+    match format {
+        Some(name) => FORMATS
+            .iter()
+            .find(|e| e.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                let names: Vec<&str> = FORMATS.iter().map(|e| e.name).collect();
+                plain_error(
+                    py,
+                    format!("no format `{name}` (formats: {})", names.join(", ")),
+                )
+            }),
+        None => FORMATS
+            .iter()
+            .find(|e| (e.detect)(data).is_some())
+            .ok_or_else(|| codec_error(py, "not a file of a known format".into(), Some(0), None)),
+    }
+}
+
+/// The checked schema of a format's variant (the format's own schema when
+/// it has no variants).
+fn variant_schema(py: Python<'_>, e: &Entry, variant: Option<&str>) -> PyResult<&'static Checked> {
+    let c = registry::checked(e.format)
+        .ok_or_else(|| plain_error(py, format!("{}: the built-in schema does not load", e.name)))?;
+    match variant {
+        Some(v) => c
+            .variant(v)
+            .ok_or_else(|| plain_error(py, format!("{}: no variant `{v}`", e.name))),
+        None => Ok(c),
+    }
+}
+
+fn json_module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    py.import("json")
+}
+
+/// A generic-form JSON text as Python values (dicts keep the text's order).
+fn from_json_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    json_module(py)?.call_method1("loads", (text,))
+}
+
+/// Python values as a JSON value.
+fn to_json_value(py: Python<'_>, doc: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    let text: String = json_module(py)?.call_method1("dumps", (doc,))?.extract()?;
+    serde_json::from_str(&text).map_err(|e| plain_error(py, format!("the document: {e}")))
+}
+
+fn layers_to_py(py: Python<'_>, layers: &[Layer]) -> PyResult<Py<PyList>> {
+    let out = PyList::empty(py);
+    for l in layers {
+        let d = PyDict::new(py);
+        match *l {
+            Layer::Yaz0 { alignment } => {
+                d.set_item("kind", "yaz0")?;
+                d.set_item("alignment", alignment)?;
+            }
+            Layer::Zstd { dictionary } => {
+                d.set_item("kind", "zstd")?;
+                d.set_item("dictionary", dictionary)?;
+            }
+        }
+        out.append(d)?;
+    }
+    Ok(out.unbind())
+}
+
+fn layers_from_py(py: Python<'_>, layers: Option<Bound<'_, PyAny>>) -> PyResult<Vec<Layer>> {
+    let Some(layers) = layers else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for l in layers.try_iter()? {
+        let l = l?;
+        let kind: String = l.get_item("kind")?.extract()?;
+        out.push(match kind.as_str() {
+            "yaz0" => Layer::Yaz0 {
+                alignment: l.get_item("alignment")?.extract()?,
+            },
+            "zstd" => Layer::Zstd {
+                dictionary: l.get_item("dictionary")?.extract()?,
+            },
+            other => {
+                return Err(plain_error(
+                    py,
+                    format!("no layer kind `{other}` (yaz0, zstd)"),
+                ))
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// The names of the built-in formats.
+#[pyfunction(name = "formats")]
+fn format_names() -> Vec<&'static str> {
+    FORMATS.iter().map(|e| e.name).collect()
+}
+
+/// The format and variant of `data` (its layers peeled first, with `dicts`),
+/// or None.
+#[pyfunction]
+#[pyo3(signature = (data, dicts=None))]
+fn detect(
+    py: Python<'_>,
+    data: &[u8],
+    dicts: Option<&Bound<'_, PyList>>,
+) -> PyResult<Option<(&'static str, Option<&'static str>)>> {
+    let dicts = dictionaries(py, dicts)?;
+    let (_, inner) = py
+        .allow_threads(|| layer::peel(data, &dicts))
+        .map_err(|e| plain_error(py, e))?;
+    Ok(FORMATS
+        .iter()
+        .find_map(|e| (e.detect)(&inner).map(|v| (e.name, v))))
+}
+
+/// The bytes inside `data`'s Yaz0 and zstd layers (`data` itself when it
+/// has none).
+#[pyfunction]
+#[pyo3(signature = (data, dicts=None))]
+fn decompress<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    dicts: Option<&Bound<'py, PyList>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let dicts = dictionaries(py, dicts)?;
+    let (_, inner) = py
+        .allow_threads(|| layer::peel(data, &dicts))
+        .map_err(|e| plain_error(py, e))?;
+    Ok(PyBytes::new(py, &inner))
+}
+
+/// Reads a file of a built-in format: a dict of `schema`, `variant`,
+/// `layers` (the Yaz0 and zstd layers it was in, outermost first) and
+/// `document`.
+#[pyfunction]
+#[pyo3(signature = (data, format=None, dicts=None))]
+fn read<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    format: Option<&str>,
+    dicts: Option<&Bound<'py, PyList>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let dicts = dictionaries(py, dicts)?;
+    let (layers, inner) = py
+        .allow_threads(|| layer::peel(data, &dicts))
+        .map_err(|e| plain_error(py, e))?;
+    let e = entry_for(py, format, &inner)?;
+    let variant = (e.detect)(&inner)
+        .ok_or_else(|| codec_error(py, format!("not a {} file", e.name), Some(0), None))?;
+    let cv = variant_schema(py, e, variant)?;
+    let value = py.allow_threads(|| (e.to_value)(&inner));
+    let text = match value {
+        Ok(value) => interp::json::to_json(cv, &value, &[]),
+        // The codec's located error: where the file breaks, and the field.
+        Err(m) => {
+            return Err(match (e.round_trip)(None, &inner) {
+                Err(formats::RoundTripError::Decode(d)) => decode_error(py, &d),
+                _ => plain_error(py, m),
+            })
+        }
+    };
+    let doc = from_json_text(py, &text)?;
+    doc.set_item("layers", layers_to_py(py, &layers)?)?;
+    Ok(doc)
+}
+
+/// Writes a document as `read` gives it (its `schema` names the format),
+/// laid out as `codec from-text` lays it out, in its `layers`.
+#[pyfunction]
+#[pyo3(signature = (doc, dicts=None))]
+fn write<'py>(
+    py: Python<'py>,
+    doc: &Bound<'py, PyAny>,
+    dicts: Option<&Bound<'py, PyList>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let dicts = dictionaries(py, dicts)?;
+    let layers = layers_from_py(py, doc.get_item("layers").ok())?;
+    let mut json = to_json_value(py, doc)?;
+    if let serde_json::Value::Object(m) = &mut json {
+        m.remove("layers");
+    }
+    let schema = json
+        .get("schema")
+        .and_then(|s| s.as_str())
+        .ok_or_else(|| plain_error(py, "the document has no `schema` naming its format"))?;
+    let e = registry::for_schema(schema).ok_or_else(|| {
+        plain_error(
+            py,
+            format!("`{schema}` is no built-in format; use codec.Schema"),
+        )
+    })?;
+    let c = variant_schema(py, e, None)?;
+    let bytes = py
+        .allow_threads(|| -> Result<Vec<u8>, String> {
+            let (cv, read) = interp::json::from_json_value(c, json)?;
+            let inner = interp::encode(&cv, &read.document, &formats::interp_hooks::Glue)
+                .map_err(|e| e.to_string())?;
+            layer::wrap(inner, &layers, &dicts)
+        })
+        .map_err(|m| plain_error(py, m))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// A RON schema, from a path or from its text: reads and writes files of
+/// the format it describes with the schema interpreter.
+#[pyclass(module = "codec", frozen)]
+struct Schema {
+    checked: Checked,
+}
+
+#[pymethods]
+impl Schema {
+    /// `source`: the path of a `.ron` file, or the schema's text.
+    #[new]
+    fn new(py: Python<'_>, source: &str) -> PyResult<Schema> {
+        let (text, name) = if source.trim_start().starts_with("Schema(") {
+            (source.to_owned(), "<text>".to_owned())
+        } else {
+            let text = std::fs::read_to_string(source)
+                .map_err(|e| plain_error(py, format!("{source}: {e}")))?;
+            (text, source.to_owned())
+        };
+        let checked = codec_schema::parse_str(&text, &name)
+            .map_err(|d| plain_error(py, format!("schema errors:\n{d}")))?;
+        Ok(Schema { checked })
+    }
+
+    /// The schema's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.checked.schema.name
+    }
+
+    /// The names of its variants (empty when it has none).
+    #[getter]
+    fn variants(&self) -> Vec<String> {
+        self.checked
+            .variants()
+            .iter()
+            .filter_map(|v| v.variant_name().map(str::to_owned))
+            .collect()
+    }
+
+    /// Reads `data`: a dict of `schema`, `variant` and `document`. The first
+    /// variant that reads the whole file, unless `variant` names one.
+    #[pyo3(signature = (data, variant=None))]
+    fn read<'py>(
+        &self,
+        py: Python<'py>,
+        data: &[u8],
+        variant: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (cv, decoded) = self.decode(py, data, variant)?;
+        if let Some(e) = &decoded.error {
+            return Err(decode_error(py, e));
+        }
+        let text = interp::json::to_json(cv, &decoded.root.to_value(), &[]);
+        from_json_text(py, &text)
+    }
+
+    /// Writes a document as `read` gives it.
+    fn write<'py>(
+        &self,
+        py: Python<'py>,
+        doc: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let json = to_json_value(py, doc)?;
+        let bytes = py
+            .allow_threads(|| -> Result<Vec<u8>, String> {
+                let (cv, read) = interp::json::from_json_value(&self.checked, json)?;
+                interp::encode(&cv, &read.document, &formats::interp_hooks::Glue)
+                    .map_err(|e| e.to_string())
+            })
+            .map_err(|m| plain_error(py, m))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Reads `data` and writes it back: a dict of `identical` (the same
+    /// bytes), `variant`, and `first_difference` (the offset where the
+    /// bytes part, or None).
+    fn check<'py>(&self, py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+        let (cv, decoded) = self.decode(py, data, None)?;
+        if let Some(e) = &decoded.error {
+            return Err(decode_error(py, e));
+        }
+        let doc = decoded.root.to_value();
+        let out = py
+            .allow_threads(|| interp::encode(cv, &doc, &formats::interp_hooks::Glue))
+            .map_err(|e| plain_error(py, e.to_string()))?;
+        let first = (out != data).then(|| {
+            out.iter()
+                .zip(data)
+                .position(|(a, b)| a != b)
+                .unwrap_or(out.len().min(data.len()))
+        });
+        let d = PyDict::new(py);
+        d.set_item("identical", first.is_none())?;
+        d.set_item("variant", cv.variant_name())?;
+        d.set_item("first_difference", first)?;
+        Ok(d)
+    }
+
+    /// Every field with its offset, size and value, as `codec dump` prints it.
+    fn dump(&self, py: Python<'_>, data: &[u8]) -> PyResult<String> {
+        let (_, decoded) = self.decode(py, data, None)?;
+        let text = interp::render::dump(&decoded.root, data, Default::default());
+        match &decoded.error {
+            None => Ok(text),
+            Some(e) => Err(decode_error(py, e)),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("codec.Schema({:?})", self.checked.schema.name)
+    }
+}
+
+impl Schema {
+    fn decode<'s>(
+        &'s self,
+        py: Python<'_>,
+        data: &[u8],
+        variant: Option<&str>,
+    ) -> PyResult<(&'s Checked, interp::Decoded)> {
+        let glue = formats::interp_hooks::Glue;
+        let limits = codec_runtime::Limits::default();
+        match variant {
+            Some(v) => {
+                let cv = self
+                    .checked
+                    .variant(v)
+                    .ok_or_else(|| plain_error(py, format!("no variant `{v}`")))?;
+                Ok((
+                    cv,
+                    py.allow_threads(|| interp::decode_partial_with(cv, data, limits, &glue)),
+                ))
+            }
+            None => Ok(
+                py.allow_threads(|| interp::decode_variants(&self.checked, data, limits, &glue))
+            ),
+        }
+    }
+}
+
+/// The module.
+#[pymodule]
+fn codec(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("CodecError", m.py().get_type::<CodecError>())?;
+    m.add_function(wrap_pyfunction!(format_names, m)?)?;
+    m.add_function(wrap_pyfunction!(detect, m)?)?;
+    m.add_function(wrap_pyfunction!(decompress, m)?)?;
+    m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(write, m)?)?;
+    m.add_class::<Schema>()?;
+    Ok(())
+}
