@@ -209,6 +209,44 @@ fn decompress<'py>(
     Ok(PyBytes::new(py, &inner))
 }
 
+/// The text the community's tools read of a file (inside its layers):
+/// `(form, text)`, the form one of `aamp-yaml`, `byml-yaml`, `ainb-json`,
+/// `msbt-yaml` (the forms `codec to-text` writes), given only when the text
+/// gives back the file's bytes.
+#[pyfunction]
+#[pyo3(signature = (data, dicts=None))]
+fn to_text(
+    py: Python<'_>,
+    data: &[u8],
+    dicts: Option<&Bound<'_, PyList>>,
+) -> PyResult<(&'static str, String)> {
+    let dicts = dictionaries(py, dicts)?;
+    let (_, inner) = py
+        .allow_threads(|| layer::peel(data, &dicts))
+        .map_err(|e| plain_error(py, e))?;
+    let names = formats::aamp::names::NameTable::from_env().unwrap_or_default();
+    py.allow_threads(|| formats::sarc::folder::text_form(&inner, &names))
+        .map(|(form, _, text)| (form, text))
+        .ok_or_else(|| {
+            plain_error(
+                py,
+                "no text form gives back these bytes (text forms: AAMP, BYML, AINB, MSBT)",
+            )
+        })
+}
+
+/// The bytes a text of `form` (as `to_text` names it) describes.
+#[pyfunction]
+fn from_text<'py>(py: Python<'py>, text: &str, form: &str) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = py
+        .allow_threads(|| formats::sarc::folder::bytes_of_text(form, text))
+        .map_err(|e| match e.at {
+            Some((line, column)) => plain_error(py, format!("{line}:{column}: {}", e.message)),
+            None => plain_error(py, e.message),
+        })?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
 /// Reads a file of a built-in format: a dict of `schema`, `variant`,
 /// `layers` (the Yaz0 and zstd layers it was in, outermost first) and
 /// `document`.
@@ -430,6 +468,8 @@ fn codec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(detect, m)?)?;
     m.add_function(wrap_pyfunction!(decompress, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(to_text, m)?)?;
+    m.add_function(wrap_pyfunction!(from_text, m)?)?;
     m.add_function(wrap_pyfunction!(write, m)?)?;
     m.add_class::<Schema>()?;
     Ok(())

@@ -146,3 +146,19 @@ def test_a_modders_job_one_value_in_an_actor_pack():
     entries = {e["key"]: e["value"] for e in belt["document"]["root"]["Hash"]["entries"]}
     assert entries["DragForceStrong"] == {"Float": 2.5}
     assert entries["DragForce"] == {"Float": 0}
+
+
+def test_text_forms_go_both_ways():
+    seen = set()
+    for sub, pattern in [("aamp", "*.baiprog"), ("byml", "*.byml"), ("ainb", "*.ainb"), ("msbt", "totk/*/*.msbt")]:
+        for p in sorted((CORPUS / sub).glob(pattern))[:3]:
+            data = p.read_bytes()
+            form, text = codec.to_text(data)
+            seen.add(form)
+            assert codec.from_text(text, form) == data, p
+    assert {"aamp-yaml", "byml-yaml", "ainb-json", "msbt-yaml"} <= seen, seen
+    form, text = codec.to_text((CORPUS / "msbt" / "totk" / "ActorMsg" / "Boss.msbt").read_bytes())
+    assert form == "msbt-yaml" and "Phantom Ganon" in text
+    with pytest.raises(codec.CodecError) as e:
+        codec.from_text("a: [1, 2\n", "byml-yaml")
+    assert ":" in str(e.value)

@@ -601,31 +601,51 @@ pub fn read_inside(dir: &Path, rel: &str, limit: u64) -> Result<Vec<u8>, String>
 
 /// A stored file's bytes: converted back from its text form.
 fn convert_stored(path: &Path, raw: Vec<u8>, form: &str) -> Result<Vec<u8>, String> {
-    let fail = |m: String| format!("{}: {m}", path.display());
     if form == "bytes" {
         return Ok(raw);
     }
-    let text = String::from_utf8(raw).map_err(|_| fail("not UTF-8 text".into()))?;
+    let text = String::from_utf8(raw).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
+    bytes_of_text(form, &text).map_err(|e| match e.at {
+        Some((line, column)) => format!("{}:{line}:{column}: {}", path.display(), e.message),
+        None => format!("{}: {}", path.display(), e.message),
+    })
+}
+
+/// Why a text form does not give bytes: the message, and the line and
+/// column where the text goes wrong when a reader knows them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextFormError {
+    pub at: Option<(usize, usize)>,
+    pub message: String,
+}
+
+/// The bytes a text of form `form` (as [`text_form`] names them:
+/// `aamp-yaml`, `byml-yaml`, `ainb-json`, `msbt-yaml`) describes.
+pub fn bytes_of_text(form: &str, text: &str) -> Result<Vec<u8>, TextFormError> {
+    let plain = |message: String| TextFormError { at: None, message };
     match form {
         "aamp-yaml" => {
-            let doc = crate::aamp::text::from_yaml(&text).map_err(|e| {
-                format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message)
+            let doc = crate::aamp::text::from_yaml(text).map_err(|e| TextFormError {
+                at: Some((e.line, e.column)),
+                message: e.message.to_string(),
             })?;
-            crate::aamp::encode(&doc).map_err(|e| fail(format!("encode error: {e}")))
+            crate::aamp::encode(&doc).map_err(|e| plain(format!("encode error: {e}")))
         }
         "byml-yaml" => {
             // The first line names the version and byte order.
-            let (variant, doc) = crate::byml::text::from_yaml(&text, None, None).map_err(|e| {
-                format!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message)
-            })?;
-            crate::byml::encode(&doc, variant).map_err(|e| fail(format!("encode error: {e}")))
+            let (variant, doc) =
+                crate::byml::text::from_yaml(text, None, None).map_err(|e| TextFormError {
+                    at: Some((e.line, e.column)),
+                    message: e.message.to_string(),
+                })?;
+            crate::byml::encode(&doc, variant).map_err(|e| plain(format!("encode error: {e}")))
         }
         "ainb-json" => {
-            let doc = crate::ainb::text::from_json(&text).map_err(|e| fail(e.to_string()))?;
-            crate::ainb::encode(&doc).map_err(|e| fail(format!("encode error: {e}")))
+            let doc = crate::ainb::text::from_json(text).map_err(|e| plain(e.to_string()))?;
+            crate::ainb::encode(&doc).map_err(|e| plain(format!("encode error: {e}")))
         }
-        "msbt-yaml" => crate::msbt::from_text(&text).map_err(fail),
-        other => Err(fail(format!(
+        "msbt-yaml" => crate::msbt::from_text(text).map_err(plain),
+        other => Err(plain(format!(
             "form \"{other}\" is not one of bytes, aamp-yaml, byml-yaml, ainb-json, msbt-yaml"
         ))),
     }
