@@ -290,7 +290,7 @@ impl Gen<'_> {
                     });
                 }
                 FieldRead::HashSlots(t) => {
-                    reads.extend(self.hash_slots_read(s, fname, t));
+                    reads.extend(self.hash_slots_read(fname, t));
                 }
                 FieldRead::Inline(t) => {
                     let read = self.inline_read(t, quote!(p), &s.name, fname);

@@ -6,7 +6,7 @@
 
 use crate::names::{ident, local, read_uint, width_tokens};
 use crate::Gen;
-use codec_schema::{SlotHash, StructDef, Type, TypeDef};
+use codec_schema::{SlotHash, Type, TypeDef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -63,11 +63,11 @@ impl Gen<'_> {
         }
     }
 
-    /// The reading of a `HashSlots` field of record `s`: the (count,
+    /// The reading of a `HashSlots` field of a record: the (count,
     /// offset) pairs, each slot's records where its offset leads, one list
     /// in slot order; a record whose key hashes to another slot is an
     /// error (the writer would move it).
-    pub(crate) fn hash_slots_read(&self, s: &StructDef, fname: &str, t: &Type) -> TokenStream {
+    pub(crate) fn hash_slots_read(&self, fname: &str, t: &Type) -> TokenStream {
         let rt = rt();
         let Type::HashSlots {
             of,
@@ -91,7 +91,6 @@ impl Gen<'_> {
         let ety = ident(of);
         let dec = self.path_as(of, "__Decode");
         let key = ident(key);
-        let _ = s;
         quote! {
             let #at = p;
             let #v: ::std::vec::Vec<#ety> = match (|| -> #rt::DecodeResult<::std::vec::Vec<#ety>> {
