@@ -14,6 +14,42 @@ fn rt() -> TokenStream {
     quote!(::codec_runtime)
 }
 
+/// What a `HashSlots` type says, for its reading and its placing.
+struct Slots<'t> {
+    of: &'t str,
+    key: &'t str,
+    slots: &'t str,
+    /// The multiplier of `MulAdd`.
+    m: u64,
+    width: &'t Type,
+    base: &'t codec_schema::Base,
+}
+
+impl<'t> Slots<'t> {
+    fn of(t: &'t Type) -> Option<Slots<'t>> {
+        let Type::HashSlots {
+            of,
+            key,
+            slots,
+            hash: SlotHash::MulAdd(m),
+            width,
+            base,
+            ..
+        } = t
+        else {
+            return None;
+        };
+        Some(Slots {
+            of,
+            key,
+            slots,
+            m: *m,
+            width,
+            base,
+        })
+    }
+}
+
 impl Gen<'_> {
     /// What a text's code units open, and how its records are read:
     /// `(opens, record)`, closures for `tagged_text::read`.
@@ -69,15 +105,14 @@ impl Gen<'_> {
     /// error (the writer would move it).
     pub(crate) fn hash_slots_read(&self, fname: &str, t: &Type) -> TokenStream {
         let rt = rt();
-        let Type::HashSlots {
+        let Some(Slots {
             of,
             key,
             slots,
-            hash: SlotHash::MulAdd(m),
+            m,
             width,
             base,
-            ..
-        } = t
+        }) = Slots::of(t)
         else {
             return quote!(compile_error!("not a table of hash slots"););
         };
@@ -158,15 +193,14 @@ impl Gen<'_> {
         what: &str,
     ) -> TokenStream {
         let rt = rt();
-        let Type::HashSlots {
+        let Some(Slots {
             of,
             key,
             slots,
-            hash: SlotHash::MulAdd(m),
+            m,
             width,
             base,
-            ..
-        } = t
+        }) = Slots::of(t)
         else {
             return quote!(compile_error!("not a table of hash slots"););
         };
