@@ -76,6 +76,18 @@ fn dictionaries(py: Python<'_>, dicts: Option<&Bound<'_, PyList>>) -> PyResult<D
     Ok(out)
 }
 
+/// `data`'s Yaz0 and zstd layers (outermost first) and the bytes inside
+/// them, the GIL released while they are decompressed.
+fn peeled(
+    py: Python<'_>,
+    data: &[u8],
+    dicts: Option<&Bound<'_, PyList>>,
+) -> PyResult<(Vec<Layer>, Vec<u8>)> {
+    let dicts = dictionaries(py, dicts)?;
+    py.allow_threads(|| layer::peel(data, &dicts))
+        .map_err(|e| plain_error(py, e))
+}
+
 /// The format named (`byml`, `msbt`, ...), or the one `data` is in.
 fn entry_for(py: Python<'_>, format: Option<&str>, data: &[u8]) -> PyResult<&'static Entry> {
     match format {
@@ -184,10 +196,7 @@ fn detect(
     data: &[u8],
     dicts: Option<&Bound<'_, PyList>>,
 ) -> PyResult<Option<(&'static str, Option<&'static str>)>> {
-    let dicts = dictionaries(py, dicts)?;
-    let (_, inner) = py
-        .allow_threads(|| layer::peel(data, &dicts))
-        .map_err(|e| plain_error(py, e))?;
+    let (_, inner) = peeled(py, data, dicts)?;
     Ok(FORMATS
         .iter()
         .find_map(|e| (e.detect)(&inner).map(|v| (e.name, v))))
@@ -202,10 +211,7 @@ fn decompress<'py>(
     data: &[u8],
     dicts: Option<&Bound<'py, PyList>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let dicts = dictionaries(py, dicts)?;
-    let (_, inner) = py
-        .allow_threads(|| layer::peel(data, &dicts))
-        .map_err(|e| plain_error(py, e))?;
+    let (_, inner) = peeled(py, data, dicts)?;
     Ok(PyBytes::new(py, &inner))
 }
 
@@ -220,10 +226,7 @@ fn to_text(
     data: &[u8],
     dicts: Option<&Bound<'_, PyList>>,
 ) -> PyResult<(&'static str, String)> {
-    let dicts = dictionaries(py, dicts)?;
-    let (_, inner) = py
-        .allow_threads(|| layer::peel(data, &dicts))
-        .map_err(|e| plain_error(py, e))?;
+    let (_, inner) = peeled(py, data, dicts)?;
     let names = formats::aamp::names::NameTable::from_env().unwrap_or_default();
     py.allow_threads(|| formats::sarc::folder::text_form(&inner, &names))
         .map(|(form, _, text)| (form, text))
@@ -258,10 +261,7 @@ fn read<'py>(
     format: Option<&str>,
     dicts: Option<&Bound<'py, PyList>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let dicts = dictionaries(py, dicts)?;
-    let (layers, inner) = py
-        .allow_threads(|| layer::peel(data, &dicts))
-        .map_err(|e| plain_error(py, e))?;
+    let (layers, inner) = peeled(py, data, dicts)?;
     let e = entry_for(py, format, &inner)?;
     let variant = (e.detect)(&inner)
         .ok_or_else(|| codec_error(py, format!("not a {} file", e.name), Some(0), None))?;
