@@ -14,6 +14,12 @@
 //! Errors are `codec.CodecError`, carrying `offset` (the byte offset, or
 //! `None`) and `path` (the field path, or `None`).
 
+mod aamp;
+mod byml;
+mod form;
+mod kinds;
+mod sarc;
+
 use codec_schema::interp;
 use codec_schema::Checked;
 use formats::layer::{self, Dictionaries, Layer};
@@ -47,6 +53,12 @@ fn plain_error(py: Python<'_>, message: impl Into<String>) -> PyErr {
     codec_error(py, message.into(), None, None)
 }
 
+/// A document value that does not fit its format: the error names its path.
+fn form_error(py: Python<'_>, e: &form::FormError) -> PyErr {
+    let path = e.path();
+    codec_error(py, format!("{path}: {}", e.message), None, Some(path))
+}
+
 fn decode_error(py: Python<'_>, e: &codec_runtime::DecodeError) -> PyErr {
     let path = e.path();
     codec_error(
@@ -77,14 +89,19 @@ fn dictionaries(py: Python<'_>, dicts: Option<&Bound<'_, PyList>>) -> PyResult<D
 }
 
 /// `data`'s Yaz0 and zstd layers (outermost first) and the bytes inside
-/// them, the GIL released while they are decompressed.
-fn peeled(
+/// them (`data` itself, uncopied, when it has none), the GIL released while
+/// they are decompressed.
+fn peeled<'a>(
     py: Python<'_>,
-    data: &[u8],
+    data: &'a [u8],
     dicts: Option<&Bound<'_, PyList>>,
-) -> PyResult<(Vec<Layer>, Vec<u8>)> {
+) -> PyResult<(Vec<Layer>, std::borrow::Cow<'a, [u8]>)> {
+    if Layer::detect(data).is_none() {
+        return Ok((Vec::new(), std::borrow::Cow::Borrowed(data)));
+    }
     let dicts = dictionaries(py, dicts)?;
     py.allow_threads(|| layer::peel(data, &dicts))
+        .map(|(layers, inner)| (layers, std::borrow::Cow::Owned(inner)))
         .map_err(|e| plain_error(py, e))
 }
 
@@ -215,6 +232,26 @@ fn decompress<'py>(
     Ok(PyBytes::new(py, &inner))
 }
 
+/// `data` in `layers` (outermost first, as `read` lists them:
+/// `[{"kind": "yaz0", "alignment": 0}]`, `[{"kind": "zstd", "dictionary":
+/// None}]`), compressed as the game's tools compress; zstd with a
+/// dictionary takes it from `dicts`.
+#[pyfunction]
+#[pyo3(signature = (data, layers, dicts=None))]
+fn compress<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    layers: Bound<'py, PyAny>,
+    dicts: Option<&Bound<'py, PyList>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let dicts = dictionaries(py, dicts)?;
+    let layers = layers_from_py(py, Some(layers))?;
+    let bytes = py
+        .allow_threads(|| layer::wrap(data.to_vec(), &layers, &dicts))
+        .map_err(|m| plain_error(py, m))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
 /// The text the community's tools read of a file (inside its layers):
 /// `(form, text)`, the form one of `aamp-yaml`, `byml-yaml`, `ainb-json`,
 /// `msbt-yaml` (the forms `codec to-text` writes), given only when the text
@@ -250,6 +287,35 @@ fn from_text<'py>(py: Python<'py>, text: &str, form: &str) -> PyResult<Bound<'py
     Ok(PyBytes::new(py, &bytes))
 }
 
+/// The dict of a format with a native form (the shape of its text form),
+/// or None for the formats read in the generic form.
+fn native_read<'py>(
+    py: Python<'py>,
+    format: &str,
+    inner: &[u8],
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    Ok(match format {
+        "aamp" => Some(aamp::read(py, inner)?),
+        "byml" => Some(byml::read(py, inner)?),
+        "sarc" => Some(sarc::read(py, inner)?),
+        _ => None,
+    })
+}
+
+/// The bytes of a document in a native form, or None for the others.
+fn native_write(
+    py: Python<'_>,
+    format: Option<&str>,
+    doc: &Bound<'_, PyAny>,
+) -> PyResult<Option<Vec<u8>>> {
+    Ok(match format {
+        Some("aamp") => Some(aamp::write(py, doc)?),
+        Some("byml") => Some(byml::write(py, doc)?),
+        Some("sarc") => Some(sarc::write(py, doc)?),
+        _ => None,
+    })
+}
+
 /// Reads a file of a built-in format: a dict of `schema`, `variant`,
 /// `layers` (the Yaz0 and zstd layers it was in, outermost first) and
 /// `document`.
@@ -263,6 +329,10 @@ fn read<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (layers, inner) = peeled(py, data, dicts)?;
     let e = entry_for(py, format, &inner)?;
+    if let Some(doc) = native_read(py, e.name, &inner)? {
+        doc.set_item("layers", layers_to_py(py, &layers)?)?;
+        return Ok(doc.into_any());
+    }
     let variant = (e.detect)(&inner)
         .ok_or_else(|| codec_error(py, format!("not a {} file", e.name), Some(0), None))?;
     let cv = variant_schema(py, e, variant)?;
@@ -293,6 +363,13 @@ fn write<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let dicts = dictionaries(py, dicts)?;
     let layers = layers_from_py(py, doc.get_item("layers").ok())?;
+    let format: Option<String> = doc.get_item("schema").ok().and_then(|s| s.extract().ok());
+    if let Some(inner) = native_write(py, format.as_deref(), doc)? {
+        let bytes = py
+            .allow_threads(|| layer::wrap(inner, &layers, &dicts))
+            .map_err(|m| plain_error(py, m))?;
+        return Ok(PyBytes::new(py, &bytes));
+    }
     let mut json = to_json_value(py, doc)?;
     if let serde_json::Value::Object(m) = &mut json {
         m.remove("layers");
@@ -467,10 +544,12 @@ fn codec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(format_names, m)?)?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;
     m.add_function(wrap_pyfunction!(decompress, m)?)?;
+    m.add_function(wrap_pyfunction!(compress, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(to_text, m)?)?;
     m.add_function(wrap_pyfunction!(from_text, m)?)?;
     m.add_function(wrap_pyfunction!(write, m)?)?;
     m.add_class::<Schema>()?;
+    kinds::install(m)?;
     Ok(())
 }

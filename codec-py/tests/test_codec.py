@@ -36,7 +36,7 @@ def test_every_corpus_file_comes_back_byte_for_byte():
             continue
         doc = codec.read(data, dicts=dicts)
         read += 1
-        assert doc["schema"] and "document" in doc, p
+        assert doc["schema"] and doc["layers"] is not None, p
         back = codec.write(doc, dicts=dicts)
         # Inside the layers: the compressed bytes depend on the level.
         if codec.decompress(back, dicts) == codec.decompress(data, dicts):
@@ -74,17 +74,82 @@ def test_an_edited_value_reads_back_edited():
     assert texts["data"]["messages"][0] == ["A new name"]
 
 
+def plain_oead(x, oead):
+    """An oead BYML value as plain Python values, its number classes kept
+    by name."""
+    if isinstance(x, oead.byml.Hash):
+        return {k: plain_oead(v, oead) for k, v in x.items()}
+    if isinstance(x, oead.byml.Array):
+        return [plain_oead(v, oead) for v in x]
+    for name in ("U32", "S64", "U64", "F64"):
+        if isinstance(x, getattr(oead, name)):
+            return (name, x.v)
+    if isinstance(x, (oead.S32, oead.F32)):
+        return x.v
+    return x
+
+
+def plain_ours(x):
+    if isinstance(x, dict):
+        return {k: plain_ours(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [plain_ours(v) for v in x]
+    for name in ("U32", "S64", "U64", "F64"):
+        if type(x) is getattr(codec, name):
+            return (name, (int if name != "F64" else float)(x))
+    return x
+
+
 def test_documents_agree_with_oead():
     oead = pytest.importorskip("oead")
+    # SARC: the same members with the same bytes.
     for p in sorted((CORPUS / "sarc").glob("*.sarc")):
         data = p.read_bytes()
-        ours = codec.read(data)["document"]
-        names = [n["name"] for n in ours["nodes"]]
-        theirs = oead.Sarc(data)
-        assert sorted(names) == sorted(f.name for f in theirs.get_files()), p
-        for f in theirs.get_files():
-            node = next(n for n in ours["nodes"] if n["name"] == f.name)
-            assert bytes.fromhex(node["data"]["value"]) == bytes(f.data), (p, f.name)
+        ours = codec.read(data)["files"]
+        theirs = {f.name: bytes(f.data) for f in oead.Sarc(data).get_files()}
+        assert ours == theirs, p
+    # BYML: the same tree, number classes and all, on every file oead reads.
+    compared = 0
+    for p in sorted((CORPUS / "byml").glob("*.byml")):
+        data = p.read_bytes()
+        try:
+            theirs = oead.byml.from_binary(data)
+        except Exception:
+            continue
+        assert plain_ours(codec.read(data)["document"]) == plain_oead(theirs, oead), p
+        compared += 1
+    assert compared >= 4, compared
+    # AAMP: every parameter's value by its name hash.
+    compared = 0
+    for p in sorted((CORPUS / "aamp").glob("*.b*")):
+        data = p.read_bytes()
+        try:
+            theirs = oead.aamp.ParameterIO.from_binary(data)
+        except Exception:
+            continue
+        ours = codec.read(data)
+        hashed = lambda k: k if isinstance(k, int) else __import__("zlib").crc32(k.encode())
+
+        def same(o, t):
+            assert {hashed(k) for k in o["objects"]} == {n.hash for n in t.objects.keys()}
+            for k, obj in o["objects"].items():
+                tobj = t.objects[oead.aamp.Name(hashed(k))]
+                for pk, v in obj.items():
+                    tv = tobj.params[oead.aamp.Name(hashed(pk))].v
+                    fields = {codec.Vec2: "xy", codec.Vec3: "xyz", codec.Vec4: "xyzt",
+                              codec.Color: "rgba", codec.Quat: "abcd"}.get(type(v))
+                    if fields:
+                        assert v == [getattr(tv, a) for a in fields], (p, pk)
+                    elif isinstance(v, (codec.Str32, codec.Str64, codec.Str256, str)):
+                        assert v == str(tv), (p, pk)
+                    elif isinstance(v, (bool, int, float)):
+                        assert v == (tv.v if hasattr(tv, "v") else tv), (p, pk)
+            for k, lst in o["lists"].items():
+                same(lst, t.lists[oead.aamp.Name(hashed(k))])
+
+        same(ours["param_root"], theirs)
+        compared += 1
+    assert compared >= 100, compared
 
 
 def test_errors_carry_the_offset_and_the_path():
@@ -130,22 +195,116 @@ def test_a_modders_job_one_value_in_an_actor_pack():
     name = "Phive/ClothReaction/Belt.phive__ClothReaction.bgyml"
 
     pack = codec.read(src, dicts=dicts)
-    node = next(n for n in pack["document"]["nodes"] if n["name"] == name)
-    belt = codec.read(bytes.fromhex(node["data"]["value"]))
-    entry = next(e for e in belt["document"]["root"]["Hash"]["entries"] if e["key"] == "DragForceStrong")
-    entry["value"] = {"Float": 2.5}
-    node["data"]["value"] = codec.write(belt).hex()
+    belt = codec.read(pack["files"][name])
+    belt["document"]["DragForceStrong"] = 2.5
+    pack["files"][name] = codec.write(belt)
     out = codec.write(pack, dicts=dicts)
 
-    again = codec.read(out, dicts=dicts)
-    before = {n["name"]: n["data"]["value"] for n in codec.read(src, dicts=dicts)["document"]["nodes"]}
-    after = {n["name"]: n["data"]["value"] for n in again["document"]["nodes"]}
+    before = codec.read(src, dicts=dicts)["files"]
+    after = codec.read(out, dicts=dicts)["files"]
     assert before.keys() == after.keys()
     assert [k for k in before if before[k] != after[k]] == [name]
-    belt = codec.read(bytes.fromhex(after[name]))
-    entries = {e["key"]: e["value"] for e in belt["document"]["root"]["Hash"]["entries"]}
-    assert entries["DragForceStrong"] == {"Float": 2.5}
-    assert entries["DragForce"] == {"Float": 0}
+    belt = codec.read(after[name])["document"]
+    assert belt["DragForceStrong"] == 2.5
+    assert belt["DragForce"] == 0.0 and type(belt["DragForce"]) is float
+
+
+def test_byml_values_keep_their_types():
+    data = (CORPUS / "byml" / "A-1_Dynamic.byml").read_bytes()
+    doc = codec.read(data)
+    assert doc["version"] == 2 and doc["variant"] == "Le"
+    first = doc["document"]["Objs"][0]
+    assert type(first["HashId"]) is codec.U32 and first["HashId"] == 11472148
+    assert type(first["SRTHash"]) is int
+    # Each class writes its node: the same value as a plain int is an Int.
+    first["HashId"] = int(first["HashId"])
+    changed = codec.read(codec.write(doc))["document"]["Objs"][0]
+    assert type(changed["HashId"]) is int
+    doc = {"schema": "byml", "version": 7, "document": {
+        "u": codec.U32(7), "l": codec.S64(-1 << 40), "ul": codec.U64(1 << 63), "d": codec.F64(0.1),
+        "f": 0.5, "s": "x", "b": b"\x00\x01", "n": None, "file": codec.File(b"abc", alignment=0x80),
+        "h": codec.HashMap({0xDEADBEEF: True}), "t": (1, 2)}}
+    back = codec.read(codec.write(doc))
+    assert back["version"] == 7
+    got = back["document"]
+    assert [type(got[k]).__name__ for k in ("u", "l", "ul", "d", "f", "s", "b", "n", "h", "t")] == [
+        "U32", "S64", "U64", "F64", "float", "str", "bytes", "NoneType", "HashMap", "list"]
+    assert got["d"] == 0.1 and got["ul"] == 1 << 63 and got["h"] == {0xDEADBEEF: True}
+    assert got["file"] == b"abc" and got["file"].alignment == 0x80
+
+
+def test_a_value_that_does_not_fit_names_its_path():
+    doc = codec.read((CORPUS / "byml" / "A-1_Dynamic.byml").read_bytes())
+    doc["document"]["Objs"][3]["Translate"][1] = object()
+    with pytest.raises(codec.CodecError) as e:
+        codec.write(doc)
+    assert e.value.path == "document.Objs[3].Translate[1]", e.value.path
+    assert "has no BYML node" in str(e.value)
+    doc["document"]["Objs"][3]["Translate"][1] = 1 << 40
+    with pytest.raises(codec.CodecError) as e:
+        codec.write(doc)
+    assert "codec.S64" in str(e.value)
+    # A list inside itself ends at the depth a file may hold, not in a crash.
+    loop = []
+    loop.append(loop)
+    with pytest.raises(codec.CodecError) as e:
+        codec.write({"schema": "byml", "document": loop})
+    assert "deeper" in str(e.value)
+    aamp = codec.read((CORPUS / "aamp" / "AIProgram__AddAutoPlacementCreator.baiprog").read_bytes())
+    aamp["param_root"]["objects"]["X"] = {"p": codec.Vec3([1.0, 2.0])}
+    with pytest.raises(codec.CodecError) as e:
+        codec.write(aamp)
+    assert e.value.path == "param_root.objects.X.p" and "3 numbers" in str(e.value)
+
+
+def test_aamp_names_and_values():
+    data = (CORPUS / "aamp" / "AIProgram__AddAutoPlacementCreator.baiprog").read_bytes()
+    doc = codec.read(data)
+    assert doc["version"] == 0 and doc["type"] == "xml"
+    assert codec.write(doc) == data
+    # A name is hashed on writing: a parameter added by name reads back
+    # under its hash (or its name, where the document's strings explain it).
+    root = doc["param_root"]
+    root["objects"]["Extra"] = {"Speed": 1.5, "Pos": codec.Vec3([1.0, 2.0, 3.0]), "Tag": codec.Str32("Tag")}
+    back = codec.read(codec.write(doc))["param_root"]["objects"]
+    import zlib
+    extra = back.get("Extra", back.get(zlib.crc32(b"Extra")))
+    values = sorted(extra.values(), key=repr)
+    assert codec.Vec3([1.0, 2.0, 3.0]) in values and 1.5 in values
+    assert any(type(v) is codec.Str32 for v in values)
+    # Two keys of one hash (a name and its hash) are two parameters on
+    # writing; reading them into one dict is refused, not one of them lost.
+    root["objects"]["Extra"] = {"A": 1, zlib.crc32(b"A"): 2}
+    with pytest.raises(codec.CodecError) as e:
+        codec.read(codec.write(doc))
+    assert "two children of one name" in str(e.value)
+
+
+def test_sarc_members_added_and_changed():
+    data = sorted((CORPUS / "sarc").glob("*.sarc"))[0].read_bytes()
+    doc = codec.read(data)
+    assert codec.write(doc) == data
+    first = next(iter(doc["files"]))
+    doc["files"]["New/Added.bxml"] = b"AAMP new member"
+    doc["files"][first] = doc["files"][first] + b"!"
+    back = codec.read(codec.write(doc))
+    assert back["files"]["New/Added.bxml"] == b"AAMP new member"
+    assert back["files"][first].endswith(b"!")
+    # The new member takes the alignment its siblings of the same kind show.
+    siblings = {a for n, a in doc["alignments"].items() if n.endswith(".bxml")}
+    assert back["alignments"]["New/Added.bxml"] == min(siblings)
+    del doc["files"][first]
+    assert first not in codec.read(codec.write(doc))["files"]
+
+
+def test_yaz0_both_ways():
+    data = sorted((CORPUS / "sarc").glob("*.sarc"))[0].read_bytes()
+    packed = codec.compress(data, [{"kind": "yaz0", "alignment": 0}])
+    assert packed[:4] == b"Yaz0" and len(packed) < len(data)
+    assert codec.decompress(packed) == data
+    oead = pytest.importorskip("oead")
+    assert bytes(oead.yaz0.decompress(packed)) == data
+    assert codec.decompress(bytes(oead.yaz0.compress(data))) == data
 
 
 def test_text_forms_go_both_ways():

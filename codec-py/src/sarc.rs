@@ -1,0 +1,195 @@
+//! A SARC archive as Python values: `files`, a dict of each member's name
+//! and bytes in file-table order, and `alignments`, the alignment each
+//! member was found at, so that an unedited archive writes back byte for
+//! byte. A member added, or one taken out of `alignments`, is aligned as
+//! `codec archive` aligns it: as its unchanged siblings of the same
+//! extension, else by its kind. The file table is sorted by name hash on
+//! writing, so `files`' order does not matter there.
+//!
+//! The document's dict: `schema` (`"sarc"`), `variant` (`Little` or
+//! `Big`), `files`, `alignments`; and, only where an archive departs from
+//! the usual values, `header` (a dict of its header numbers) and
+//! `name_flags` (a member's name flag when not 1).
+
+use crate::form::{int_in, type_name, FormError, FormResult};
+use formats::sarc::{self, Node, Sarc, Variant};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
+
+/// The header's numbers a file keeps, by name.
+fn header_numbers(s: &mut Sarc) -> [(&'static str, HeaderNumber<'_>); 7] {
+    [
+        ("header_size", HeaderNumber::U16(&mut s.header_size)),
+        ("version", HeaderNumber::U16(&mut s.version)),
+        ("reserved", HeaderNumber::U16(&mut s.reserved)),
+        (
+            "sfat_header_size",
+            HeaderNumber::U16(&mut s.sfat_header_size),
+        ),
+        ("hash_multiplier", HeaderNumber::U32(&mut s.hash_multiplier)),
+        (
+            "sfnt_header_size",
+            HeaderNumber::U16(&mut s.sfnt_header_size),
+        ),
+        ("sfnt_reserved", HeaderNumber::U16(&mut s.sfnt_reserved)),
+    ]
+}
+
+enum HeaderNumber<'a> {
+    U16(&'a mut u16),
+    U32(&'a mut u32),
+}
+
+impl HeaderNumber<'_> {
+    fn get(&self) -> u32 {
+        match self {
+            HeaderNumber::U16(v) => u32::from(**v),
+            HeaderNumber::U32(v) => **v,
+        }
+    }
+}
+
+/// Reads a SARC archive into its dict, the GIL released while it is decoded.
+pub fn read<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+    let (variant, mut archive) = py
+        .allow_threads(|| sarc::decode(data))
+        .map_err(|e| crate::decode_error(py, &e))?;
+    let d = PyDict::new(py);
+    d.set_item("schema", "sarc")?;
+    d.set_item("variant", format!("{variant:?}"))?;
+    let files = PyDict::new(py);
+    let alignments = PyDict::new(py);
+    let flags = PyDict::new(py);
+    for (i, n) in archive.nodes.iter().enumerate() {
+        let name = PyString::new(py, &n.name);
+        files.set_item(&name, PyBytes::new(py, n.data.value.as_slice()))?;
+        if files.len() != i + 1 {
+            return Err(crate::codec_error(
+                py,
+                format!("nodes[{i}]: a second member named {:?}; a dict holds one (read the archive with codec.Schema(\"schemas/sarc.ron\"))", n.name.as_str()),
+                None,
+                Some(format!("nodes[{i}].name")),
+            ));
+        }
+        alignments.set_item(&name, n.data.align)?;
+        if n.name_flag != 1 {
+            flags.set_item(&name, n.name_flag)?;
+        }
+    }
+    d.set_item("files", files)?;
+    d.set_item("alignments", alignments)?;
+    if !flags.is_empty() {
+        d.set_item("name_flags", flags)?;
+    }
+    let mut usual = Sarc::new(Vec::new());
+    let header = PyDict::new(py);
+    for ((name, got), (_, want)) in header_numbers(&mut archive)
+        .into_iter()
+        .zip(header_numbers(&mut usual))
+    {
+        if got.get() != want.get() {
+            header.set_item(name, got.get())?;
+        }
+    }
+    if !header.is_empty() {
+        d.set_item("header", header)?;
+    }
+    Ok(d)
+}
+
+/// Writes a dict of [`read`]'s shape, the GIL released while it is encoded.
+pub fn write(py: Python<'_>, doc: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let (variant, archive) = from_py(doc).map_err(|e| crate::form_error(py, &e))?;
+    py.allow_threads(|| sarc::encode(&archive, variant))
+        .map_err(|e| crate::plain_error(py, e.to_string()))
+}
+
+fn dict_at<'py>(doc: &Bound<'py, PyAny>, key: &str) -> FormResult<Option<Bound<'py, PyDict>>> {
+    match doc.get_item(key).ok() {
+        None => Ok(None),
+        Some(v) => match v.downcast::<PyDict>() {
+            Ok(d) => Ok(Some(d.clone())),
+            Err(_) => {
+                Err(FormError::new(format!("a {}: expected a dict", type_name(&v))).at_key(key))
+            }
+        },
+    }
+}
+
+/// The archive a dict of [`read`]'s shape describes (`Little` when no
+/// variant is given).
+pub fn from_py(doc: &Bound<'_, PyAny>) -> FormResult<(Variant, Sarc)> {
+    let variant = match doc.get_item("variant").ok() {
+        None => Variant::Little,
+        Some(v) => match v.extract::<String>().ok().as_deref() {
+            Some("Little") => Variant::Little,
+            Some("Big") => Variant::Big,
+            _ => return Err(FormError::new("expected `Little` or `Big`").at_key("variant")),
+        },
+    };
+    let files = dict_at(doc, "files")?
+        .ok_or_else(|| FormError::new("the dict has no `files` (a dict of names and bytes)"))?;
+    let alignments = dict_at(doc, "alignments")?;
+    let flags = dict_at(doc, "name_flags")?;
+    let mut nodes = Vec::with_capacity(files.len());
+    for (name, data) in files.iter() {
+        let at = |e: FormError| {
+            e.at_key(name.str().map(|s| s.to_string()).unwrap_or_default())
+                .at_key("files")
+        };
+        let name = name
+            .downcast::<PyString>()
+            .map_err(|_| {
+                at(FormError::new(format!(
+                    "a name of type {}: expected a str",
+                    type_name(&name)
+                )))
+            })?
+            .to_str()
+            .map_err(|e| at(e.into()))?
+            .to_owned();
+        let bytes = data
+            .downcast::<PyBytes>()
+            .map(|b| b.as_bytes().to_vec())
+            .or_else(|_| data.extract::<Vec<u8>>())
+            .map_err(|_| {
+                at(FormError::new(format!(
+                    "a {}: expected bytes",
+                    type_name(&data)
+                )))
+            })?;
+        let mut node = Node::new(&name, bytes);
+        let kept = match alignments
+            .as_ref()
+            .and_then(|a| a.get_item(&name).ok().flatten())
+        {
+            Some(a) => {
+                node.data.align = int_in(&a, "an alignment (u64)")
+                    .map_err(|e| e.at_key(&name).at_key("alignments"))?;
+                true
+            }
+            None => false,
+        };
+        if let Some(f) = flags
+            .as_ref()
+            .and_then(|f| f.get_item(&name).ok().flatten())
+        {
+            node.name_flag =
+                int_in(&f, "a name flag (u8)").map_err(|e| e.at_key(&name).at_key("name_flags"))?;
+        }
+        nodes.push((node, kept));
+    }
+    let mut archive = Sarc::new(formats::sarc::folder::settle_alignment(nodes));
+    if let Some(header) = dict_at(doc, "header")? {
+        for (name, slot) in header_numbers(&mut archive) {
+            if let Some(v) = header.get_item(name).ok().flatten() {
+                let at = |e: FormError| e.at_key(name).at_key("header");
+                match slot {
+                    HeaderNumber::U16(s) => *s = int_in(&v, "a u16").map_err(at)?,
+                    HeaderNumber::U32(s) => *s = int_in(&v, "a u32").map_err(at)?,
+                }
+            }
+        }
+    }
+    Ok((variant, archive))
+}
