@@ -15,6 +15,7 @@
 //! `None`) and `path` (the field path, or `None`).
 
 mod aamp;
+mod ainb;
 mod byml;
 mod form;
 mod kinds;
@@ -296,6 +297,7 @@ fn native_read<'py>(
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
     Ok(match format {
         "aamp" => Some(aamp::read(py, inner)?),
+        "ainb" => Some(ainb::read(py, inner)?),
         "byml" => Some(byml::read(py, inner)?),
         "sarc" => Some(sarc::read(py, inner)?),
         _ => None,
@@ -310,6 +312,7 @@ fn native_write(
 ) -> PyResult<Option<Vec<u8>>> {
     Ok(match format {
         Some("aamp") => Some(aamp::write(py, doc)?),
+        Some("ainb") => Some(ainb::write(py, doc)?),
         Some("byml") => Some(byml::write(py, doc)?),
         Some("sarc") => Some(sarc::write(py, doc)?),
         _ => None,
