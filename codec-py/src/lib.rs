@@ -1,18 +1,26 @@
 //! `import codec`: the workspace's formats and schemas for Python tools.
 //!
-//! A document crosses into Python in the generic form of
-//! `docs/generic-text.md` (what `codec to-text --schema` writes): a dict of
-//! `schema`, `variant` and `document`, the document's records as dicts in
-//! field order, lists as lists, numbers as ints and floats, bytes as hex
-//! strings. Reading goes through the compiled codec of a built-in format
-//! (or the schema interpreter for a schema given at run time); writing
-//! through the schema interpreter, which lays out every corpus file as the
-//! compiled codec does (`formats/tests/interp_write.rs`). Layers (Yaz0,
-//! zstd with the game's dictionaries) are peeled on reading and put back on
-//! writing. The GIL is released while bytes are decoded and encoded.
+//! A document crosses into Python as plain values, in one of two shapes:
 //!
-//! Errors are `codec.CodecError`, carrying `offset` (the byte offset, or
-//! `None`) and `path` (the field path, or `None`).
+//! - **The text form's shape** for the formats modders edit: BYML as the
+//!   dicts and lists of its YAML (`byml.rs`), AAMP as its `!io` / `!list` /
+//!   `!obj` mappings with names as keys (`aamp.rs`), AINB as its JSON
+//!   (`ainb.rs`), and a SARC archive as a dict of member names and bytes
+//!   (`sarc.rs`). Values whose binary type Python's own types do not carry
+//!   take a class named by the text form's tag (`kinds.rs`: `codec.U32`,
+//!   `codec.Vec3`, ...). Each converts straight between the compiled
+//!   codec's document and Python objects, with no text in between.
+//! - **The generic form** of `docs/generic-text.md` (what `codec to-text
+//!   --schema` writes) for the others (MSBT, BDAT, RSTB) and for any schema
+//!   given at run time: a dict of `schema`, `variant` and `document`, the
+//!   records as dicts in field order. Reading goes through the compiled
+//!   codec, writing through the schema interpreter, which lays out every
+//!   corpus file as the compiled codec does.
+//!
+//! Layers (Yaz0, zstd with the game's dictionaries) are peeled on reading
+//! and put back on writing. The GIL is released while bytes are decoded
+//! and encoded. Errors are `codec.CodecError`, carrying `offset` (the byte
+//! offset, or `None`) and `path` (the field path, or `None`).
 
 mod aamp;
 mod ainb;
@@ -319,9 +327,18 @@ fn native_write(
     })
 }
 
-/// Reads a file of a built-in format: a dict of `schema`, `variant`,
-/// `layers` (the Yaz0 and zstd layers it was in, outermost first) and
-/// `document`.
+/// Reads a file of a built-in format (detected unless `format` names it),
+/// through its Yaz0 and zstd layers: a dict of `schema` (the format),
+/// `layers` (the layers it was in, outermost first) and the document.
+///
+/// BYML: `document` is the root (dicts and lists; `codec.U32`, `S64`,
+/// `U64`, `F64`, `File`, `HashMap` where a plain int or float would lose
+/// the node's type), with `variant`, `version`, `shares_equal` and
+/// `path_table`. AAMP: `version`, `type` and `param_root`, a dict of
+/// `objects` and `lists` keyed by name (or by hash where no name is known).
+/// SARC: `files` (name to bytes) and `alignments`. AINB: `document`, its
+/// JSON object. The other formats: `variant` and `document` in the generic
+/// form.
 #[pyfunction]
 #[pyo3(signature = (data, format=None, dicts=None))]
 fn read<'py>(
@@ -356,7 +373,11 @@ fn read<'py>(
 }
 
 /// Writes a document as `read` gives it (its `schema` names the format),
-/// laid out as `codec from-text` lays it out, in its `layers`.
+/// laid out as `codec from-text` lays it out, in its `layers`. Keys that
+/// are left out take the usual values (BYML version 2 little-endian, AAMP
+/// type `xml`, a SARC member's alignment from its siblings); a value that
+/// does not fit is a `CodecError` whose `path` names it
+/// (`document.Objs[3].Translate[1]`).
 #[pyfunction]
 #[pyo3(signature = (doc, dicts=None))]
 fn write<'py>(
@@ -540,7 +561,8 @@ impl Schema {
     }
 }
 
-/// The module.
+/// Nintendo's file formats (AAMP, AINB, legacy BDAT, BYML, MSBT, RSTB,
+/// SARC; Yaz0 and zstd) and any RON schema, read and written byte for byte.
 #[pymodule]
 fn codec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CodecError", m.py().get_type::<CodecError>())?;

@@ -321,3 +321,14 @@ def test_text_forms_go_both_ways():
     with pytest.raises(codec.CodecError) as e:
         codec.from_text("a: [1, 2\n", "byml-yaml")
     assert ":" in str(e.value)
+
+
+def test_the_stubs_list_what_the_module_has():
+    """codec.pyi, which editors complete from, names every public function
+    and class of the module and nothing else."""
+    import ast
+
+    tree = ast.parse((ROOT / "codec-py" / "codec.pyi").read_text())
+    stubbed = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    public = {n for n in dir(codec) if not n.startswith("_") and callable(getattr(codec, n))}
+    assert stubbed == public, (stubbed - public, public - stubbed)
