@@ -5,7 +5,8 @@ Yaz0 and zstd layers) and any RON schema, read and written byte for byte.
 layers around the file, outermost first) and the document, in the shape of
 the format's text form: BYML's root as dicts and lists under `document`;
 AAMP's `version`, `type` and `param_root`; a SARC's `files` and
-`alignments`; AINB's JSON object under `document`. MSBT, BDAT and RSTB, and
+`alignments`; MSBT's `messages` (label to text, tags inline) and
+`settings`; AINB's JSON object under `document`. BDAT and RSTB, and
 `Schema.read`, give the generic form of `docs/generic-text.md` (`variant`
 and `document`, records as dicts in field order). Values whose binary type
 a plain int, float, str or list would lose take the classes below."""

@@ -5,13 +5,14 @@
 //! - **The text form's shape** for the formats modders edit: BYML as the
 //!   dicts and lists of its YAML (`byml.rs`), AAMP as its `!io` / `!list` /
 //!   `!obj` mappings with names as keys (`aamp.rs`), AINB as its JSON
-//!   (`ainb.rs`), and a SARC archive as a dict of member names and bytes
+//!   (`ainb.rs`), MSBT as its messages by label with the tags inline
+//!   (`msbt.rs`), and a SARC archive as a dict of member names and bytes
 //!   (`sarc.rs`). Values whose binary type Python's own types do not carry
 //!   take a class named by the text form's tag (`kinds.rs`: `codec.U32`,
 //!   `codec.Vec3`, ...). Each converts straight between the compiled
 //!   codec's document and Python objects, with no text in between.
 //! - **The generic form** of `docs/generic-text.md` (what `codec to-text
-//!   --schema` writes) for the others (MSBT, BDAT, RSTB) and for any schema
+//!   --schema` writes) for the others (BDAT, RSTB) and for any schema
 //!   given at run time: a dict of `schema`, `variant` and `document`, the
 //!   records as dicts in field order. Reading goes through the compiled
 //!   codec, writing through the schema interpreter, which lays out every
@@ -27,6 +28,7 @@ mod ainb;
 mod byml;
 mod form;
 mod kinds;
+mod msbt;
 mod sarc;
 
 use codec_schema::interp;
@@ -307,6 +309,7 @@ fn native_read<'py>(
         "aamp" => Some(aamp::read(py, inner)?),
         "ainb" => Some(ainb::read(py, inner)?),
         "byml" => Some(byml::read(py, inner)?),
+        "msbt" => Some(msbt::read(py, inner)?),
         "sarc" => Some(sarc::read(py, inner)?),
         _ => None,
     })
@@ -322,6 +325,7 @@ fn native_write(
         Some("aamp") => Some(aamp::write(py, doc)?),
         Some("ainb") => Some(ainb::write(py, doc)?),
         Some("byml") => Some(byml::write(py, doc)?),
+        Some("msbt") => Some(msbt::write(py, doc)?),
         Some("sarc") => Some(sarc::write(py, doc)?),
         _ => None,
     })
@@ -336,9 +340,9 @@ fn native_write(
 /// the node's type), with `variant`, `version`, `shares_equal` and
 /// `path_table`. AAMP: `version`, `type` and `param_root`, a dict of
 /// `objects` and `lists` keyed by name (or by hash where no name is known).
-/// SARC: `files` (name to bytes) and `alignments`. AINB: `document`, its
-/// JSON object. The other formats: `variant` and `document` in the generic
-/// form.
+/// SARC: `files` (name to bytes) and `alignments`. MSBT: `messages`
+/// (label to text, tags inline) and `settings`. AINB: `document`, its JSON
+/// object. BDAT and RSTB: `variant` and `document` in the generic form.
 #[pyfunction]
 #[pyo3(signature = (data, format=None, dicts=None))]
 fn read<'py>(

@@ -62,16 +62,23 @@ def test_a_layered_file_keeps_its_layers():
     assert codec.decompress(back, [str(DICT)]) == codec.decompress(data, [str(DICT)])
 
 
-def test_an_edited_value_reads_back_edited():
+def test_an_edited_message_reads_back_edited():
     data = (CORPUS / "msbt" / "totk" / "ActorMsg" / "Boss.msbt").read_bytes()
     doc = codec.read(data)
-    assert doc["schema"] == "msbt" and doc["variant"] == "Le"
-    blocks = doc["document"]["blocks"]
-    texts = next(b["Texts"] for b in blocks if "Texts" in b)
-    texts["data"]["messages"][0] = ["A new name"]
-    back = codec.read(codec.write(doc))
-    texts = next(b["Texts"] for b in back["document"]["blocks"] if "Texts" in b)
-    assert texts["data"]["messages"][0] == ["A new name"]
+    assert doc["schema"] == "msbt" and doc["settings"] == {}
+    assert codec.write(doc) == data
+    first = next(iter(doc["messages"]))
+    doc["messages"][first] = "A new name"
+    doc["messages"]["New_Label"] = "<3 Type='0' Data='0x0B00'/>Hi"
+    back = codec.read(codec.write(doc))["messages"]
+    assert back[first] == "A new name"
+    assert back["New_Label"] == "<3 Type='0' Data='0x0B00'/>Hi"
+    assert list(back)[-1] == "New_Label"
+    # A translator's typo in a tag is an error naming the label and where.
+    doc["messages"][first] = "<3 Type='0' Data='0x0C00'>"
+    with pytest.raises(codec.CodecError) as e:
+        codec.write(doc)
+    assert f"`{first}`" in str(e.value) and "character 1" in str(e.value), str(e.value)
 
 
 def plain_oead(x, oead):

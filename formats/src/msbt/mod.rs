@@ -169,6 +169,50 @@ pub fn to_text(data: &[u8]) -> Result<String, String> {
     Ok(text)
 }
 
+/// A file's messages (see [`text::Messages`]), checked to give back the
+/// file's bytes (as [`to_text`] checks its text).
+///
+/// ```
+/// use formats::msbt::{from_messages, messages, text::Messages};
+/// let written = Messages {
+///     settings: Default::default(),
+///     messages: vec![("Talk_00".into(), "<3 Type='0' Data='0x0B00'/>Huh?".into())],
+/// };
+/// let data = from_messages(written.clone()).unwrap();
+/// assert_eq!(messages(&data).unwrap(), written);
+/// // A tag that does not parse names the label and the character.
+/// let typo = Messages {
+///     settings: Default::default(),
+///     messages: vec![("Talk_00".into(), "Hi <3 Type='0' Data='0x0C00'>".into())],
+/// };
+/// let e = from_messages(typo).unwrap_err();
+/// assert!(e.contains("`Talk_00`, at character 4"), "{e}");
+/// ```
+pub fn messages(data: &[u8]) -> Result<text::Messages, String> {
+    let (name, doc) = decode(data)?;
+    let generic = interp::json::to_json(variant(name)?, &doc, &[]);
+    let generic: serde_json::Value =
+        serde_json::from_str(&generic).map_err(|e| format!("the generic form: {e}"))?;
+    let messages = text::messages_of(&generic["document"], name)?;
+    let back = from_messages(messages.clone())
+        .map_err(|e| format!("the messages do not write back: {e}"))?;
+    if back != data {
+        return Err(
+            "the messages by label would not give back this file (a layout no known writer \
+             produces); read it in the generic form (codec.Schema(\"schemas/msbt.ron\"))"
+                .into(),
+        );
+    }
+    Ok(messages)
+}
+
+/// The file [`text::Messages`] describe, laid out as Nintendo's writer lays
+/// it out.
+pub fn from_messages(m: text::Messages) -> Result<Vec<u8>, String> {
+    let (name, doc) = text::document_of_messages(m)?;
+    write_generic(name, doc)
+}
+
 /// The file a text (see [`text`]) describes, laid out as Nintendo's writer
 /// lays it out.
 pub fn from_text(source: &str) -> Result<Vec<u8>, String> {

@@ -107,9 +107,43 @@ fn messages_key(encoding: &str) -> &'static str {
 
 // ---------------------------------------------------------------- writing
 
+/// A file's messages as the text holds them: the `$msbt` settings (empty
+/// where the file keeps TotK's defaults) and each message's label and text,
+/// tags inline, in message order. What [`write`] writes, and what a Python
+/// tool reads as a dict (`codec.read`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Messages {
+    pub settings: Map<String, Json>,
+    pub messages: Vec<(String, String)>,
+}
+
 /// The text of a document given in its generic form (the `document` of
 /// `to-text --schema`) and its variant's name.
 pub fn write(doc: &Json, variant: &str) -> Result<String, String> {
+    let Messages { settings, messages } = messages_of(doc, variant)?;
+    let mut out = String::new();
+    if !settings.is_empty() {
+        out.push_str(SETTINGS);
+        out.push_str(":\n");
+        for (k, v) in &settings {
+            let _ = writeln!(out, "  {k}: {}", flow(v));
+        }
+    }
+    for (name, text) in &messages {
+        write_key(&mut out, name);
+        write_message(&mut out, text);
+    }
+    if out.is_empty() {
+        // No message and nothing to settle: an empty mapping, which every
+        // YAML reader reads (an empty text is no document at all).
+        out.push_str("{}\n");
+    }
+    Ok(out)
+}
+
+/// The messages of a document given in its generic form and its variant's
+/// name (see [`Messages`]).
+pub fn messages_of(doc: &Json, variant: &str) -> Result<Messages, String> {
     let field = |v: &Json, k: &str| -> Result<Json, String> {
         v.get(k)
             .cloned()
@@ -288,14 +322,7 @@ pub fn write(doc: &Json, variant: &str) -> Result<String, String> {
         }
     }
 
-    let mut out = String::new();
-    if !settings.is_empty() {
-        out.push_str(SETTINGS);
-        out.push_str(":\n");
-        for (k, v) in &settings {
-            let _ = writeln!(out, "  {k}: {}", flow(v));
-        }
-    }
+    let mut out = Vec::with_capacity(messages.len());
     for (index, (message, name)) in messages.iter().zip(&names).enumerate() {
         let name = name.ok_or_else(|| {
             format!(
@@ -307,15 +334,12 @@ pub fn write(doc: &Json, variant: &str) -> Result<String, String> {
             .as_array()
             .ok_or_else(|| format!("message {index} is not a list of runs"))?;
         let text = message_text(runs).map_err(|e| format!("message {index} ({name}): {e}"))?;
-        write_key(&mut out, name);
-        write_message(&mut out, &text);
+        out.push((name.to_owned(), text));
     }
-    if out.is_empty() {
-        // No message and nothing to settle: an empty mapping, which every
-        // YAML reader reads (an empty text is no document at all).
-        out.push_str("{}\n");
-    }
-    Ok(out)
+    Ok(Messages {
+        settings,
+        messages: out,
+    })
 }
 
 /// A message's runs (text, tags, closing tags, bytes that are no text) as
@@ -837,6 +861,33 @@ pub fn read(text: &str) -> Result<(&'static str, Json), TextError> {
         None => (Settings::read(json!({}), start)?, start),
     };
     document(&settings, entries, at)
+}
+
+/// The generic document (and its variant) of [`Messages`], as [`read`]
+/// makes it of a text: an error names the label, and the character of the
+/// message where a tag does not parse.
+pub fn document_of_messages(m: Messages) -> Result<(&'static str, Json), String> {
+    let start = Span::default();
+    let settings = Settings::read(Json::Object(m.settings), start).map_err(|e| e.message)?;
+    let mut entries = Vec::with_capacity(m.messages.len());
+    let mut seen = std::collections::HashSet::new();
+    for (label, text) in m.messages {
+        if !seen.insert(label.clone()) {
+            return Err(format!("the label `{label}` is given twice"));
+        }
+        let runs = runs_of(&text, &|i, why| {
+            err(
+                start,
+                format!(
+                    "in the message of `{label}`, at character {}: {why}",
+                    text[..i].chars().count() + 1
+                ),
+            )
+        })
+        .map_err(|e| e.message)?;
+        entries.push((label, runs));
+    }
+    document(&settings, entries, start).map_err(|e| e.message)
 }
 
 /// The generic document (and its variant) of messages given as (label,
