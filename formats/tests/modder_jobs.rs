@@ -703,21 +703,71 @@ fn a_value_typo_in_one_member_is_caught() {
     ));
     let yaml = fs::read_to_string(&text).unwrap();
     assert!(yaml.contains("DragForceStrong: 1.0"), "{yaml}");
+    // The text records the member it was made from, relative to its folder.
+    let source = format!("# codec source: Armor_006_Upper.pack.zs:{member}");
+    assert_eq!(yaml.lines().nth(1), Some(source.as_str()), "{yaml}");
     fs::write(
         &text,
         yaml.replace("DragForceStrong: 1.0", "DragForceStrong: 1.O"),
     )
     .unwrap();
     let bin = tmp.path().join("Belt.bgyml");
-    ok(&codec_env(
-        &[
+    let from_text = |strict: bool| {
+        let mut args = vec![
             OsStr::new("from-text"),
             text.as_os_str(),
             OsStr::new("-o"),
             bin.as_os_str(),
-        ],
-        Some(&dict),
-    ));
+        ];
+        if strict {
+            args.push(OsStr::new("--strict"));
+        }
+        codec_env(&args, Some(&dict))
+    };
+    // `from-text` compares with that member: no file is being replaced.
+    let o = from_text(true);
+    assert!(!o.status.success(), "refused with --strict");
+    assert!(!bin.exists());
+    let o = from_text(false);
+    ok(&o);
+    let e = common::stderr(&o);
+    assert!(
+        e.contains(&format!(
+            "DragForceStrong was Float in Armor_006_Upper.pack.zs:{member}, which it was made from, and is String now"
+        )),
+        "{e}"
+    );
+    // A comment naming an archive outside the text's folder is not followed.
+    for outside in [
+        format!("../{}", tmp.path().file_name().unwrap().to_str().unwrap()),
+        tmp.path().display().to_string(),
+    ] {
+        let elsewhere = tmp.path().join("elsewhere.yml");
+        fs::write(
+            &elsewhere,
+            fs::read_to_string(&text).unwrap().replace(
+                "# codec source: Armor_006_Upper.pack.zs",
+                &format!("# codec source: {outside}/Armor_006_Upper.pack.zs"),
+            ),
+        )
+        .unwrap();
+        let o = codec_env(
+            &[
+                OsStr::new("from-text"),
+                elsewhere.as_os_str(),
+                OsStr::new("-o"),
+                tmp.path().join("elsewhere.bgyml").as_os_str(),
+                OsStr::new("--force"),
+            ],
+            Some(&dict),
+        );
+        ok(&o);
+        assert!(
+            !common::stderr(&o).contains("which it was made from"),
+            "{}",
+            common::stderr(&o)
+        );
+    }
     let pair = format!("{member}={}", bin.display());
     let replace = |strict: bool| {
         let out = tmp.path().join(if strict {

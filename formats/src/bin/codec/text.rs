@@ -651,11 +651,17 @@ fn to_text(
         Some(f) => Format::from(f),
         None => Format::detect(&bytes).ok_or_else(|| at(not_converted(&bytes, &layers)))?,
     };
+    // A member's YAML names the member it was made from (see `source`).
+    let source = source::line(input, target.path().as_deref());
     let text = match format {
         Format::Aamp => {
             let pio = formats::aamp::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
             let names = load_names(&args.names, &args.numbered_names)?;
             let text = formats::aamp::text::to_yaml(&pio, &names);
+            let text = match &source {
+                Some(line) => format!("{line}\n{text}"),
+                None => text,
+            };
             if layers.is_empty() {
                 text
             } else {
@@ -666,13 +672,19 @@ fn to_text(
             let (variant, doc) =
                 formats::byml::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
             let text = formats::byml::text::to_yaml(&doc, variant);
-            if layers.is_empty() {
-                text
-            } else {
-                // The first line stays the version's.
-                let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
-                format!("{first}\n{}\n{rest}", formats::layer::comment_line(&layers))
+            // The first line stays the version's.
+            let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+            let mut out = format!("{first}\n");
+            if !layers.is_empty() {
+                out.push_str(&formats::layer::comment_line(&layers));
+                out.push('\n');
             }
+            if let Some(line) = &source {
+                out.push_str(line);
+                out.push('\n');
+            }
+            out.push_str(rest);
+            out
         }
         Format::Rstb => {
             let (variant, doc) =
@@ -1047,18 +1059,25 @@ fn from_text(
         );
         crate::inputs::warn_or_refuse(what, args.strict)?;
     }
-    // An edit that changes a value's type from the file being replaced.
-    if let Some(old) = target
+    // An edit that changes a value's type from the file being replaced,
+    // else from the archive member the text was made from, when it is at
+    // hand.
+    let replaced = target
         .path()
         .filter(|p| p.is_file())
         .and_then(|p| fs::read(p).ok())
         .and_then(|d| formats::layer::peel(&d, dicts).ok())
-    {
-        for c in formats::retype::changes(&old.1, &bytes, &formats::retype::names_in(&text)) {
+        .map(|(_, inner)| ("the file it replaces".to_owned(), inner));
+    let original = replaced.or_else(|| {
+        source::member(&text, input, dicts)
+            .map(|(named, inner)| (format!("{named}, which it was made from"), inner))
+    });
+    if let Some((what_was, old)) = original {
+        for c in formats::retype::changes(&old, &bytes, &formats::retype::names_in(&text)) {
             let line =
                 formats::retype::line_of(&text, &c.last).map_or(String::new(), |l| format!(":{l}"));
             let what = format!(
-                "{}{line}: {} was {} in the file it replaces, and is {} now",
+                "{}{line}: {} was {} in {what_was}, and is {} now",
                 input.display(),
                 c.key,
                 c.was,
@@ -1075,6 +1094,69 @@ fn from_text(
         Err(e) => return Err(format!("{}:{e}", input.display())),
     };
     target.write(&bytes)
+}
+
+/// The comment by which the YAML of an archive member records where it
+/// came from (`# codec source: Pack/Armor.pack.zs:Phive/Belt.bgyml`), so
+/// that `from-text` can compare the edited document with that member when
+/// no file is being replaced. The archive's path is relative to the text's
+/// folder and inside it: a text names no file outside where it lies (a
+/// member of an archive elsewhere gets no comment), and a comment naming
+/// one, or a link, is not followed. MSBT's text has no such comment: the
+/// editors would read it as a label.
+mod source {
+    use std::path::Path;
+
+    const PREFIX: &str = "# codec source:";
+
+    /// The comment for the text of `input`, written to `text_at`, when
+    /// `input` is an archive's member inside the text's folder.
+    pub(super) fn line(input: &Path, text_at: Option<&Path>) -> Option<String> {
+        let (archive, member) = crate::open::split_member(input)?;
+        let archive = std::fs::canonicalize(archive).ok()?;
+        let folder = std::fs::canonicalize(text_at?.parent()?).ok()?;
+        let within = archive
+            .strip_prefix(&folder)
+            .ok()?
+            .to_str()?
+            .replace('\\', "/");
+        let within = formats::sarc::folder::safe_relative(&within)?;
+        (!member.contains(['\n', '\r'])).then(|| format!("{PREFIX} {within}:{member}"))
+    }
+
+    /// The member a text's comment names (before its first line that is not
+    /// a comment), `(as named, its bytes out of their layers)`, when it is
+    /// at hand.
+    pub(super) fn member(
+        text: &str,
+        text_at: &Path,
+        dicts: &formats::layer::Dictionaries,
+    ) -> Option<(String, Vec<u8>)> {
+        let named = text
+            .lines()
+            .take_while(|l| l.starts_with('#'))
+            .find_map(|l| l.strip_prefix(PREFIX))?
+            .trim();
+        let (archive, _) = named.split_once(':')?;
+        formats::sarc::folder::safe_relative(archive)?;
+        let folder = text_at.parent().unwrap_or(Path::new(""));
+        // Every step a folder or a file, none a link.
+        let mut at = folder.to_path_buf();
+        for part in archive.split('/') {
+            at.push(part);
+            if std::fs::symlink_metadata(&at)
+                .ok()?
+                .file_type()
+                .is_symlink()
+            {
+                return None;
+            }
+        }
+        let addressed = folder.join(named);
+        let stored = crate::open::read(&addressed, dicts).ok()?;
+        let (_, inner) = formats::layer::peel(&stored, dicts).ok()?;
+        Some((named.to_owned(), inner))
+    }
 }
 
 /// The names from the command line, or else from the environment.
