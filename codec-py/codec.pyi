@@ -81,9 +81,12 @@ def decompress(data: bytes, dicts: Optional[Sequence[Dictionary]] = None) -> byt
 def compress(data: bytes, layers: Sequence[Layer], dicts: Optional[Sequence[Dictionary]] = None) -> bytes:
     """`data` inside `layers` (outermost first, as `read` lists them)."""
 
-def read(data: bytes, format: Optional[str] = None, dicts: Optional[Sequence[Dictionary]] = None) -> Document:
+def read(data: bytes, format: Optional[str] = None, dicts: Optional[Sequence[Dictionary]] = None,
+         copy: bool = True) -> Document:
     """Reads a file of a built-in format (detected unless `format` names
-    it), through its layers (see the module's doc for the shapes)."""
+    it), through its layers (see the module's doc for the shapes).
+    `copy=False`: a SARC's members as memoryviews of one buffer, not a
+    `bytes` each."""
 
 def write(doc: Document, dicts: Optional[Sequence[Dictionary]] = None) -> bytes:
     """Writes a document as `read` gives it, laid out as the game's tools

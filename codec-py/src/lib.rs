@@ -310,7 +310,7 @@ fn native_read<'py>(
         "ainb" => Some(ainb::read(py, inner)?),
         "byml" => Some(byml::read(py, inner)?),
         "msbt" => Some(msbt::read(py, inner)?),
-        "sarc" => Some(sarc::read(py, inner)?),
+        "sarc" => Some(sarc::read(py, inner, None)?),
         _ => None,
     })
 }
@@ -343,16 +343,32 @@ fn native_write(
 /// SARC: `files` (name to bytes) and `alignments`. MSBT: `messages`
 /// (label to text, tags inline) and `settings`. AINB: `document`, its JSON
 /// object. BDAT and RSTB: `variant` and `document` in the generic form.
+///
+/// `copy=False` gives a SARC's members as `memoryview`s of one buffer (the
+/// file's bytes, or its bytes out of their layers) instead of a `bytes`
+/// each: reading costs no copy of the members, and the buffer lives as
+/// long as one of them does.
 #[pyfunction]
-#[pyo3(signature = (data, format=None, dicts=None))]
+#[pyo3(signature = (data, format=None, dicts=None, copy=true))]
 fn read<'py>(
     py: Python<'py>,
-    data: &[u8],
+    data: &Bound<'py, PyBytes>,
     format: Option<&str>,
     dicts: Option<&Bound<'py, PyList>>,
+    copy: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (layers, inner) = peeled(py, data, dicts)?;
+    let (layers, inner) = peeled(py, data.as_bytes(), dicts)?;
     let e = entry_for(py, format, &inner)?;
+    if e.name == "sarc" && !copy {
+        // The members' buffer: the file itself, or its inside once.
+        let owner = match &inner {
+            std::borrow::Cow::Borrowed(_) => data.clone(),
+            std::borrow::Cow::Owned(v) => PyBytes::new(py, v),
+        };
+        let doc = sarc::read(py, owner.as_bytes(), Some(&owner))?;
+        doc.set_item("layers", layers_to_py(py, &layers)?)?;
+        return Ok(doc.into_any());
+    }
     if let Some(doc) = native_read(py, e.name, &inner)? {
         doc.set_item("layers", layers_to_py(py, &layers)?)?;
         return Ok(doc.into_any());

@@ -16,7 +16,7 @@ use codec_runtime::placement::kept_align;
 use formats::sarc::schema::view;
 use formats::sarc::{self, Node, Sarc, Variant};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict, PyMemoryView, PySlice, PyString};
 
 /// The header's numbers a file keeps, by name.
 fn header_numbers(s: &mut Sarc) -> [(&'static str, HeaderNumber<'_>); 7] {
@@ -59,7 +59,15 @@ impl HeaderNumber<'_> {
 /// of fresh memory was 80 % of the time). The alignment a member was found
 /// at is the runtime's `kept_align` of its offset in the data section, as
 /// decode finds it; writing goes through the encoder as every format's.
-pub fn read<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+///
+/// With `view` (the `bytes` object `data` is), each member is a
+/// `memoryview` of it instead: no copy at all.
+pub fn read<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    view: Option<&Bound<'py, PyBytes>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let whole = view.map(|b| PyMemoryView::from(b.as_any())).transpose()?;
     let variant = Variant::detect(data).ok_or_else(|| match sarc::decode(data) {
         Err(e) => crate::decode_error(py, &e),
         Ok(_) => crate::plain_error(py, "not a SARC archive"),
@@ -82,7 +90,13 @@ pub fn read<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
                 let bytes = node.data().map_err(de)?.bytes();
                 let at = (bytes.as_ptr() as usize - data.as_ptr() as usize) as u64;
                 let key = PyString::new(py, name);
-                files.set_item(&key, PyBytes::new(py, bytes))?;
+                match &whole {
+                    Some(whole) => files.set_item(
+                        &key,
+                        whole.get_item(PySlice::new(py, at as isize, (at as usize + bytes.len()) as isize, 1))?,
+                    )?,
+                    None => files.set_item(&key, PyBytes::new(py, bytes))?,
+                }
                 if files.len() != i + 1 {
                     return Err(crate::codec_error(
                         py,
@@ -132,11 +146,43 @@ pub fn read<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
-/// Writes a dict of [`read`]'s shape, the GIL released while it is encoded.
+/// Writes a dict of [`read`]'s shape, the GIL released while the members
+/// are copied into the archive and it is encoded. (Copying them on two
+/// cores was slower: each copy faults in fresh pages, and the faults take
+/// one lock.)
 pub fn write(py: Python<'_>, doc: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    let (variant, archive) = from_py(doc).map_err(|e| crate::form_error(py, &e))?;
-    py.allow_threads(|| sarc::encode(&archive, variant))
-        .map_err(|e| crate::plain_error(py, e.to_string()))
+    let (variant, members, header) = from_py(doc).map_err(|e| crate::form_error(py, &e))?;
+    // The bytes objects are held (`members`) while the GIL is released:
+    // immutable, and alive whatever another thread does to the dict.
+    let parts: Vec<Part<'_>> = members
+        .iter()
+        .map(|m| (m.name.as_str(), m.data.bytes(), m.align, m.flag))
+        .collect();
+    py.allow_threads(|| {
+        let nodes: Vec<(Node, bool)> = parts
+            .iter()
+            .map(|&(name, bytes, align, flag)| {
+                let mut node = Node::new(name, bytes.to_vec());
+                if let Some(a) = align {
+                    node.data.align = a;
+                }
+                if let Some(f) = flag {
+                    node.name_flag = f;
+                }
+                (node, align.is_some())
+            })
+            .collect();
+        let mut archive = Sarc::new(formats::sarc::folder::settle_alignment(nodes));
+        for ((_, slot), value) in header_numbers(&mut archive).into_iter().zip(header) {
+            match (slot, value) {
+                (HeaderNumber::U16(s), Some(v)) => *s = v as u16,
+                (HeaderNumber::U32(s), Some(v)) => *s = v,
+                (_, None) => {}
+            }
+        }
+        sarc::encode(&archive, variant)
+    })
+    .map_err(|e| crate::plain_error(py, e.to_string()))
 }
 
 fn dict_at<'py>(doc: &Bound<'py, PyAny>, key: &str) -> FormResult<Option<Bound<'py, PyDict>>> {
@@ -151,9 +197,40 @@ fn dict_at<'py>(doc: &Bound<'py, PyAny>, key: &str) -> FormResult<Option<Bound<'
     }
 }
 
-/// The archive a dict of [`read`]'s shape describes (`Little` when no
-/// variant is given).
-pub fn from_py(doc: &Bound<'_, PyAny>) -> FormResult<(Variant, Sarc)> {
+/// A member's name, bytes, kept alignment and name flag.
+type Part<'a> = (&'a str, &'a [u8], Option<u64>, Option<u8>);
+
+/// A member as the dict gives it.
+struct Member<'py> {
+    name: String,
+    data: Data<'py>,
+    /// Its kept alignment; `None`: settled from its siblings.
+    align: Option<u64>,
+    flag: Option<u8>,
+}
+
+/// A member's bytes: a `bytes` object, held, or another bytes-like value
+/// copied out.
+enum Data<'py> {
+    Held(Bound<'py, PyBytes>),
+    Copied(Vec<u8>),
+}
+
+impl Data<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Data::Held(b) => b.as_bytes(),
+            Data::Copied(v) => v,
+        }
+    }
+}
+
+/// The variant, members and header numbers (in [`header_numbers`]' order,
+/// `None` where the usual one stays) a dict of [`read`]'s shape describes
+/// (`Little` when no variant is given).
+fn from_py<'py>(
+    doc: &Bound<'py, PyAny>,
+) -> FormResult<(Variant, Vec<Member<'py>>, Vec<Option<u32>>)> {
     let variant = match doc.get_item("variant").ok() {
         None => Variant::Little,
         Some(v) => match v.extract::<String>().ok().as_deref() {
@@ -166,7 +243,7 @@ pub fn from_py(doc: &Bound<'_, PyAny>) -> FormResult<(Variant, Sarc)> {
         .ok_or_else(|| FormError::new("the dict has no `files` (a dict of names and bytes)"))?;
     let alignments = dict_at(doc, "alignments")?;
     let flags = dict_at(doc, "name_flags")?;
-    let mut nodes = Vec::with_capacity(files.len());
+    let mut members = Vec::with_capacity(files.len());
     for (name, data) in files.iter() {
         let at = |e: FormError| {
             e.at_key(name.str().map(|s| s.to_string()).unwrap_or_default())
@@ -183,48 +260,69 @@ pub fn from_py(doc: &Bound<'_, PyAny>) -> FormResult<(Variant, Sarc)> {
             .to_str()
             .map_err(|e| at(e.into()))?
             .to_owned();
-        let bytes = data
-            .downcast::<PyBytes>()
-            .map(|b| b.as_bytes().to_vec())
-            .or_else(|_| data.extract::<Vec<u8>>())
-            .map_err(|_| {
+        let data = match data.downcast_exact::<PyBytes>() {
+            Ok(b) => Data::Held(b.clone()),
+            // A memoryview (`read(copy=False)`) or a bytearray: made bytes
+            // once, at C speed.
+            Err(_)
+                if data.is_instance_of::<PyMemoryView>()
+                    || data.is_instance_of::<pyo3::types::PyByteArray>() =>
+            {
+                Data::Held(
+                    data.py()
+                        .get_type::<PyBytes>()
+                        .call1((data,))?
+                        .downcast_into::<PyBytes>()
+                        .map_err(PyErr::from)?,
+                )
+            }
+            Err(_) => Data::Copied(data.extract::<Vec<u8>>().map_err(|_| {
                 at(FormError::new(format!(
                     "a {}: expected bytes",
                     type_name(&data)
                 )))
-            })?;
-        let mut node = Node::new(&name, bytes);
-        let kept = match alignments
+            })?),
+        };
+        let align = match alignments
             .as_ref()
             .and_then(|a| a.get_item(&name).ok().flatten())
         {
-            Some(a) => {
-                node.data.align = int_in(&a, "an alignment (u64)")
-                    .map_err(|e| e.at_key(&name).at_key("alignments"))?;
-                true
-            }
-            None => false,
+            Some(a) => Some(
+                int_in(&a, "an alignment (u64)")
+                    .map_err(|e| e.at_key(&name).at_key("alignments"))?,
+            ),
+            None => None,
         };
-        if let Some(f) = flags
+        let flag = match flags
             .as_ref()
             .and_then(|f| f.get_item(&name).ok().flatten())
         {
-            node.name_flag =
-                int_in(&f, "a name flag (u8)").map_err(|e| e.at_key(&name).at_key("name_flags"))?;
-        }
-        nodes.push((node, kept));
+            Some(f) => Some(
+                int_in(&f, "a name flag (u8)").map_err(|e| e.at_key(&name).at_key("name_flags"))?,
+            ),
+            None => None,
+        };
+        members.push(Member {
+            name,
+            data,
+            align,
+            flag,
+        });
     }
-    let mut archive = Sarc::new(formats::sarc::folder::settle_alignment(nodes));
-    if let Some(header) = dict_at(doc, "header")? {
-        for (name, slot) in header_numbers(&mut archive) {
-            if let Some(v) = header.get_item(name).ok().flatten() {
-                let at = |e: FormError| e.at_key(name).at_key("header");
-                match slot {
-                    HeaderNumber::U16(s) => *s = int_in(&v, "a u16").map_err(at)?,
-                    HeaderNumber::U32(s) => *s = int_in(&v, "a u32").map_err(at)?,
-                }
+    let mut numbers = Vec::new();
+    let header = dict_at(doc, "header")?;
+    for (name, slot) in header_numbers(&mut Sarc::new(Vec::new())) {
+        let given = header
+            .as_ref()
+            .and_then(|h| h.get_item(name).ok().flatten());
+        let at = |e: FormError| e.at_key(name).at_key("header");
+        numbers.push(match (given, slot) {
+            (None, _) => None,
+            (Some(v), HeaderNumber::U16(_)) => {
+                Some(u32::from(int_in::<u16>(&v, "a u16").map_err(at)?))
             }
-        }
+            (Some(v), HeaderNumber::U32(_)) => Some(int_in::<u32>(&v, "a u32").map_err(at)?),
+        });
     }
-    Ok((variant, archive))
+    Ok((variant, members, numbers))
 }

@@ -339,3 +339,19 @@ def test_the_stubs_list_what_the_module_has():
     stubbed = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     public = {n for n in dir(codec) if not n.startswith("_") and callable(getattr(codec, n))}
     assert stubbed == public, (stubbed - public, public - stubbed)
+
+
+def test_sarc_members_as_views_of_one_buffer():
+    """`read(copy=False)`: the members are memoryviews of the file's bytes,
+    equal to the copies, and such a document writes back the same archive;
+    a member replaced by bytes is written as those bytes."""
+    data = (CORPUS / "yaz0" / "Demo344_1.sbeventpack").read_bytes()
+    copied = codec.read(data)
+    viewed = codec.read(data, copy=False)
+    assert viewed["layers"] == copied["layers"] and viewed["layers"][0]["kind"] == "yaz0"
+    assert all(type(v) is memoryview for v in viewed["files"].values())
+    assert {k: bytes(v) for k, v in viewed["files"].items()} == copied["files"]
+    assert codec.decompress(codec.write(viewed)) == codec.decompress(data)
+    first = next(iter(viewed["files"]))
+    viewed["files"][first] = b"changed"
+    assert codec.read(codec.write(viewed))["files"][first] == b"changed"
