@@ -116,7 +116,9 @@ class Schema:
         """The document: `schema`, `variant` and `document`."""
     def write(self, doc: Document) -> bytes:
         """The bytes of a document as `read` gives it."""
-    def check(self, data: bytes) -> dict[str, Any]:
-        """Reads and writes back: `identical`, `variant`, `first_difference`."""
+    def check(self, data: bytes, edits: bool = True) -> dict[str, Any]:
+        """Reads and writes back: `identical`, `variant`, `first_difference`;
+        and `edits`, the edit probe's `tried`, `held`, `refused` and
+        `failed` (each failure a dict of `path`, `edit`, `why`)."""
     def dump(self, data: bytes) -> str:
         """Every field with its offset, size and value (`codec dump`)."""

@@ -18,25 +18,28 @@ use pyo3::types::{PyDict, PyType};
 /// The classes' source: their docstrings are the API's documentation.
 const SOURCE: &std::ffi::CStr = c_str!(
     r#"
-class U32(int):
-    """An unsigned 32-bit integer (BYML and AAMP `!u`)."""
-    __slots__ = ()
-    def __repr__(self): return f"U32({int(self)})"
+def _kind(base, name, doc):
+    def r(self): return f"{name}({base.__repr__(self)})"
+    return type(name, (base,), {"__slots__": (), "__doc__": doc, "__repr__": r})
 
-class S64(int):
-    """A signed 64-bit integer (BYML `!l`)."""
-    __slots__ = ()
-    def __repr__(self): return f"S64({int(self)})"
-
-class U64(int):
-    """An unsigned 64-bit integer (BYML `!ul`)."""
-    __slots__ = ()
-    def __repr__(self): return f"U64({int(self)})"
-
-class F64(float):
-    """A 64-bit float (BYML `!f64`); a plain float is 32 bits."""
-    __slots__ = ()
-    def __repr__(self): return f"F64({float(self)!r})"
+U32 = _kind(int, "U32", "An unsigned 32-bit integer (BYML and AAMP `!u`).")
+S64 = _kind(int, "S64", "A signed 64-bit integer (BYML `!l`).")
+U64 = _kind(int, "U64", "An unsigned 64-bit integer (BYML `!ul`).")
+F64 = _kind(float, "F64", "A 64-bit float (BYML `!f64`); a plain float is 32 bits.")
+HashMap = _kind(dict, "HashMap", "A BYML version 7 map keyed by 32-bit hashes (`!h`, node 0x20).")
+Str32 = _kind(str, "Str32", "An AAMP string in a 32-byte field (`!str32`).")
+Str64 = _kind(str, "Str64", "An AAMP string in a 64-byte field (`!str64`).")
+Str256 = _kind(str, "Str256", "An AAMP string in a 256-byte field (`!str256`).")
+Vec2 = _kind(list, "Vec2", "Two AAMP floats (`!vec2`).")
+Vec3 = _kind(list, "Vec3", "Three AAMP floats (`!vec3`).")
+Vec4 = _kind(list, "Vec4", "Four AAMP floats (`!vec4`).")
+Color = _kind(list, "Color", "An AAMP colour, four floats (`!color`).")
+Quat = _kind(list, "Quat", "An AAMP quaternion, four floats (`!quat`).")
+Curve = _kind(list, "Curve", "One to four AAMP curves (`!curve`), flat as the text writes them: per curve two ints and 30 floats.")
+BufferInt = _kind(list, "BufferInt", "An AAMP buffer of s32 (`!buffer_int`).")
+BufferF32 = _kind(list, "BufferF32", "An AAMP buffer of f32 (`!buffer_f32`).")
+BufferU32 = _kind(list, "BufferU32", "An AAMP buffer of u32 (`!buffer_u32`).")
+BufferBinary = _kind(list, "BufferBinary", "An AAMP buffer of bytes, as ints (`!buffer_binary`).")
 
 class File(bytes):
     """Bytes placed at a multiple of `alignment` (BYML `!!file`, node 0xA2)."""
@@ -45,33 +48,6 @@ class File(bytes):
         o.alignment = alignment
         return o
     def __repr__(self): return f"File({bytes(self)!r}, alignment={self.alignment:#x})"
-
-class HashMap(dict):
-    """A BYML version 7 map keyed by 32-bit hashes (`!h`, node 0x20)."""
-    __slots__ = ()
-    def __repr__(self): return f"HashMap({dict.__repr__(self)})"
-
-def _string(name, doc):
-    def r(self): return f"{name}({str.__repr__(self)})"
-    return type(name, (str,), {"__slots__": (), "__doc__": doc, "__repr__": r})
-
-def _list(name, doc):
-    def r(self): return f"{name}({list.__repr__(self)})"
-    return type(name, (list,), {"__slots__": (), "__doc__": doc, "__repr__": r})
-
-Str32 = _string("Str32", "An AAMP string in a 32-byte field (`!str32`).")
-Str64 = _string("Str64", "An AAMP string in a 64-byte field (`!str64`).")
-Str256 = _string("Str256", "An AAMP string in a 256-byte field (`!str256`).")
-Vec2 = _list("Vec2", "Two AAMP floats (`!vec2`).")
-Vec3 = _list("Vec3", "Three AAMP floats (`!vec3`).")
-Vec4 = _list("Vec4", "Four AAMP floats (`!vec4`).")
-Color = _list("Color", "An AAMP colour, four floats (`!color`).")
-Quat = _list("Quat", "An AAMP quaternion, four floats (`!quat`).")
-Curve = _list("Curve", "One to four AAMP curves (`!curve`), flat as the text writes them: per curve two ints and 30 floats.")
-BufferInt = _list("BufferInt", "An AAMP buffer of s32 (`!buffer_int`).")
-BufferF32 = _list("BufferF32", "An AAMP buffer of f32 (`!buffer_f32`).")
-BufferU32 = _list("BufferU32", "An AAMP buffer of u32 (`!buffer_u32`).")
-BufferBinary = _list("BufferBinary", "An AAMP buffer of bytes, as ints (`!buffer_binary`).")
 "#
 );
 

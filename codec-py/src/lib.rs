@@ -515,16 +515,28 @@ impl Schema {
     }
 
     /// Reads `data` and writes it back: a dict of `identical` (the same
-    /// bytes), `variant`, and `first_difference` (the offset where the
-    /// bytes part, or None).
-    fn check<'py>(&self, py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+    /// bytes), `variant`, `first_difference` (the offset where the bytes
+    /// part, or None) and, unless `edits=False`, `edits`: what the edit
+    /// probe of `codec check --schema` found (each string made longer, each
+    /// list one element shorter, each number changed, written and read
+    /// back): `tried`, `held`, and the edits `refused` by the format and
+    /// `failed` (written, but not read back as made), each as `path`,
+    /// `edit` and `why`.
+    #[pyo3(signature = (data, edits=true))]
+    fn check<'py>(
+        &self,
+        py: Python<'py>,
+        data: &[u8],
+        edits: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let (cv, decoded) = self.decode(py, data, None)?;
         if let Some(e) = &decoded.error {
             return Err(decode_error(py, e));
         }
         let doc = decoded.root.to_value();
+        let glue = formats::interp_hooks::Glue;
         let out = py
-            .allow_threads(|| interp::encode(cv, &doc, &formats::interp_hooks::Glue))
+            .allow_threads(|| interp::encode(cv, &doc, &glue))
             .map_err(|e| plain_error(py, e.to_string()))?;
         let first = (out != data).then(|| {
             out.iter()
@@ -536,6 +548,26 @@ impl Schema {
         d.set_item("identical", first.is_none())?;
         d.set_item("variant", cv.variant_name())?;
         d.set_item("first_difference", first)?;
+        if edits {
+            let report = py.allow_threads(|| interp::edits::probe(cv, &decoded.root, &glue));
+            let failures = |list: &[interp::edits::Failure]| -> PyResult<Bound<'py, PyList>> {
+                let out = PyList::empty(py);
+                for f in list {
+                    let e = PyDict::new(py);
+                    e.set_item("path", &f.path)?;
+                    e.set_item("edit", &f.edit)?;
+                    e.set_item("why", &f.why)?;
+                    out.append(e)?;
+                }
+                Ok(out)
+            };
+            let e = PyDict::new(py);
+            e.set_item("tried", report.tried)?;
+            e.set_item("held", report.held)?;
+            e.set_item("refused", failures(&report.refused)?)?;
+            e.set_item("failed", failures(&report.failed)?)?;
+            d.set_item("edits", e)?;
+        }
         Ok(d)
     }
 
