@@ -199,3 +199,41 @@ fn edits_of_a_large_byml_are_quick_and_keep_memory_flat() {
     assert_eq!(answer["changed_on_disk"], json!(true), "{answer}");
     assert_eq!(std::fs::read(&file).unwrap(), changed, "the file was kept");
 }
+
+/// Issue 74: a folded record shows the field that names it (`nodes[3]`
+/// shows `name = "Actor/…"` before it is opened), and a magic reads as
+/// ASCII when it is text (`"SARC"`) and as its bytes when not (`FF FE`).
+#[test]
+fn folded_rows_show_their_names_and_magics_read_as_text_or_hex() {
+    let Some(dir) = common::corpus("sarc") else {
+        return;
+    };
+    let src = dir.join("ActorObserverByActorTagTag.sarc");
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("a.sarc");
+    std::fs::copy(&src, &file).unwrap();
+    let server = Server::start(&file);
+    let (status, fields) = server.call("GET", "children/0?at=", None);
+    assert_eq!(status, 200, "{fields}");
+    let field = |name: &str| {
+        fields
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == name)
+            .unwrap_or_else(|| panic!("no field {name} in {fields}"))
+            .clone()
+    };
+    assert_eq!(field("magic")["value"], "\"SARC\"");
+    assert_eq!(field("byte_order")["value"], "FF FE");
+    let nodes = field("nodes");
+    let (_, rows) = server.call(
+        "GET",
+        &format!("children/0?at={}", nodes["key"].as_str().unwrap()),
+        None,
+    );
+    let first = &rows.as_array().unwrap()[0];
+    assert_eq!(first["kids"].as_u64().map(|k| k > 0), Some(true), "{first}");
+    let shown = first["value"].as_str().unwrap_or_default();
+    assert!(shown.starts_with("name = \"Actor/"), "{first}");
+}

@@ -615,7 +615,12 @@ impl Doc {
             if out.len() >= limit {
                 return;
             }
-            let value = value_text(n, None);
+            // A record's folded-row summary is its naming field's value:
+            // that field is the hit, not the record too.
+            let value = match n.kind {
+                Kind::Record { .. } => None,
+                _ => value_text(n, None),
+            };
             let hit = n.path.to_lowercase().contains(q)
                 || value
                     .as_deref()
@@ -741,7 +746,8 @@ fn value_text(n: &Node, el: Option<usize>) -> Option<String> {
         (Kind::Number { value } | Kind::BitRange { value, .. }, _) => plain(value),
         (Kind::Fixed { value, frac }, _) => format!("{} (/2^{frac})", plain(value)),
         (Kind::Str { value, .. }, _) => format!("{value:?}"),
-        (Kind::Magic { text }, _) => format!("{text:?}"),
+        // ASCII where it reads as text (`"SARC"`), else its bytes (`FF FE`).
+        (Kind::Magic { text }, _) => codec_schema::magic_label(text),
         (Kind::Bytes { bytes }, _) => format!("[{} bytes]", bytes.len()),
         (Kind::Bits { word, .. }, _) => format!("0x{word:x}"),
         (Kind::Offset { raw, target, .. }, _) => match target {
@@ -750,8 +756,31 @@ fn value_text(n: &Node, el: Option<usize>) -> Option<String> {
         },
         (Kind::Derived { raw, meaning }, _) => format!("{raw} ({meaning})"),
         (Kind::Variant { variant, tag, .. }, _) => format!("{variant} (tag {tag})"),
-        (Kind::Record { .. } | Kind::Seq, _) => return None,
+        (Kind::Record { .. }, _) => return record_key(n),
+        (Kind::Seq, _) => return None,
     })
+}
+
+/// The fields that name a record, in the order looked for: shown on its
+/// folded row (`Entry[30]  key = "Fovy"`), so that a list of records reads
+/// without opening each.
+const NAMING_FIELDS: [&str; 4] = ["key", "name", "label", "id"];
+
+/// A record's naming field and its value, when it has one: the field
+/// itself, or what its offset or index leads to (a string).
+fn record_key(n: &Node) -> Option<String> {
+    let (field, child) = NAMING_FIELDS
+        .iter()
+        .find_map(|f| n.children.iter().find(|c| c.name == *f).map(|c| (f, c)))?;
+    // An offset or an index to a string: the string it leads to.
+    let shown = std::iter::once(child)
+        .chain(child.children.iter())
+        .find_map(|c| match &c.kind {
+            Kind::Str { value, .. } => Some(format!("{value:?}")),
+            _ => None,
+        })
+        .or_else(|| value_text(child, None))?;
+    Some(format!("{field} = {shown}"))
 }
 
 /// An editable value as one types it (a string without quotes).
