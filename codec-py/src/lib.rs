@@ -9,8 +9,11 @@
 //!   (`msbt.rs`), and a SARC archive as a dict of member names and bytes
 //!   (`sarc.rs`). Values whose binary type Python's own types do not carry
 //!   take a class named by the text form's tag (`kinds.rs`: `codec.U32`,
-//!   `codec.Vec3`, ...). Each converts straight between the compiled
-//!   codec's document and Python objects, with no text in between.
+//!   `codec.Vec3`, ...). BYML, AAMP and SARC convert straight between the
+//!   compiled codec's document and Python objects, with no text in
+//!   between; MSBT through the text's model of messages
+//!   (`formats::msbt::text::Messages`), AINB through its JSON text, which
+//!   `json.loads` reads.
 //! - **The generic form** of `docs/generic-text.md` (what `codec to-text
 //!   --schema` writes) for the others (BDAT, RSTB) and for any schema
 //!   given at run time: a dict of `schema`, `variant` and `document`, the
