@@ -12,7 +12,7 @@ and `document`, records as dicts in field order). Values whose binary type
 a plain int, float, str or list would lose take the classes below."""
 
 from os import PathLike
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Iterable, Optional, Sequence, Union
 
 Dictionary = Union[bytes, str, PathLike]
 Document = dict[str, Any]
@@ -80,6 +80,10 @@ def decompress(data: bytes, dicts: Optional[Sequence[Dictionary]] = None) -> byt
 
 def compress(data: bytes, layers: Sequence[Layer], dicts: Optional[Sequence[Dictionary]] = None) -> bytes:
     """`data` inside `layers` (outermost first, as `read` lists them)."""
+
+def add_aamp_names(names: Iterable[str]) -> int:
+    """Adds AAMP names to the table `read` names keys from (for the rest of
+    the process; the first name of a hash stays): how many were new."""
 
 def read(data: bytes, format: Optional[str] = None, dicts: Optional[Sequence[Dictionary]] = None,
          copy: bool = True) -> Document:

@@ -21,16 +21,31 @@ use formats::aamp::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// Floats in one curve: two ints, then 30 floats.
 const CURVE_FLOATS: usize = 30;
 const CURVE_ITEMS: usize = 2 + CURVE_FLOATS;
 
-/// The names table of `AAMP_NAMES`/`AAMP_NUMBERED_NAMES`, read once.
-fn names() -> &'static NameTable {
-    static NAMES: OnceLock<NameTable> = OnceLock::new();
-    NAMES.get_or_init(|| NameTable::from_env().unwrap_or_default())
+/// The module's names table: the files `AAMP_NAMES`/`AAMP_NUMBERED_NAMES`
+/// name, read once, and the names a tool adds ([`add_names`]).
+fn names() -> std::sync::MutexGuard<'static, NameTable> {
+    static NAMES: OnceLock<Mutex<NameTable>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| Mutex::new(NameTable::from_env().unwrap_or_default()))
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Adds names to the module's table (the first name of a hash stays):
+/// how many were new.
+pub fn add_names<'py>(names: impl Iterator<Item = Bound<'py, PyAny>>) -> PyResult<usize> {
+    let mut table = self::names();
+    let mut added = 0;
+    for n in names {
+        added += usize::from(table.add_name(n.downcast::<PyString>()?.to_str()?));
+    }
+    Ok(added)
 }
 
 /// Reads an AAMP file into its dict, the GIL released while it is decoded.
@@ -56,10 +71,11 @@ pub fn read<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
     if pio.root.name != ROOT_NAME.0 {
         d.set_item("root_name", pio.root.name)?;
     }
+    let table = names();
     let mut c = ToPy {
         py,
         k: kinds::get(py)?,
-        namer: Namer::new(names(), &pio),
+        namer: Namer::new(&table, &pio),
     };
     let root = crate::form::without_gc(py, || -> Result<_, Walk> { c.list(&pio.root, ROOT_NAME.0) })
         .map_err(|e| match e {

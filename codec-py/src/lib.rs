@@ -266,6 +266,14 @@ fn compress<'py>(
     Ok(PyBytes::new(py, &bytes))
 }
 
+/// Adds AAMP names (strings) to the table `read` names keys from, for the
+/// rest of the process: how many were new. The table starts with the files
+/// `AAMP_NAMES` and `AAMP_NUMBERED_NAMES` name, as `codec to-text`'s.
+#[pyfunction]
+fn add_aamp_names(names: &Bound<'_, PyAny>) -> PyResult<usize> {
+    aamp::add_names(names.try_iter()?.collect::<PyResult<Vec<_>>>()?.into_iter())
+}
+
 /// The text the community's tools read of a file (inside its layers):
 /// `(form, text)`, the form one of `aamp-yaml`, `byml-yaml`, `ainb-json`,
 /// `msbt-yaml` (the forms `codec to-text` writes), given only when the text
@@ -625,6 +633,7 @@ fn codec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(detect, m)?)?;
     m.add_function(wrap_pyfunction!(decompress, m)?)?;
     m.add_function(wrap_pyfunction!(compress, m)?)?;
+    m.add_function(wrap_pyfunction!(add_aamp_names, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(to_text, m)?)?;
     m.add_function(wrap_pyfunction!(from_text, m)?)?;

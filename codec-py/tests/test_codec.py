@@ -359,3 +359,20 @@ def test_sarc_members_as_views_of_one_buffer():
     first = next(iter(viewed["files"]))
     viewed["files"][first] = b"changed"
     assert codec.read(codec.write(viewed))["files"][first] == b"changed"
+
+
+def test_aamp_names_added_name_the_keys():
+    """A name added to the module's table names its hash in every read
+    after, and writes back to the same bytes; a name the file does not
+    hold changes nothing."""
+    data = (CORPUS / "aamp" / "AIProgram__AddAutoPlacementCreator.baiprog").read_bytes()
+    before = codec.read(data)["param_root"]["lists"]
+    assert 2814088591 in before and 1080068516 in before, list(before)
+    assert codec.add_aamp_names(["AI", "Action", "not a name of this file"]) == 3
+    assert codec.add_aamp_names(["AI"]) == 0
+    doc = codec.read(data)
+    after = doc["param_root"]["lists"]
+    assert "AI" in after and "Action" in after and 2814088591 not in after, list(after)
+    assert codec.write(doc) == data
+    with pytest.raises(TypeError):
+        codec.add_aamp_names([3])
