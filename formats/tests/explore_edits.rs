@@ -213,6 +213,15 @@ fn folded_rows_show_their_names_and_magics_read_as_text_or_hex() {
     let file = tmp.path().join("a.sarc");
     std::fs::copy(&src, &file).unwrap();
     let server = Server::start(&file);
+    // The tree is read in the background: wait until it is there.
+    let started = Instant::now();
+    while server.call("GET", "doc/0", None).1["pending"] == json!(true) {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the tree never came"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let (status, fields) = server.call("GET", "children/0?at=", None);
     assert_eq!(status, 200, "{fields}");
     let field = |name: &str| {
