@@ -21,26 +21,36 @@ use formats::aamp::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Floats in one curve: two ints, then 30 floats.
 const CURVE_FLOATS: usize = 30;
 const CURVE_ITEMS: usize = 2 + CURVE_FLOATS;
 
 /// The module's names table: the files `AAMP_NAMES`/`AAMP_NUMBERED_NAMES`
-/// name, read once, and the names a tool adds ([`add_names`]).
-fn names() -> std::sync::MutexGuard<'static, NameTable> {
-    static NAMES: OnceLock<Mutex<NameTable>> = OnceLock::new();
-    NAMES
-        .get_or_init(|| Mutex::new(NameTable::from_env().unwrap_or_default()))
+/// name, read once, and the names a tool adds ([`add_names`]). Readers take
+/// the table (an `Arc`) and let the lock go at once, so that none is held
+/// while the GIL is released; adding copies it only while a reader holds it.
+fn table() -> &'static Mutex<Arc<NameTable>> {
+    static NAMES: OnceLock<Mutex<Arc<NameTable>>> = OnceLock::new();
+    NAMES.get_or_init(|| Mutex::new(Arc::new(NameTable::from_env().unwrap_or_default())))
+}
+
+/// The names table as it is now.
+pub fn names() -> Arc<NameTable> {
+    table()
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .clone()
 }
 
 /// Adds names to the module's table (the first name of a hash stays):
 /// how many were new.
 pub fn add_names<'py>(names: impl Iterator<Item = Bound<'py, PyAny>>) -> PyResult<usize> {
-    let mut table = self::names();
+    let mut held = table()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let table = Arc::make_mut(&mut held);
     let mut added = 0;
     for n in names {
         added += usize::from(table.add_name(n.downcast::<PyString>()?.to_str()?));

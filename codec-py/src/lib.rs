@@ -286,7 +286,9 @@ fn to_text(
     dicts: Option<&Bound<'_, PyList>>,
 ) -> PyResult<(&'static str, String)> {
     let (_, inner) = peeled(py, data, dicts)?;
-    let names = formats::aamp::names::NameTable::from_env().unwrap_or_default();
+    // The module's table (read once, with the names a tool added), as
+    // `read` names AAMP keys.
+    let names = aamp::names();
     py.allow_threads(|| formats::sarc::folder::text_form(&inner, &names))
         .map(|(form, _, text)| (form, text))
         .ok_or_else(|| {

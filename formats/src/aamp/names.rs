@@ -64,6 +64,19 @@ pub struct NameTable {
     numbered: RwLock<NumberedIndex>,
 }
 
+/// A copy of the names and patterns; the patterns' expansions, a cache,
+/// start again empty.
+impl Clone for NameTable {
+    fn clone(&self) -> Self {
+        NameTable {
+            arena: self.arena.clone(),
+            names: self.names.clone(),
+            patterns: self.patterns.clone(),
+            numbered: RwLock::default(),
+        }
+    }
+}
+
 /// Why a names or patterns file could not be loaded.
 #[derive(Debug)]
 pub enum NamesError {
