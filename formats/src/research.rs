@@ -3,7 +3,8 @@
 //! stands for (from the name lists), the column each legacy BDAT cell
 //! belongs to, and the string hashes the formats' glue computes.
 
-use crate::aamp::names::NameTable;
+use crate::aamp::names::{NameTable, Namer};
+use crate::aamp::ROOT_NAME;
 use codec_schema::interp::survey::{StringHash, CRC32};
 use codec_schema::interp::{Kind, Node, Value};
 
@@ -20,18 +21,123 @@ pub fn string_hashes() -> Vec<StringHash> {
     ]
 }
 
-/// Notes on `root`, the tree of a file of the schema named `schema`.
-pub fn annotate(schema: &str, root: &mut Node, names: &NameTable) {
+/// Notes on `root`, the tree of `data` read with the schema named `schema`.
+pub fn annotate(schema: &str, root: &mut Node, names: &NameTable, data: &[u8]) {
     match schema {
-        "aamp" => aamp_names(root, names),
+        "aamp" => aamp_names(root, names, data),
         "bdat_legacy" => bdat_columns(root),
         _ => {}
     }
 }
 
-/// Each `name` hash of a list, object or parameter gets the name it stands
-/// for, where the name lists know it.
-fn aamp_names(node: &mut Node, names: &NameTable) {
+/// Each `name` hash of a list, object or parameter gets the name the text
+/// form gives it: the same [`Namer`] as `to-text` (the names table, the
+/// document's own strings, guesses from the parent's name and numbered
+/// patterns), asked in the text form's order. A file the typed codec does
+/// not read (a damaged one, or one read with an edited schema) gets the
+/// table's names alone.
+fn aamp_names(root: &mut Node, names: &NameTable, data: &[u8]) {
+    match crate::aamp::decode(data) {
+        Ok(pio) => {
+            let mut namer = Namer::new(names, &pio);
+            // The root list: the text form's `param_root`.
+            for list in records_under(root, None) {
+                set_note(list, |hash| {
+                    (hash == ROOT_NAME.0).then(|| "param_root".to_owned())
+                });
+                aamp_list(list, &mut namer);
+            }
+        }
+        Err(_) => table_names(root, names),
+    }
+}
+
+/// The hashes of a list's objects, their parameters, then its lists, as the
+/// text form writes them (its order matters: the namer's guesses follow
+/// it).
+fn aamp_list(list: &mut Node, namer: &mut Namer<'_>) {
+    let parent = name_hash(list);
+    for (i, object) in records_under(list, Some("objects")).into_iter().enumerate() {
+        set_note(object, |hash| {
+            namer.name(hash, i, parent).map(str::to_owned)
+        });
+        let own = name_hash(object);
+        for (j, param) in records_under(object, Some("params"))
+            .into_iter()
+            .enumerate()
+        {
+            set_note(param, |hash| namer.name(hash, j, own).map(str::to_owned));
+        }
+    }
+    for (i, child) in records_under(list, Some("lists")).into_iter().enumerate() {
+        set_note(child, |hash| namer.name(hash, i, parent).map(str::to_owned));
+        aamp_list(child, namer);
+    }
+}
+
+/// The records below `n`'s field `field` (through its offset and list), or
+/// below `n` itself: the records nearest down each branch.
+fn records_under<'n>(n: &'n mut Node, field: Option<&str>) -> Vec<&'n mut Node> {
+    fn gather<'n>(n: &'n mut Node, out: &mut Vec<&'n mut Node>) {
+        if let Kind::Record { .. } = n.kind {
+            out.push(n);
+            return;
+        }
+        for c in &mut n.children {
+            gather(c, out);
+        }
+    }
+    let mut out = Vec::new();
+    match field {
+        None => {
+            for c in &mut n.children {
+                if c.name == "root" {
+                    for t in &mut c.children {
+                        gather(t, &mut out);
+                    }
+                }
+            }
+        }
+        Some(f) => {
+            for c in &mut n.children {
+                if c.name == f {
+                    for t in &mut c.children {
+                        gather(t, &mut out);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The `name` hash of a list, object or parameter record.
+fn name_hash(record: &Node) -> u32 {
+    record
+        .children
+        .iter()
+        .find(|c| c.name == "name")
+        .and_then(|c| match c.kind {
+            Kind::Number {
+                value: Value::U32(hash),
+            } => Some(hash),
+            _ => None,
+        })
+        .unwrap_or(0)
+}
+
+/// Notes the record's `name` with the name `of` gives its hash.
+fn set_note(record: &mut Node, of: impl FnOnce(u32) -> Option<String>) {
+    let hash = name_hash(record);
+    if let Some(field) = record.children.iter_mut().find(|c| c.name == "name") {
+        if let Some(name) = of(hash) {
+            field.note = format!("{name:?}");
+        }
+    }
+}
+
+/// Each `name` hash gets the name the table knows for it.
+fn table_names(node: &mut Node, names: &NameTable) {
     if node.name == "name" {
         if let Kind::Number {
             value: Value::U32(hash),
@@ -43,7 +149,7 @@ fn aamp_names(node: &mut Node, names: &NameTable) {
         }
     }
     for child in &mut node.children {
-        aamp_names(child, names);
+        table_names(child, names);
     }
 }
 

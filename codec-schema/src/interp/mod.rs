@@ -16,6 +16,7 @@
 //! the failure.
 
 pub mod coverage;
+pub mod document;
 pub mod edits;
 mod ext;
 mod from_value;

@@ -375,7 +375,7 @@ fn dump_one(
         codec_runtime::Limits::default(),
         &formats::interp_hooks::Glue,
     );
-    formats::research::annotate(&checked.schema.name, &mut decoded.root, names);
+    formats::research::annotate(&checked.schema.name, &mut decoded.root, names, data);
     if let Some(prefix) = &args.filter {
         if !formats::research::filter(&mut decoded.root, prefix) {
             crate::inputs::error(path, format_args!("no field's path starts with `{prefix}`"));

@@ -691,7 +691,7 @@ pub fn read_tree(c: &Checked, data: &[u8], names: &NameTable) -> (Decoded, Vec<(
         codec_runtime::Limits::default(),
         &formats::interp_hooks::Glue,
     );
-    formats::research::annotate(&c.schema.name, &mut d.root, names);
+    formats::research::annotate(&c.schema.name, &mut d.root, names, data);
     let runs = coverage::runs(c, &d.root, data);
     (d, runs)
 }
