@@ -242,7 +242,7 @@ impl Browser {
             &format!("a hit for {q:?} at …{path_end}"),
             &format!(
                 "[...document.querySelectorAll('#results li')].findIndex(l => \
-                 l.textContent.split(' = ')[0].endsWith({path_end:?})) + 1"
+                 l.title.endsWith({path_end:?})) + 1"
             ),
         );
         let i = key.as_u64().unwrap();
@@ -688,4 +688,136 @@ fn first_paint_of_large_corpus_files() {
             tree - started,
         );
     }
+}
+
+/// A screenshot of one element, decoded: its width, height and RGBA pixels.
+fn element_pixels(browser: &Browser, css: &str) -> (u32, u32, Vec<u8>) {
+    use base64::Engine;
+    let e = browser.find(css);
+    let v = ureq::get(&format!("{}/element/{e}/screenshot", browser.base))
+        .call()
+        .unwrap()
+        .into_json::<Json>()
+        .unwrap();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(v["value"].as_str().unwrap())
+        .unwrap();
+    let mut decoder = png::Decoder::new(bytes.as_slice());
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    assert_eq!(info.color_type, png::ColorType::Rgba, "{info:?}");
+    (info.width, info.height, buf)
+}
+
+/// Pixels of the selection's colour (`b.sel`: #93b4f0) in RGBA pixels.
+fn selection_pixels(rgba: &[u8]) -> usize {
+    rgba.chunks_exact(4)
+        .filter(|p| {
+            p[0].abs_diff(0x93) <= 3 && p[1].abs_diff(0xb4) <= 3 && p[2].abs_diff(0xf0) <= 3
+        })
+        .count()
+}
+
+/// The document beside the structure: the server sends the first screen
+/// (the document's top entries and the first bytes) in the page itself; a
+/// search by a parameter's name or by its document path lands on the
+/// document path the text form gives it (`…AI_0.objects.Def.ClassName`,
+/// `AI_0` being a name `to-text` guesses), and the value's bytes are what
+/// the screenshot shows highlighted.
+#[test]
+#[cfg_attr(
+    browser_missing,
+    ignore = "needs /usr/bin/chromium and /usr/bin/chromedriver (apt-get install chromium chromium-driver)"
+)]
+fn the_document_view_names_values_as_the_text_form_does() {
+    let Some(aamp) = common::corpus("aamp") else {
+        return;
+    };
+    let file = aamp.join("AIProgram__BGCameraPos.baiprog");
+    let names = aamp.join("dict/botw_hashed_names.txt");
+    let data = std::fs::read(&file).unwrap();
+    let dir = common::scratch("explore", "document");
+    // `--names FILE` goes before the file, as a user types it.
+    let server = explore(&dir, &[PathBuf::from("--names"), names, file]);
+
+    // The first screen, from the server: no script has run.
+    let html = ureq::get(&server.url)
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(
+        html.contains(r#"<span class="name">param_root</span>"#),
+        "the document's root is not in the page as sent"
+    );
+    assert!(
+        html.contains(r#"<b class="c0" data-o="0">41</b><b class="c0" data-o="1">41</b>"#),
+        "the first bytes (AAMP) are not in the page as sent"
+    );
+    assert!(html.contains("AIProgram__BGCameraPos.baiprog</option>"));
+
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    browser.goto(&server.url);
+    browser.wait("the document drawn", "state.docRows.size > 3");
+    let (_, _, before) = element_pixels(&browser, "#hex-pane");
+    assert_eq!(selection_pixels(&before), 0, "a highlight before any click");
+
+    // The document row of the root opens to the text form's keys.
+    browser.click("#document .node[data-key=\"5.0\"] > .line > .tog");
+    let kids = browser.wait(
+        "the root's entries",
+        "[...document.querySelectorAll('#document .node[data-key=\"5.0\"] > .kids > .node > .line .name')]\
+         .map(n => n.textContent).join(',')",
+    );
+    assert_eq!(kids, json!("lists,objects"));
+
+    let want = "param_root.lists.AI.lists.AI_0.objects.Def.ClassName";
+    for q in ["ClassName", "AI_0.objects.Def.Class"] {
+        browser.type_into("#search", q);
+        let i = browser.wait(
+            &format!("a hit for {q:?} at {want}"),
+            &format!(
+                "[...document.querySelectorAll('#results li')].findIndex(l => \
+                 l.textContent.startsWith({want:?} + ' = ')) + 1"
+            ),
+        );
+        let i = i.as_u64().unwrap();
+        browser.click(&format!("#results li:nth-child({i})"));
+        // The document row of the parameter, marked; its path in the detail.
+        let row = browser.wait(
+            "the document row selected",
+            "(document.querySelector('#document .line.sel') || {}).textContent",
+        );
+        assert!(
+            row.as_str().unwrap().contains("ClassName"),
+            "{row} is selected"
+        );
+        let shown = browser.wait(
+            "the document path shown",
+            "(document.getElementById('detail-doc') || {}).value",
+        );
+        assert_eq!(shown, json!(want));
+        // The bytes highlighted are the value's: the string and its NUL.
+        let sel = browser.js("return [state.sel.start, state.sel.end];");
+        let (a, b) = (
+            sel[0].as_u64().unwrap() as usize,
+            sel[1].as_u64().unwrap() as usize,
+        );
+        assert_eq!(&data[a..b], b"MainFieldDungeonSelect\0", "{q}");
+    }
+
+    // What a user sees: the highlight, in the screenshot of the bytes.
+    let (w, h, after) = element_pixels(&browser, "#hex-pane");
+    let lit = selection_pixels(&after);
+    // 23 bytes, each a cell of a few hundred pixels (hex and text).
+    assert!(
+        lit > 23 * 50,
+        "{lit} pixels highlighted in a {w}x{h} screenshot"
+    );
+    browser.screenshot(&repo().join("target/explore-document.png"));
 }

@@ -157,10 +157,14 @@ pub fn step(parent: &Node, index: usize) -> Step {
                 Step::Derived(child.name.to_string())
             }
         }
-        Kind::Seq => Step::Element(match self_name(child) {
-            Some(name) => name,
-            None => format!("[{index}]"),
-        }),
+        // An element by its name or its index (`[i]`, as the tree names
+        // it: a table's offsets may stand before its elements, and are the
+        // writer's).
+        Kind::Seq => match self_name(child) {
+            Some(name) => Step::Element(name),
+            None if child.name.starts_with('[') => Step::Element(child.name.to_string()),
+            None => Step::Derived(child.name.to_string()),
+        },
         Kind::Record { .. } => {
             let naming = naming_field(parent).filter(|&i| key_text(&parent.children[i]).is_some());
             if naming == Some(index) {

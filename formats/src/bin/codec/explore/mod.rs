@@ -11,6 +11,7 @@
 //! it (see [`save`]). The page is three files built into the binary
 //! (`page/`); nothing is loaded from the network.
 
+mod first_screen;
 mod session;
 
 use axum::body::Body;
@@ -136,6 +137,7 @@ pub fn run(args: &ExploreArgs) -> ExitCode {
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_io()
+        .enable_time()
         .build()
     {
         Ok(rt) => rt,
@@ -213,13 +215,14 @@ fn router(app: Shared, token: &str, port: u16) -> Router {
         .route("/api/doc/{id}", get(doc))
         .route("/api/bytes/{id}", get(bytes))
         .route("/api/children/{id}", get(children))
+        .route("/api/document/{id}", get(document))
         .route("/api/owner/{id}", get(owner))
         .route("/api/search/{id}", get(search))
         .route("/api/member/{id}", post(member))
         .route("/api/edit/{id}", post(edit))
         .route("/api/schema/{id}", get(schema).post(set_schema))
         .route("/api/save/{id}", post(save))
-        .with_state(app);
+        .with_state(app.clone());
     let hosts: Arc<[String]> = Arc::from(vec![
         format!("127.0.0.1:{port}"),
         format!("localhost:{port}"),
@@ -227,10 +230,7 @@ fn router(app: Shared, token: &str, port: u16) -> Router {
     // The page is `/TOKEN/`, so that its own requests are relative to it.
     let home = format!("/{token}/");
     Router::new()
-        .route(
-            &home,
-            get(|| async { page(PAGE, "text/html; charset=utf-8") }),
-        )
+        .route(&home, get(index).with_state(app))
         .route(
             &format!("/{token}"),
             get(move || async move { axum::response::Redirect::to(&home) }),
@@ -271,6 +271,24 @@ async fn host_guard(hosts: &[String], req: Request, next: Next) -> Response {
         "nosniff".parse().expect("a header value"),
     );
     res
+}
+
+/// How long the page waits for the first file's tree.
+const FIRST_SCREEN_WAIT: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// The page, with the first file's first screen filled in by the server.
+/// A tree read in the background is waited for a moment (the corpus's
+/// files are read well within it), so that the first screen has the
+/// document; a bigger file's page says it is being read.
+async fn index(State(app): State<Shared>) -> Response {
+    let since = std::time::Instant::now();
+    while with_session(&app, |s| s.docs.first().is_some_and(|d| d.pending))
+        && since.elapsed() < FIRST_SCREEN_WAIT
+    {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let html = with_session(&app, |s| first_screen::render(PAGE, s));
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()
 }
 
 fn page(body: &'static str, kind: &'static str) -> Response {
@@ -351,6 +369,32 @@ async fn children(
     })
 }
 
+/// The document's entries under a node, as the text form shows them.
+async fn document(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<usize>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    let at = match keys(q.get("at").map(String::as_str).unwrap_or("")) {
+        Ok(a) => a,
+        Err(r) => return *r,
+    };
+    with_session(&app, |s| {
+        match s.docs.get(id).and_then(|d| d.document(&at)) {
+            Some(j) => Json(j).into_response(),
+            None => refuse(StatusCode::NOT_FOUND, "no such field"),
+        }
+    })
+}
+
+/// The document entries from the root down to the node at `key`.
+fn document_chain(d: &session::Doc, key: &str) -> Vec<String> {
+    match keys(key) {
+        Ok(at) => d.document_chain(&at),
+        Err(_) => Vec::new(),
+    }
+}
+
 async fn owner(
     State(app): State<Shared>,
     UrlPath(id): UrlPath<usize>,
@@ -360,8 +404,15 @@ async fn owner(
         return refuse(StatusCode::BAD_REQUEST, "offset=N expected");
     };
     with_session(&app, |s| {
-        let chain = s.docs.get(id).and_then(|d| d.owner_of(offset));
-        Json(json!({ "chain": chain })).into_response()
+        let Some(d) = s.docs.get(id) else {
+            return refuse(StatusCode::NOT_FOUND, "no such document");
+        };
+        let chain = d.owner_of(offset);
+        let doc_chain = chain
+            .as_ref()
+            .and_then(|c| c.last())
+            .map(|k| document_chain(d, k));
+        Json(json!({ "chain": chain, "doc_chain": doc_chain })).into_response()
     })
 }
 
@@ -371,7 +422,16 @@ async fn search(
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
     let text = q.get("q").cloned().unwrap_or_default();
-    with_doc(&app, id, |d| Json(d.search(&text, 200)).into_response())
+    with_doc(&app, id, |d| {
+        let mut hits = d.search(&text, 200);
+        if let Some(list) = hits.as_array_mut() {
+            for h in list {
+                let key = h["key"].as_str().unwrap_or("").to_owned();
+                h["doc_chain"] = json!(document_chain(d, &key));
+            }
+        }
+        Json(hits).into_response()
+    })
 }
 
 #[derive(Deserialize)]

@@ -15,6 +15,7 @@
 //! user named is what "save as" writes.
 
 use codec_schema::interp::coverage::{self, Class};
+use codec_schema::interp::document;
 use codec_schema::interp::{self, Decoded, Kind, Node, Value};
 use codec_schema::Checked;
 use formats::aamp::names::NameTable;
@@ -546,15 +547,27 @@ impl Doc {
                 format!("{prefix}.{i}")
             }
         };
+        let root = &self.decoded.as_ref()?.root;
+        let doc = document::path(root, at);
         let out = match &n.kind {
             Kind::Numbers { .. } | Kind::Octets { .. } => (0..element_count(n))
-                .map(|i| node_json(n, &key(i), Some(i)))
+                .map(|i| {
+                    let mut j = node_json(n, &key(i), Some(i));
+                    j["docpath"] = json!(format!("{doc}[{i}]"));
+                    j
+                })
                 .collect(),
             _ => n
                 .children
                 .iter()
                 .enumerate()
-                .map(|(i, c)| node_json(c, &key(i), None))
+                .map(|(i, c)| {
+                    let mut j = node_json(c, &key(i), None);
+                    let mut below = doc.clone();
+                    document::extend(&mut below, &document::step(n, i));
+                    j["docpath"] = json!(below);
+                    j
+                })
                 .collect(),
         };
         Some(Json::Array(out))
@@ -608,62 +621,209 @@ impl Doc {
         )
     }
 
-    /// Fields whose name, path or value holds `q` (any case), at most
-    /// `limit`.
-    pub fn search(&self, q: &str, limit: usize) -> Json {
-        fn go(n: &Node, q: &str, at: &mut Vec<usize>, out: &mut Vec<Json>, limit: usize) {
-            if out.len() >= limit {
-                return;
-            }
-            // A record's folded-row summary is its naming field's value:
-            // that field is the hit, not the record too.
-            let value = match n.kind {
-                Kind::Record { .. } => None,
-                _ => value_text(n, None),
-            };
-            let hit = n.path.to_lowercase().contains(q)
-                || value
-                    .as_deref()
-                    .is_some_and(|v| v.to_lowercase().contains(q))
-                || n.note.to_lowercase().contains(q);
-            let key = || {
-                at.iter()
-                    .map(|i| i.to_string())
-                    .collect::<Vec<_>>()
-                    .join(".")
-            };
-            if hit && !at.is_empty() {
-                out.push(json!({"key": key(), "path": n.path, "value": value, "offset": n.offset}));
-            }
-            // The elements of a list of numbers, by value.
-            if let Kind::Numbers { .. } | Kind::Octets { .. } = n.kind {
-                for i in 0..element_count(n) {
-                    let v = value_text(n, Some(i)).unwrap_or_default();
-                    if out.len() < limit && v.to_lowercase().contains(q) {
-                        out.push(json!({
-                            "key": format!("{}.{i}", key()),
-                            "path": format!("{}[{i}]", n.path),
-                            "value": v,
-                            "offset": n.offset + element_width(n) * i as u64,
-                        }));
-                    }
+    /// The document's entries under the node at `at` (the root for an
+    /// empty `at`), as the text form shows them: each with its segment, its
+    /// document path, its value and the key of the node that holds it (for
+    /// the structure tree and the bytes).
+    pub fn document(&self, at: &[usize]) -> Option<Json> {
+        let root = &self.decoded.as_ref()?.root;
+        let (n, None) = self.node(at)? else {
+            return Some(Json::Array(Vec::new()));
+        };
+        let out = document::entries(n)
+            .into_iter()
+            .map(|e| {
+                let mut full = at.to_vec();
+                full.extend(&e.at);
+                let node = self.node(&full).map(|(n, _)| n).unwrap_or(n);
+                document_json(root, node, &full, &e.segment)
+            })
+            .collect();
+        Some(Json::Array(out))
+    }
+
+    /// The keys of the document entries from the root down to the one that
+    /// holds the node at `at` (the page opens the document along them).
+    pub fn document_chain(&self, at: &[usize]) -> Vec<String> {
+        let Some(root) = self.decoded.as_ref().map(|d| &d.root) else {
+            return Vec::new();
+        };
+        let mut chain = Vec::new();
+        let (mut n, mut here) = (root, Vec::new());
+        'down: loop {
+            for e in document::entries(n) {
+                let mut full = here.clone();
+                full.extend(&e.at);
+                if at.starts_with(&full) {
+                    chain.push(key_of(&full));
+                    let Some(next) = self
+                        .node(&full)
+                        .and_then(|(m, el)| el.is_none().then_some(m))
+                    else {
+                        break 'down;
+                    };
+                    n = next;
+                    here = full;
+                    continue 'down;
                 }
             }
-            for (i, c) in n.children.iter().enumerate() {
-                at.push(i);
-                go(c, q, at, out, limit);
-                at.pop();
-            }
+            break;
         }
-        let mut out = Vec::new();
-        if let Some(d) = &self.decoded {
-            let q = q.to_lowercase();
-            if !q.is_empty() {
-                go(&d.root, &q, &mut Vec::new(), &mut out, limit);
-            }
-        }
-        Json::Array(out)
+        chain
     }
+
+    /// Fields whose name, path, document path or value holds `q` (any
+    /// case), at most `limit`; one hit a document entry (a key found gives
+    /// the entry, its value's bytes).
+    pub fn search(&self, q: &str, limit: usize) -> Json {
+        struct Walk<'a> {
+            q: String,
+            limit: usize,
+            out: Vec<Json>,
+            seen: std::collections::HashSet<String>,
+            root: &'a Node,
+        }
+        impl<'a> Walk<'a> {
+            fn hit(&mut self, n: &Node, at: &[usize], doc: &str, el: Option<usize>) {
+                if self.out.len() >= self.limit || !self.seen.insert(doc.to_owned()) {
+                    return;
+                }
+                // A record found by its name: the entry's value is shown.
+                let (shown, down) = match el {
+                    Some(_) => (n, Vec::new()),
+                    None => document::settle(n),
+                };
+                let mut full = at.to_vec();
+                full.extend(down);
+                let mut j = document_json(self.root, shown, &full, "");
+                if let Some(i) = el {
+                    j["key"] = json!(format!("{}.{i}", key_of(at)));
+                    j["value"] = json!(value_text(n, Some(i)));
+                    j["offset"] = json!(n.offset + element_width(n) * i as u64);
+                    j["size"] = json!(element_width(n));
+                    j["path"] = json!(format!("{}[{i}]", n.path));
+                }
+                j["docpath"] = json!(doc);
+                self.out.push(j);
+            }
+
+            fn go(&mut self, n: &Node, at: &mut Vec<usize>, doc: &str, parent_doc: &str) {
+                if self.out.len() >= self.limit {
+                    return;
+                }
+                // A record's folded-row summary is its naming field's value:
+                // that field is the hit, not the record too.
+                let value = match n.kind {
+                    Kind::Record { .. } => None,
+                    _ => value_text(n, None),
+                };
+                let q = self.q.clone();
+                let q = q.as_str();
+                let has = |s: &str| s.to_lowercase().contains(q);
+                // A document path matches where it starts to (not again on
+                // each node below).
+                let hit = has(&n.path) && !at.is_empty()
+                    || value.as_deref().is_some_and(has)
+                    || has(&n.note)
+                    || has(doc) && !has(parent_doc);
+                if hit && !at.is_empty() {
+                    // A naming field stands for its record.
+                    let record = &at[..at.len() - 1];
+                    let is_name = self.node_at(record).is_some_and(|r| {
+                        document::step(r, at[at.len() - 1]) == document::Step::Name
+                    });
+                    match is_name {
+                        true => {
+                            let r = self.node_at(record).unwrap();
+                            self.hit(r, record, doc, None)
+                        }
+                        false => self.hit(n, at, doc, None),
+                    }
+                }
+                // The elements of a list of numbers, by value.
+                if let Kind::Numbers { .. } | Kind::Octets { .. } = n.kind {
+                    for i in 0..element_count(n) {
+                        let v = value_text(n, Some(i)).unwrap_or_default();
+                        if v.to_lowercase().contains(q) {
+                            self.hit(n, at, &format!("{doc}[{i}]"), Some(i));
+                        }
+                    }
+                }
+                for (i, c) in n.children.iter().enumerate() {
+                    let mut below = doc.to_owned();
+                    document::extend(&mut below, &document::step(n, i));
+                    at.push(i);
+                    self.go(c, at, &below, doc);
+                    at.pop();
+                }
+            }
+
+            fn node_at(&self, at: &[usize]) -> Option<&'a Node> {
+                let mut n = self.root;
+                for &i in at {
+                    n = n.children.get(i)?;
+                }
+                Some(n)
+            }
+        }
+        let Some(d) = &self.decoded else {
+            return Json::Array(Vec::new());
+        };
+        let q = q.to_lowercase();
+        if q.is_empty() {
+            return Json::Array(Vec::new());
+        }
+        let mut w = Walk {
+            q,
+            limit,
+            out: Vec::new(),
+            seen: Default::default(),
+            root: &d.root,
+        };
+        w.go(&d.root, &mut Vec::new(), "", "");
+        Json::Array(w.out)
+    }
+}
+
+/// `0.3.1`: the page's key of the node at `at`.
+fn key_of(at: &[usize]) -> String {
+    at.iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// A document entry for the page: its segment and path in the document,
+/// and the node that holds it (key, bytes, value, how it is edited).
+fn document_json(root: &Node, n: &Node, at: &[usize], segment: &str) -> Json {
+    let kids = document::entries(n).len();
+    let value = match n.kind {
+        // A record's entries are its document; its folded row says its name.
+        Kind::Record { .. } | Kind::Seq => None,
+        // A short list of numbers as the text writes it (a vector, a colour).
+        Kind::Numbers { .. } if element_count(n) <= 16 => Some(format!(
+            "[{}]",
+            (0..element_count(n))
+                .filter_map(|i| value_text(n, Some(i)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        _ => value_text(n, None),
+    };
+    json!({
+        "key": key_of(at),
+        "segment": segment,
+        "docpath": document::path(root, at),
+        "doc": n.doc,
+        "path": n.path,
+        "offset": n.offset,
+        "size": n.size,
+        "type": n.ty,
+        "value": value,
+        "kids": kids,
+        "edit": edit_kind(n, None),
+        "raw": raw_text(n, None),
+    })
 }
 
 fn element_count(n: &Node) -> usize {
@@ -761,26 +921,24 @@ fn value_text(n: &Node, el: Option<usize>) -> Option<String> {
     })
 }
 
-/// The fields that name a record, in the order looked for: shown on its
-/// folded row (`Entry[30]  key = "Fovy"`), so that a list of records reads
-/// without opening each.
-const NAMING_FIELDS: [&str; 4] = ["key", "name", "label", "id"];
-
-/// A record's naming field and its value, when it has one: the field
-/// itself, or what its offset or index leads to (a string).
+/// A record's naming field and its value, shown on its folded row
+/// (`Entry[30]  key = "Fovy"`) so that a list of records reads without
+/// opening each: the field and the name the document view gives it
+/// ([`document::naming_field`], [`document::key_text`]: the string it is
+/// or leads to, the name a tool knows for its hash, else its number).
 fn record_key(n: &Node) -> Option<String> {
-    let (field, child) = NAMING_FIELDS
-        .iter()
-        .find_map(|f| n.children.iter().find(|c| c.name == *f).map(|c| (f, c)))?;
-    // An offset or an index to a string: the string it leads to.
-    let shown = std::iter::once(child)
-        .chain(child.children.iter())
-        .find_map(|c| match &c.kind {
-            Kind::Str { value, .. } => Some(format!("{value:?}")),
-            _ => None,
-        })
-        .or_else(|| value_text(child, None))?;
-    Some(format!("{field} = {shown}"))
+    let child = &n.children[document::naming_field(n)?];
+    let text = document::key_text(child)?;
+    let bare_number = matches!(child.kind, Kind::Number { .. })
+        && child.note.is_empty()
+        && !child
+            .children
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Str { .. }));
+    Some(match bare_number {
+        true => format!("{} = {text}", child.name),
+        false => format!("{} = {text:?}", child.name),
+    })
 }
 
 /// An editable value as one types it (a string without quotes).

@@ -12,6 +12,7 @@ const state = {
   id: 0, doc: null, bytes: new Uint8Array(0), runs: [], changed: [],
   sel: null,            // {start, end, key}
   nodes: new Map(),     // key -> node json
+  docRows: new Map(),   // key -> document entry json
   firstPaint: false,
 };
 
@@ -54,6 +55,7 @@ async function openDoc(id, keepKey) {
   state.runs = doc.runs;
   state.changed = doc.changed || [];
   state.nodes.clear();
+  state.docRows.clear();
   $('doc-info').textContent = docInfo(doc);
   $('members-box').hidden = !doc.members.length;
   const ul = $('members');
@@ -69,6 +71,7 @@ async function openDoc(id, keepKey) {
   if (doc.pending) {
     // The server is still reading the tree: the bytes first, the tree after.
     $('tree').innerHTML = '<div class="muted">reading the file…</div>';
+    $('document').innerHTML = '<div class="muted">reading the file…</div>';
     firstPaint();
     while (state.doc.pending) {
       await new Promise((r) => setTimeout(r, 150));
@@ -80,11 +83,11 @@ async function openDoc(id, keepKey) {
     }
     renderHex();
   }
-  await drawTree(state.doc);
+  await Promise.all([drawTree(state.doc), drawDocument(state.doc)]);
   firstPaint();
   if (!window.codecTreeReady) window.codecTreeReady = performance.now();
   if (state.doc.error) status('decode error ' + state.doc.error, 'error');
-  if (keepKey) await reveal(keepKey.split('.').map((_, i, a) => a.slice(0, i + 1).join('.')));
+  if (keepKey) await reveal(prefixes(keepKey));
   else { state.sel = null; showDetail(null); renderHex(); }
   loadSchema();
 }
@@ -108,6 +111,113 @@ async function openMember(name) {
   if (!r.ok) return status(r.data.error, 'error');
   await loadDocs(r.data.id);
   await openDoc(r.data.id);
+}
+
+// ---- document --------------------------------------------------------------
+// The document as the text form names it (`param_root.objects.Def.Name`):
+// each entry is a node of the structure tree (its key), so a click shows
+// the same bytes.
+
+async function drawDocument(doc) {
+  const box = $('document');
+  box.innerHTML = '';
+  if (!doc.root) { box.textContent = 'No schema reads this file.'; return; }
+  const {data} = await api(`document/${state.id}?at=`);
+  for (const e of data) box.appendChild(docEl(e, 0));
+  if (!data.length) box.innerHTML = '<div class="muted">nothing the writer does not derive</div>';
+}
+
+function docEl(e, depth) {
+  state.docRows.set(e.key, e);
+  const el = document.createElement('div');
+  el.className = 'node';
+  el.dataset.key = e.key;
+  const line = document.createElement('div');
+  line.className = 'line';
+  line.style.setProperty('--d', depth);
+  line.title = `${e.docpath}\n${e.path}\n0x${e.offset.toString(16)} · ${e.size} bytes · ${e.type}`;
+  const tog = document.createElement('span');
+  tog.className = 'tog';
+  tog.textContent = e.kids ? '▸' : ' ';
+  line.appendChild(tog);
+  const name = document.createElement('span');
+  name.className = 'name';
+  name.textContent = e.segment;
+  line.appendChild(name);
+  if (e.value !== null && e.value !== undefined) {
+    const v = document.createElement('span');
+    v.className = 'val';
+    v.textContent = '= ' + e.value;
+    line.appendChild(v);
+  }
+  el.appendChild(line);
+  tog.onclick = (ev) => { ev.stopPropagation(); toggleDoc(el); };
+  line.onclick = () => selectDoc(e.key);
+  line.ondblclick = () => toggleDoc(el);
+  return el;
+}
+
+async function expandDoc(el) {
+  const e = state.docRows.get(el.dataset.key);
+  if (!e || !e.kids || el.querySelector(':scope > .kids')) return;
+  const {data} = await api(`document/${state.id}?at=${encodeURIComponent(e.key)}`);
+  const kids = document.createElement('div');
+  kids.className = 'kids';
+  const depth = Number(el.querySelector(':scope > .line').style.getPropertyValue('--d')) + 1;
+  for (const c of data) kids.appendChild(docEl(c, depth));
+  el.appendChild(kids);
+  el.querySelector(':scope > .line .tog').textContent = '▾';
+}
+
+function toggleDoc(el) {
+  const kids = el.querySelector(':scope > .kids');
+  if (kids) {
+    kids.remove();
+    el.querySelector(':scope > .line .tog').textContent = '▸';
+  } else {
+    expandDoc(el);
+  }
+}
+
+function docElOf(key) {
+  return document.querySelector(`#document .node[data-key="${CSS.escape(key)}"]`);
+}
+
+// Marks the document row of `key`, if it is shown.
+function markDoc(key) {
+  document.querySelectorAll('#document .line.sel').forEach((l) => l.classList.remove('sel'));
+  const el = docElOf(key);
+  if (!el) return;
+  const line = el.querySelector(':scope > .line');
+  line.classList.add('sel');
+  line.scrollIntoView({block: 'nearest'});
+}
+
+// Opens the document along `chain` (entry keys, outermost first).
+async function revealDoc(chain) {
+  if (!chain) return;
+  for (const key of chain.slice(0, -1)) {
+    const el = docElOf(key);
+    if (!el) break;
+    await expandDoc(el);
+  }
+  if (chain.length) markDoc(chain[chain.length - 1]);
+}
+
+// A document entry clicked: its field in the structure tree, its bytes.
+async function selectDoc(key) {
+  const e = state.docRows.get(key);
+  await reveal(prefixes(key));
+  if (!state.nodes.has(key) && e) {
+    // An element of a list of numbers: shown from the entry itself.
+    state.nodes.set(key, e);
+    select(key, true);
+  }
+  markDoc(key);
+}
+
+function prefixes(key) {
+  return key.split('.').map((_, i, a) => a.slice(0, i + 1).join('.'));
 }
 
 // ---- tree ----------------------------------------------------------------
@@ -214,6 +324,8 @@ function select(key, scroll) {
   state.sel = {start: n.offset, end: n.offset + n.size, key};
   $('hex-pane').dataset.sel = `${state.sel.start}-${state.sel.end}`;
   $('tree-pane').dataset.selected = n.path;
+  $('doc-pane').dataset.selected = n.docpath || '';
+  markDoc(key);
   showDetail(n);
   if (scroll) scrollHexTo(n.offset);
   renderHex();
@@ -236,6 +348,16 @@ function showDetail(n) {
   path.title = 'the field path, as errors print it (select to copy)';
   path.onfocus = () => path.select();
   d.appendChild(path);
+  if (n.docpath) {
+    const dp = document.createElement('input');
+    dp.className = 'path';
+    dp.id = 'detail-doc';
+    dp.readOnly = true;
+    dp.value = n.docpath;
+    dp.title = 'the document path, as the text form names it (select to copy)';
+    dp.onfocus = () => dp.select();
+    d.appendChild(dp);
+  }
   const info = document.createElement('div');
   info.textContent = `offset 0x${n.offset.toString(16)} (${n.offset}) · ${n.size} bytes · ${n.type}`;
   d.appendChild(info);
@@ -376,6 +498,7 @@ async function clickByte(o) {
     return status(`no field owns byte 0x${o.toString(16)}`);
   }
   await reveal(data.chain);
+  await revealDoc(data.doc_chain);
   status('');
 }
 
@@ -425,7 +548,8 @@ function schemaEdited() {
     state.doc = doc;
     state.runs = doc.runs;
     state.nodes.clear();
-    await drawTree(doc);
+    state.docRows.clear();
+    await Promise.all([drawTree(doc), drawDocument(doc)]);
     renderHex();
     $('doc-info').textContent = docInfo(doc);
     status(doc.error ? 'decode error ' + doc.error : 're-read with the edited schema',
@@ -458,8 +582,13 @@ function searched() {
     box.hidden = false;
     for (const hit of data) {
       const li = document.createElement('li');
-      li.textContent = `${hit.path}${hit.value ? ' = ' + hit.value : ''}`;
-      li.onclick = () => reveal(hit.key.split('.').map((_, i, a) => a.slice(0, i + 1).join('.')));
+      li.textContent = `${hit.docpath || hit.path}${hit.value ? ' = ' + hit.value : ''}`;
+      li.title = hit.path;
+      li.onclick = async () => {
+        await revealDoc(hit.doc_chain);
+        await reveal(prefixes(hit.key));
+        markDoc(hit.doc_chain && hit.doc_chain.length ? hit.doc_chain[hit.doc_chain.length - 1] : hit.key);
+      };
       ul.appendChild(li);
     }
     if (!data.length) ul.innerHTML = '<li class="muted">nothing</li>';
