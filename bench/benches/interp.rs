@@ -5,7 +5,7 @@
 //! - `interp_sarc`: the corpus's SARC archives (and those inside its Yaz0
 //!   folder), decoded and encoded. The interpreter decodes into its tree of
 //!   located fields and takes the document's generic form from it; it
-//!   encodes from that form (`codec_schema::interp::encode`).
+//!   encodes from that form (`codec_interp::encode`).
 //! - `interp_aamp`: the AAMP corpus, decoded and encoded.
 //! - `interp_byml`: the BYML corpus (and BYML inside its zstd folder, where
 //!   no dictionary is needed), decoded and encoded: interned tables, the
@@ -18,7 +18,7 @@
 
 use std::hint::black_box;
 
-use codec_schema::interp::{self, Value};
+use codec_interp::{self as interp, Value};
 use codec_schema::Checked;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use formats::interp_hooks::Glue;

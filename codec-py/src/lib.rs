@@ -34,7 +34,7 @@ mod kinds;
 mod msbt;
 mod sarc;
 
-use codec_schema::interp;
+use codec_interp as interp;
 use codec_schema::Checked;
 use formats::layer::{self, Dictionaries, Layer};
 use formats::registry::{self, Entry, FORMATS};

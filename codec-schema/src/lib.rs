@@ -7,7 +7,6 @@
 mod check;
 pub mod diag;
 pub mod docs;
-pub mod interp;
 pub mod locate;
 pub mod model;
 pub mod names;

@@ -2,8 +2,8 @@
 //! (`codec dump`, `codec coverage`, `codec check --schema`): looked up by the names the schemas
 //! declare, so that `codec-schema` needs no dependency on this crate.
 
+use codec_interp::{Hooks, Value};
 use codec_runtime::{DecodeResult, EncodeResult, Endian, SelectCx};
-use codec_schema::interp::{Hooks, Value};
 use std::borrow::Cow;
 
 /// Every glue function the built-in schemas name for decoding.

@@ -10,7 +10,7 @@
 //! written by hand per format); everything else asks the entry.
 
 use crate::{aamp, ainb, bdat, byml, msbt, rstb, sarc, Format, RoundTripError};
-use codec_schema::interp::Value;
+use codec_interp::Value;
 
 /// Decodes a file and encodes it again, as a named variant or its own.
 pub type RoundTrip = fn(Option<&str>, &[u8]) -> Result<Vec<u8>, RoundTripError>;
@@ -61,12 +61,12 @@ pub struct Entry {
 /// A typed document in the generic form.
 fn generic<T: serde::Serialize, E: std::fmt::Display>(doc: Result<T, E>) -> Result<Value, String> {
     let doc = doc.map_err(|e| e.to_string())?;
-    codec_schema::interp::to_value(&doc).map_err(|e| e.to_string())
+    codec_interp::to_value(&doc).map_err(|e| e.to_string())
 }
 
 /// The typed document a generic value is the form of.
 fn typed<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, String> {
-    codec_schema::interp::from_value(v).map_err(|e| format!("the edited document: {e}"))
+    codec_interp::from_value(v).map_err(|e| format!("the edited document: {e}"))
 }
 
 /// A variant of a schema with variants, named in any case.

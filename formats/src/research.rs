@@ -5,8 +5,8 @@
 
 use crate::aamp::names::{NameTable, Namer};
 use crate::aamp::ROOT_NAME;
-use codec_schema::interp::survey::{StringHash, CRC32};
-use codec_schema::interp::{Kind, Node, Value};
+use codec_interp::survey::{StringHash, CRC32};
+use codec_interp::{Kind, Node, Value};
 
 /// The string hashes `codec survey` tries on every string of a file: CRC32
 /// and the formats' own (the legacy BDAT column-name hash, before its

@@ -592,7 +592,7 @@ fn an_attachment_block_ends_where_it_is_written() {
         .unwrap();
     let c = codec_schema::parse_str(entry.schema_source, entry.schema_file).unwrap();
     let cv = c.variant("V407").unwrap();
-    let read = codec_schema::interp::decode_partial_with(
+    let read = codec_interp::decode_partial_with(
         cv,
         &out,
         codec_runtime::Limits::default(),
@@ -609,7 +609,7 @@ fn an_attachment_block_ends_where_it_is_written() {
         else {
             return;
         };
-        let codec_schema::interp::Kind::Derived { raw, .. } = &n.kind else {
+        let codec_interp::Kind::Derived { raw, .. } = &n.kind else {
             panic!("{} is derived: {:?}", n.path, n.kind)
         };
         let block = n.offset - (0x38 + 8 * i);

@@ -349,9 +349,9 @@ fn containers_holding_equal_blobs_are_shared_and_others_are_not() {
     // The interpreter, through the same runtime, writes the same bytes.
     let c = codec_schema::parse_str(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron").unwrap();
     let c = c.variant("Le").unwrap();
-    let g = codec_schema::interp::decode(c, &bytes).unwrap().to_value();
+    let g = codec_interp::decode(c, &bytes).unwrap().to_value();
     let glue = formats::interp_hooks::Glue;
-    assert_eq!(codec_schema::interp::encode(c, &g, &glue).unwrap(), bytes);
+    assert_eq!(codec_interp::encode(c, &g, &glue).unwrap(), bytes);
 }
 
 /// The run-time interpreter (`dump`, `coverage`) reads what the codec
@@ -373,14 +373,14 @@ fn the_interpreter_reads_the_sharing_and_an_absent_string_table() {
         assert_eq!(le_u32(&bytes, 8), 0, "no string-value table");
         let (variant, back) = byml::decode(&bytes).unwrap();
         assert_eq!(back.shares_equal, shares_equal);
-        let d = codec_schema::interp::decode_partial_with(
+        let d = codec_interp::decode_partial_with(
             c.variant(variant.name()).unwrap(),
             &bytes,
             codec_runtime::Limits::default(),
             &formats::interp_hooks::Glue,
         );
         assert!(d.error.is_none(), "{:?}", d.error);
-        let compiled = codec_schema::interp::to_value(&back).unwrap();
+        let compiled = codec_interp::to_value(&back).unwrap();
         assert_eq!(d.root.to_value(), compiled);
     }
 }
@@ -517,7 +517,7 @@ fn refused(bytes: &[u8]) -> String {
     let c = codec_schema::parse_str(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron")
         .expect("the BYML schema checks");
     let compiled = byml::decode(bytes).unwrap_err().to_string();
-    let d = codec_schema::interp::decode_partial_with(
+    let d = codec_interp::decode_partial_with(
         c.variant("Le").unwrap(),
         bytes,
         codec_runtime::Limits::default(),
@@ -688,17 +688,14 @@ fn nested_hash_maps_read_their_own_types() {
     assert_ne!(word(0), word(1));
     // The interpreter reads the same document.
     let c = codec_schema::parse_str(byml::schema::SCHEMA_SOURCE, "schemas/byml.ron").unwrap();
-    let d = codec_schema::interp::decode_partial_with(
+    let d = codec_interp::decode_partial_with(
         c.variant("Le").unwrap(),
         &bytes,
         codec_runtime::Limits::default(),
         &formats::interp_hooks::Glue,
     );
     assert!(d.error.is_none(), "{:?}", d.error);
-    assert_eq!(
-        d.root.to_value(),
-        codec_schema::interp::to_value(&back).unwrap()
-    );
+    assert_eq!(d.root.to_value(), codec_interp::to_value(&back).unwrap());
 }
 
 /// A map whose types run past the end of the file, or whose element is

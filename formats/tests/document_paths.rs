@@ -1,4 +1,4 @@
-//! The document paths the browser view shows (`codec_schema::interp::
+//! The document paths the browser view shows (`codec_interp::
 //! document`), read off the interpreter's tree, equal the paths the typed
 //! document gives when walked as the text form writes it: BYML hashes by
 //! key and arrays by index, AAMP lists, objects and parameters by the names
@@ -7,8 +7,8 @@
 
 mod common;
 
-use codec_schema::interp::document::{entries, extend, Step};
-use codec_schema::interp::{self, Node};
+use codec_interp::document::{entries, extend, Step};
+use codec_interp::{self as interp, Node};
 use formats::aamp::names::{NameTable, Namer};
 use formats::aamp::{ParameterIO, ParameterList, ROOT_NAME};
 use std::collections::BTreeSet;

@@ -17,7 +17,7 @@
 
 mod common;
 
-use codec_schema::interp::Value;
+use codec_interp::Value;
 use serde_json::{json, Value as Json};
 use std::io::{Read, Write};
 use std::net::TcpStream;

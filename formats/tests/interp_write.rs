@@ -1,4 +1,4 @@
-//! The schema interpreter writes (`codec_schema::interp::encode`): for the
+//! The schema interpreter writes (`codec_interp::encode`): for the
 //! formats whose constructs it writes, every sample and corpus file (inside
 //! its Yaz0 or zstd layers too) decoded and encoded by the interpreter
 //! alone gives exactly the compiled codec's bytes; an edited document is
@@ -8,7 +8,7 @@
 
 mod common;
 
-use codec_schema::interp::{self, Value};
+use codec_interp::{self as interp, Value};
 use codec_schema::Checked;
 use formats::interp_hooks::Glue;
 use formats::layer::{self, Dictionaries};
@@ -535,7 +535,7 @@ fn an_edited_byml_document_is_written_as_the_codec_writes_it() {
 /// number out of range are refused with the path in the document.
 #[test]
 fn the_generic_json_form_gives_back_every_file() {
-    use codec_schema::interp::json;
+    use codec_interp::json;
     let (mut seen, mut relaid) = (0, 0);
     for (name, data) in documents() {
         let Some(entry) = FORMATS.iter().find(|e| (e.detect)(&data).is_some()) else {

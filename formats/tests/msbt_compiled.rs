@@ -6,7 +6,7 @@
 
 mod common;
 
-use codec_schema::interp::{self, to_value, Value};
+use codec_interp::{self as interp, to_value, Value};
 use formats::interp_hooks::Glue;
 use formats::msbt::compiled::{self, Variant};
 use std::path::{Path, PathBuf};

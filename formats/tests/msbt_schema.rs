@@ -7,7 +7,7 @@
 
 mod common;
 
-use codec_schema::interp::{self, Value};
+use codec_interp::{self as interp, Value};
 use codec_schema::Checked;
 use formats::interp_hooks::Glue;
 use std::path::{Path, PathBuf};
@@ -371,9 +371,9 @@ fn codec_check_proves_the_corpus_and_text_comes_back_byte_for_byte() {
         }
         let (variant, doc) = formats::msbt::decode(&data).unwrap();
         let c = formats::msbt::schema().variant(variant).unwrap();
-        let text = codec_schema::interp::json::to_json(c, &doc, &[]);
+        let text = codec_interp::json::to_json(c, &doc, &[]);
         assert!(formats::msbt::looks_like_text(&text));
-        let (cv, read) = codec_schema::interp::json::from_json(formats::msbt::schema(), &text)
+        let (cv, read) = codec_interp::json::from_json(formats::msbt::schema(), &text)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let back = interp::encode(&cv, &read.document, &Glue).unwrap();
         assert!(back == data, "{}", path.display());

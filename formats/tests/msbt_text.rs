@@ -190,8 +190,8 @@ fn text_that_reads_as_a_tag_is_refused() {
     assert!(e.contains("to-text --schema schemas/msbt.ron"), "{e}");
 }
 
-fn replace_str(v: &mut codec_schema::interp::Value, from: &str, to: &str) {
-    use codec_schema::interp::Value::*;
+fn replace_str(v: &mut codec_interp::Value, from: &str, to: &str) {
+    use codec_interp::Value::*;
     match v {
         Str(s) if s == from => *s = to.to_string(),
         Seq(items) => items.iter_mut().for_each(|i| replace_str(i, from, to)),

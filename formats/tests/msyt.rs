@@ -204,11 +204,8 @@ fn messages_keep_the_listed_order_and_the_variant_asked_for() {
     assert_eq!(variant, "Be");
     let text = to_text(&data).unwrap();
     assert!(text.contains("b: |-\n  one\na: |-\n  two"), "{text}");
-    let json = codec_schema::interp::json::to_json(
-        formats::msbt::schema().variant("Be").unwrap(),
-        &doc,
-        &[],
-    );
+    let json =
+        codec_interp::json::to_json(formats::msbt::schema().variant("Be").unwrap(), &doc, &[]);
     assert!(json.contains("\"slot_count\": 2"), "{json}");
     let utf8 = from_msyt(yaml, "LeUtf8").unwrap();
     assert_eq!(utf8[12], 0, "the encoding byte of UTF-8");

@@ -8,7 +8,7 @@
 //! - `codec dump`, `codec coverage` and `codec docs` as processes, including
 //!   the edit-the-schema-then-dump loop of the README.
 
-use codec_schema::interp::{self, coverage, to_value};
+use codec_interp::{self as interp, coverage, to_value};
 use codec_schema::Checked;
 use formats::aamp::schema;
 use std::fs;

@@ -53,13 +53,10 @@ fn the_interpreter_reads_it_as_the_codec_does() {
     let Some(data) = table() else { return };
     let c = codec_schema::parse_str(rstb::schema::SCHEMA_SOURCE, "schemas/rstb.ron").unwrap();
     let c = c.variant("Le").unwrap();
-    let root = codec_schema::interp::decode(c, &data).unwrap();
+    let root = codec_interp::decode(c, &data).unwrap();
     let (_, doc) = rstb::decode(&data).unwrap();
-    assert_eq!(
-        root.to_value(),
-        codec_schema::interp::to_value(&doc).unwrap()
-    );
-    let cov = codec_schema::interp::coverage::coverage(c, &root, &data);
+    assert_eq!(root.to_value(), codec_interp::to_value(&doc).unwrap());
+    let cov = codec_interp::coverage::coverage(c, &root, &data);
     assert_eq!(cov.unexplained(), 0);
 }
 

@@ -367,7 +367,7 @@ fn a_survey_warns_of_bytes_read_two_ways() {
     let schema = dir.join("read_twice.ron");
     fs::write(
         &schema,
-        include_str!("../../codec-schema/tests/interp_fixtures/read_twice.ron"),
+        include_str!("../../codec-interp/tests/interp_fixtures/read_twice.ron"),
     )
     .unwrap();
     let file = |name: &str, half: u32| {

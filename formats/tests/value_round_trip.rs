@@ -6,7 +6,7 @@
 
 mod common;
 
-use codec_schema::interp::Value;
+use codec_interp::Value;
 use formats::registry::FORMATS;
 use std::path::PathBuf;
 

@@ -5,7 +5,7 @@
 //! the scramble), and what it writes reads back to the same document.
 #![no_main]
 
-use codec_schema::interp;
+use codec_interp as interp;
 use formats::bdat;
 use formats::interp_hooks::Glue;
 use libfuzzer_sys::fuzz_target;

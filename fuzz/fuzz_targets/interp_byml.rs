@@ -15,7 +15,7 @@
 //! fixed point).
 #![no_main]
 
-use codec_schema::interp;
+use codec_interp as interp;
 use formats::byml;
 use formats::interp_hooks::Glue;
 use libfuzzer_sys::fuzz_target;

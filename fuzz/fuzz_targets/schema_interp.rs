@@ -7,7 +7,7 @@
 //! back, and what it writes reads back to the same document.
 #![no_main]
 
-use codec_schema::interp;
+use codec_interp as interp;
 use libfuzzer_sys::fuzz_target;
 use std::fmt::Write;
 

@@ -16,7 +16,7 @@ use counted::{allocated_by, bound};
 #[path = "../../formats/tests/common/hostile.rs"]
 mod hostile;
 
-use codec_schema::interp;
+use codec_interp as interp;
 use formats::layer::{Dictionaries, Layer};
 
 /// The built-in schema of `file` (`sarc.ron`, ...), checked.

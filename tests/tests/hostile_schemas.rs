@@ -11,7 +11,7 @@
 
 mod counted;
 
-use codec_schema::interp;
+use codec_interp as interp;
 use counted::allocated_by;
 use std::time::Instant;
 

@@ -281,11 +281,10 @@ fn msbt(data: &[u8]) -> Outcome {
     let name = formats::msbt::detect(data).unwrap_or("Le");
     let c = formats::msbt::schema().variant(name).expect("the variant");
     let glue = formats::interp_hooks::Glue;
-    let d =
-        codec_schema::interp::decode_partial_with(c, data, codec_runtime::Limits::default(), &glue);
+    let d = codec_interp::decode_partial_with(c, data, codec_runtime::Limits::default(), &glue);
     match d.error {
         None => {
-            let _ = codec_schema::interp::encode(c, &d.root.to_value(), &glue);
+            let _ = codec_interp::encode(c, &d.root.to_value(), &glue);
             Vec::new()
         }
         Some(e) => vec![(e.offset(), e.to_string())],

@@ -6,8 +6,8 @@
 //! reproduce every known file.
 
 use super::schema::{File, ParameterList, ParameterObject};
+use codec_interp::Value;
 use codec_runtime::{EncodeError, EncodeResult};
-use codec_schema::interp::Value;
 
 /// The root list hands its first objects over before any child list.
 const ROOT_LEADING_OBJECTS: usize = 7;

@@ -19,8 +19,8 @@ pub mod compiled {
     codec_derive::schema!("../schemas/msbt.ron", serde);
 }
 
+use codec_interp::{self as interp, Value};
 use codec_runtime::{DecodeError, ErrorKind};
-use codec_schema::interp::{self, Value};
 use codec_schema::Checked;
 use std::sync::OnceLock;
 

@@ -4,7 +4,7 @@
 use crate::inputs::{self, Input};
 use crate::FormatArg;
 use clap::{Args, ValueEnum};
-use codec_schema::interp;
+use codec_interp as interp;
 use codec_schema::Checked;
 use formats::layer::{Dictionaries, Layer};
 use formats::Format;
@@ -754,8 +754,8 @@ fn unread_by_schema(format: Format, variant: Option<&str>, data: &[u8]) -> Optio
 /// Zeros no field reads are another writer's slack (a bdat-rs table's
 /// trailing zeros), which a layout of its own need not keep.
 fn unread(c: &Checked, root: &interp::Node, data: &[u8]) -> Option<String> {
-    let cov = codec_schema::interp::coverage::coverage(c, root, data);
-    let bytes = |g: &codec_schema::interp::coverage::Gap| {
+    let cov = codec_interp::coverage::coverage(c, root, data);
+    let bytes = |g: &codec_interp::coverage::Gap| {
         let from = g.offset as usize;
         data.get(from..from.saturating_add(g.len as usize))
             .unwrap_or_default()

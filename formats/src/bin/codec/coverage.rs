@@ -5,7 +5,7 @@
 use crate::dump;
 use crate::FormatArg;
 use clap::Args;
-use codec_schema::interp::{self, coverage, render};
+use codec_interp::{self as interp, coverage, render};
 use codec_schema::{Checked, Type};
 use rayon::prelude::*;
 use std::fmt::Write as _;

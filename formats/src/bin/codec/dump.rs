@@ -4,7 +4,7 @@
 
 use crate::FormatArg;
 use clap::Args;
-use codec_schema::interp::{self, render};
+use codec_interp::{self as interp, render};
 use codec_schema::Checked;
 use formats::Format;
 use std::io::{self, BufWriter, Write};

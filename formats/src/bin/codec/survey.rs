@@ -7,7 +7,7 @@
 use crate::dump;
 use crate::FormatArg;
 use clap::Args;
-use codec_schema::interp::{self, survey};
+use codec_interp::{self as interp, survey};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

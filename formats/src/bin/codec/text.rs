@@ -840,15 +840,15 @@ fn schema_to_text(
     // The stored numbers that hold where something starts (most likely
     // offsets the schema keeps as numbers): `from-text` warns when the
     // edited document moves what one led to and the number stayed.
-    let positions: Vec<serde_json::Value> = codec_schema::interp::edits::stored_offsets(cv, &node)
+    let positions: Vec<serde_json::Value> = codec_interp::edits::stored_offsets(cv, &node)
         .iter()
         .filter(|s| s.wide)
-        .map(codec_schema::interp::edits::Suspect::to_json)
+        .map(codec_interp::edits::Suspect::to_json)
         .collect();
     if !positions.is_empty() {
         extra.push(("stored_positions", positions.into()));
     }
-    let text = codec_schema::interp::json::to_json(cv, &node.to_value(), &extra);
+    let text = codec_interp::json::to_json(cv, &node.to_value(), &extra);
     target.write(text.as_bytes())
 }
 
@@ -871,7 +871,7 @@ fn schema_from_text(
     })?;
     let at = |e: String| format!("{}: {e}", input.display());
     let text = fs::read_to_string(input).map_err(|e| at(e.to_string()))?;
-    let (cv, read) = codec_schema::interp::json::from_json(c, &text).map_err(at)?;
+    let (cv, read) = codec_interp::json::from_json(c, &text).map_err(at)?;
     let layers = match read.extra.get("layers") {
         None => Vec::new(),
         Some(serde_json::Value::String(s)) => formats::layer::parse(s).map_err(at)?,
@@ -887,13 +887,13 @@ fn schema_from_text(
              stored_positions, document)"
         )));
     }
-    let suspects: Vec<codec_schema::interp::edits::Suspect> =
+    let suspects: Vec<codec_interp::edits::Suspect> =
         match read.extra.get("stored_positions") {
             None => Vec::new(),
             Some(serde_json::Value::Array(a)) => a
                 .iter()
                 .map(|v| {
-                    codec_schema::interp::edits::Suspect::from_json(v).ok_or_else(|| {
+                    codec_interp::edits::Suspect::from_json(v).ok_or_else(|| {
                         at(format!(
                             "`stored_positions`: {v} is not {{\"field\", \"value\", \"target\", \"into\"}}"
                         ))
@@ -903,12 +903,11 @@ fn schema_from_text(
             Some(_) => return Err(at("`stored_positions` is not a list".into())),
         };
     let glue = formats::interp_hooks::Glue;
-    let bytes = codec_schema::interp::encode(&cv, &read.document, &glue)
+    let bytes = codec_interp::encode(&cv, &read.document, &glue)
         .map_err(|e| at(format!("encode error: {e}")))?;
     if !suspects.is_empty() {
-        let back =
-            codec_schema::interp::decode_partial_with(&cv, &bytes, Default::default(), &glue);
-        for line in codec_schema::interp::edits::stale_numbers(&back.root, &suspects) {
+        let back = codec_interp::decode_partial_with(&cv, &bytes, Default::default(), &glue);
+        for line in codec_interp::edits::stale_numbers(&back.root, &suspects) {
             let what = format!("{}: {line}", input.display());
             crate::inputs::warn_or_refuse(what, args.strict)?;
         }

@@ -14,9 +14,9 @@
 //! alignment kept, its layers applied again) at once, so the archive the
 //! user named is what "save as" writes.
 
-use codec_schema::interp::coverage::{self, Class};
-use codec_schema::interp::document;
-use codec_schema::interp::{self, Decoded, Kind, Node, Value};
+use codec_interp::coverage::{self, Class};
+use codec_interp::document;
+use codec_interp::{self as interp, Decoded, Kind, Node, Value};
 use codec_schema::Checked;
 use formats::aamp::names::NameTable;
 use formats::layer::{peel, wrap, Dictionaries, Layer};
