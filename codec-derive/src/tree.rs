@@ -239,11 +239,11 @@ impl Gen<'_> {
 
     /// The elements of list `items` in order, for a walk over the document:
     /// their memory asked for ahead where the types can say what that is
-    /// (`warm.rs`: their `Shape` impls, in a schema with shared sections).
+    /// (`shape.rs`: their `Shape` impls, in a schema with shared sections).
     fn list_walk(&self, items: TokenStream) -> TokenStream {
         let rt = RT();
         if self.has_shared() {
-            quote!(#rt::warm::warmed(&#items))
+            quote!(#rt::shape::warmed(&#items))
         } else {
             quote!(#items.iter())
         }
@@ -255,9 +255,9 @@ impl Gen<'_> {
         let rt = RT();
         match t {
             Type::Named(_) | Type::Switch { .. } | Type::List { .. } => {
-                Some(quote!(#rt::shared::Shape::warm(#v);))
+                Some(quote!(#rt::shape::Shape::warm(#v);))
             }
-            Type::Ptr(p) if p.align.is_none() => Some(quote!(#rt::shared::Shape::warm(#v);)),
+            Type::Ptr(p) if p.align.is_none() => Some(quote!(#rt::shape::Shape::warm(#v);)),
             _ => None,
         }
     }
@@ -284,8 +284,8 @@ impl Gen<'_> {
                         })
                     }
                 }
-                impl #rt::shared::Shape for #id {
-                    fn shape(&self, k: &mut #rt::shared::ShapeKey, s: &mut #rt::shared::Shapes) {
+                impl #rt::shape::Shape for #id {
+                    fn shape(&self, k: &mut #rt::shape::ShapeKey, s: &mut #rt::shared::Shapes) {
                         k.id(self.shape_id(s));
                     }
                     #[inline(always)]
@@ -295,9 +295,9 @@ impl Gen<'_> {
             }
         } else {
             quote! {
-                impl #rt::shared::Shape for #id {
+                impl #rt::shape::Shape for #id {
                     #[allow(unused_variables)]
-                    fn shape(&self, k: &mut #rt::shared::ShapeKey, s: &mut #rt::shared::Shapes) { #body }
+                    fn shape(&self, k: &mut #rt::shape::ShapeKey, s: &mut #rt::shared::Shapes) { #body }
                     #[inline(always)]
                     #[allow(unused_variables)]
                     fn warm(&self) { #warm }
@@ -395,11 +395,11 @@ impl Gen<'_> {
                 quote!(k.int(0);)
             }
             Type::Ptr(p) if p.align.is_some() => {
-                quote!(#rt::shared::Shape::shape(&(#v).value, k, s);)
+                quote!(#rt::shape::Shape::shape(&(#v).value, k, s);)
             }
             // An interned string stands in the key as its id in its table.
             Type::Index { table, .. } => self.index_shape(table, v, false),
-            _ => quote!(#rt::shared::Shape::shape(#v, k, s);),
+            _ => quote!(#rt::shape::Shape::shape(#v, k, s);),
         }
     }
 

@@ -310,11 +310,11 @@ impl<'de> serde::Deserialize<'de> for Blob {
 }
 
 /// A blob's shape is its bytes, as a `Vec<u8>`'s: its length, then the
-/// run (one id for a long one, see [`crate::shared::BLOB_RUN`]).
-impl crate::shared::Shape for Blob {
-    fn shape(&self, k: &mut crate::shared::ShapeKey, s: &mut crate::shared::Shapes) {
+/// run (one id for a long one, see [`crate::shape::BLOB_RUN`]).
+impl crate::shape::Shape for Blob {
+    fn shape(&self, k: &mut crate::shape::ShapeKey, s: &mut crate::memory::shared::Shapes) {
         k.count(self.len());
-        <u8 as crate::shared::Shape>::shape_all(self, k, s);
+        <u8 as crate::shape::Shape>::shape_all(self, k, s);
     }
 }
 

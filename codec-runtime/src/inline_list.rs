@@ -475,14 +475,14 @@ impl<'a, T: Leaf> IntoIterator for &'a InlineList<T> {
 /// never agree.
 const PACKED_MARK: usize = u32::MAX as usize - 0xF;
 
-impl<T: crate::shared::Shape + Leaf> crate::shared::Shape for InlineList<T> {
+impl<T: crate::shape::Shape + Leaf> crate::shape::Shape for InlineList<T> {
     /// A heap list as a `Vec` of its elements. A packed list as its kinds
     /// and words, 20 bytes after a mark no heap list's length takes: one
     /// list has one form (every constructor packs what it can), so equal
     /// lists give equal keys, and a leaf's kind and word give back its
     /// value, so unequal ones give unequal keys.
     #[inline]
-    fn shape(&self, k: &mut crate::shared::ShapeKey, s: &mut crate::shared::Shapes) {
+    fn shape(&self, k: &mut crate::shape::ShapeKey, s: &mut crate::memory::shared::Shapes) {
         match &self.0 {
             Repr::Heap(b) => {
                 k.count(b.len());

@@ -31,6 +31,7 @@ pub mod rows;
 pub mod scope;
 #[cfg(feature = "serde")]
 pub mod serde_impls;
+pub mod shape;
 pub mod shared;
 pub mod slots;
 mod span_index;

@@ -6,10 +6,10 @@
 //! memory on every container (issue 51: one load, the first entry of each
 //! hash, was a tenth of encoding the corpus in each of the two walks).
 //!
-//! So a walk over a list asks for what lies ahead of it: [`warmed`] hands
-//! out a list's elements in order, and as it hands out element `i`, it asks
+//! So a walk over a list asks for what lies ahead of it:
+//! [`crate::shape::warmed`] hands out a list's elements in order, and as it hands out element `i`, it asks
 //! for the memory element `i + WARM_AHEAD` holds out of line
-//! ([`crate::shared::Shape::warm`], generated per type) and for the line
+//! ([`crate::shape::Shape::warm`], generated per type) and for the line
 //! of element `i + 2 * WARM_AHEAD` itself, whose tag that will read. By the
 //! time the walk reaches a child container, its first lines are loaded.
 //!
@@ -22,8 +22,6 @@
 //! without, 1.85 s with. A touch (a real load of the element ahead) was
 //! tried in an earlier stop for the to-YAML walk and was slower: the load
 //! holds up the walk when it misses, where a hint does not.
-
-use crate::shared::Shape;
 
 /// How many elements ahead of the one handed out [`warmed`] asks for
 /// the memory of.
@@ -63,37 +61,9 @@ pub fn warm_slice<T>(items: &[T]) {
     }
 }
 
-/// The elements of `items` in order, asking ahead for their memory as the
-/// module's notes say.
-#[inline]
-pub fn warmed<T: Shape>(items: &[T]) -> impl Iterator<Item = &T> {
-    for e in items.iter().take(WARM_AHEAD) {
-        e.warm();
-    }
-    items.iter().enumerate().map(move |(i, e)| {
-        warm(items.as_ptr().wrapping_add(i + 2 * WARM_AHEAD));
-        if let Some(next) = items.get(i + WARM_AHEAD) {
-            next.warm();
-        }
-        e
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_walk_hands_out_every_element_once_in_order() {
-        for n in [0usize, 1, 3, 4, 5, 8, 9, 33] {
-            let items: Vec<Vec<u32>> = (0..n as u32).map(|i| vec![i; i as usize % 3]).collect();
-            let seen: Vec<&Vec<u32>> = warmed(&items).collect();
-            assert_eq!(seen.len(), n);
-            for (a, b) in seen.iter().zip(&items) {
-                assert!(std::ptr::eq(*a, b), "list of {n}: an element out of place");
-            }
-        }
-    }
 
     #[test]
     fn a_hint_at_any_address_is_harmless() {

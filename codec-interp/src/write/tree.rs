@@ -21,7 +21,8 @@
 use super::{elements, field, integer, wrong, Enc};
 use crate::Value;
 use codec_runtime::interned::{Collect, Collector};
-use codec_runtime::shared::{Shape, ShapeKey, Shapes};
+use codec_runtime::shape::{Shape, ShapeKey};
+use codec_runtime::shared::Shapes;
 use codec_runtime::{EncodeError, EncodeResult};
 use codec_schema::{Checked, Field, Ptr, SortKey, StructDef, Type, TypeDef, UnionDef, Visit};
 use std::cell::RefCell;
