@@ -433,10 +433,7 @@ impl Gen<'_> {
             .c
             .variants()
             .iter()
-            .map(|vc| match vc.schema.endian {
-                codec_schema::Endian::Little => quote!(#rt::Endian::Little),
-                codec_schema::Endian::Big => quote!(#rt::Endian::Big),
-            })
+            .map(|vc| crate::endian_tokens(vc.schema.endian))
             .collect();
         let root = ident(&base.root);
         let root_name = &base.root;

@@ -5,8 +5,7 @@
 use crate::names::{bits_struct, ident, is_prim, local, read_uint};
 use crate::Gen;
 use codec_schema::{
-    Checked, Count, Derive, Endian, Field, FieldRead, Follow, Ptr, StructDef, Type, TypeDef,
-    UnionDef,
+    Checked, Count, Derive, Field, FieldRead, Follow, Ptr, StructDef, Type, TypeDef, UnionDef,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -36,10 +35,7 @@ impl Gen<'_> {
         }
         let root = ident(&self.c.schema.root);
         let root_name = &self.c.schema.root;
-        let endian = match self.c.schema.endian {
-            Endian::Little => quote!(#rt::Endian::Little),
-            Endian::Big => quote!(#rt::Endian::Big),
-        };
+        let endian = crate::endian_tokens(self.c.schema.endian);
         out.extend(quote! {
             /// The file's byte order.
             pub const ENDIAN: #rt::Endian = #endian;

@@ -216,13 +216,18 @@ impl Gen<'_> {
     /// the choice between the two orders is made when the code is compiled.
     /// The reader and writer are created with the same one.
     pub(crate) fn endian_const(&self) -> proc_macro2::TokenStream {
-        match self.c.schema.endian {
-            codec_schema::Endian::Little => quote!(::codec_runtime::Endian::Little),
-            codec_schema::Endian::Big => quote!(::codec_runtime::Endian::Big),
-        }
+        endian_tokens(self.c.schema.endian)
     }
 
     pub(crate) fn err(msg: impl std::fmt::Display) -> syn::Error {
         syn::Error::new(Span::call_site(), msg.to_string())
+    }
+}
+
+/// A byte order as the generated code names it (`::codec_runtime::Endian::Big`).
+pub(crate) fn endian_tokens(e: codec_schema::Endian) -> proc_macro2::TokenStream {
+    match e {
+        codec_schema::Endian::Little => quote!(::codec_runtime::Endian::Little),
+        codec_schema::Endian::Big => quote!(::codec_runtime::Endian::Big),
     }
 }

@@ -362,10 +362,7 @@ pub fn decode_variants<'c>(
 /// transform, a `Select` chooser), keeping what was read even when
 /// decoding fails.
 pub fn decode_partial_with(c: &Checked, data: &[u8], limits: Limits, hooks: &dyn Hooks) -> Decoded {
-    let endian = match c.schema.endian {
-        codec_schema::Endian::Little => codec_runtime::Endian::Little,
-        codec_schema::Endian::Big => codec_runtime::Endian::Big,
-    };
+    let endian = c.schema.endian;
     let mut run = Run {
         c,
         r: Reader::with_limits(data, endian, limits),

@@ -39,10 +39,7 @@ mod tree;
 /// of a new kept-aligned value).
 pub fn encode(c: &Checked, v: &Value, hooks: &dyn Hooks) -> EncodeResult<Vec<u8>> {
     writable(c)?;
-    let endian = match c.schema.endian {
-        codec_schema::Endian::Little => Endian::Little,
-        codec_schema::Endian::Big => Endian::Big,
-    };
+    let endian = c.schema.endian;
     let mut e = Enc {
         c,
         hooks,

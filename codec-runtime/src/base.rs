@@ -11,8 +11,11 @@ use crate::error::{EncodeError, EncodeResult};
 /// bytes) are stored inline, without a heap allocation.
 pub use compact_str::CompactString as Str;
 
-/// Byte order of a file or of one decode call.
+/// Byte order of a file or of one decode call; also the schema's
+/// `endian: Little` (codec-schema reads it with the `serde` feature), so
+/// the schema, the generator and the interpreter share one type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 pub enum Endian {
     Little,
     Big,

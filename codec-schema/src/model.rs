@@ -205,11 +205,8 @@ impl Encoding {
     }
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
-pub enum Endian {
-    Little,
-    Big,
-}
+/// A schema's byte order is the runtime's ([`codec_runtime::Endian`]).
+pub use codec_runtime::Endian;
 
 /// A region of the output that the writer fills in one pass.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
