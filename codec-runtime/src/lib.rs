@@ -25,8 +25,11 @@ mod noted;
 pub mod pad;
 pub mod placement;
 pub mod pool;
+pub mod prefixed_pool;
+pub mod radix_dict;
 pub mod reader;
 pub mod record;
+pub mod relocations;
 pub mod rows;
 pub mod scope;
 #[cfg(feature = "serde")]

@@ -1,0 +1,195 @@
+//! The NintendoWare constructs of `codec-runtime`, held to the 15 event
+//! flows and timelines of the corpus (`../shared/corpus/bfevfl/`): each
+//! string pool (`STR `) laid out again from its strings, given in another
+//! order, gives its bytes; each radix dictionary (`DIC `) built again from
+//! its keys gives its stored tree; each relocation table (`RELT`) derived
+//! again from the slots it names gives its entries. The blocks are found
+//! by the file's own links (header, block chain) and, for dictionaries, by
+//! their magic at 8-byte boundaries; the totals are the ones
+//! `../shared/research/bfevfl.md` measured, so a dictionary missed or one
+//! read where there is none fails.
+
+mod common;
+
+use codec_runtime::prefixed_pool::{PoolLayout, PoolOrder, PrefixedPool};
+use codec_runtime::radix_dict::{self, Node};
+use codec_runtime::relocations;
+
+fn u16_at(d: &[u8], at: usize) -> usize {
+    usize::from(u16::from_le_bytes([d[at], d[at + 1]]))
+}
+
+fn u32_at(d: &[u8], at: usize) -> usize {
+    u32::from_le_bytes(d[at..at + 4].try_into().unwrap()) as usize
+}
+
+fn u64_at(d: &[u8], at: usize) -> usize {
+    u64::from_le_bytes(d[at..at + 8].try_into().unwrap()) as usize
+}
+
+/// The pool entry at `at`: its bytes after the 2-byte length.
+fn pool_string(d: &[u8], at: usize) -> &[u8] {
+    let n = u16_at(d, at);
+    &d[at + 2..at + 2 + n]
+}
+
+fn files() -> Vec<(String, Vec<u8>)> {
+    let Some(dir) = common::corpus("bfevfl") else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| x == "bfevfl" || x == "bfevtm")
+        })
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    assert_eq!(out.len(), 15, "the corpus has 15 event flows and timelines");
+    out
+}
+
+/// Where `STR ` starts: the first block (header 0x16) links to it.
+fn pool_block(d: &[u8]) -> usize {
+    let block = u16_at(d, 0x16);
+    let at = block + u32_at(d, block + 4);
+    assert_eq!(&d[at..at + 4], b"STR ");
+    at
+}
+
+const STR: PoolLayout = PoolLayout {
+    prefix: 2,
+    big: false,
+    nul: true,
+    align: 2,
+    empty_first: true,
+    order: PoolOrder::ReversedBits,
+};
+
+#[test]
+fn every_string_pool_is_its_strings_laid_out_in_reversed_bit_order() {
+    let mut total = 0;
+    for (name, d) in files() {
+        let at = pool_block(&d);
+        let count = u32_at(&d, at + 0x10);
+        // The entries as stored: the empty string, then `count` more.
+        let start = at + 0x14;
+        let mut strings = Vec::new();
+        let mut pos = start;
+        for _ in 0..=count {
+            let s = pool_string(&d, pos);
+            strings.push(s.to_vec());
+            pos += (2 + s.len() + 1).next_multiple_of(2);
+        }
+        assert!(strings[0].is_empty(), "{name}: the first entry");
+        // Added in byte order, not the pool's: the layout must sort them.
+        let mut given = strings[1..].to_vec();
+        given.sort();
+        let mut pool = PrefixedPool::new();
+        for s in &given {
+            pool.add(s);
+        }
+        let laid = pool.lay_out(&STR).unwrap();
+        assert_eq!(laid.count, count, "{name}");
+        assert!(
+            laid.bytes == d[start..pos],
+            "{name}: the pool laid out again differs"
+        );
+        // Plain byte order would not give it (the rule is the pool's own).
+        let mut plain = pool.clone();
+        let bytes_order = plain
+            .lay_out(&PoolLayout {
+                order: PoolOrder::Bytes,
+                ..STR
+            })
+            .unwrap();
+        if count > 2 {
+            assert_ne!(bytes_order.bytes, laid.bytes, "{name}");
+        }
+        total += count;
+    }
+    if total > 0 {
+        assert_eq!(
+            total,
+            1541 - 15,
+            "the pools' strings, the empty ones left out"
+        );
+    }
+}
+
+#[test]
+fn every_radix_dictionary_is_the_tree_of_its_keys() {
+    let (mut dicts, mut keys_seen) = (0, 0);
+    for (name, d) in files() {
+        for at in (0..d.len().saturating_sub(8)).step_by(8) {
+            if &d[at..at + 4] != b"DIC " {
+                continue;
+            }
+            let n = u32_at(&d, at + 4);
+            let entry = |i: usize| at + 8 + 16 * i;
+            let stored: Vec<Node> = (0..=n)
+                .map(|i| Node {
+                    bit: u32_at(&d, entry(i)) as u32,
+                    child: [
+                        u16_at(&d, entry(i) + 4) as u16,
+                        u16_at(&d, entry(i) + 6) as u16,
+                    ],
+                })
+                .collect();
+            let keys: Vec<&[u8]> = (1..=n)
+                .map(|i| pool_string(&d, u64_at(&d, entry(i) + 8)))
+                .collect();
+            if let Err(e) = radix_dict::check(&keys, &stored) {
+                panic!("{name}: the dictionary at {at:#x}: {e}");
+            }
+            // The reader's walk finds each key at its own entry.
+            for (i, k) in keys.iter().enumerate() {
+                assert_eq!(radix_dict::find(&stored, &keys, k), Some(i + 1));
+            }
+            dicts += 1;
+            keys_seen += n;
+        }
+    }
+    if dicts > 0 {
+        assert_eq!((dicts, keys_seen), (736, 3854));
+    }
+}
+
+#[test]
+fn every_relocation_table_is_derived_from_its_slots() {
+    let (mut tables, mut entries_seen, mut slots_seen) = (0, 0, 0);
+    for (name, d) in files() {
+        let at = u32_at(&d, 0x18);
+        assert_eq!(&d[at..at + 4], b"RELT", "{name}");
+        let n = u32_at(&d, at + 0x24);
+        let stored: Vec<relocations::Entry> = (0..n)
+            .map(|i| relocations::Entry {
+                base: u32_at(&d, at + 0x28 + 8 * i) as u64,
+                mask: u32_at(&d, at + 0x2c + 8 * i) as u32,
+            })
+            .collect();
+        let slots = relocations::slots(&stored);
+        // Given in the file's order reversed: the derivation sorts them.
+        let mut given = slots.clone();
+        given.reverse();
+        assert_eq!(relocations::entries(&given), stored, "{name}");
+        // Every slot named is a word the file holds, 0 or an offset in it.
+        for &s in &slots {
+            let v = u64_at(&d, s as usize);
+            assert!(v < d.len(), "{name}: slot {s:#x} holds {v:#x}");
+        }
+        tables += 1;
+        entries_seen += n;
+        slots_seen += slots.len();
+    }
+    if tables > 0 {
+        assert_eq!((tables, entries_seen, slots_seen), (15, 923, 12153));
+    }
+}
