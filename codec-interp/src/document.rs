@@ -57,7 +57,7 @@ pub fn key_text(field: &Node) -> Option<String> {
         return Some(name.to_owned());
     }
     match &field.kind {
-        Kind::Number { value } => Some(number_text(value)),
+        Kind::Number { value } => Some(plain(value)),
         _ => None,
     }
 }
@@ -69,7 +69,9 @@ fn noted_name(note: &str) -> Option<&str> {
     (!inner.contains(['"', '\\'])).then_some(inner)
 }
 
-fn number_text(v: &Value) -> String {
+/// A scalar as one types it: decimal integers, the shortest float that
+/// reads back exactly, `true`/`false` (a key's number, an edited value).
+pub fn plain(v: &Value) -> String {
     match v {
         Value::U8(x) => x.to_string(),
         Value::U16(x) => x.to_string(),
@@ -79,6 +81,9 @@ fn number_text(v: &Value) -> String {
         Value::I16(x) => x.to_string(),
         Value::I32(x) => x.to_string(),
         Value::I64(x) => x.to_string(),
+        Value::F32(x) => format!("{x:?}"),
+        Value::F64(x) => format!("{x:?}"),
+        Value::Bool(b) => b.to_string(),
         other => other.to_string(),
     }
 }

@@ -357,16 +357,7 @@ async fn children(
     UrlPath(id): UrlPath<usize>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
-    let at = match keys(q.get("at").map(String::as_str).unwrap_or("")) {
-        Ok(a) => a,
-        Err(r) => return *r,
-    };
-    with_session(&app, |s| {
-        match s.docs.get(id).and_then(|d| d.children(&at)) {
-            Some(j) => Json(j).into_response(),
-            None => refuse(StatusCode::NOT_FOUND, "no such field"),
-        }
-    })
+    at_node(&app, id, &q, session::Doc::children)
 }
 
 /// The document's entries under a node, as the text form shows them.
@@ -375,15 +366,23 @@ async fn document(
     UrlPath(id): UrlPath<usize>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
+    at_node(&app, id, &q, session::Doc::document)
+}
+
+/// What `f` says of the node the query's `at` names in document `id`.
+fn at_node(
+    app: &App,
+    id: usize,
+    q: &HashMap<String, String>,
+    f: fn(&session::Doc, &[usize]) -> Option<serde_json::Value>,
+) -> Response {
     let at = match keys(q.get("at").map(String::as_str).unwrap_or("")) {
         Ok(a) => a,
         Err(r) => return *r,
     };
-    with_session(&app, |s| {
-        match s.docs.get(id).and_then(|d| d.document(&at)) {
-            Some(j) => Json(j).into_response(),
-            None => refuse(StatusCode::NOT_FOUND, "no such field"),
-        }
+    with_session(app, |s| match s.docs.get(id).and_then(|d| f(d, &at)) {
+        Some(j) => Json(j).into_response(),
+        None => refuse(StatusCode::NOT_FOUND, "no such field"),
     })
 }
 

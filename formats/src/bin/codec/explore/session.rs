@@ -15,7 +15,7 @@
 //! user named is what "save as" writes.
 
 use codec_interp::coverage::{self, Class};
-use codec_interp::document;
+use codec_interp::document::{self, plain};
 use codec_interp::{self as interp, Decoded, Kind, Node, Value};
 use codec_schema::Checked;
 use formats::aamp::names::NameTable;
@@ -948,24 +948,6 @@ fn raw_text(n: &Node, el: Option<usize>) -> Option<String> {
         (Kind::Str { value, .. }, _) => Some(value.clone()),
         (Kind::Fixed { value, .. }, _) => Some(plain(value)),
         _ => value_text(n, el),
-    }
-}
-
-/// A scalar as one types it back: decimal integers, shortest exact floats.
-fn plain(v: &Value) -> String {
-    match v {
-        Value::U8(x) => x.to_string(),
-        Value::U16(x) => x.to_string(),
-        Value::U32(x) => x.to_string(),
-        Value::U64(x) => x.to_string(),
-        Value::I8(x) => x.to_string(),
-        Value::I16(x) => x.to_string(),
-        Value::I32(x) => x.to_string(),
-        Value::I64(x) => x.to_string(),
-        Value::F32(x) => format!("{x:?}"),
-        Value::F64(x) => format!("{x:?}"),
-        Value::Bool(b) => b.to_string(),
-        other => other.to_string(),
     }
 }
 
