@@ -56,6 +56,89 @@ pub struct Entry {
     /// A document in that form (an edited one) encoded by the compiled
     /// codec, as the variant of `original`, the file it came from.
     pub from_value: fn(original: &[u8], Value) -> Result<Vec<u8>, String>,
+    /// The text a modder edits, where the archive commands and `import
+    /// codec` take it from this list (`None`: no text form of its own
+    /// there; the command line's `to-text` adds options some forms take).
+    pub text_form: Option<TextForm>,
+}
+
+/// A format's text form: the text of a file and the file of a text.
+#[derive(Debug, Clone, Copy)]
+pub struct TextForm {
+    /// Its name in an unpacked archive's manifest and in `import codec`
+    /// (`aamp-yaml`).
+    pub name: &'static str,
+    /// The extension its text takes (`yml`).
+    pub ext: &'static str,
+    /// The text of a file (its bytes out of their layers), AAMP keys named
+    /// from the table given.
+    pub to_text: fn(&[u8], &aamp::names::NameTable) -> Result<String, String>,
+    /// The file a text describes, with the line and column of a mistake.
+    pub from_text: fn(&str) -> Result<Vec<u8>, TextError>,
+    /// `to_text` refuses a text that would not give the bytes back, so
+    /// nobody need write it back to see.
+    pub checks_itself: bool,
+}
+
+/// Why a text gives no file: the message, at a line and column when the
+/// text's reader knows them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextError {
+    pub at: Option<(usize, usize)>,
+    pub message: String,
+}
+
+impl std::fmt::Display for TextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.at {
+            Some((line, column)) => write!(f, "{line}:{column}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl TextForm {
+    /// The text of `bytes` when it gives them back (`None` otherwise: the
+    /// file is kept as bytes).
+    pub fn faithful_text(&self, bytes: &[u8], names: &aamp::names::NameTable) -> Option<String> {
+        let text = (self.to_text)(bytes, names).ok()?;
+        if self.checks_itself || (self.from_text)(&text).ok()? == bytes {
+            Some(text)
+        } else {
+            None
+        }
+    }
+}
+
+/// A text's error at its line and column.
+fn at_line(line: usize, column: usize, message: impl ToString) -> TextError {
+    TextError {
+        at: Some((line, column)),
+        message: message.to_string(),
+    }
+}
+
+/// A text's error with no place in it.
+fn text_error(message: impl ToString) -> TextError {
+    TextError {
+        at: None,
+        message: message.to_string(),
+    }
+}
+
+/// The built-in format whose text form is named `name` (`aamp-yaml`).
+pub fn text_form_named(name: &str) -> Option<&'static TextForm> {
+    FORMATS
+        .iter()
+        .find_map(|e| e.text_form.as_ref().filter(|t| t.name == name))
+}
+
+/// The names of the text forms, for messages.
+pub fn text_form_names() -> Vec<&'static str> {
+    FORMATS
+        .iter()
+        .filter_map(|e| e.text_form.map(|t| t.name))
+        .collect()
 }
 
 /// A typed document in the generic form.
@@ -154,6 +237,20 @@ pub static FORMATS: [Entry; 7] = [
         views_skipped: || vec![("", aamp::schema::view::SKIPPED.len())],
         to_value: |d| generic(aamp::decode(d)),
         from_value: |_, v| aamp::encode(&typed(v)?).map_err(|e| e.to_string()),
+        text_form: Some(TextForm {
+            name: "aamp-yaml",
+            ext: "yml",
+            to_text: |b, names| {
+                let doc = aamp::decode(b).map_err(|e| format!("decode error {e}"))?;
+                Ok(aamp::text::to_yaml(&doc, names))
+            },
+            from_text: |t| {
+                let doc =
+                    aamp::text::from_yaml(t).map_err(|e| at_line(e.line, e.column, e.message))?;
+                aamp::encode(&doc).map_err(|e| text_error(format!("encode error: {e}")))
+            },
+            checks_itself: false,
+        }),
     },
     Entry {
         format: Format::Bdat,
@@ -198,6 +295,7 @@ pub static FORMATS: [Entry; 7] = [
             let (variant, _) = bdat::decode(original).map_err(|e| e.to_string())?;
             bdat::encode(&typed(v)?, variant).map_err(|e| e.to_string())
         },
+        text_form: None,
     },
     Entry {
         format: Format::Ainb,
@@ -235,6 +333,19 @@ pub static FORMATS: [Entry; 7] = [
         views_skipped: || vec![("0x407", ainb::schema::view::v407::SKIPPED.len())],
         to_value: |d| generic(ainb::decode(d)),
         from_value: |_, v| ainb::encode(&typed(v)?).map_err(|e| e.to_string()),
+        text_form: Some(TextForm {
+            name: "ainb-json",
+            ext: "json",
+            to_text: |b, _| {
+                let doc = ainb::decode(b).map_err(|e| format!("decode error {e}"))?;
+                ainb::text::to_json(&doc).map_err(|e| e.to_string())
+            },
+            from_text: |t| {
+                let doc = ainb::text::from_json(t).map_err(text_error)?;
+                ainb::encode(&doc).map_err(|e| text_error(format!("encode error: {e}")))
+            },
+            checks_itself: false,
+        }),
     },
     Entry {
         format: Format::Sarc,
@@ -263,6 +374,7 @@ pub static FORMATS: [Entry; 7] = [
             let variant = sarc::Variant::detect(original).ok_or("not a SARC archive")?;
             sarc::encode(&typed(v)?, variant).map_err(|e| e.to_string())
         },
+        text_form: None,
     },
     Entry {
         format: Format::Byml,
@@ -292,6 +404,21 @@ pub static FORMATS: [Entry; 7] = [
             let variant = byml::detect(original).ok_or("not a BYML document")?;
             byml::encode(&typed(v)?, variant).map_err(|e| e.to_string())
         },
+        text_form: Some(TextForm {
+            name: "byml-yaml",
+            ext: "yml",
+            to_text: |b, _| {
+                let (variant, doc) = byml::decode(b).map_err(|e| format!("decode error {e}"))?;
+                Ok(byml::text::to_yaml(&doc, variant))
+            },
+            // The first line names the version and byte order.
+            from_text: |t| {
+                let (variant, doc) = byml::text::from_yaml(t, None, None)
+                    .map_err(|e| at_line(e.line, e.column, e.message))?;
+                byml::encode(&doc, variant).map_err(|e| text_error(format!("encode error: {e}")))
+            },
+            checks_itself: false,
+        }),
     },
     Entry {
         format: Format::Rstb,
@@ -320,6 +447,7 @@ pub static FORMATS: [Entry; 7] = [
             let variant = rstb::detect(original).ok_or("not a resource size table")?;
             rstb::encode(&typed(v)?, variant).map_err(|e| e.to_string())
         },
+        text_form: None,
     },
     Entry {
         format: Format::Msbt,
@@ -348,6 +476,13 @@ pub static FORMATS: [Entry; 7] = [
             let own = msbt::detect(original).ok_or("not an MSBT file")?;
             msbt::encode(&v, own)
         },
+        text_form: Some(TextForm {
+            name: "msbt-yaml",
+            ext: "yml",
+            to_text: |b, _| msbt::to_text(b),
+            from_text: |t| msbt::from_text(t).map_err(text_error),
+            checks_itself: true,
+        }),
     },
 ];
 
@@ -410,5 +545,31 @@ mod tests {
                 assert_eq!(named, Some(v.name.as_str()), "{}: {}", e.name, v.name);
             }
         }
+    }
+
+    /// Each text form is found by its name, gives a sample's bytes back,
+    /// and a mistake in a text has its line and column; a form no entry
+    /// has is named with the ones there are.
+    #[test]
+    fn text_forms_give_their_files_back() {
+        let names = aamp::names::NameTable::new();
+        let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for (sample, form) in [
+            ("samples/aamp/actor.bxml", "aamp-yaml"),
+            ("samples/byml/sample_v7.byml", "byml-yaml"),
+        ] {
+            let bytes = std::fs::read(repo.join(sample)).unwrap();
+            let (name, ext, text) = crate::sarc::folder::text_form(&bytes, &names).unwrap();
+            assert_eq!((name, ext), (form, "yml"));
+            let f = text_form_named(form).unwrap();
+            assert_eq!((f.from_text)(&text).unwrap(), bytes, "{sample}");
+            let broken = (f.from_text)(&text.replacen(':', "", 1)).unwrap_err();
+            assert!(broken.at.is_some(), "{sample}: {broken}");
+        }
+        let e = crate::sarc::folder::bytes_of_text("yaml", "").unwrap_err();
+        assert_eq!(
+            e.message,
+            "form \"yaml\" is not one of bytes, aamp-yaml, ainb-json, byml-yaml, msbt-yaml"
+        );
     }
 }

@@ -146,39 +146,17 @@ pub fn plan_stored(wanted: &[(&str, Option<&str>)]) -> Result<Vec<String>, Strin
     Ok(stored)
 }
 
-/// A text form of an archive's file: (form, extension, text).
+/// A text form of an archive's file: (form, extension, text), when the
+/// text gives the bytes back (the registry's text forms).
 pub fn text_form(
     bytes: &[u8],
     names: &crate::aamp::names::NameTable,
 ) -> Option<(&'static str, &'static str, String)> {
-    if bytes.starts_with(crate::aamp::MAGIC) {
-        let doc = crate::aamp::decode(bytes).ok()?;
-        // Only when the text gives the same bytes back.
-        let text = crate::aamp::text::to_yaml(&doc, names);
-        let back = crate::aamp::text::from_yaml(&text).ok()?;
-        return (crate::aamp::encode(&back).ok()? == bytes).then_some(("aamp-yaml", "yml", text));
-    }
-    if crate::byml::looks_like(bytes) {
-        let (variant, doc) = crate::byml::decode(bytes).ok()?;
-        let text = crate::byml::text::to_yaml(&doc, variant);
-        let (variant, back) = crate::byml::text::from_yaml(&text, None, None).ok()?;
-        return (crate::byml::encode(&back, variant).ok()? == bytes).then_some((
-            "byml-yaml",
-            "yml",
-            text,
-        ));
-    }
-    if bytes.starts_with(crate::ainb::MAGIC) {
-        let doc = crate::ainb::decode(bytes).ok()?;
-        let text = crate::ainb::text::to_json(&doc).ok()?;
-        let back = crate::ainb::text::from_json(&text).ok()?;
-        return (crate::ainb::encode(&back).ok()? == bytes).then_some(("ainb-json", "json", text));
-    }
-    if crate::msbt::detect(bytes).is_some() {
-        // `to_text` itself checks that the text gives these bytes back.
-        return Some(("msbt-yaml", "yml", crate::msbt::to_text(bytes).ok()?));
-    }
-    None
+    let entry = crate::registry::FORMATS
+        .iter()
+        .find(|e| e.text_form.is_some() && (e.detect)(bytes).is_some())?;
+    let form = entry.text_form.as_ref()?;
+    Some((form.name, form.ext, form.faithful_text(bytes, names)?))
 }
 
 /// `name` as a path inside a folder: no root, no `..`, no empty parts, no
@@ -611,43 +589,18 @@ fn convert_stored(path: &Path, raw: Vec<u8>, form: &str) -> Result<Vec<u8>, Stri
     })
 }
 
-/// Why a text form does not give bytes: the message, and the line and
-/// column where the text goes wrong when a reader knows them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TextFormError {
-    pub at: Option<(usize, usize)>,
-    pub message: String,
-}
-
 /// The bytes a text of form `form` (as [`text_form`] names them:
 /// `aamp-yaml`, `byml-yaml`, `ainb-json`, `msbt-yaml`) describes.
-pub fn bytes_of_text(form: &str, text: &str) -> Result<Vec<u8>, TextFormError> {
-    let plain = |message: String| TextFormError { at: None, message };
-    match form {
-        "aamp-yaml" => {
-            let doc = crate::aamp::text::from_yaml(text).map_err(|e| TextFormError {
-                at: Some((e.line, e.column)),
-                message: e.message.to_string(),
-            })?;
-            crate::aamp::encode(&doc).map_err(|e| plain(format!("encode error: {e}")))
-        }
-        "byml-yaml" => {
-            // The first line names the version and byte order.
-            let (variant, doc) =
-                crate::byml::text::from_yaml(text, None, None).map_err(|e| TextFormError {
-                    at: Some((e.line, e.column)),
-                    message: e.message.to_string(),
-                })?;
-            crate::byml::encode(&doc, variant).map_err(|e| plain(format!("encode error: {e}")))
-        }
-        "ainb-json" => {
-            let doc = crate::ainb::text::from_json(text).map_err(|e| plain(e.to_string()))?;
-            crate::ainb::encode(&doc).map_err(|e| plain(format!("encode error: {e}")))
-        }
-        "msbt-yaml" => crate::msbt::from_text(text).map_err(plain),
-        other => Err(plain(format!(
-            "form \"{other}\" is not one of bytes, aamp-yaml, byml-yaml, ainb-json, msbt-yaml"
-        ))),
+pub fn bytes_of_text(form: &str, text: &str) -> Result<Vec<u8>, crate::registry::TextError> {
+    match crate::registry::text_form_named(form) {
+        Some(f) => (f.from_text)(text),
+        None => Err(crate::registry::TextError {
+            at: None,
+            message: format!(
+                "form \"{form}\" is not one of bytes, {}",
+                crate::registry::text_form_names().join(", ")
+            ),
+        }),
     }
 }
 
