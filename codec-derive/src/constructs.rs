@@ -1779,6 +1779,32 @@ impl Gen<'_> {
                     #vp::visit::<SEC, POST>(&self.#fid, w, at)?;
                 })
             }
+            // A payload record written in place: visited where it lies, for
+            // each section one of the union's records reaches.
+            Type::Switch { union, .. } => {
+                let uid = ident(union);
+                let mut arms = TokenStream::new();
+                for &si in secs {
+                    let mut per = TokenStream::new();
+                    for (v, st) in self.c.payload_records(union, si) {
+                        let vn = ident(&v.name);
+                        let vp = self.path_as(&st.name, "__Encode");
+                        per.extend(quote!(#uid::#vn(x) => #vp::visit::<SEC, POST>(x, w, at)?,));
+                    }
+                    arms.extend(quote! {
+                        if sec == #si {
+                            match &self.#fid {
+                                #per
+                                _ => {}
+                            }
+                        }
+                    });
+                }
+                Some(quote! {
+                    let at: u64 = if pos == #rt::UNPLACED { #rt::UNPLACED } else { pos + #off };
+                    #arms
+                })
+            }
             Type::Array { of, .. } | Type::List { of, .. } => {
                 if let Type::Ptr(p) = &**of {
                     // A list field of offsets: visit each target.

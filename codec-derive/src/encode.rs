@@ -242,256 +242,281 @@ impl Gen<'_> {
         let offsets = self.c.field_offsets(s);
         let runtime_offsets = self.field_offset_exprs(s);
         let mut writes = TokenStream::new();
-        let mut own = TokenStream::new();
-        let mut descend = TokenStream::new();
+        let mut own_parts: Vec<TokenStream> = Vec::with_capacity(s.fields.len());
+        let mut descend_parts: Vec<TokenStream> = Vec::with_capacity(s.fields.len());
         let deferrable = self.deferrable(s);
         for (f, off) in s.fields.iter().zip(&offsets) {
-            let fid = ident(&f.name);
-            let what = format!("{}.{}", s.name, f.name);
-            writes.extend(self.field_align_write(f));
-            match self.c.field_write(s, f) {
-                FieldWrite::SizedUnit { unit, size } => {
-                    // A unit laid out inline; its length goes in `size`.
-                    let u = self.path_as(unit, "__EncodeUnit");
-                    let at = crate::names::local("at", size);
-                    let sf = s.fields.iter().find(|g| g.name == size);
-                    let wt = width_tokens(sf.map_or(&Type::U32, |g| &g.ty));
-                    writes.extend(quote! {
-                        let here = w.pos();
-                        #u::encode_unit(&self.#fid, w)?;
-                        #rt::pad::patch_size(w, #at, #wt, here, #what)?;
-                    });
-                    continue;
-                }
-                FieldWrite::Pad { align } => {
-                    writes.extend(quote! {
-                        let rel = w.pos() - start;
-                        #rt::pad::put_pad(w, rel, #align, self.#fid);
-                    });
-                    continue;
-                }
-                FieldWrite::Tags { source, width } => {
-                    writes.extend(self.tags_write(s, f, source, width)?);
-                    continue;
-                }
-                FieldWrite::TableBody { offsets } => {
-                    writes.extend(self.table_body_write(s, f, offsets));
-                    continue;
-                }
-                // No bytes: the encoder applies it before placing anything.
-                FieldWrite::SharesEqual => continue,
-                FieldWrite::Word { union } => {
-                    writes.extend(self.words_write(s, f, union, false));
-                    continue;
-                }
-                FieldWrite::Words { union } => {
-                    writes.extend(self.words_write(s, f, union, true));
-                    continue;
-                }
-                FieldWrite::HashSlots { slots, width } => {
-                    writes.extend(self.hash_slots_write(slots, width, &fid, &what));
-                    let Type::HashSlots { section, .. } = &f.ty else {
-                        continue;
-                    };
-                    let Some(off) = off else {
-                        return Err(Gen::err(format!(
-                            "`{what}`: a table of hash slots must be at a fixed offset of its record"
-                        )));
-                    };
-                    let si = self.c.section_id(section).unwrap_or(0);
-                    let place = self.hash_slots_place(&f.ty, &fid, *off, &what);
-                    own.extend(quote! {
-                        if sec == #si { #place }
-                    });
-                    continue;
-                }
-                FieldWrite::InternedTable { ptr: p } => {
-                    let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
-                    writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
-                    let Some(off) = off else {
-                        return Err(Gen::err(format!("`{what}` must be at a fixed offset")));
-                    };
-                    own.extend(self.interned_place(f, p, *off)?);
-                }
-                FieldWrite::Count { of, width } => {
-                    let of = ident(of);
-                    let wt = width_tokens(width);
-                    writes.extend(quote!(w.put_uint(#wt, self.#of.len() as u64, #what)?;));
-                }
-                FieldWrite::RecordEnd { width, size } => {
-                    let wt = width_tokens(width);
-                    writes.extend(quote!(w.put_uint(#wt, start + #size, #what)?;));
-                }
-                FieldWrite::Tag { of, width } => {
-                    let of = ident(of);
-                    let wt = width_tokens(width);
-                    writes.extend(quote!(w.put_uint(#wt, self.#of.tag(), #what)?;));
-                }
-                FieldWrite::Size { width } => {
-                    // Patched once the field it measures is written.
-                    let at = crate::names::local("at", &f.name);
-                    let n = codec_schema::int_width(width).unwrap_or(4) as usize;
-                    writes.extend(quote! {
-                        let #at = w.pos();
-                        w.put_bytes(&[0u8; #n]);
-                    });
-                }
-                FieldWrite::CellOffset { cells, width } => {
-                    writes.extend(self.cell_offset_write(s, cells, width, &what));
-                }
-                FieldWrite::Later { width } => {
-                    let n = codec_schema::int_width(width).unwrap_or(4) as usize;
-                    writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
-                }
-                FieldWrite::Magic(m) => {
-                    let lit = syn::LitByteStr::new(&m, proc_macro2::Span::call_site());
-                    writes.extend(quote!(w.put_bytes(#lit);));
-                }
-                FieldWrite::Offset { ptr: p } => {
-                    let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
-                    let Some(off) = off else {
-                        return Err(Gen::err(format!(
-                            "offset field `{what}` must be at a fixed offset"
-                        )));
-                    };
-                    if deferrable {
-                        // The target may have been placed before this record.
-                        let wt = width_tokens(&p.width);
-                        let base = self.wbase_expr(&p.base, quote!(start));
-                        let scale = p.scale;
+            // What each field places and visits, kept apart: they run in
+            // the record's placing order (`Checked::placing_order`), its
+            // bytes in field order.
+            let mut own = TokenStream::new();
+            let mut descend = TokenStream::new();
+            'field: {
+                let fid = ident(&f.name);
+                let what = format!("{}.{}", s.name, f.name);
+                writes.extend(self.field_align_write(f));
+                match self.c.field_write(s, f) {
+                    FieldWrite::SizedUnit { unit, size } => {
+                        // A unit laid out inline; its length goes in `size`.
+                        let u = self.path_as(unit, "__EncodeUnit");
+                        let at = crate::names::local("at", size);
+                        let sf = s.fields.iter().find(|g| g.name == size);
+                        let wt = width_tokens(sf.map_or(&Type::U32, |g| &g.ty));
                         writes.extend(quote! {
-                            match w.take_deferred(#rt::key_of(self), Self::TYPE_ID, #off) {
-                                Some(t) => w.put_offset(#wt, #base, #scale, t, #what)?,
-                                None => w.put_bytes(&[0u8; #n]),
-                            }
+                            let here = w.pos();
+                            #u::encode_unit(&self.#fid, w)?;
+                            #rt::pad::patch_size(w, #at, #wt, here, #what)?;
                         });
-                    } else {
+                        break 'field;
+                    }
+                    FieldWrite::Pad { align } => {
+                        writes.extend(quote! {
+                            let rel = w.pos() - start;
+                            #rt::pad::put_pad(w, rel, #align, self.#fid);
+                        });
+                        break 'field;
+                    }
+                    FieldWrite::Tags { source, width } => {
+                        writes.extend(self.tags_write(s, f, source, width)?);
+                        break 'field;
+                    }
+                    FieldWrite::TableBody { offsets } => {
+                        writes.extend(self.table_body_write(s, f, offsets));
+                        break 'field;
+                    }
+                    // No bytes: the encoder applies it before placing anything.
+                    FieldWrite::SharesEqual => break 'field,
+                    // A word's payload records are visited below when they
+                    // hold offsets (`Checked::payload_records`).
+                    FieldWrite::Word { union } => {
+                        writes.extend(self.words_write(s, f, union, false));
+                    }
+                    FieldWrite::Words { union } => {
+                        writes.extend(self.words_write(s, f, union, true));
+                        break 'field;
+                    }
+                    FieldWrite::HashSlots { slots, width } => {
+                        writes.extend(self.hash_slots_write(slots, width, &fid, &what));
+                        let Type::HashSlots { section, .. } = &f.ty else {
+                            break 'field;
+                        };
+                        let Some(off) = off else {
+                            return Err(Gen::err(format!(
+                                "`{what}`: a table of hash slots must be at a fixed offset of its record"
+                            )));
+                        };
+                        let si = self.c.section_id(section).unwrap_or(0);
+                        let place = self.hash_slots_place(&f.ty, &fid, *off, &what);
+                        own.extend(quote! {
+                            if sec == #si { #place }
+                        });
+                        break 'field;
+                    }
+                    FieldWrite::InternedTable { ptr: p } => {
+                        let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
+                        writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
+                        let Some(off) = off else {
+                            return Err(Gen::err(format!("`{what}` must be at a fixed offset")));
+                        };
+                        own.extend(self.interned_place(f, p, *off)?);
+                    }
+                    FieldWrite::Count { of, width } => {
+                        let of = ident(of);
+                        let wt = width_tokens(width);
+                        writes.extend(quote!(w.put_uint(#wt, self.#of.len() as u64, #what)?;));
+                    }
+                    FieldWrite::RecordEnd { width, size } => {
+                        let wt = width_tokens(width);
+                        writes.extend(quote!(w.put_uint(#wt, start + #size, #what)?;));
+                    }
+                    FieldWrite::Tag { of, width } => {
+                        let of = ident(of);
+                        let wt = width_tokens(width);
+                        writes.extend(quote!(w.put_uint(#wt, self.#of.tag(), #what)?;));
+                    }
+                    FieldWrite::Size { width } => {
+                        // Patched once the field it measures is written.
+                        let at = crate::names::local("at", &f.name);
+                        let n = codec_schema::int_width(width).unwrap_or(4) as usize;
+                        writes.extend(quote! {
+                            let #at = w.pos();
+                            w.put_bytes(&[0u8; #n]);
+                        });
+                    }
+                    FieldWrite::CellOffset { cells, width } => {
+                        writes.extend(self.cell_offset_write(s, cells, width, &what));
+                    }
+                    FieldWrite::Later { width } => {
+                        let n = codec_schema::int_width(width).unwrap_or(4) as usize;
                         writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
                     }
-                    own.extend(self.place_target(s, &f.name, p, *off)?);
-                    if let Some(kept) = &p.align {
-                        let align = self.kept_align_expr(&f.name, kept)?;
-                        let sid = p
-                            .section
-                            .as_deref()
-                            .and_then(|n| self.c.section_id(n))
-                            .unwrap_or(0);
-                        writes.extend(quote!(w.note_kept_align(#sid, #align);));
+                    FieldWrite::Magic(m) => {
+                        let lit = syn::LitByteStr::new(&m, proc_macro2::Span::call_site());
+                        writes.extend(quote!(w.put_bytes(#lit);));
                     }
-                }
-                FieldWrite::Offsets { ptr: p } => {
-                    let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
-                    let Some(off) = off else {
-                        return Err(Gen::err(format!(
-                            "offsets `{what}` must be at a fixed offset"
-                        )));
-                    };
-                    writes.extend(quote! {
-                        for _ in self.#fid.iter() {
-                            w.put_bytes(&[0u8; #n]);
-                        }
-                    });
-                    own.extend(self.place_offset_list(s, &f.name, p, *off)?);
-                }
-                FieldWrite::Sorted { of, count, key } => {
-                    writes.extend(self.inline_count_check(s, &f.name, count));
-                    let e = self.inline_write(of, quote!(e), &what);
-                    match key {
-                        SortKey::Interned { .. } | SortKey::Stored { .. } => {
-                            let keys = self
-                                .index_sort_keys(s, f, of)
-                                .or_else(|| self.int_sort_keys(f, of))
-                                .ok_or_else(|| Gen::err(format!("`{what}`: no sort keys")))?;
-                            let fname = &f.name;
-                            let hint = self.index_sort_hint(f, of);
+                    FieldWrite::Offset { ptr: p } => {
+                        let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
+                        let Some(off) = off else {
+                            return Err(Gen::err(format!(
+                                "offset field `{what}` must be at a fixed offset"
+                            )));
+                        };
+                        if deferrable {
+                            // The target may have been placed before this record.
+                            let wt = width_tokens(&p.width);
+                            let base = self.wbase_expr(&p.base, quote!(start));
+                            let scale = p.scale;
                             writes.extend(quote! {
-                                let keys: ::std::vec::Vec<u64> = #keys;
-                                let order = w.sorted_order(&keys);
-                                #rt::placement::unique_keys(&keys, &order, #what)?;
-                                for &i in order.iter() {
-                                    let e = &self.#fid[i];
-                                    #hint
-                                    #e
-                                }
-                                // The visit that follows finds the slots here.
-                                w.note_sorted(#rt::key_of(self), Self::TYPE_ID, #fname, order);
-                                w.give_keys(keys);
-                            });
-                        }
-                        SortKey::Hashed(_) => {
-                            // Sorted by a derived key, which is patched into each element.
-                            let keys = self.sort_keys(s, f).ok_or_else(|| {
-                                Gen::err(format!(
-                                    "`{what}` is sorted by a key glue hashes: pass `hooks = path::to::glue` to schema!"
-                                ))
-                            })?;
-                            let (koff, kwt) = self.sort_key_slot(f)?;
-                            writes.extend(quote! {
-                                let keys: ::std::vec::Vec<u64> = #keys;
-                                for &i in #rt::placement::sorted_order(&keys).iter() {
-                                    let e = &self.#fid[i];
-                                    let at = w.pos();
-                                    #e
-                                    w.patch_uint(at + #koff, #kwt, keys[i], #what)?;
+                                match w.take_deferred(#rt::key_of(self), Self::TYPE_ID, #off) {
+                                    Some(t) => w.put_offset(#wt, #base, #scale, t, #what)?,
+                                    None => w.put_bytes(&[0u8; #n]),
                                 }
                             });
+                        } else {
+                            writes.extend(quote!(w.put_bytes(&[0u8; #n]);));
+                        }
+                        own.extend(self.place_target(s, &f.name, p, *off)?);
+                        if let Some(kept) = &p.align {
+                            let align = self.kept_align_expr(&f.name, kept)?;
+                            let sid = p
+                                .section
+                                .as_deref()
+                                .and_then(|n| self.c.section_id(n))
+                                .unwrap_or(0);
+                            writes.extend(quote!(w.note_kept_align(#sid, #align);));
                         }
                     }
-                }
-                FieldWrite::List { of, count } => {
-                    writes.extend(self.inline_count_check(s, &f.name, count));
-                    writes.extend(self.list_write(of, quote!(self.#fid), &what));
-                }
-                FieldWrite::Follows { to, section } => {
-                    let si = self.c.section_id(section).unwrap_or(0);
-                    let sec = self.c.section(si);
-                    let place =
-                        self.place_value(to, quote!(&self.#fid), &sec.dedup, sec.item_align, &what);
-                    own.extend(quote! {
-                        if sec == #si {
-                            let _: u64 = { #place };
-                        }
-                    });
-                }
-                FieldWrite::External { len } => {
-                    writes.extend(quote!(#rt::external::write(w, &self.#fid, #len, #what)?;));
-                }
-                FieldWrite::Inline(t) => {
-                    let wr = self.inline_write(t, quote!(&self.#fid), &what);
-                    writes.extend(wr);
-                }
-            }
-            // Descend into what this field holds, for the sections it can reach.
-            let inner: &Type = match &f.ty {
-                Type::Ptr(p) => &p.to,
-                Type::Follows { to, .. } => to,
-                t => t,
-            };
-            // A unit lays out its own sections; nothing of it is visited from outside.
-            let unit = |t: &Type| matches!(t, Type::Named(n) if self.is_unit(n));
-            let into_unit = unit(inner)
-                || matches!(inner, Type::List { of, .. } | Type::Array { of, .. }
-                    if unit(of) || matches!(&**of, Type::Ptr(p) if unit(&p.to)));
-            let secs: Vec<usize> = (0..self.c.all_sections().len())
-                .filter(|&si| {
-                    self.c.type_reaches(inner, si)
-                        && !matches!(inner, Type::Switch { .. } | Type::Select { .. })
-                })
-                .collect();
-            if !secs.is_empty() && f.derive.is_none() && !into_unit {
-                // After a list field, the position is computed from the value.
-                let fi = s.fields.iter().position(|g| g.name == f.name).unwrap_or(0);
-                let off: TokenStream = match (off, &runtime_offsets[fi]) {
-                    (Some(o), _) => quote!(#o),
-                    (None, Some(e)) => e.clone(),
-                    (None, None) => {
-                        return Err(Gen::err(format!(
-                            "`{what}` leads to placed data, so its position in the record must be computable"
-                        )))
+                    FieldWrite::Offsets { ptr: p } => {
+                        let n = codec_schema::int_width(&p.width).unwrap_or(4) as usize;
+                        let Some(off) = off else {
+                            return Err(Gen::err(format!(
+                                "offsets `{what}` must be at a fixed offset"
+                            )));
+                        };
+                        writes.extend(quote! {
+                            for _ in self.#fid.iter() {
+                                w.put_bytes(&[0u8; #n]);
+                            }
+                        });
+                        own.extend(self.place_offset_list(s, &f.name, p, *off)?);
                     }
+                    FieldWrite::Sorted { of, count, key } => {
+                        writes.extend(self.inline_count_check(s, &f.name, count));
+                        let e = self.inline_write(of, quote!(e), &what);
+                        match key {
+                            SortKey::Interned { .. } | SortKey::Stored { .. } => {
+                                let keys = self
+                                    .index_sort_keys(s, f, of)
+                                    .or_else(|| self.int_sort_keys(f, of))
+                                    .ok_or_else(|| Gen::err(format!("`{what}`: no sort keys")))?;
+                                let fname = &f.name;
+                                let hint = self.index_sort_hint(f, of);
+                                writes.extend(quote! {
+                                    let keys: ::std::vec::Vec<u64> = #keys;
+                                    let order = w.sorted_order(&keys);
+                                    #rt::placement::unique_keys(&keys, &order, #what)?;
+                                    for &i in order.iter() {
+                                        let e = &self.#fid[i];
+                                        #hint
+                                        #e
+                                    }
+                                    // The visit that follows finds the slots here.
+                                    w.note_sorted(#rt::key_of(self), Self::TYPE_ID, #fname, order);
+                                    w.give_keys(keys);
+                                });
+                            }
+                            SortKey::Hashed(_) => {
+                                // Sorted by a derived key, which is patched into each element.
+                                let keys = self.sort_keys(s, f).ok_or_else(|| {
+                                    Gen::err(format!(
+                                        "`{what}` is sorted by a key glue hashes: pass `hooks = path::to::glue` to schema!"
+                                    ))
+                                })?;
+                                let (koff, kwt) = self.sort_key_slot(f)?;
+                                writes.extend(quote! {
+                                    let keys: ::std::vec::Vec<u64> = #keys;
+                                    for &i in #rt::placement::sorted_order(&keys).iter() {
+                                        let e = &self.#fid[i];
+                                        let at = w.pos();
+                                        #e
+                                        w.patch_uint(at + #koff, #kwt, keys[i], #what)?;
+                                    }
+                                });
+                            }
+                        }
+                    }
+                    FieldWrite::List { of, count } => {
+                        writes.extend(self.inline_count_check(s, &f.name, count));
+                        writes.extend(self.list_write(of, quote!(self.#fid), &what));
+                    }
+                    FieldWrite::Follows { to, section } => {
+                        let si = self.c.section_id(section).unwrap_or(0);
+                        let sec = self.c.section(si);
+                        let place = self.place_value(
+                            to,
+                            quote!(&self.#fid),
+                            &sec.dedup,
+                            sec.item_align,
+                            &what,
+                        );
+                        own.extend(quote! {
+                            if sec == #si {
+                                let _: u64 = { #place };
+                            }
+                        });
+                    }
+                    FieldWrite::External { len } => {
+                        writes.extend(quote!(#rt::external::write(w, &self.#fid, #len, #what)?;));
+                    }
+                    FieldWrite::Inline(t) => {
+                        let wr = self.inline_write(t, quote!(&self.#fid), &what);
+                        writes.extend(wr);
+                    }
+                }
+                // Descend into what this field holds, for the sections it can reach.
+                let inner: &Type = match &f.ty {
+                    Type::Ptr(p) => &p.to,
+                    Type::Follows { to, .. } => to,
+                    t => t,
                 };
-                descend.extend(self.descend_field(s, f, off, &secs)?);
+                // A unit lays out its own sections; nothing of it is visited from outside.
+                let unit = |t: &Type| matches!(t, Type::Named(n) if self.is_unit(n));
+                let into_unit = unit(inner)
+                    || matches!(inner, Type::List { of, .. } | Type::Array { of, .. }
+                        if unit(of) || matches!(&**of, Type::Ptr(p) if unit(&p.to)));
+                // A union's payloads are visited where they are records written
+                // in place (`Checked::payload_records`); a payload behind an
+                // offset is placed by the walks of its own sections.
+                let secs: Vec<usize> = (0..self.c.all_sections().len())
+                    .filter(|&si| match inner {
+                        Type::Switch { union, .. } => !self.c.payload_records(union, si).is_empty(),
+                        Type::Select { .. } => false,
+                        t => self.c.type_reaches(t, si),
+                    })
+                    .collect();
+                if !secs.is_empty() && f.derive.is_none() && !into_unit {
+                    // After a list field, the position is computed from the value.
+                    let fi = s.fields.iter().position(|g| g.name == f.name).unwrap_or(0);
+                    let off: TokenStream = match (off, &runtime_offsets[fi]) {
+                        (Some(o), _) => quote!(#o),
+                        (None, Some(e)) => e.clone(),
+                        (None, None) => {
+                            return Err(Gen::err(format!(
+                                "`{what}` leads to placed data, so its position in the record must be computable"
+                            )))
+                        }
+                    };
+                    descend.extend(self.descend_field(s, f, off, &secs)?);
+                }
             }
+            own_parts.push(own);
+            descend_parts.push(descend);
+        }
+        let mut own = TokenStream::new();
+        let mut descend = TokenStream::new();
+        for fi in self.c.placing_order(s) {
+            own.extend(std::mem::take(&mut own_parts[fi]));
+            descend.extend(std::mem::take(&mut descend_parts[fi]));
         }
         let hook_visited = self
             .c

@@ -1151,7 +1151,8 @@ impl Gen<'_> {
     }
 
     /// `visit_df` for a struct: each offset's target placed (or found among
-    /// the shared ones) and at once visited, in field order.
+    /// the shared ones) and at once visited, in the record's placing order
+    /// (`Checked::placing_order`).
     pub(crate) fn visit_df_struct(&self, s: &StructDef) -> syn::Result<TokenStream> {
         let rt = RT();
         let runtime_offsets = self.field_offset_exprs(s);
@@ -1160,7 +1161,8 @@ impl Gen<'_> {
         // that walks only inline lists, each packed, leads nowhere.
         let mut inline_walked = Vec::new();
         let mut other_walked = false;
-        for (fi, f) in s.fields.iter().enumerate() {
+        for fi in self.c.placing_order(s) {
+            let f = &s.fields[fi];
             if f.derive.is_some() && f.derive != Some(Derive::Interned) {
                 continue;
             }

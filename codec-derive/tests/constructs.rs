@@ -419,6 +419,8 @@ fn union_decode_errors() {
     );
 }
 
-// A union payload holding offsets, and records in a dedup section, were known
-// encoder gaps; the checker now refuses both (see `tests/ui/union_payload_offset.rs`
-// and `tests/ui/dedup_records.rs`).
+// A union payload behind an offset holding offsets of its own, and records in
+// a dedup section, were known encoder gaps; the checker refuses both (see
+// `tests/ui/union_payload_offset.rs` and `tests/ui/dedup_records.rs`). A
+// payload record written in place places its targets
+// (`codec-interp/tests/payload_struct_offsets.rs`).

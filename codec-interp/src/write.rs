@@ -1047,7 +1047,8 @@ impl<'c> Enc<'c, '_> {
         if !post {
             self.place_own(sec, st, v, path)?;
         }
-        for f in &st.fields {
+        for fi in self.c.placing_order(st) {
+            let f = &st.fields[fi];
             if f.derive.is_some() || !Checked::is_stored(f) {
                 continue;
             }
@@ -1103,6 +1104,23 @@ impl<'c> Enc<'c, '_> {
             }
             Type::Ptr(p) if !p.optional && p.align.is_none() => {
                 self.descend(sec, post, &p.to, v, path)
+            }
+            // A payload record written in place (an event whose type
+            // chooses its slots) places its offsets' targets as a record
+            // field does (`Checked::payload_records`).
+            Type::Switch { union, .. } => {
+                let records = self.c.payload_records(union, sec);
+                let Some(TypeDef::Union(u)) = self.c.get(union) else {
+                    return Ok(());
+                };
+                if records.is_empty() {
+                    return Ok(());
+                }
+                let (var, value) = self.variant_of(u, v, path)?;
+                match records.iter().find(|(r, _)| std::ptr::eq(*r, var)) {
+                    Some((_, st)) => self.visit(sec, post, st, value, path),
+                    None => Ok(()),
+                }
             }
             // A record not written yet (its section comes later) places its
             // targets now; its offsets are written from them (`place_own`).
@@ -1250,7 +1268,8 @@ impl<'c> Enc<'c, '_> {
             )
         };
         let offsets = self.c.field_offsets(st);
-        for (f, off) in st.fields.iter().zip(&offsets) {
+        for fi in self.c.placing_order(st) {
+            let (f, off) = (&st.fields[fi], &offsets[fi]);
             if let Type::Follows { to, section, .. } = &f.ty {
                 // Placed right after what the section holds before it.
                 if self.c.section_id(section) == Some(sec) {

@@ -42,6 +42,7 @@ pub(crate) fn check(s: &Schema, cx: &mut Ctxt<'_>) {
         all,
         scope_of: HashMap::new(),
         cell_unions: HashSet::new(),
+        unions_not_in_place: HashSet::new(),
     };
     c.prepare(cx);
 
@@ -207,6 +208,9 @@ struct Checker<'s> {
     scope_of: HashMap<&'s str, Option<&'s str>>,
     /// The unions that are the cells of a `Rows`.
     cell_unions: HashSet<&'s str>,
+    /// The unions reached through a `Switch` that is not a struct's field
+    /// (behind an offset, in a list, in another payload).
+    unions_not_in_place: HashSet<&'s str>,
 }
 
 fn at(base: &[Step], more: &[Step]) -> Vec<Step> {
@@ -273,6 +277,7 @@ impl<'s> Checker<'s> {
     fn check_struct(&self, cx: &mut Ctxt<'_>, tat: &[Step], st: &StructDef) {
         let sname = &st.name;
         self.check_inline_fields(cx, tat, st);
+        self.check_place(cx, tat, st);
         let mut names: HashMap<&str, usize> = HashMap::new();
         let mut offset = Size::Fixed(0);
         for (fi, f) in st.fields.iter().enumerate() {
@@ -515,15 +520,67 @@ impl<'s> Checker<'s> {
                 continue;
             }
             self.check_type(cx, &tyat, &vitem, &v.ty, Place::Payload);
-            if let Some(path) = self.inline_offset(&v.ty, &mut HashSet::new()) {
+            // A payload record written in place is visited where it lies
+            // and its offsets' targets placed (`Checked::payload_records`);
+            // a payload elsewhere is not visited.
+            let in_place = matches!(&v.ty, Type::Named(n) if self.struct_def(n).is_some())
+                && !self.unions_not_in_place.contains(u.name.as_str());
+            if !in_place {
+                if let Some(path) = self.inline_offset(&v.ty, &mut HashSet::new()) {
+                    cx.error(
+                        &tyat,
+                        &vitem,
+                        "offsets inside this union payload are not placed",
+                        Some(format!(
+                            "`{path}` is an offset; a payload may hold offsets only when it is a struct and its union is \
+                             a `Switch` field of a record (written in place, as an event's slots), not behind an offset \
+                             nor a list of records"
+                        )),
+                    );
+                }
+            }
+        }
+    }
+
+    /// A record's `place` list: each name a field that leads to placed
+    /// data, once.
+    fn check_place(&self, cx: &mut Ctxt<'_>, tat: &[Step], st: &StructDef) {
+        let item = format!("types/{}/place", st.name);
+        let mut seen = HashSet::new();
+        for (i, n) in st.place.iter().enumerate() {
+            let pat = at(tat, &[Step::from("place"), Step::Index(i)]);
+            let Some(f) = st.fields.iter().find(|f| &f.name == n) else {
                 cx.error(
-                    &tyat,
-                    &vitem,
-                    "offsets inside a union payload are not supported yet",
-                    Some(format!(
-                        "`{path}` is an offset, and the encoder never places the targets of a payload's offsets; \
-                         keep the payload free of offsets (hold the data inline)"
-                    )),
+                    &pat,
+                    &item,
+                    format!("`{n}` names no field of `{}`", st.name),
+                    Some(field_hint(n, st)),
+                );
+                continue;
+            };
+            if !seen.insert(n.as_str()) {
+                cx.error(
+                    &pat,
+                    &item,
+                    format!("`{n}` is listed twice"),
+                    Some("each field has one place in the order".into()),
+                );
+                continue;
+            }
+            let leads = matches!(
+                f.ty,
+                Type::Ptr(_) | Type::Follows { .. } | Type::HashSlots { .. } | Type::Switch { .. }
+            ) || self.inline_offset(&f.ty, &mut HashSet::new()).is_some()
+                || matches!(&f.ty, Type::Array { of, .. } | Type::List { of, .. } if matches!(**of, Type::Ptr(_)));
+            if !leads {
+                cx.error(
+                    &pat,
+                    &item,
+                    format!("`{}.{n}` leads to no placed data", st.name),
+                    Some(
+                        "`place` orders the fields whose offsets lead to data placed elsewhere"
+                            .into(),
+                    ),
                 );
             }
         }

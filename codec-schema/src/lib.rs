@@ -283,6 +283,32 @@ impl Checked {
         sec * 1024 + fi as u64
     }
 
+    /// The variants of union `union` whose payload is a record written in
+    /// place (not behind an offset) that leads to placed data of section
+    /// `section`: a writer visits that record where the payload lies, as it
+    /// visits a record field, to place its offsets' targets (an event
+    /// flow's event, whose type chooses which of its slots lead where).
+    /// The generated encoder and the interpreter's writer both ask here.
+    pub fn payload_records(&self, union: &str, section: usize) -> Vec<(&Variant, &StructDef)> {
+        let Some(TypeDef::Union(u)) = self.get(union) else {
+            return Vec::new();
+        };
+        u.variants
+            .iter()
+            .filter_map(|v| match &v.ty {
+                Type::Named(n) => match self.get(n) {
+                    Some(TypeDef::Struct(st))
+                        if st.layout.is_none() && self.type_reaches(&v.ty, section) =>
+                    {
+                        Some((v, st))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Where a union's variant `v`, led to by offset `p`, is placed: the
     /// variant's own section, else the offset's, and its alignment there
     /// (its own, else the section's item alignment); `None` when neither
@@ -443,6 +469,25 @@ impl Checked {
     /// The size of a type when it does not depend on the data.
     pub fn fixed_size(&self, t: &Type) -> Option<u64> {
         self.facts.size(t, &self.type_lookup()).fixed()
+    }
+
+    /// The indices of `st`'s fields in the order the writer places what
+    /// they lead to and visits them: the fields of its `place` list first,
+    /// in that order, then the others in field order. The generated encoder
+    /// and the interpreter's writer both walk a record's fields in this
+    /// order (checked: each name in `place` is a field, once).
+    pub fn placing_order(&self, st: &StructDef) -> Vec<usize> {
+        let mut order: Vec<usize> = st
+            .place
+            .iter()
+            .filter_map(|n| st.fields.iter().position(|f| &f.name == n))
+            .collect();
+        for fi in 0..st.fields.len() {
+            if !order.contains(&fi) {
+                order.push(fi);
+            }
+        }
+        order
     }
 
     /// Offsets of a struct's fields, as far as they are fixed.

@@ -308,6 +308,12 @@ pub struct StructDef {
     /// The struct is a unit with its own sections.
     #[serde(default)]
     pub layout: Option<Layout>,
+    /// The order the writer places what this record's fields lead to, when
+    /// it is not field order: these fields first, in this order, then the
+    /// others in field order (an event flow's switch places its case table
+    /// before its parameters, though the parameters' offset comes first).
+    #[serde(default)]
+    pub place: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]

@@ -187,7 +187,7 @@ fn unknown_ron_fields_are_syntax_errors() {
 )"#;
     assert_eq!(
         errors(src),
-        "t.ron:5:31: RON syntax: Unexpected field named `feilds` in `Struct`, expected one of `name`, `doc`, `size`, `fields`, or `layout` instead"
+        "t.ron:5:31: RON syntax: Unexpected field named `feilds` in `Struct`, expected one of `name`, `doc`, `size`, `fields`, `layout`, or `place` instead"
     );
 }
 
@@ -413,33 +413,66 @@ fn bitfield_struct_names_must_not_collide() {
 }
 
 #[test]
-fn offsets_inside_a_union_payload_are_refused() {
-    let e = errors_of(
-        "Rec",
-        r#"Section(name: "v"), Section(name: "s")"#,
-        r#"        Struct(name: "Rec", fields: [
-            (name: "kind", type: U8, derive: Tag("value")),
-            (name: "value", type: Ptr(width: U32, to: Switch(union: "Value", tag: "kind"), section: "v")),
-        ]),
-        Struct(name: "Outer", fields: [(name: "labels", type: Array(of: Named("Label"), len: 2))]),
+fn offsets_inside_a_union_payload_are_refused_unless_written_in_place() {
+    let variants = r#"        Struct(name: "Outer", fields: [(name: "labels", type: Array(of: Named("Label"), len: 2))]),
         Struct(name: "Label", fields: [(name: "name", type: Ptr(width: U32, to: CString(), section: "s"))]),
         Union(name: "Value", tag: U8, variants: [
             (name: "Int", tag: 0, type: I32),
             (name: "Label", tag: 1, type: Named("Label")),
             (name: "Outer", tag: 2, type: Named("Outer")),
             (name: "Labels", tag: 3, type: List(of: Named("Label"), count: Prefix(U8))),
-        ]),"#,
+        ]),"#;
+    let msg = |path: &str| {
+        format!(
+            "offsets inside this union payload are not placed\n  \
+             hint: `{path}` is an offset; a payload may hold offsets only when it is a struct and its union is \
+             a `Switch` field of a record (written in place, as an event's slots), not behind an offset nor a list of records"
+        )
+    };
+    // Behind an offset: no payload is visited, so each holding an offset
+    // is refused.
+    let e = errors_of(
+        "Rec",
+        r#"Section(name: "v"), Section(name: "s")"#,
+        &format!(
+            r#"        Struct(name: "Rec", fields: [
+            (name: "kind", type: U8, derive: Tag("value")),
+            (name: "value", type: Ptr(width: U32, to: Switch(union: "Value", tag: "kind"), section: "v")),
+        ]),
+{variants}"#
+        ),
     );
-    let msg = "offsets inside a union payload are not supported yet\n  \
-               hint: `Label.name` is an offset, and the encoder never places the targets of a payload's offsets; \
-               keep the payload free of offsets (hold the data inline)";
     assert_eq!(
         e,
         format!(
-            "t.ron:15:43: types/Value/variants/1: {msg}\n\
-             t.ron:16:43: types/Value/variants/2: {msg}\n\
-             t.ron:17:44: types/Value/variants/3: {msg}"
+            "t.ron:15:43: types/Value/variants/1: {}\n\
+             t.ron:16:43: types/Value/variants/2: {}\n\
+             t.ron:17:44: types/Value/variants/3: {}",
+            msg("Label.name"),
+            msg("Label.name"),
+            msg("Label.name")
         )
+    );
+    // A `Switch` field of the record (payloads of one size, written in
+    // place): a struct payload is visited where it lies; an array of
+    // records still is not.
+    let e = errors_of(
+        "Rec",
+        r#"Section(name: "s")"#,
+        r#"        Struct(name: "Rec", fields: [
+            (name: "kind", type: U8, derive: Tag("value")),
+            (name: "value", type: Switch(union: "Value", tag: "kind")),
+        ]),
+        Struct(name: "Label", fields: [(name: "name", type: Ptr(width: U32, to: CString(), section: "s"))]),
+        Union(name: "Value", tag: U8, variants: [
+            (name: "Int", tag: 0, type: I32),
+            (name: "Label", tag: 1, type: Named("Label")),
+            (name: "Labels", tag: 2, type: Array(of: Named("Label"), len: 1)),
+        ]),"#,
+    );
+    assert_eq!(
+        e,
+        format!("t.ron:15:44: types/Value/variants/2: {}", msg("Label.name"))
     );
 }
 
@@ -923,4 +956,24 @@ fn a_record_end_needs_a_record_of_fixed_size() {
     // Fixed: accepted.
     let fixed = src.replace("CString()", "U32");
     parse_str(&fixed, "t.ron").expect("a record of fixed size may give its end");
+}
+
+#[test]
+fn a_placing_order_names_fields_that_lead_somewhere_once() {
+    let e = errors_of(
+        "Rec",
+        r#"Section(name: "s")"#,
+        r#"        Struct(name: "Rec", place: ["cases", "parms", "n", "cases"], fields: [
+            (name: "n", type: U16),
+            (name: "params", type: Ptr(width: U32, to: CString(), section: "s")),
+            (name: "cases", type: Ptr(width: U32, to: CString(), section: "s")),
+        ]),"#,
+    );
+    assert_eq!(
+        e,
+        "t.ron:7:46: types/Rec/place: `parms` names no field of `Rec`\n  hint: did you mean `params`?\n\
+         t.ron:7:55: types/Rec/place: `Rec.n` leads to no placed data\n  \
+         hint: `place` orders the fields whose offsets lead to data placed elsewhere\n\
+         t.ron:7:60: types/Rec/place: `cases` is listed twice\n  hint: each field has one place in the order"
+    );
 }

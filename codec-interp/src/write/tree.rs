@@ -610,7 +610,8 @@ impl<'c> Enc<'c, '_> {
                 return Ok(());
             }
         }
-        for f in &st.fields {
+        for fi in self.c.placing_order(st) {
+            let f = &st.fields[fi];
             if f.derive.is_some() {
                 continue;
             }

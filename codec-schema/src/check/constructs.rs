@@ -17,6 +17,16 @@ impl<'s> Checker<'s> {
             if let TypeDef::Struct(st) = t {
                 for f in &st.fields {
                     collect_cells(&f.ty, &mut self.cell_unions);
+                    // A `Switch` field is a payload written in place; one
+                    // anywhere else (behind an offset) is not.
+                    if !matches!(f.ty, Type::Switch { .. }) {
+                        collect_switches(&f.ty, &mut self.unions_not_in_place);
+                    }
+                }
+            }
+            if let TypeDef::Union(u) = t {
+                for v in &u.variants {
+                    collect_switches(&v.ty, &mut self.unions_not_in_place);
                 }
             }
         }
@@ -933,6 +943,19 @@ fn collect_cells<'a>(t: &'a Type, out: &mut HashSet<&'a str>) {
             out.insert(cells);
         }
         Type::Ptr(p) => collect_cells(&p.to, out),
+        _ => {}
+    }
+}
+
+/// The unions of every `Switch` within `t`.
+fn collect_switches<'a>(t: &'a Type, out: &mut HashSet<&'a str>) {
+    match t {
+        Type::Switch { union, .. } => {
+            out.insert(union);
+        }
+        Type::Ptr(p) => collect_switches(&p.to, out),
+        Type::Array { of, .. } | Type::List { of, .. } => collect_switches(of, out),
+        Type::Follows { to, .. } => collect_switches(to, out),
         _ => {}
     }
 }
