@@ -321,9 +321,22 @@ impl Gen<'_> {
                         own.extend(self.interned_place(f, p, *off)?);
                     }
                     FieldWrite::Count { of, width } => {
+                        // An absent list (an optional offset) counts 0.
+                        let optional = s
+                            .fields
+                            .iter()
+                            .any(|g| g.name == *of && matches!(&g.ty, Type::Ptr(p) if p.optional));
                         let of = ident(of);
                         let wt = width_tokens(width);
-                        writes.extend(quote!(w.put_uint(#wt, self.#of.len() as u64, #what)?;));
+                        let n = if optional {
+                            quote!(self.#of.as_ref().map_or(0, |x| x.len()))
+                        } else {
+                            quote!(self.#of.len())
+                        };
+                        writes.extend(quote!(w.put_uint(#wt, #n as u64, #what)?;));
+                    }
+                    FieldWrite::Total { list, of, width } => {
+                        writes.extend(self.total_write(s, list, of, width, &what)?);
                     }
                     FieldWrite::RecordEnd { width, size } => {
                         let wt = width_tokens(width);
@@ -612,6 +625,61 @@ impl Gen<'_> {
             }
         };
         Ok(self.impl_block(&s.name, "__Encode", methods))
+    }
+
+    /// `derive: Total`: the lengths of list field `of` of each element of
+    /// list `list`, summed (an absent list, or an absent `of`, counts 0).
+    fn total_write(
+        &self,
+        s: &StructDef,
+        list: &str,
+        of: &str,
+        width: &Type,
+        what: &str,
+    ) -> syn::Result<TokenStream> {
+        let optional = |t: &Type| matches!(t, Type::Ptr(p) if p.optional);
+        let lf = s.fields.iter().find(|g| g.name == list);
+        let elem = lf.map(|g| match &g.ty {
+            Type::Ptr(p) => &p.to,
+            t => t,
+        });
+        let es = match elem {
+            Some(Type::List { of: e, .. } | Type::Array { of: e, .. }) => match &**e {
+                Type::Named(n) => match self.c.get(n) {
+                    Some(codec_schema::TypeDef::Struct(st)) => Some(st),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let (Some(lf), Some(es)) = (lf, es) else {
+            return Err(Gen::err(format!(
+                "`{what}`: `{list}` is not a list of records"
+            )));
+        };
+        let Some(ef) = es.fields.iter().find(|g| g.name == of) else {
+            return Err(Gen::err(format!(
+                "`{what}`: `{of}` names no field of `{}`",
+                es.name
+            )));
+        };
+        let (lid, oid) = (ident(list), ident(of));
+        let elems = if optional(&lf.ty) {
+            quote!(self.#lid.iter().flatten())
+        } else {
+            quote!(self.#lid.iter())
+        };
+        let len = if optional(&ef.ty) {
+            quote!(e.#oid.as_ref().map_or(0, |x| x.len()))
+        } else {
+            quote!(e.#oid.len())
+        };
+        let wt = width_tokens(width);
+        Ok(quote! {
+            let total: usize = #elems.map(|e| #len).sum();
+            w.put_uint(#wt, total as u64, #what)?;
+        })
     }
 
     /// Statements for `place_own`: place offset field `field`'s target when

@@ -520,6 +520,27 @@ impl<'c> Enc<'c, '_> {
                         .put_uint(width(t), n as u64, "")
                         .map_err(at(&fpath))?;
                 }
+                FieldWrite::Total { list, of, width: t } => {
+                    fn present(x: &Value) -> Option<&Value> {
+                        match x {
+                            Value::Option(o) => o.as_deref(),
+                            x => Some(x),
+                        }
+                    }
+                    let lpath = format!("{path}.{list}");
+                    let mut n = 0usize;
+                    if let Some(l) = present(field(v, list, &lpath)?) {
+                        for (i, e) in elements(l, &lpath)?.iter().enumerate() {
+                            let epath = format!("{lpath}[{i}].{of}");
+                            if let Some(x) = present(field(e, of, &epath)?) {
+                                n += length(x, &epath)?;
+                            }
+                        }
+                    }
+                    self.w
+                        .put_uint(width(t), n as u64, "")
+                        .map_err(at(&fpath))?;
+                }
                 FieldWrite::Tag { of, width: t } => {
                     let tag = self.tag_of(st, of, field(v, of, &fpath)?, &fpath)?;
                     self.w.put_uint(width(t), tag, "").map_err(at(&fpath))?;

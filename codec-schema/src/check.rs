@@ -1373,7 +1373,71 @@ impl<'s> Checker<'s> {
                     Some(format!("give `{n}` the attribute `size: \"{}\"`", f.name)),
                 ),
             },
+            Derive::Total { list, of } => self.check_total(cx, dat, item, st, list, of),
             other => self.check_new_derive(cx, dat, item, st, f, other),
+        }
+    }
+
+    /// `Total { list, of }`: `list` a sibling list of records, `of` a list
+    /// field of those records.
+    fn check_total(
+        &self,
+        cx: &mut Ctxt<'_>,
+        dat: &[Step],
+        item: &str,
+        st: &StructDef,
+        list: &str,
+        of: &str,
+    ) {
+        let Some(lf) = st.fields.iter().find(|g| g.name == list) else {
+            cx.error(
+                dat,
+                item,
+                format!("`{list}` names no field of `{}`", st.name),
+                Some(field_hint(list, st)),
+            );
+            return;
+        };
+        let elems = match &lf.ty {
+            Type::Ptr(p) => &p.to,
+            t => t,
+        };
+        let elem = match elems {
+            Type::List { of, .. } | Type::Array { of, .. } => match &**of {
+                Type::Named(n) => self.struct_def(n),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(es) = elem else {
+            cx.error(
+                dat,
+                item,
+                format!("`{}.{list}` is not a list of records", st.name),
+                Some("a total sums a list field of each record of a list".into()),
+            );
+            return;
+        };
+        let Some(ef) = es.fields.iter().find(|g| g.name == of) else {
+            cx.error(
+                dat,
+                item,
+                format!("`{of}` names no field of `{}`", es.name),
+                Some(field_hint(of, es)),
+            );
+            return;
+        };
+        let is_list = match &ef.ty {
+            Type::Ptr(p) => matches!(p.to, Type::List { .. } | Type::Array { .. }),
+            t => matches!(t, Type::List { .. } | Type::Array { .. }),
+        };
+        if !is_list || ef.derive.is_some() {
+            cx.error(
+                dat,
+                item,
+                format!("`{}.{of}` is not a list the document holds", es.name),
+                Some("name a list field (an offset to a List, or a List inline)".into()),
+            );
         }
     }
 

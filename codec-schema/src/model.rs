@@ -875,6 +875,10 @@ pub enum Count {
 pub enum Derive {
     /// The number of elements of a sibling `Vec` offset field.
     Count(String),
+    /// The number of elements of the list field `of` summed over the
+    /// elements of the sibling list `list` (an event flow's action count:
+    /// every actor's actions together).
+    Total { list: String, of: String },
     /// The tag of the union variant held by a sibling `Switch` field.
     Tag(String),
     /// A list of tags, one per element of the sibling list of `Switch`

@@ -116,6 +116,13 @@ pub enum FieldWrite<'a> {
     InternedTable { ptr: &'a Ptr },
     /// The length of list `of` (`derive: Count`).
     Count { of: &'a str, width: &'a Type },
+    /// The lengths of list field `of` summed over the elements of list
+    /// `list` (`derive: Total`).
+    Total {
+        list: &'a str,
+        of: &'a str,
+        width: &'a Type,
+    },
     /// The tag of the union field `of` holds (`derive: Tag`).
     Tag { of: &'a str, width: &'a Type },
     /// Zeros where a unit's length goes (`derive: Size`), patched by the
@@ -178,6 +185,7 @@ impl Checked {
             }
             (Some(Derive::Interned), Type::Ptr(ptr)) => FieldWrite::InternedTable { ptr },
             (Some(Derive::Count(of)), width) => FieldWrite::Count { of, width },
+            (Some(Derive::Total { list, of }), width) => FieldWrite::Total { list, of, width },
             (Some(Derive::Tag(of)), width) => FieldWrite::Tag { of, width },
             (Some(Derive::Size(_)), width) => FieldWrite::Size { width },
             (Some(Derive::CellOffset(cells)), width) => FieldWrite::CellOffset { cells, width },

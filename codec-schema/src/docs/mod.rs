@@ -232,6 +232,7 @@ fn target_label(t: &Type) -> String {
 pub fn derive_label(d: &Derive) -> String {
     match d {
         Derive::Count(f) => format!("number of elements of {f}"),
+        Derive::Total { list, of } => format!("number of elements of {list}[].{of}, summed"),
         Derive::Size(f) => format!("length in bytes of {f}"),
         Derive::Tag(f) => format!("tag of the variant in {f}"),
         Derive::Tags(f) => match crate::tags_source(f) {

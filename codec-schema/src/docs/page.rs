@@ -635,6 +635,13 @@ fn field_description(c: &Checked, st: &StructDef, f: &Field) -> Rich {
 fn derive_sentence(c: &Checked, st: &StructDef, d: &Derive) -> Rich {
     match d {
         Derive::Count(f) => vec![t("the number of elements of "), code(f), t(".")],
+        Derive::Total { list, of } => vec![
+            t("the number of elements of "),
+            code(of),
+            t(" in all the elements of "),
+            code(list),
+            t(" together."),
+        ],
         Derive::Size(f) => vec![t("the length in bytes of "), code(f), t(", laid out.")],
         Derive::End(f) => vec![
             t("where the target of "),
@@ -815,7 +822,10 @@ fn derived_summary(c: &Checked) -> Vec<Block> {
                     vec![code(format!("{}.{}", st.name, f.name))],
                     vec![t(derive_label(d))],
                     vec![t(match d {
-                        Derive::Count(_) | Derive::Tag(_) | Derive::Tags(_) => "with its record",
+                        Derive::Count(_)
+                        | Derive::Total { .. }
+                        | Derive::Tag(_)
+                        | Derive::Tags(_) => "with its record",
                         _ => "patched once the file is laid out",
                     })],
                 ]);
