@@ -867,10 +867,10 @@ impl Gen<'_> {
                     quote! {{ let s: u64 = #start; r.cstring_at(s, #max, #pad) }}
                 }
             }
-            Type::PString { len, encoding } => {
+            Type::PString { len, encoding, nul } => {
                 let w = codec_schema::int_width(len).unwrap_or(1);
                 let unit = encoding.unit();
-                quote! {{ let s: u64 = #start; r.prefixed_string_at(s, #w, #unit) }}
+                quote! {{ let s: u64 = #start; r.prefixed_string_at(s, #w, #unit, #nul) }}
             }
             Type::Fixed { raw, .. } => self.inline_read(raw, start, owner, field),
             Type::Named(n) => {

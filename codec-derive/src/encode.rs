@@ -154,10 +154,43 @@ impl Gen<'_> {
             } else {
                 quote!()
             };
+            // A sorted section's values are laid out again once placed
+            // (`codec_runtime::sorted_values`).
+            let (sort_begin, sort_end) = match self.c.sorted_values(i) {
+                Some(sv) => {
+                    let order = match sv.order {
+                        codec_schema::ValueOrder::Bytes => quote!(Bytes),
+                        codec_schema::ValueOrder::ReversedBits => {
+                            quote!(ReversedBits)
+                        }
+                    };
+                    let form = match sv.form {
+                        codec_schema::ValueForm::CString => quote!(CString),
+                        codec_schema::ValueForm::Prefixed { prefix, nul } => {
+                            let pw = crate::names::runtime_width_tokens(prefix);
+                            quote!(Prefixed { prefix: #pw, nul: #nul })
+                        }
+                    };
+                    let ia = sv.item_align;
+                    (
+                        quote! {
+                            w.begin_sorted_values(#rt::sorted_values::SortedValues {
+                                order: #rt::sorted_values::ValueOrder::#order,
+                                form: #rt::sorted_values::ValueForm::#form,
+                                item_align: #ia,
+                            });
+                        },
+                        quote!(w.end_sorted_values()?;),
+                    )
+                }
+                None => (quote!(), quote!()),
+            };
             body.extend(quote! {
                 let a = w.section_align(#i, #align);
                 w.begin_section(#i, a, #dedup);
+                #sort_begin
                 #walk
+                #sort_end
                 #end
                 #close
             });
@@ -982,10 +1015,10 @@ impl Gen<'_> {
                 quote!(w.put_bytes(#lit);)
             }
             Type::Bytes(_) => quote!(w.put_bytes(&#v[..]);),
-            Type::PString { len, encoding } => {
+            Type::PString { len, encoding, nul } => {
                 let wt = width_tokens(len);
                 let unit = encoding.unit();
-                quote!(w.put_prefixed_string(&#v, #wt, #unit, #what)?;)
+                quote!(w.put_prefixed_string(&#v, #wt, #unit, #nul, #what)?;)
             }
             Type::CString {
                 max,

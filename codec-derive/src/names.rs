@@ -54,6 +54,18 @@ pub fn width_tokens(t: &Type) -> TokenStream {
     }
 }
 
+/// A runtime width as the tokens naming it.
+pub fn runtime_width_tokens(w: codec_schema::Width) -> TokenStream {
+    use codec_schema::Width;
+    match w {
+        Width::U8 => quote!(::codec_runtime::Width::U8),
+        Width::U16 => quote!(::codec_runtime::Width::U16),
+        Width::U24 => quote!(::codec_runtime::Width::U24),
+        Width::U32 => quote!(::codec_runtime::Width::U32),
+        Width::U64 => quote!(::codec_runtime::Width::U64),
+    }
+}
+
 /// A read of an unsigned integer of type `t` at `pos`, widened to u64.
 pub fn read_uint(t: &Type, pos: TokenStream) -> TokenStream {
     match t {

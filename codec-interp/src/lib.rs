@@ -1664,9 +1664,9 @@ impl<'c> Run<'c, '_> {
                 encoding,
                 lossless,
             } => self.text(tags.as_deref(), *encoding, *lossless, pos, site),
-            Type::PString { len, encoding } => {
+            Type::PString { len, encoding, nul } => {
                 let w = int_width(len).unwrap_or(1);
-                let (s, end) = self.r.prefixed_string_at(pos, w, encoding.unit())?;
+                let (s, end) = self.r.prefixed_string_at(pos, w, encoding.unit(), *nul)?;
                 let node = mk(
                     Kind::Str {
                         value: s.to_string(),

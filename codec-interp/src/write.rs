@@ -312,6 +312,10 @@ impl<'c> Enc<'c, '_> {
             let sec = self.c.section(i);
             let a = self.w.section_align(i, sec.align);
             self.w.begin_section(i, a, runtime_dedup(&sec.dedup));
+            let sorted = self.c.sorted_values(i);
+            if let Some(sv) = sorted {
+                self.w.begin_sorted_values(sv);
+            }
             match &sec.order {
                 Order::PreOrder | Order::PostOrder => {
                     self.visit(i, sec.order == Order::PostOrder, st, v, &st.name)?
@@ -340,6 +344,9 @@ impl<'c> Enc<'c, '_> {
                     }
                 }
                 Order::DepthFirst => self.visit_df_record(i, st, v, &st.name)?,
+            }
+            if sorted.is_some() {
+                self.w.end_sorted_values()?;
             }
             if sec.pad > 1 || sec.end_align > 1 {
                 self.w
@@ -906,12 +913,12 @@ impl<'c> Enc<'c, '_> {
                 self.w.put_bytes(&b);
             }
             Type::Text { tags, encoding, .. } => self.text(tags.as_deref(), *encoding, v, path)?,
-            Type::PString { len, encoding } => {
+            Type::PString { len, encoding, nul } => {
                 let Value::Str(s) = v else {
                     return Err(wrong(path, "a string", v));
                 };
                 self.w
-                    .put_prefixed_string(s, width(len), encoding.unit(), "")
+                    .put_prefixed_string(s, width(len), encoding.unit(), *nul, "")
                     .map_err(at(path))?;
             }
             Type::CString {

@@ -235,6 +235,12 @@ impl Writer {
         target: u64,
         what: &'static str,
     ) -> EncodeResult<()> {
+        let target = if self.sorting_watch {
+            let at = self.pos();
+            self.sorted_site(at, width, base, scale, target, self.endian, what)
+        } else {
+            target
+        };
         if target & crate::base::LANE != 0 {
             // Into a lane: zeros now, patched when the lane is closed.
             let at = self.pos();

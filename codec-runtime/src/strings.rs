@@ -215,6 +215,7 @@ impl Reader<'_> {
         pos: u64,
         width: u64,
         unit: u64,
+        nul: bool,
     ) -> DecodeResult<(crate::base::Str, u64)> {
         let len = self.uint(pos, width)?;
         if len % unit != 0 {
@@ -229,7 +230,22 @@ impl Reader<'_> {
         let bytes = checked::bytes(self.data(), at, len)?;
         self.charge(pos, len + width)?;
         let text = text_of_units(bytes, at, unit, self.endian())?;
-        Ok((crate::base::Str::from(text), at + len))
+        let end = at + len;
+        if !nul {
+            return Ok((crate::base::Str::from(text), end));
+        }
+        // A NUL unit after the counted ones (NintendoWare's pools): a
+        // string that lacks it is no string of this form.
+        let mark = checked::bytes(self.data(), end, unit)?;
+        if mark.iter().any(|&b| b != 0) {
+            return Err(DecodeError::new(
+                end,
+                ErrorKind::Invalid(format!(
+                    "the string of {len} bytes is not followed by its NUL (found {mark:02x?})"
+                )),
+            ));
+        }
+        Ok((crate::base::Str::from(text), end + unit))
     }
 }
 
@@ -242,6 +258,7 @@ impl Writer {
         s: &str,
         width: crate::base::Width,
         unit: u64,
+        nul: bool,
         what: &'static str,
     ) -> EncodeResult<()> {
         let len = match unit {
@@ -251,6 +268,9 @@ impl Writer {
         } as u64;
         self.put_uint(width, len, what)?;
         self.put_units(s, unit);
+        if nul {
+            self.put_bytes(&[0u8; 4][..unit as usize]);
+        }
         Ok(())
     }
 
@@ -400,35 +420,56 @@ mod tests {
     }
 
     #[test]
+    fn a_prefixed_string_with_its_nul_reads_past_it_and_refuses_a_missing_one() {
+        let mut w = Writer::new(Endian::Little, 0, 0);
+        w.put_prefixed_string("go", crate::base::Width::U16, 1, true, "t")
+            .unwrap();
+        let b = w.into_bytes();
+        assert_eq!(b, b"\x02\0go\0");
+        let (s, end) = Reader::new(&b, Endian::Little)
+            .prefixed_string_at(0, 2, 1, true)
+            .unwrap();
+        assert_eq!((s.as_str(), end), ("go", 5));
+        let e = Reader::new(b"\x02\0gox", Endian::Little)
+            .prefixed_string_at(0, 2, 1, true)
+            .unwrap_err();
+        assert_eq!(e.offset(), 4, "{e}");
+        assert!(e.to_string().contains("not followed by its NUL"), "{e}");
+        assert!(Reader::new(b"\x02\0go", Endian::Little)
+            .prefixed_string_at(0, 2, 1, true)
+            .is_err());
+    }
+
+    #[test]
     fn prefixed_strings_count_bytes_and_refuse_what_does_not_fit() {
         for (unit, e) in [(1, Endian::Little), (2, Endian::Big), (4, Endian::Little)] {
             let mut w = Writer::new(e, 0, 0);
-            w.put_prefixed_string("Heat \u{1F600}", crate::base::Width::U16, unit, "t")
+            w.put_prefixed_string("Heat \u{1F600}", crate::base::Width::U16, unit, false, "t")
                 .unwrap();
             let b = w.into_bytes();
             let units = if unit == 2 { 7 } else { 6 };
             let len = if unit == 1 { 9 } else { units * unit as usize };
             assert_eq!(b.len(), 2 + len, "unit {unit}");
             let mut r = Reader::new(&b, e);
-            let (s, end) = r.prefixed_string_at(0, 2, unit).unwrap();
+            let (s, end) = r.prefixed_string_at(0, 2, unit, false).unwrap();
             assert_eq!((s.as_str(), end), ("Heat \u{1F600}", b.len() as u64));
         }
         // A length past the data, or not whole units, is an error at the length.
         let mut r = Reader::new(b"\x05\0ab", Endian::Little);
-        assert!(r.prefixed_string_at(0, 2, 1).is_err());
+        assert!(r.prefixed_string_at(0, 2, 1, false).is_err());
         let e = Reader::new(b"\x03\0abc", Endian::Little)
-            .prefixed_string_at(0, 2, 2)
+            .prefixed_string_at(0, 2, 2, false)
             .unwrap_err();
         assert!(e.to_string().contains("whole number"), "{e}");
         // Not UTF-8: at the byte.
         let e = Reader::new(b"\x02a\xFF", Endian::Little)
-            .prefixed_string_at(0, 1, 1)
+            .prefixed_string_at(0, 1, 1, false)
             .unwrap_err();
         assert_eq!(e.offset(), 2);
         // Too long for a u8 length.
         let mut w = Writer::new(Endian::Little, 0, 0);
         assert!(w
-            .put_prefixed_string(&"x".repeat(256), crate::base::Width::U8, 1, "t")
+            .put_prefixed_string(&"x".repeat(256), crate::base::Width::U8, 1, false, "t")
             .is_err());
     }
 

@@ -47,6 +47,11 @@ pub struct Writer {
     /// [`crate::base::LANE`] while a lane is entered, else 0: the bit the
     /// positions handed out carry.
     pub(crate) lane_tag: u64,
+    /// A sorted section open or sorted already (see `sorted_values.rs`).
+    pub(crate) sorting: crate::memory::sorted_values::Sorting,
+    /// Whether offsets written are noted or moved for a sorted section:
+    /// one test on the way of every offset, false in most files.
+    pub(crate) sorting_watch: bool,
     /// The bytes the units still to come are guessed to take (see
     /// [`Writer::note_units_to_come`]).
     units_to_come: usize,
@@ -222,6 +227,8 @@ impl Writer {
             sorted: Default::default(),
             lanes: Default::default(),
             lane_tag: 0,
+            sorting: Default::default(),
+            sorting_watch: false,
             units_to_come: 0,
             word_base: usize::MAX,
             spare: None,
@@ -290,6 +297,8 @@ impl Writer {
         self.tables.clear();
         self.shapes.clear();
         self.sorted.clear();
+        self.sorting.clear();
+        self.sorting_watch = false;
         self.lane_tag = 0;
         self.units_to_come = 0;
         self.refresh_word_base();
@@ -561,7 +570,7 @@ impl Writer {
 
     /// [`Writer::patch_uint`] in a given byte order (the writer's own).
     #[inline(always)]
-    fn patch_uint_as(
+    pub(crate) fn patch_uint_as(
         &mut self,
         at: u64,
         width: Width,
@@ -591,6 +600,11 @@ impl Writer {
         what: &'static str,
     ) -> EncodeResult<()> {
         debug_assert_eq!(endian, self.endian);
+        let target = if self.sorting_watch {
+            self.sorted_site(at, width, base, scale, target, endian, what)
+        } else {
+            target
+        };
         if target & crate::base::LANE != 0 {
             // Into a lane: patched once the lane's start is known.
             let target = target & !crate::base::LANE;

@@ -98,6 +98,9 @@ pub(crate) fn check(s: &Schema, cx: &mut Ctxt<'_>) {
                 );
             }
         }
+        if let Some((msg, hint)) = crate::sorted::refusal(s, sec) {
+            cx.error(&at, &item, msg, Some(hint));
+        }
         if let Order::Hook { name, visits } = &sec.order {
             c.ident(cx, &at, &item, name, false);
             match c.types.get(visits.as_str()).map(|&i| &s.types[i]) {

@@ -12,10 +12,14 @@ pub mod model;
 pub mod names;
 mod overlay;
 pub mod plan;
+mod sorted;
 mod trees;
 
 pub use check::{bit_ranges, int_width, is_number};
+pub use codec_runtime::sorted_values::{SortedValues, ValueForm, ValueOrder};
 pub use codec_runtime::OffsetBase;
+/// An integer's width as the runtime writes it (a sorted value's length prefix).
+pub use codec_runtime::Width;
 pub use diag::{Diagnostic, Diagnostics};
 pub use model::*;
 pub use overlay::{all_sections, eval_when};

@@ -236,6 +236,21 @@ pub struct Section {
     /// unit's start).
     #[serde(default = "one")]
     pub end_align: u64,
+    /// The section's values (strings, one form) are laid out again in this
+    /// order once the walk that places them ends, and every offset to them
+    /// follows (`codec_runtime::sorted_values`).
+    #[serde(default)]
+    pub sort: Option<SortRule>,
+}
+
+/// The order of a sorted section's strings.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+pub enum SortRule {
+    /// By their bytes.
+    Bytes,
+    /// From the last byte towards the first, each byte from its lowest bit
+    /// (NintendoWare's string pools; the empty string first).
+    ReversedBits,
 }
 
 /// How the writer walks the tree to fill a section.
@@ -537,11 +552,14 @@ pub enum Type {
     },
     /// A string stored as its length in bytes (`len`, an unsigned integer)
     /// then its code units in `encoding` (the file's byte order), with no
-    /// end mark. MSBT's labels: `PString(len: U8)`.
+    /// end mark. MSBT's labels: `PString(len: U8)`. With `nul: true`, a
+    /// NUL unit follows the counted ones (NintendoWare's string pools).
     PString {
         len: Box<Type>,
         #[serde(default)]
         encoding: Encoding,
+        #[serde(default)]
+        nul: bool,
     },
     /// A fixed-point number, kept as its raw integer: value = raw / 2^frac.
     Fixed {

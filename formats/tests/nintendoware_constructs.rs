@@ -11,7 +11,6 @@
 
 mod common;
 
-use codec_runtime::prefixed_pool::{PoolLayout, PoolOrder, PrefixedPool};
 use codec_runtime::radix_dict::{self, Node};
 use codec_runtime::relocations;
 
@@ -64,17 +63,55 @@ fn pool_block(d: &[u8]) -> usize {
     at
 }
 
-const STR: PoolLayout = PoolLayout {
-    prefix: 2,
-    big: false,
-    nul: true,
-    align: 2,
-    empty_first: true,
-    order: PoolOrder::ReversedBits,
-};
+/// A schema whose `strings` section is a NintendoWare pool: 2-byte
+/// lengths, the bytes and a NUL, 2-aligned, each string once, sorted by
+/// `ReversedBits`; each name record holds a 64-bit absolute offset to its
+/// string, as the event flows' records do.
+const POOL_SCHEMA: &str = r#"Schema(
+    name: "pool",
+    endian: Little,
+    root: "File",
+    sections: [
+        Section(name: "records", align: 8),
+        Section(name: "strings", align: 8, item_align: 2, dedup: Exact, sort: ReversedBits),
+    ],
+    types: [
+        Struct(name: "File", fields: [
+            (name: "n", type: U32, derive: Count("names")),
+            (name: "names", type: Ptr(width: U32, to: List(of: Named("Name"), count: Field("n")), section: "records")),
+        ]),
+        Struct(name: "Name", fields: [
+            (name: "name", type: Ptr(width: U64, to: PString(len: U16, nul: true), section: "strings")),
+        ]),
+    ],
+)"#;
+
+fn names_document(strings: &[Vec<u8>]) -> codec_interp::Value {
+    use codec_interp::Value;
+    let name = |s: &Vec<u8>| Value::Struct {
+        name: "Name".into(),
+        fields: vec![(
+            "name".into(),
+            Value::Str(String::from_utf8(s.clone()).unwrap()),
+        )],
+    };
+    Value::Struct {
+        name: "File".into(),
+        fields: vec![(
+            "names".into(),
+            Value::Seq(strings.iter().map(name).collect()),
+        )],
+    }
+}
 
 #[test]
-fn every_string_pool_is_its_strings_laid_out_in_reversed_bit_order() {
+fn every_string_pool_is_a_sorted_section_of_its_strings() {
+    let schema = codec_schema::parse_str(POOL_SCHEMA, "pool.ron").unwrap();
+    let plain = codec_schema::parse_str(
+        &POOL_SCHEMA.replace("sort: ReversedBits", "sort: Bytes"),
+        "pool.ron",
+    )
+    .unwrap();
     let mut total = 0;
     for (name, d) in files() {
         let at = pool_block(&d);
@@ -89,29 +126,33 @@ fn every_string_pool_is_its_strings_laid_out_in_reversed_bit_order() {
             pos += (2 + s.len() + 1).next_multiple_of(2);
         }
         assert!(strings[0].is_empty(), "{name}: the first entry");
-        // Added in byte order, not the pool's: the layout must sort them.
-        let mut given = strings[1..].to_vec();
+        // Met in byte order, twice each: the section must sort them, and
+        // keep each once.
+        let mut given = strings.clone();
         given.sort();
-        let mut pool = PrefixedPool::new();
-        for s in &given {
-            pool.add(s);
-        }
-        let laid = pool.lay_out(&STR).unwrap();
-        assert_eq!(laid.count, count, "{name}");
+        given.extend(strings.iter().rev().cloned());
+        let doc = names_document(&given);
+        let out = codec_interp::encode(&schema, &doc, &codec_interp::NoHooks).unwrap();
+        // The header (8), the name records (8 each), then the pool.
+        let pool_at = 8 + 8 * given.len();
+        // The section ends padded to 8, past the pool's last string.
+        let pool = &out[pool_at..];
+        let n = pos - start;
         assert!(
-            laid.bytes == d[start..pos],
+            pool.len() >= n && pool[n..].iter().all(|&b| b == 0),
+            "{name}"
+        );
+        assert!(
+            pool[..n] == d[start..pos],
             "{name}: the pool laid out again differs"
         );
+        // Each record's offset leads to its own string.
+        let back = codec_interp::decode(&schema, &out).unwrap().to_value();
+        assert_eq!(back, doc, "{name}");
         // Plain byte order would not give it (the rule is the pool's own).
-        let mut plain = pool.clone();
-        let bytes_order = plain
-            .lay_out(&PoolLayout {
-                order: PoolOrder::Bytes,
-                ..STR
-            })
-            .unwrap();
+        let by_bytes = codec_interp::encode(&plain, &doc, &codec_interp::NoHooks).unwrap();
         if count > 2 {
-            assert_ne!(bytes_order.bytes, laid.bytes, "{name}");
+            assert_ne!(by_bytes[pool_at..pool_at + n], d[start..pos], "{name}");
         }
         total += count;
     }

@@ -15,3 +15,4 @@ pub(crate) mod layout;
 pub(crate) mod placement;
 pub(crate) mod scope;
 pub(crate) mod shared;
+pub(crate) mod sorted_values;

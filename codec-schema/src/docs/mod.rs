@@ -131,14 +131,15 @@ pub fn type_label(t: &Type) -> String {
                 .unwrap_or_default(),
             if *lossless { ", lossless" } else { "" }
         ),
-        Type::PString { len, encoding } => format!(
-            "pstring ({} length{})",
+        Type::PString { len, encoding, nul } => format!(
+            "pstring ({} length{}{})",
             type_label(len),
             match encoding {
                 crate::Encoding::Utf8 => "",
                 crate::Encoding::Utf16 => ", UTF-16",
                 crate::Encoding::Utf32 => ", UTF-32",
-            }
+            },
+            if *nul { ", NUL-terminated" } else { "" }
         ),
         Type::Pad { align, fill } => format!("padding to {align} (0x{fill:02X})"),
         Type::CString {

@@ -1,0 +1,103 @@
+//! A sorted section (`Section(sort: ...)`): strings placed where the walk
+//! meets them, then laid out again in the section's order with every
+//! offset to them following (issue 73: NintendoWare's `STR ` pools). The
+//! compiled codec and the interpreter write the same bytes; a string
+//! renamed moves to its place in the order. The 15 corpus pools are
+//! rebuilt through such a section in
+//! `formats/tests/nintendoware_constructs.rs`.
+
+mod compiled {
+    codec_derive::schema!("tests/interp_fixtures/sorted_pool.ron", serde);
+}
+
+use codec_interp as interp;
+
+const SCHEMA: &str = include_str!("interp_fixtures/sorted_pool.ron");
+
+fn doc(names: &[&str]) -> compiled::File {
+    compiled::File {
+        title: "flow".into(),
+        names: names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| compiled::Name {
+                id: i as u32,
+                pad: 0,
+                name: (*n).into(),
+            })
+            .collect(),
+    }
+}
+
+/// The pool's strings in file order, read back from the bytes.
+fn pool(b: &[u8], at: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut p = at;
+    while p + 2 <= b.len() {
+        let n = u16::from_le_bytes([b[p], b[p + 1]]) as usize;
+        if p + 2 + n >= b.len() {
+            break;
+        }
+        out.push(String::from_utf8(b[p + 2..p + 2 + n].to_vec()).unwrap());
+        p += (2 + n + 1).next_multiple_of(2);
+    }
+    out
+}
+
+#[test]
+fn strings_are_sorted_once_each_and_every_offset_follows() {
+    let d = doc(&["Zora", "", "Gerudo", "Zora", "Rito"]);
+    let b = compiled::encode(&d).unwrap();
+    // Header 16, records at 16 (5 × 16), the pool at 96.
+    let at = 16 + 5 * 16;
+    // Reversed bits: "" first; then by the last byte's bits from the
+    // lowest: 'a' (0x61: bit 0 set) after 'o' (0x6F) …
+    let mut expect: Vec<String> = ["", "Zora", "Gerudo", "Rito", "flow"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    expect.sort_by(|a, b| codec_runtime::sorted_values::reversed_bits(a.as_bytes(), b.as_bytes()));
+    assert_eq!(pool(&b, at), expect);
+    assert_eq!(compiled::decode(&b).unwrap(), d);
+    // The interpreter: the same bytes.
+    let c = codec_schema::parse_str(SCHEMA, "sorted_pool.ron").unwrap();
+    let v = interp::to_value(&d).unwrap();
+    assert_eq!(interp::encode(&c, &v, &interp::NoHooks).unwrap(), b);
+    // Renamed: the string moves to its place, its offsets with it.
+    let mut e = d.clone();
+    e.names[0].name = "Goron".into();
+    e.names[3].name = "Goron".into();
+    let b2 = compiled::encode(&e).unwrap();
+    assert_eq!(compiled::decode(&b2).unwrap(), e);
+    let v = interp::to_value(&e).unwrap();
+    assert_eq!(interp::encode(&c, &v, &interp::NoHooks).unwrap(), b2);
+    assert!(pool(&b2, at).contains(&"Goron".to_string()));
+    assert!(!pool(&b2, at).contains(&"Zora".to_string()));
+}
+
+#[test]
+fn a_sorted_section_of_what_is_not_a_string_is_refused() {
+    let e = codec_schema::parse_str(
+        &SCHEMA.replace(
+            r#"(name: "pad", type: U32),"#,
+            r#"(name: "pad", type: Ptr(width: U32, to: U32, section: "strings")),"#,
+        ),
+        "t.ron",
+    )
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+    assert!(e.contains("sorted section `strings` holds"), "{e}");
+    assert!(e.contains("which is not a string"), "{e}");
+    let e = codec_schema::parse_str(
+        &SCHEMA.replace(
+            r#"(name: "title", type: Ptr(width: U32, to: PString(len: U16, nul: true)"#,
+            r#"(name: "title", type: Ptr(width: U32, to: CString()"#,
+        ),
+        "t.ron",
+    )
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+    assert!(e.contains("holds strings of more than one form"), "{e}");
+}
