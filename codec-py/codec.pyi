@@ -99,9 +99,9 @@ def write(doc: Document, dicts: Optional[Sequence[Dictionary]] = None) -> bytes:
 
 def to_text(data: bytes, dicts: Optional[Sequence[Dictionary]] = None) -> tuple[str, str]:
     """`(form, text)`: the text the community's tools read (AAMP and BYML as
-    YAML, AINB as JSON, MSBT as the editors' YAML), as `codec to-text`
-    writes it; the form is `aamp-yaml`, `byml-yaml`, `ainb-json` or
-    `msbt-yaml`."""
+    YAML, AINB and RSTB as JSON, MSBT as the editors' YAML), as `codec
+    to-text` writes it; the form is `aamp-yaml`, `byml-yaml`, `ainb-json`,
+    `rstb-json` or `msbt-yaml`."""
 
 def from_text(text: str, form: str) -> bytes:
     """The bytes a text of `form` describes (errors name line and column)."""

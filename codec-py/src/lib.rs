@@ -275,9 +275,10 @@ fn add_aamp_names(names: &Bound<'_, PyAny>) -> PyResult<usize> {
 }
 
 /// The text the community's tools read of a file (inside its layers):
-/// `(form, text)`, the form one of `aamp-yaml`, `byml-yaml`, `ainb-json`,
-/// `msbt-yaml` (the forms `codec to-text` writes), given only when the text
-/// gives back the file's bytes.
+/// `(form, text)`, the form one of the registry's text forms
+/// (`aamp-yaml`, `byml-yaml`, `ainb-json`, `rstb-json`, `msbt-yaml`: the
+/// forms `codec to-text` writes), given only when the text gives back the
+/// file's bytes.
 #[pyfunction]
 #[pyo3(signature = (data, dicts=None))]
 fn to_text(
@@ -294,7 +295,7 @@ fn to_text(
         .ok_or_else(|| {
             plain_error(
                 py,
-                "no text form gives back these bytes (text forms: AAMP, BYML, AINB, MSBT)",
+                "no text form gives back these bytes (text forms: AAMP, BYML, AINB, RSTB, MSBT)",
             )
         })
 }

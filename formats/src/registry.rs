@@ -5,9 +5,13 @@
 //! and the formats table read this list; adding a format is its schema,
 //! its glue, a [`Format`] variant and one [`Entry`] here.
 //!
-//! The [`Format`] enum stays beside the list as the key the text forms
-//! dispatch on (each built-in format keeps its community's own dialect,
-//! written by hand per format); everything else asks the entry.
+//! Each format's text form (its community's own dialect, written by hand
+//! per format) is a [`TextForm`] of its entry: `to-text`, `from-text`, an
+//! archive's folder and `import codec` find the form, how a text is
+//! recognised, where a compressed file's layers are noted and which
+//! options it takes there, not in a `match` of their own. Legacy BDAT's
+//! tables (a folder of JSON or CSV per file, read through a `.bschema`)
+//! keep a command-line path of their own.
 
 use crate::{aamp, ainb, bdat, byml, msbt, rstb, sarc, Format, RoundTripError};
 use codec_interp::Value;
@@ -62,7 +66,9 @@ pub struct Entry {
     pub text_form: Option<TextForm>,
 }
 
-/// A format's text form: the text of a file and the file of a text.
+/// A format's text form: the text of a file and the file of a text, and
+/// what the command line, an archive's folder and `import codec` need to
+/// know of it (they dispatch on this, not on the format).
 #[derive(Debug, Clone, Copy)]
 pub struct TextForm {
     /// Its name in an unpacked archive's manifest and in `import codec`
@@ -70,14 +76,74 @@ pub struct TextForm {
     pub name: &'static str,
     /// The extension its text takes (`yml`).
     pub ext: &'static str,
-    /// The text of a file (its bytes out of their layers), AAMP keys named
-    /// from the table given.
-    pub to_text: fn(&[u8], &aamp::names::NameTable) -> Result<String, String>,
+    /// The text of a file (its bytes out of their layers).
+    pub to_text: fn(&[u8], &TextContext) -> Result<String, String>,
     /// The file a text describes, with the line and column of a mistake.
-    pub from_text: fn(&str) -> Result<Vec<u8>, TextError>,
+    pub from_text: fn(&str, &TextOptions) -> Result<TextFile, TextError>,
     /// `to_text` refuses a text that would not give the bytes back, so
     /// nobody need write it back to see.
     pub checks_itself: bool,
+    /// Does a text read as this form? (`from-text` without `--format`.)
+    pub looks_like: fn(&str) -> bool,
+    /// How a text of this form is recognised, for a message about one
+    /// that is not (`AAMP YAML starts with the !io tag`).
+    pub recognised_by: &'static str,
+    /// Where the text of a compressed file names its layers.
+    pub layers: LayersNote,
+    /// The text of an archive's member may name the member it was made
+    /// from (`# codec source:`), for `from-text`'s type check.
+    pub records_source: bool,
+    /// AAMP keys are named from a table (`--names`).
+    pub uses_names: bool,
+}
+
+/// What a text form's writer is given besides the bytes.
+#[derive(Debug)]
+pub struct TextContext<'a> {
+    /// AAMP key names.
+    pub names: &'a aamp::names::NameTable,
+    /// The layers the file was inside (for a form that records them in
+    /// its text, [`LayersNote::InText`]).
+    pub layers: &'a [crate::layer::Layer],
+}
+
+/// What a text form's reader is told besides the text: what a text that
+/// does not say it needs (a BYML text with no first line).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextOptions {
+    pub byml_version: Option<u16>,
+    pub big_endian: Option<bool>,
+}
+
+/// The file a text describes: its bytes, and the layers the text itself
+/// names (a form that records them in its text; `None` otherwise).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextFile {
+    pub bytes: Vec<u8>,
+    pub layers: Option<Vec<crate::layer::Layer>>,
+}
+
+impl TextFile {
+    fn bytes(bytes: Vec<u8>) -> Self {
+        TextFile {
+            bytes,
+            layers: None,
+        }
+    }
+}
+
+/// Where the text of a compressed file names its layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayersNote {
+    /// A comment line first.
+    Comment,
+    /// A comment line after the first, which stays the form's own (BYML's
+    /// version line).
+    CommentAfterFirstLine,
+    /// In the text's own fields (RSTB's `layers`).
+    InText,
+    /// Nowhere: the form's text of a compressed file is refused.
+    Refused,
 }
 
 /// Why a text gives no file: the message, at a line and column when the
@@ -101,8 +167,11 @@ impl TextForm {
     /// The text of `bytes` when it gives them back (`None` otherwise: the
     /// file is kept as bytes).
     pub fn faithful_text(&self, bytes: &[u8], names: &aamp::names::NameTable) -> Option<String> {
-        let text = (self.to_text)(bytes, names).ok()?;
-        if self.checks_itself || (self.from_text)(&text).ok()? == bytes {
+        let cx = TextContext { names, layers: &[] };
+        let text = (self.to_text)(bytes, &cx).ok()?;
+        if self.checks_itself
+            || (self.from_text)(&text, &TextOptions::default()).ok()?.bytes == bytes
+        {
             Some(text)
         } else {
             None
@@ -240,16 +309,23 @@ pub static FORMATS: [Entry; 7] = [
         text_form: Some(TextForm {
             name: "aamp-yaml",
             ext: "yml",
-            to_text: |b, names| {
+            to_text: |b, cx| {
                 let doc = aamp::decode(b).map_err(|e| format!("decode error {e}"))?;
-                Ok(aamp::text::to_yaml(&doc, names))
+                Ok(aamp::text::to_yaml(&doc, cx.names))
             },
-            from_text: |t| {
+            from_text: |t, _| {
                 let doc =
                     aamp::text::from_yaml(t).map_err(|e| at_line(e.line, e.column, e.message))?;
-                aamp::encode(&doc).map_err(|e| text_error(format!("encode error: {e}")))
+                aamp::encode(&doc)
+                    .map(TextFile::bytes)
+                    .map_err(|e| text_error(format!("encode error: {e}")))
             },
             checks_itself: false,
+            looks_like: aamp::text::looks_like_aamp_text,
+            recognised_by: "AAMP YAML starts with the !io tag",
+            layers: LayersNote::Comment,
+            records_source: true,
+            uses_names: true,
         }),
     },
     Entry {
@@ -340,11 +416,18 @@ pub static FORMATS: [Entry; 7] = [
                 let doc = ainb::decode(b).map_err(|e| format!("decode error {e}"))?;
                 ainb::text::to_json(&doc).map_err(|e| e.to_string())
             },
-            from_text: |t| {
+            from_text: |t, _| {
                 let doc = ainb::text::from_json(t).map_err(text_error)?;
-                ainb::encode(&doc).map_err(|e| text_error(format!("encode error: {e}")))
+                ainb::encode(&doc)
+                    .map(TextFile::bytes)
+                    .map_err(|e| text_error(format!("encode error: {e}")))
             },
             checks_itself: false,
+            looks_like: ainb::text::looks_like_ainb_json,
+            recognised_by: "AINB JSON has `Nodes` and `Version`",
+            layers: LayersNote::Refused,
+            records_source: false,
+            uses_names: false,
         }),
     },
     Entry {
@@ -411,13 +494,22 @@ pub static FORMATS: [Entry; 7] = [
                 let (variant, doc) = byml::decode(b).map_err(|e| format!("decode error {e}"))?;
                 Ok(byml::text::to_yaml(&doc, variant))
             },
-            // The first line names the version and byte order.
-            from_text: |t| {
-                let (variant, doc) = byml::text::from_yaml(t, None, None)
+            // The first line names the version and byte order, else the
+            // options do.
+            from_text: |t, o| {
+                let (variant, doc) = byml::text::from_yaml(t, o.byml_version, o.big_endian)
                     .map_err(|e| at_line(e.line, e.column, e.message))?;
-                byml::encode(&doc, variant).map_err(|e| text_error(format!("encode error: {e}")))
+                byml::encode(&doc, variant)
+                    .map(TextFile::bytes)
+                    .map_err(|e| text_error(format!("encode error: {e}")))
             },
             checks_itself: false,
+            looks_like: byml::text::looks_like_byml_text,
+            recognised_by:
+                "BYML YAML starts with `# BYML version N, little-endian` or `big-endian`",
+            layers: LayersNote::CommentAfterFirstLine,
+            records_source: true,
+            uses_names: false,
         }),
     },
     Entry {
@@ -447,7 +539,30 @@ pub static FORMATS: [Entry; 7] = [
             let variant = rstb::detect(original).ok_or("not a resource size table")?;
             rstb::encode(&typed(v)?, variant).map_err(|e| e.to_string())
         },
-        text_form: None,
+        text_form: Some(TextForm {
+            name: "rstb-json",
+            ext: "json",
+            to_text: |b, cx| {
+                let (variant, doc) = rstb::decode(b).map_err(|e| format!("decode error {e}"))?;
+                Ok(rstb::text::to_json(&doc, variant, cx.layers))
+            },
+            from_text: |t, _| {
+                let (variant, doc, layers) =
+                    rstb::text::from_json(t).map_err(|e| at_line(e.line, e.column, e.message))?;
+                let bytes = rstb::encode(&doc, variant)
+                    .map_err(|e| text_error(format!("encode error: {e}")))?;
+                Ok(TextFile {
+                    bytes,
+                    layers: Some(layers),
+                })
+            },
+            checks_itself: false,
+            looks_like: rstb::text::looks_like_rstb_text,
+            recognised_by: "RSTB JSON has `crcs` and `names`",
+            layers: LayersNote::InText,
+            records_source: false,
+            uses_names: false,
+        }),
     },
     Entry {
         format: Format::Msbt,
@@ -480,8 +595,16 @@ pub static FORMATS: [Entry; 7] = [
             name: "msbt-yaml",
             ext: "yml",
             to_text: |b, _| msbt::to_text(b),
-            from_text: |t| msbt::from_text(t).map_err(text_error),
+            from_text: |t, _| msbt::from_text(t).map(TextFile::bytes).map_err(text_error),
             checks_itself: true,
+            // The editors' text (`Label: |-`); a file named `X.msbt.yml`
+            // is one whatever it holds (the command line asks the name).
+            looks_like: msbt::looks_like_editor_text,
+            recognised_by: "MSBT text starts with `$msbt:` or a label and a `|-` message",
+            layers: LayersNote::Comment,
+            // The editors would read the comment as a label.
+            records_source: false,
+            uses_names: false,
         }),
     },
 ];
@@ -562,14 +685,16 @@ mod tests {
             let (name, ext, text) = crate::sarc::folder::text_form(&bytes, &names).unwrap();
             assert_eq!((name, ext), (form, "yml"));
             let f = text_form_named(form).unwrap();
-            assert_eq!((f.from_text)(&text).unwrap(), bytes, "{sample}");
-            let broken = (f.from_text)(&text.replacen(':', "", 1)).unwrap_err();
+            let read = |t: &str| (f.from_text)(t, &TextOptions::default());
+            assert_eq!(read(&text).unwrap().bytes, bytes, "{sample}");
+            assert!((f.looks_like)(&text), "{sample}");
+            let broken = read(&text.replacen(':', "", 1)).unwrap_err();
             assert!(broken.at.is_some(), "{sample}: {broken}");
         }
         let e = crate::sarc::folder::bytes_of_text("yaml", "").unwrap_err();
         assert_eq!(
             e.message,
-            "form \"yaml\" is not one of bytes, aamp-yaml, ainb-json, byml-yaml, msbt-yaml"
+            "form \"yaml\" is not one of bytes, aamp-yaml, ainb-json, byml-yaml, rstb-json, msbt-yaml"
         );
     }
 }

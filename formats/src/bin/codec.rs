@@ -4,8 +4,6 @@
 //! finds its modules beside it, hence the `#[path]`); this file only
 //! declares the command line (clap derive) and dispatches.
 
-#[path = "codec/ainb.rs"]
-mod ainb;
 #[path = "codec/archive.rs"]
 mod archive;
 #[path = "codec/atomic.rs"]

@@ -57,8 +57,9 @@ pub struct FileEntry {
     pub name: String,
     /// Where its content is in the folder, relative to it.
     pub stored: String,
-    /// How it is stored: `bytes`, `aamp-yaml`, `byml-yaml`, `ainb-json` or
-    /// `msbt-yaml`.
+    /// How it is stored: `bytes`, or the name of a text form of the
+    /// registry (`aamp-yaml`, `byml-yaml`, `ainb-json`, `rstb-json`,
+    /// `msbt-yaml`).
     pub form: String,
     /// The alignment it was found at (0: choose on writing).
     pub align: u64,
@@ -68,14 +69,18 @@ pub struct FileEntry {
     pub crc32: u32,
 }
 
-/// The forms a file can be stored in, with the extension their text adds.
-const FORMS: [(&str, Option<&str>); 5] = [
-    ("bytes", None),
-    ("aamp-yaml", Some("yml")),
-    ("byml-yaml", Some("yml")),
-    ("ainb-json", Some("json")),
-    ("msbt-yaml", Some("yml")),
-];
+/// The registry's text form named `form` (`None` for `bytes` and for a
+/// name no form has).
+fn text_form_named(form: &str) -> Option<&'static crate::registry::TextForm> {
+    crate::registry::text_form_named(form)
+}
+
+/// The forms a manifest may name, for messages.
+fn form_list() -> String {
+    let mut v = vec!["bytes"];
+    v.extend(crate::registry::text_form_names());
+    v.join(", ")
+}
 
 /// Chooses where each entry is stored in the folder: `wanted` gives each
 /// entry's relative name and the extension its text form adds (if any).
@@ -250,10 +255,11 @@ pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Resu
                 f.stored
             )));
         }
-        if !FORMS.iter().any(|(form, _)| *form == f.form) {
+        if f.form != "bytes" && text_form_named(&f.form).is_none() {
             return Err(entry(format!(
-                "form {:?} is not one of bytes, aamp-yaml, byml-yaml, ainb-json, msbt-yaml",
-                f.form
+                "form {:?} is not one of {}",
+                f.form,
+                form_list()
             )));
         }
     }
@@ -263,11 +269,8 @@ pub fn pack(dir: &Path, dicts: &Dictionaries, options: &PackOptions<'_>) -> Resu
     // How the archive's own files of each extension are stored.
     let mut form_of_ext: HashMap<String, &'static str> = HashMap::new();
     for f in &manifest.files {
-        if let Some((form, _)) = FORMS
-            .iter()
-            .find(|(form, _)| *form == f.form && *form != "bytes")
-        {
-            form_of_ext.insert(extension(&f.name), form);
+        if let Some(form) = text_form_named(&f.form) {
+            form_of_ext.insert(extension(&f.name), form.name);
         }
     }
     let mut listed: HashSet<&str> = HashSet::new();
@@ -440,44 +443,40 @@ fn new_file_form(
         return Ok((rel.to_owned(), "bytes"));
     };
     let text = std::str::from_utf8(raw).ok();
-    let looks = |form: &str| {
-        text.is_some_and(|t| match form {
-            "aamp-yaml" => crate::aamp::text::looks_like_aamp_text(t),
-            "byml-yaml" => crate::byml::text::looks_like_byml_text(t),
-            "ainb-json" => crate::ainb::text::looks_like_ainb_json(t),
-            "msbt-yaml" => crate::msbt::looks_like_editor_text(t),
-            _ => false,
-        })
-    };
     let yaml = text_ext != "json";
-    let by_content = if yaml {
-        ["aamp-yaml", "byml-yaml", "msbt-yaml"]
-            .into_iter()
-            .find(|f| looks(f))
-    } else {
-        ["ainb-json"].into_iter().find(|f| looks(f))
+    // The registry's forms whose text takes this extension, in its order.
+    let forms = || {
+        crate::registry::FORMATS
+            .iter()
+            .filter_map(|e| e.text_form.as_ref())
+            .filter(move |f| (f.ext == "yml") == yaml)
     };
-    if let Some(form) = by_content {
-        return Ok((inner.to_owned(), form));
+    if let Some(t) = text {
+        if let Some(form) = forms().find(|f| (f.looks_like)(t)) {
+            return Ok((inner.to_owned(), form.name));
+        }
     }
     // Named like a converted binary: its text is expected.
     let ext = extension(inner);
-    let expected = form_of_ext
-        .get(&ext)
-        .copied()
-        .or_else(|| (ext == "ainb").then_some("ainb-json"));
-    match expected {
-        Some(form) if form.ends_with(if yaml { "yaml" } else { "json" }) => Err(format!(
+    let expected = form_of_ext.get(&ext).copied().or_else(|| {
+        // A format whose members always become text (AINB's JSON).
+        crate::registry::FORMATS
+            .iter()
+            .find(|e| {
+                e.extensions
+                    .split([',', ' '])
+                    .any(|x| x.trim_start_matches('.') == ext)
+            })
+            .and_then(|e| e.text_form.as_ref())
+            .filter(|f| f.ext == "json")
+            .map(|f| f.name)
+    });
+    match expected.and_then(text_form_named) {
+        Some(form) if (form.ext == "yml") == yaml => Err(format!(
             "{}: a new file named like a {ext} file's text, but not that text ({}); \
              rename it to keep it as bytes",
             crate::shown(rel),
-            match form {
-                "aamp-yaml" => "AAMP YAML starts with the !io tag",
-                "byml-yaml" =>
-                    "BYML YAML starts with `# BYML version N, little-endian` or `big-endian`",
-                "msbt-yaml" => "MSBT text starts with `$msbt:` or a label and a `|-` message",
-                _ => "AINB JSON has `Nodes` and `Version`",
-            }
+            form.recognised_by
         )),
         _ => Ok((rel.to_owned(), "bytes")),
     }
@@ -593,7 +592,7 @@ fn convert_stored(path: &Path, raw: Vec<u8>, form: &str) -> Result<Vec<u8>, Stri
 /// `aamp-yaml`, `byml-yaml`, `ainb-json`, `msbt-yaml`) describes.
 pub fn bytes_of_text(form: &str, text: &str) -> Result<Vec<u8>, crate::registry::TextError> {
     match crate::registry::text_form_named(form) {
-        Some(f) => (f.from_text)(text),
+        Some(f) => (f.from_text)(text, &crate::registry::TextOptions::default()).map(|t| t.bytes),
         None => Err(crate::registry::TextError {
             at: None,
             message: format!(

@@ -7,6 +7,7 @@ use crate::atomic::Staged;
 use crate::FormatArg;
 use clap::Args;
 use formats::aamp::names::{NameTable, NAMES_ENV, NUMBERED_NAMES_ENV};
+use formats::registry::{LayersNote, TextContext, TextOptions};
 use formats::Format;
 use rayon::prelude::*;
 use std::ffi::OsString;
@@ -635,14 +636,9 @@ fn to_text(
     ) {
         return done;
     }
-    let format_arg = args.format.map(Format::from);
-    if let Some(done) = crate::ainb::to_text(input, args.output.as_deref(), args.force, format_arg)
-    {
-        return done;
-    }
-    let target = Target::resolve(input, args.output.as_deref(), args.force, beside(".yml"))?;
     let at = |e: String| format!("{}: {e}", input.display());
-    // A compressed file: its text, with a comment naming the layers.
+    // A compressed file: its text, with the layers named (a comment, or
+    // the form's own field).
     let (layers, bytes) = match peeled {
         Some(p) => p.map(|p| (p.layers, p.inner)).map_err(at)?,
         None => read_peeled(input, dicts).map_err(at)?,
@@ -651,67 +647,70 @@ fn to_text(
         Some(f) => Format::from(f),
         None => Format::detect(&bytes).ok_or_else(|| at(not_converted(&bytes, &layers)))?,
     };
-    // A member's YAML names the member it was made from (see `source`).
-    let source = source::line(input, target.path().as_deref());
-    let text = match format {
-        Format::Aamp => {
-            let pio = formats::aamp::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
-            let names = load_names(&args.names, &args.numbered_names)?;
-            let text = formats::aamp::text::to_yaml(&pio, &names);
-            let text = match &source {
-                Some(line) => format!("{line}\n{text}"),
-                None => text,
-            };
-            if layers.is_empty() {
-                text
-            } else {
-                format!("{}\n{text}", formats::layer::comment_line(&layers))
-            }
-        }
-        Format::Byml => {
-            let (variant, doc) =
-                formats::byml::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
-            let text = formats::byml::text::to_yaml(&doc, variant);
-            // The first line stays the version's.
-            let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
-            let mut out = format!("{first}\n");
-            if !layers.is_empty() {
-                out.push_str(&formats::layer::comment_line(&layers));
-                out.push('\n');
-            }
-            if let Some(line) = &source {
-                out.push_str(line);
-                out.push('\n');
-            }
-            out.push_str(rest);
-            out
-        }
-        Format::Rstb => {
-            let (variant, doc) =
-                formats::rstb::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
-            formats::rstb::text::to_json(&doc, variant, &layers)
-        }
-        Format::Msbt => {
-            let text = formats::msbt::to_text(&bytes).map_err(at)?;
-            if layers.is_empty() {
-                text
-            } else {
-                // Only a compressed file's text starts with a comment.
-                format!("{}\n{text}", formats::layer::comment_line(&layers))
-            }
-        }
-        Format::Ainb if layers.is_empty() => {
-            let doc = formats::ainb::decode(&bytes).map_err(|e| at(format!("decode error {e}")))?;
-            formats::ainb::text::to_json(&doc).map_err(|e| at(e.to_string()))?
-        }
-        other => {
-            return Err(at(format!(
-                "{other} inside compression layers: to-text writes the text of a compressed \
-                 AAMP, BYML or MSBT file (the YAML records the layers); decompress it first"
-            )))
-        }
+    let entry = format.entry();
+    let Some(form) = entry.text_form.as_ref() else {
+        return Err(at(format!("{} has no text form", entry.name)));
     };
+    if !layers.is_empty() && form.layers == LayersNote::Refused {
+        return Err(at(format!(
+            "{} inside compression layers: to-text writes the text of a compressed \
+             AAMP, BYML, MSBT or RSTB file (its text records the layers); decompress it first",
+            entry.name
+        )));
+    }
+    let ext = format!(".{}", form.ext);
+    let target = Target::resolve(input, args.output.as_deref(), args.force, beside(&ext))?;
+    let names = if form.uses_names {
+        load_names(&args.names, &args.numbered_names)?
+    } else {
+        NameTable::default()
+    };
+    let cx = TextContext {
+        names: &names,
+        layers: &layers,
+    };
+    let text = (form.to_text)(&bytes, &cx).map_err(at)?;
+    // A member's YAML names the member it was made from (see `source`).
+    let source = form
+        .records_source
+        .then(|| source::line(input, target.path().as_deref()))
+        .flatten();
+    let text = head_lines(text, form.layers, &layers, source);
     target.write(text.as_bytes())
+}
+
+/// A text with the lines it starts with: the layers' comment (where the
+/// form keeps them in a comment) and the member it was made from; after
+/// the first line where that line is the form's own (BYML's version).
+fn head_lines(
+    text: String,
+    note: LayersNote,
+    layers: &[formats::layer::Layer],
+    source: Option<String>,
+) -> String {
+    let mut head = String::new();
+    let commented = matches!(
+        note,
+        LayersNote::Comment | LayersNote::CommentAfterFirstLine
+    );
+    if commented && !layers.is_empty() {
+        head.push_str(&formats::layer::comment_line(layers));
+        head.push('\n');
+    }
+    if let Some(line) = source {
+        head.push_str(&line);
+        head.push('\n');
+    }
+    if head.is_empty() {
+        return text;
+    }
+    match note {
+        LayersNote::CommentAfterFirstLine => {
+            let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+            format!("{first}\n{head}{rest}")
+        }
+        _ => format!("{head}{text}"),
+    }
 }
 
 /// The first bytes of a file found in a folder (its magic, a layer's), so
@@ -744,7 +743,7 @@ fn read_peeled(
 /// The text's name beside binary `p`: `p` and `ext` (`Foo.bxml.yml`). An
 /// archive's member (`ARCHIVE:MEMBER`) has no folder of its own to be
 /// beside, so -o must name its text.
-pub(crate) fn beside(ext: &'static str) -> impl FnOnce(&Path) -> Result<PathBuf, String> {
+pub(crate) fn beside(ext: &str) -> impl FnOnce(&Path) -> Result<PathBuf, String> + '_ {
     move |p| {
         if crate::open::is_addressed(p) {
             return Err(format!(
@@ -760,16 +759,47 @@ pub(crate) fn beside(ext: &'static str) -> impl FnOnce(&Path) -> Result<PathBuf,
 
 /// The binary a YAML text is converted to: its name without `.yml` or
 /// `.yaml`.
-fn without_yaml_ext(p: &Path) -> Result<PathBuf, String> {
-    match p.extension().and_then(|e| e.to_str()) {
-        Some(ext) if ext.eq_ignore_ascii_case("yml") || ext.eq_ignore_ascii_case("yaml") => {
-            Ok(p.with_extension(""))
+/// The binary a text names by its extension: `FILE.yml` (or `.yaml`) or
+/// `FILE.json` gives `FILE`.
+fn without_text_ext(ext: &'static str) -> impl Fn(&Path) -> Result<PathBuf, String> {
+    move |p| {
+        let yaml = ext == "yml";
+        match p.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case(ext) || (yaml && e.eq_ignore_ascii_case("yaml")) => {
+                Ok(p.with_extension(""))
+            }
+            _ => Err(format!(
+                "{}: cannot name the output (the input does not end in {}); use -o OUT",
+                p.display(),
+                if yaml { ".yml or .yaml" } else { ".json" }
+            )),
         }
-        _ => Err(format!(
-            "{}: cannot name the output (the input does not end in .yml or .yaml); use -o OUT",
-            p.display()
-        )),
     }
+}
+
+/// The text form a text is in, without `--format`: the first whose
+/// reader recognises it, else the one its name says (`FILE.msbt.yml`),
+/// else BYML's when its layout is given as options.
+fn text_form_of(
+    input: &Path,
+    text: &str,
+    options: &TextOptions,
+) -> Option<&'static formats::registry::TextForm> {
+    let forms = || {
+        formats::registry::FORMATS
+            .iter()
+            .filter_map(|e| e.text_form.as_ref())
+    };
+    if let Some(f) = forms().find(|f| (f.looks_like)(text)) {
+        return Some(f);
+    }
+    if is_msbt_text_name(input) {
+        return formats::registry::text_form_named("msbt-yaml");
+    }
+    if options.byml_version.is_some() || options.big_endian.is_some() {
+        return formats::registry::text_form_named("byml-yaml");
+    }
+    None
 }
 
 /// Named as msyt names its YAML: `FILE.msyt`.
@@ -948,12 +978,6 @@ fn from_text(
     ) {
         return done;
     }
-    let format_arg = args.format.map(Format::from);
-    if let Some(done) =
-        crate::ainb::from_text(input, args.output.as_deref(), args.force, format_arg)
-    {
-        return done;
-    }
     // MSBT's text is the editors' form; its generic JSON is read too.
     let source = fs::read_to_string(input).ok();
     if source
@@ -977,7 +1001,19 @@ fn from_text(
             input.display()
         ));
     }
-    let target = Target::resolve(input, args.output.as_deref(), args.force, without_yaml_ext)?;
+    // A text's binary is named by dropping the text's extension: an input
+    // with none of them needs `-o` (said before the input is read).
+    let text_ext = input.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        ["yml", "yaml", "json"]
+            .iter()
+            .any(|x| e.eq_ignore_ascii_case(x))
+    });
+    if args.output.is_none() && !text_ext && !crate::open::is_addressed(input) {
+        return Err(format!(
+            "{}: cannot name the output (the input does not end in .yml or .yaml, or .json for a JSON text); use -o OUT",
+            input.display()
+        ));
+    }
     let bytes = crate::open::read(input, dicts).map_err(|e| format!("{}: {e}", input.display()))?;
     if bytes.is_empty() {
         return Err(format!("{}: empty file", input.display()));
@@ -989,64 +1025,46 @@ fn from_text(
             e.utf8_error().valid_up_to()
         )
     })?;
-    let format = match args.format {
-        Some(f) => Format::from(f),
-        None if formats::aamp::text::looks_like_aamp_text(&text) => Format::Aamp,
-        None if formats::rstb::text::looks_like_rstb_text(&text) => Format::Rstb,
-        None if is_msbt_text_name(input) || formats::msbt::looks_like_editor_text(&text) => {
-            Format::Msbt
-        }
-        None if formats::byml::text::looks_like_byml_text(&text)
-            || args.byml_version.is_some()
-            || args.endian.is_some() =>
-        {
-            Format::Byml
-        }
-        None => {
-            return Err(format!(
-            "{}: not a text document this tool converts (AAMP YAML starts with the !io tag; BYML YAML with `# BYML version N, ...-endian`, or give --format byml --byml-version N --endian little|big; AINB JSON has `Nodes` and `Version`; RSTB JSON has `crcs` and `names`; MSBT text is named FILE.msbt.yml or starts with `$msbt:` or `Label: |-`; BDAT tables are read through their .bschema)",
-            input.display()
-        ))
-        }
+    let options = TextOptions {
+        byml_version: args.byml_version,
+        big_endian: args.endian.map(|e| e == Endian::Big),
     };
-    let bytes = match format {
-        Format::Aamp => {
-            let pio = formats::aamp::text::from_yaml(&text).map_err(|e| {
-                format!("{}:{}:{}: {}", input.display(), e.line, e.column, e.message)
-            })?;
-            formats::aamp::encode(&pio)
-                .map_err(|e| format!("{}: encode error: {e}", input.display()))?
+    let form = match args.format {
+        Some(f) => {
+            let entry = Format::from(f).entry();
+            entry.text_form.as_ref().ok_or_else(|| {
+                format!(
+                    "{}: {} has no text form (from-text converts {} and legacy BDAT)",
+                    input.display(),
+                    entry.name,
+                    formats::registry::text_form_names().join(", ")
+                )
+            })?
         }
-        Format::Byml => {
-            let big = args.endian.map(|e| e == Endian::Big);
-            let (variant, doc) = formats::byml::text::from_yaml(&text, args.byml_version, big)
-                .map_err(|e| {
-                    format!("{}:{}:{}: {}", input.display(), e.line, e.column, e.message)
-                })?;
-            formats::byml::encode(&doc, variant)
-                .map_err(|e| format!("{}: encode error: {e}", input.display()))?
-        }
-        Format::Rstb => {
-            let (variant, doc, layers) = formats::rstb::text::from_json(&text).map_err(|e| {
-                format!("{}:{}:{}: {}", input.display(), e.line, e.column, e.message)
-            })?;
-            let bytes = formats::rstb::encode(&doc, variant)
-                .map_err(|e| format!("{}: encode error: {e}", input.display()))?;
-            // The layers its `layers` names (a compressed table's text).
-            formats::layer::wrap(bytes, &layers, dicts)
-                .map_err(|e| format!("{}: {e}", input.display()))?
-        }
-        Format::Msbt => {
-            formats::msbt::from_text(&text).map_err(|e| format!("{}: {e}", input.display()))?
-        }
-        #[allow(unreachable_patterns)]
-        other => {
-            return Err(format!(
-                "{}: {other} has no text form yet (from-text converts AAMP, BYML, AINB, MSBT and legacy BDAT)",
-                input.display()
-            ))
-        }
+        None => text_form_of(input, &text, &options).ok_or_else(|| {
+            let said: Vec<&str> = formats::registry::FORMATS
+                .iter()
+                .filter_map(|e| e.text_form.as_ref())
+                .map(|f| f.recognised_by)
+                .collect();
+            format!(
+                "{}: not a text document this tool converts ({}; a BYML text without its first line needs --format byml --byml-version N --endian little|big; MSBT text may be named FILE.msbt.yml; BDAT tables are read through their .bschema)",
+                input.display(),
+                said.join("; ")
+            )
+        })?,
     };
+    let target = Target::resolve(
+        input,
+        args.output.as_deref(),
+        args.force,
+        without_text_ext(form.ext),
+    )?;
+    let file = (form.from_text)(&text, &options).map_err(|e| match e.at {
+        Some((line, column)) => format!("{}:{line}:{column}: {}", input.display(), e.message),
+        None => format!("{}: {}", input.display(), e.message),
+    })?;
+    let bytes = file.bytes;
     // A string among numbers that reads as numbers (a comma left out):
     // wrong with or without the original.
     for c in formats::retype::number_like_strings(&bytes) {
@@ -1085,12 +1103,21 @@ fn from_text(
             crate::inputs::warn_or_refuse(what, args.strict)?;
         }
     }
-    // The layers the text's comment names (a compressed file's text).
-    let bytes = match formats::layer::from_comment(&text) {
-        Ok(None) => bytes,
-        Ok(Some((_, layers))) => formats::layer::wrap(bytes, &layers, dicts)
-            .map_err(|e| format!("{}: {e}", input.display()))?,
-        Err(e) => return Err(format!("{}:{e}", input.display())),
+    // The layers the text names, in its own fields (RSTB's `layers`) or
+    // its comment (a compressed file's text).
+    let layers = match file.layers {
+        Some(layers) => layers,
+        None => match formats::layer::from_comment(&text) {
+            Ok(None) => Vec::new(),
+            Ok(Some((_, layers))) => layers,
+            Err(e) => return Err(format!("{}:{e}", input.display())),
+        },
+    };
+    let bytes = if layers.is_empty() {
+        bytes
+    } else {
+        formats::layer::wrap(bytes, &layers, dicts)
+            .map_err(|e| format!("{}: {e}", input.display()))?
     };
     target.write(&bytes)
 }
