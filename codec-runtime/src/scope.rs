@@ -236,8 +236,15 @@ impl Writer {
         what: &'static str,
     ) -> EncodeResult<()> {
         let target = if self.sorting_watch {
-            let at = self.pos();
-            self.sorted_site(at, width, base, scale, target, self.endian, what)
+            self.sorted_site(crate::sorted_values::Site {
+                at: self.pos(),
+                width,
+                base,
+                scale,
+                target,
+                endian: self.endian,
+                what,
+            })
         } else {
             target
         };

@@ -18,9 +18,10 @@
 //! the interpreter only open and close the section (`begin_sorted_values`,
 //! `end_sorted_values`); this module does the rest for both.
 
-use crate::base::{align_up, offset_value, Endian, Width};
+use crate::base::{align_up, offset_value, Endian};
 use crate::error::{EncodeError, EncodeResult};
-use crate::memory::sorted_values::{Moved, Site};
+use crate::memory::sorted_values::Moved;
+pub(crate) use crate::memory::sorted_values::Site;
 pub use crate::memory::sorted_values::{SortedValues, ValueForm, ValueOrder};
 use crate::writer::Writer;
 use std::cmp::Ordering;
@@ -97,31 +98,14 @@ impl Writer {
     /// is open, or moves a target in a section sorted already. Returns the
     /// target to write now.
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn sorted_site(
-        &mut self,
-        at: u64,
-        width: Width,
-        base: u64,
-        scale: u64,
-        target: u64,
-        endian: Endian,
-        what: &'static str,
-    ) -> u64 {
+    pub(crate) fn sorted_site(&mut self, site: Site) -> u64 {
+        let target = site.target;
         if target & crate::base::LANE != 0 {
             return target;
         }
         if let Some((_, start)) = self.sorting.open {
             if target >= start {
-                self.sorting.sites.push(Site {
-                    at,
-                    width,
-                    base,
-                    scale,
-                    target,
-                    endian,
-                    what,
-                });
+                self.sorting.sites.push(site);
             }
             return target;
         }
@@ -204,7 +188,7 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::Dedup;
+    use crate::base::{Dedup, Width};
     use std::cmp::Ordering;
 
     #[test]

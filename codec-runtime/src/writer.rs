@@ -601,7 +601,15 @@ impl Writer {
     ) -> EncodeResult<()> {
         debug_assert_eq!(endian, self.endian);
         let target = if self.sorting_watch {
-            self.sorted_site(at, width, base, scale, target, endian, what)
+            self.sorted_site(crate::sorted_values::Site {
+                at,
+                width,
+                base,
+                scale,
+                target,
+                endian,
+                what,
+            })
         } else {
             target
         };
