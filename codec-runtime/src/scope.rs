@@ -236,7 +236,7 @@ impl Writer {
         what: &'static str,
     ) -> EncodeResult<()> {
         let target = if self.sorting_watch {
-            self.sorted_site(crate::sorted_values::Site {
+            self.sorting.note(crate::memory::sorted_values::Site {
                 at: self.pos(),
                 width,
                 base,

@@ -21,7 +21,6 @@
 use crate::base::{align_up, offset_value, Endian};
 use crate::error::{EncodeError, EncodeResult};
 use crate::memory::sorted_values::Moved;
-pub(crate) use crate::memory::sorted_values::Site;
 pub use crate::memory::sorted_values::{SortedValues, ValueForm, ValueOrder};
 use crate::writer::Writer;
 use std::cmp::Ordering;
@@ -92,24 +91,6 @@ impl Writer {
         self.sorting.open = Some((spec, self.buf.len() as u64));
         self.sorting.sites.clear();
         self.sorting_watch = true;
-    }
-
-    /// Notes an offset at `at` written to `target` while a sorted section
-    /// is open, or moves a target in a section sorted already. Returns the
-    /// target to write now.
-    #[inline(never)]
-    pub(crate) fn sorted_site(&mut self, site: Site) -> u64 {
-        let target = site.target;
-        if target & crate::base::LANE != 0 {
-            return target;
-        }
-        if let Some((_, start)) = self.sorting.open {
-            if target >= start {
-                self.sorting.sites.push(site);
-            }
-            return target;
-        }
-        self.sorting.moved(target)
     }
 
     /// Lays the open sorted section's values out again in its order, and

@@ -601,7 +601,7 @@ impl Writer {
     ) -> EncodeResult<()> {
         debug_assert_eq!(endian, self.endian);
         let target = if self.sorting_watch {
-            self.sorted_site(crate::sorted_values::Site {
+            self.sorting.note(crate::memory::sorted_values::Site {
                 at,
                 width,
                 base,

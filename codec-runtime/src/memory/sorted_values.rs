@@ -71,6 +71,24 @@ impl Sorting {
         self.moved.clear();
     }
 
+    /// Notes an offset written while a sorted section is open (to a
+    /// target in it), or moves a target in a section sorted already.
+    /// Returns the target to write now.
+    #[inline(never)]
+    pub(crate) fn note(&mut self, site: Site) -> u64 {
+        let target = site.target;
+        if target & crate::base::LANE != 0 {
+            return target;
+        }
+        if let Some((_, start)) = self.open {
+            if target >= start {
+                self.sites.push(site);
+            }
+            return target;
+        }
+        self.moved(target)
+    }
+
     /// `target`'s place once its section was sorted (itself when it lies
     /// in no sorted section, or is no value's start).
     #[inline]
