@@ -198,21 +198,15 @@ impl Gen<'_> {
         body.extend(quote! {
             w.align(#end_align);
             w.resolve_refs()?;
+            w.settle()?;
         });
         let offsets = self.c.field_offsets(root_def);
         let mut checksums = TokenStream::new();
         for (f, off) in root_def.fields.iter().zip(&offsets) {
             let what = format!("{}.{}", root_def.name, f.name);
+            // The settled numbers (file size, section sizes and ends,
+            // record counts) are patched by `w.settle()` above.
             let value = match &f.derive {
-                Some(Derive::FileSize) => quote!(w.pos()),
-                Some(Derive::RecordCount(t)) => {
-                    let id = self.c.type_id(t).unwrap_or(0);
-                    quote!(w.count(#id))
-                }
-                Some(Derive::SectionSize(s)) => {
-                    let id = self.c.section_id(s).unwrap_or(0);
-                    quote!({ let sp = w.section(#id); sp.end - sp.start })
-                }
                 Some(Derive::SectionStart(s)) => {
                     let id = self.c.section_id(s).unwrap_or(0);
                     quote!(w.section(#id).start)
@@ -391,6 +385,17 @@ impl Gen<'_> {
                     }
                     FieldWrite::CellOffset { cells, width } => {
                         writes.extend(self.cell_offset_write(s, cells, width, &what));
+                    }
+                    FieldWrite::Settled { width, value } => {
+                        let wt = width_tokens(width);
+                        let v = match self.c.settled(value) {
+                            codec_schema::Settled::FileSize => quote!(FileSize),
+                            codec_schema::Settled::RecordCount(t) => quote!(RecordCount(#t)),
+                            codec_schema::Settled::SectionSize(s) => quote!(SectionSize(#s)),
+                            codec_schema::Settled::SectionEnd(s) => quote!(SectionEnd(#s)),
+                        };
+                        writes
+                            .extend(quote!(w.put_settled(#wt, #rt::settled::Settled::#v, #what);));
                     }
                     FieldWrite::Later { width } => {
                         let n = codec_schema::int_width(width).unwrap_or(4) as usize;

@@ -557,6 +557,9 @@ impl<'c> Enc<'c, '_> {
                     .w
                     .put_uint(width(t), start + size, "")
                     .map_err(at(&fpath))?,
+                FieldWrite::Settled { width: t, value } => {
+                    self.w.put_settled(width(t), self.c.settled(value), "");
+                }
                 FieldWrite::Size { width: t } | FieldWrite::Later { width: t } => {
                     let n = int_width(t).unwrap_or(4) as usize;
                     self.w.put_zeros(n);
@@ -1604,18 +1607,14 @@ impl<'c> Enc<'c, '_> {
             .resolve(rec, |id| self.w.section(id).start)
     }
 
-    /// Patches the root's derived sizes, counts and starts, now known.
+    /// Patches the numbers of the finished layout (in any record), then
+    /// the root's section starts and row strides, now known.
     fn patch_root(&mut self, root: &StructDef) -> EncodeResult<()> {
+        self.w.settle()?;
         let offsets = self.c.field_offsets(root);
         for (f, off) in root.fields.iter().zip(&offsets) {
             let path = format!("{}.{}", root.name, f.name);
             let value = match &f.derive {
-                Some(Derive::FileSize) => self.w.pos(),
-                Some(Derive::RecordCount(t)) => self.w.count(self.c.type_id(t).unwrap_or(0)),
-                Some(Derive::SectionSize(s)) => {
-                    let sp = self.w.section(self.c.section_id(s).unwrap_or(0));
-                    sp.end - sp.start
-                }
                 Some(Derive::SectionStart(s)) => {
                     self.w.section(self.c.section_id(s).unwrap_or(0)).start
                 }

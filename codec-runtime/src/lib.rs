@@ -33,6 +33,7 @@ pub mod rows;
 pub mod scope;
 #[cfg(feature = "serde")]
 pub mod serde_impls;
+pub mod settled;
 pub mod shape;
 pub mod shared;
 pub mod slots;

@@ -49,6 +49,8 @@ pub struct Writer {
     pub(crate) lane_tag: u64,
     /// A sorted section open or sorted already (see `sorted_values.rs`).
     pub(crate) sorting: crate::memory::sorted_values::Sorting,
+    /// Numbers to patch once the layout is done (see `settled.rs`).
+    pub(crate) settled: Vec<crate::memory::settled::Pending>,
     /// Whether offsets written are noted or moved for a sorted section:
     /// one test on the way of every offset, false in most files.
     pub(crate) sorting_watch: bool,
@@ -228,6 +230,7 @@ impl Writer {
             lanes: Default::default(),
             lane_tag: 0,
             sorting: Default::default(),
+            settled: Vec::new(),
             sorting_watch: false,
             units_to_come: 0,
             word_base: usize::MAX,
@@ -298,6 +301,7 @@ impl Writer {
         self.shapes.clear();
         self.sorted.clear();
         self.sorting.clear();
+        self.settled.clear();
         self.sorting_watch = false;
         self.lane_tag = 0;
         self.units_to_come = 0;

@@ -324,14 +324,11 @@ impl<'s> Checker<'s> {
             if let Some(d) = &f.derive {
                 let dat = at(&fat, &[Step::from("derive")]);
                 self.check_derive(cx, &dat, &item, st, f, d);
+                // Patched by the root's step at its offset (the settled
+                // numbers are patched where their record is).
                 let patched = matches!(
                     d,
-                    Derive::FileSize
-                        | Derive::RecordCount(_)
-                        | Derive::SectionSize(_)
-                        | Derive::SectionStart(_)
-                        | Derive::Checksum { .. }
-                        | Derive::Stride(_)
+                    Derive::SectionStart(_) | Derive::Checksum { .. } | Derive::Stride(_)
                 );
                 if patched && self.is_layout_root(sname) && offset == Size::Variable {
                     cx.error(
@@ -1288,9 +1285,6 @@ impl<'s> Checker<'s> {
             );
         }
         let sibling = |n: &str| st.fields.iter().find(|g| g.name == n);
-        let root_only = |cx: &mut Ctxt<'_>, what: &str| {
-            self.require_layout_root(cx, dat, item, st, what, "");
-        };
         match d {
             Derive::Count(n) => match sibling(n).map(|g| &g.ty) {
                 None => cx.error(
@@ -1338,27 +1332,24 @@ impl<'s> Checker<'s> {
                 ),
             },
             Derive::Tags(of) => self.check_tags(cx, dat, item, st, f, of),
-            Derive::FileSize => root_only(cx, "the file size"),
-            Derive::RecordCount(t) => {
-                root_only(cx, "a record count");
-                match self.types.get(t.as_str()).map(|&i| &self.s.types[i]) {
-                    Some(TypeDef::Struct(_)) => {}
-                    Some(TypeDef::Union(_)) => cx.error(
-                        dat,
-                        item,
-                        format!("`{t}` is a union, and unions have no records to count"),
-                        Some("RecordCount counts the records of a struct".into()),
-                    ),
-                    None => cx.error(
-                        dat,
-                        item,
-                        format!("unknown type `{t}`"),
-                        Some(self.suggest(t)),
-                    ),
-                }
-            }
-            Derive::SectionSize(sec) => {
-                root_only(cx, "a section size");
+            // Settled once the layout is done, in any record.
+            Derive::FileSize => {}
+            Derive::RecordCount(t) => match self.types.get(t.as_str()).map(|&i| &self.s.types[i]) {
+                Some(TypeDef::Struct(_)) => {}
+                Some(TypeDef::Union(_)) => cx.error(
+                    dat,
+                    item,
+                    format!("`{t}` is a union, and unions have no records to count"),
+                    Some("RecordCount counts the records of a struct".into()),
+                ),
+                None => cx.error(
+                    dat,
+                    item,
+                    format!("unknown type `{t}`"),
+                    Some(self.suggest(t)),
+                ),
+            },
+            Derive::SectionSize(sec) | Derive::SectionEnd(sec) => {
                 self.check_scoped_section(cx, dat, item, st, sec);
             }
             Derive::Size(n) => match sibling(n) {

@@ -16,6 +16,7 @@ mod sorted;
 mod trees;
 
 pub use check::{bit_ranges, int_width, is_number};
+pub use codec_runtime::settled::Settled;
 pub use codec_runtime::sorted_values::{SortedValues, ValueForm, ValueOrder};
 pub use codec_runtime::OffsetBase;
 /// An integer's width as the runtime writes it (a sorted value's length prefix).
@@ -23,7 +24,7 @@ pub use codec_runtime::Width;
 pub use diag::{Diagnostic, Diagnostics};
 pub use model::*;
 pub use overlay::{all_sections, eval_when};
-pub use plan::{FieldRead, FieldWrite, Follow};
+pub use plan::{FieldRead, FieldWrite, Follow, Settle};
 
 use check::{Facts, Lookup};
 use locate::{Locations, Pos, Step};

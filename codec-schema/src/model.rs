@@ -915,6 +915,9 @@ pub enum Derive {
     RecordCount(String),
     /// The length of a section.
     SectionSize(String),
+    /// Where a section ends (its end padding included), counted from the
+    /// start of the file (of the unit, in a unit).
+    SectionEnd(String),
     /// Where a section starts.
     SectionStart(String),
     /// A glue function's checksum of the laid-out bytes from `from` to the

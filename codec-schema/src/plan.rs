@@ -131,8 +131,12 @@ pub enum FieldWrite<'a> {
     /// A column's place in a row (`derive: CellOffset`): the row layout
     /// grows by its cells.
     CellOffset { cells: &'a str, width: &'a Type },
-    /// Zeros for a value known once the layout is done: a file or section
-    /// size or start, a record count, a row stride, a checksum, a hash
+    /// Zeros for a number the finished layout gives (the file's size, a
+    /// section's length or end, a record count), patched by the writer
+    /// wherever the record is (`codec_runtime::settled`).
+    Settled { width: &'a Type, value: Settle<'a> },
+    /// Zeros for a value known once the layout is done and patched by the
+    /// root's step: a section start, a row stride, a checksum, a hash
     /// chain's next node, a key's hash, a list's end.
     Later { width: &'a Type },
     /// Where the record ends (`derive: RecordEnd`): its start plus `size`,
@@ -160,6 +164,29 @@ pub enum FieldWrite<'a> {
     External { len: u64 },
     /// The value itself, at the record's place.
     Inline(&'a Type),
+}
+
+/// Which number of the finished layout a [`FieldWrite::Settled`] field holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settle<'a> {
+    FileSize,
+    RecordCount(&'a str),
+    SectionSize(&'a str),
+    SectionEnd(&'a str),
+}
+
+impl Checked {
+    /// The runtime's name for a settled number (type and section names as
+    /// their ids).
+    pub fn settled(&self, s: Settle<'_>) -> codec_runtime::settled::Settled {
+        use codec_runtime::settled::Settled;
+        match s {
+            Settle::FileSize => Settled::FileSize,
+            Settle::RecordCount(t) => Settled::RecordCount(self.type_id(t).unwrap_or(0)),
+            Settle::SectionSize(n) => Settled::SectionSize(self.section_id(n).unwrap_or(0)),
+            Settle::SectionEnd(n) => Settled::SectionEnd(self.section_id(n).unwrap_or(0)),
+        }
+    }
 }
 
 impl Checked {
@@ -195,12 +222,25 @@ impl Checked {
                     .fixed_size(&Type::Named(s.name.clone()))
                     .unwrap_or_default(),
             },
+            (Some(Derive::FileSize), width) => FieldWrite::Settled {
+                width,
+                value: Settle::FileSize,
+            },
+            (Some(Derive::RecordCount(t)), width) => FieldWrite::Settled {
+                width,
+                value: Settle::RecordCount(t),
+            },
+            (Some(Derive::SectionSize(n)), width) => FieldWrite::Settled {
+                width,
+                value: Settle::SectionSize(n),
+            },
+            (Some(Derive::SectionEnd(n)), width) => FieldWrite::Settled {
+                width,
+                value: Settle::SectionEnd(n),
+            },
             (
                 Some(
-                    Derive::FileSize
-                    | Derive::RecordCount(_)
-                    | Derive::SectionSize(_)
-                    | Derive::SectionStart(_)
+                    Derive::SectionStart(_)
                     | Derive::Checksum { .. }
                     | Derive::Stride(_)
                     | Derive::HashNext

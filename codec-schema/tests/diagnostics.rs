@@ -250,19 +250,29 @@ fn suggestions_are_close_names() {
 }
 
 #[test]
-fn derived_root_fields_need_a_fixed_offset() {
+fn derived_root_fields_need_a_fixed_offset_unless_the_writer_settles_them() {
+    // A section start is patched by the root's step, at its offset.
     let src = r#"Schema(
     name: "t",
     endian: Little,
     root: "A",
+    sections: [Section(name: "d")],
     types: [
         Struct(name: "A", fields: [
+            (name: "d", type: Ptr(width: U32, to: U8, section: "d")),
             (name: "name", type: CString()),
-            (name: "size", type: U32, derive: FileSize),
+            (name: "start", type: U32, derive: SectionStart("d")),
         ]),
     ],
 )"#;
-    assert!(errors(src).starts_with("t.ron:8:47: types/A/fields/1: "));
+    assert!(
+        errors(src).starts_with("t.ron:10:48: types/A/fields/2: derived field `start` must be at a fixed offset of the root"),
+        "{}",
+        errors(src)
+    );
+    // A file size is patched where it was written (`codec_runtime::settled`).
+    let settled = src.replace(r#"derive: SectionStart("d")"#, "derive: FileSize");
+    assert!(codec_schema::parse_str(&settled, "t.ron").is_ok());
 }
 
 #[test]

@@ -14,5 +14,6 @@ pub(crate) mod lane;
 pub(crate) mod layout;
 pub(crate) mod placement;
 pub(crate) mod scope;
+pub(crate) mod settled;
 pub(crate) mod shared;
 pub(crate) mod sorted_values;

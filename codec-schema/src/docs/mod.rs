@@ -244,6 +244,7 @@ pub fn derive_label(d: &Derive) -> String {
         Derive::FileSize => "length of the file".into(),
         Derive::RecordCount(t) => format!("number of {t} records"),
         Derive::SectionSize(s) => format!("length of section {s}"),
+        Derive::SectionEnd(s) => format!("end of section {s}"),
         Derive::SectionStart(s) => format!("start of section {s}"),
         Derive::Checksum { hook, from, to } => {
             format!("checksum ({hook}) of bytes 0x{from:x} to the end of section {to}")

@@ -714,6 +714,11 @@ fn derive_sentence(c: &Checked, st: &StructDef, d: &Derive) -> Rich {
             t(", its end padding included."),
         ],
         Derive::SectionStart(s) => vec![t("where section "), code(s), t(" starts.")],
+        Derive::SectionEnd(s) => vec![
+            t("where section "),
+            code(s),
+            t(" ends, its end padding included."),
+        ],
         Derive::Checksum { hook, from, to } => vec![
             t("the checksum computed by glue "),
             code(hook),
