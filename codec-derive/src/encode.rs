@@ -393,6 +393,7 @@ impl Gen<'_> {
                             codec_schema::Settled::RecordCount(t) => quote!(RecordCount(#t)),
                             codec_schema::Settled::SectionSize(s) => quote!(SectionSize(#s)),
                             codec_schema::Settled::SectionEnd(s) => quote!(SectionEnd(#s)),
+                            codec_schema::Settled::SortedStrings(s) => quote!(SortedStrings(#s)),
                         };
                         writes
                             .extend(quote!(w.put_settled(#wt, #rt::settled::Settled::#v, #what);));

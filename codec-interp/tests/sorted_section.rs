@@ -16,6 +16,10 @@ const SCHEMA: &str = include_str!("interp_fixtures/sorted_pool.ron");
 
 fn doc(names: &[&str]) -> compiled::File {
     compiled::File {
+        pool: compiled::Pool {
+            next: 0,
+            reserved: 0,
+        },
         title: "flow".into(),
         names: names
             .iter()
@@ -48,8 +52,15 @@ fn pool(b: &[u8], at: usize) -> Vec<String> {
 fn strings_are_sorted_once_each_and_every_offset_follows() {
     let d = doc(&["Zora", "", "Gerudo", "Zora", "Rito"]);
     let b = compiled::encode(&d).unwrap();
-    // Header 16, records at 16 (5 × 16), the pool at 96.
-    let at = 16 + 5 * 16;
+    // Header 20, records at 24 (5 × 16), the pool's header at 104 (its
+    // count: 4 strings, the empty one left out), its strings at 124.
+    let head = 24 + 5 * 16;
+    assert_eq!(&b[head..head + 4], b"STR ");
+    assert_eq!(
+        u32::from_le_bytes(b[head + 16..head + 20].try_into().unwrap()),
+        4
+    );
+    let at = head + 20;
     // Reversed bits: "" first; then by the last byte's bits from the
     // lowest: 'a' (0x61: bit 0 set) after 'o' (0x6F) …
     let mut expect: Vec<String> = ["", "Zora", "Gerudo", "Rito", "flow"]
@@ -100,4 +111,13 @@ fn a_sorted_section_of_what_is_not_a_string_is_refused() {
     .map(|e| e.to_string())
     .unwrap_or_default();
     assert!(e.contains("holds strings of more than one form"), "{e}");
+    // A count of the strings of a section that is not sorted.
+    let e = codec_schema::parse_str(&SCHEMA.replace(", sort: ReversedBits", ""), "t.ron")
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        e.contains("section `strings` is not sorted, so its strings are not counted"),
+        "{e}"
+    );
 }

@@ -38,6 +38,12 @@ impl Writer {
                     sp.end - sp.start
                 }
                 Settled::SectionEnd(s) => self.section(s).end,
+                Settled::SortedStrings(s) => self
+                    .sorting
+                    .strings
+                    .iter()
+                    .find(|(id, _)| *id == s)
+                    .map_or(0, |&(_, n)| n),
             };
             self.patch_uint(p.at, p.width, v, p.what)?;
         }

@@ -131,6 +131,9 @@ impl Writer {
                 .unwrap_or_default()
         };
         let keys: Vec<Vec<u8>> = values.iter().map(|&v| string(&self.buf, v)).collect();
+        let not_empty = keys.iter().filter(|k| !k.is_empty()).count() as u64;
+        let section = self.current_section();
+        self.sorting.strings.push((section, not_empty));
         let mut order: Vec<usize> = (0..values.len()).collect();
         order.sort_by(|&x, &y| spec.order.compare(&keys[x], &keys[y]));
         // Laid out again, in order, each padded as before.

@@ -701,6 +701,11 @@ impl Writer {
         self.exact.reset();
     }
 
+    /// The section begun last.
+    pub(crate) fn current_section(&self) -> usize {
+        self.current
+    }
+
     /// Ends the current section (after aligning).
     pub fn end_section(&mut self, align: u64) {
         self.align(align);

@@ -1352,6 +1352,18 @@ impl<'s> Checker<'s> {
             Derive::SectionSize(sec) | Derive::SectionEnd(sec) => {
                 self.check_scoped_section(cx, dat, item, st, sec);
             }
+            Derive::SortedStrings(sec) => {
+                self.check_scoped_section(cx, dat, item, st, sec);
+                let sorted = self.all.iter().any(|s| &s.name == sec && s.sort.is_some());
+                if self.sections.contains_key(sec.as_str()) && !sorted {
+                    cx.error(
+                        dat,
+                        item,
+                        format!("section `{sec}` is not sorted, so its strings are not counted"),
+                        Some("give the section `sort: ...` (its strings laid out in order, each once)".into()),
+                    );
+                }
+            }
             Derive::Size(n) => match sibling(n) {
                 None => cx.error(
                     dat,

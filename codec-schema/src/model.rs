@@ -918,6 +918,9 @@ pub enum Derive {
     /// Where a section ends (its end padding included), counted from the
     /// start of the file (of the unit, in a unit).
     SectionEnd(String),
+    /// How many strings a sorted section holds, the empty one not counted
+    /// (a NintendoWare pool's count).
+    SortedStrings(String),
     /// Where a section starts.
     SectionStart(String),
     /// A glue function's checksum of the laid-out bytes from `from` to the

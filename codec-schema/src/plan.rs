@@ -173,6 +173,7 @@ pub enum Settle<'a> {
     RecordCount(&'a str),
     SectionSize(&'a str),
     SectionEnd(&'a str),
+    SortedStrings(&'a str),
 }
 
 impl Checked {
@@ -185,6 +186,7 @@ impl Checked {
             Settle::RecordCount(t) => Settled::RecordCount(self.type_id(t).unwrap_or(0)),
             Settle::SectionSize(n) => Settled::SectionSize(self.section_id(n).unwrap_or(0)),
             Settle::SectionEnd(n) => Settled::SectionEnd(self.section_id(n).unwrap_or(0)),
+            Settle::SortedStrings(n) => Settled::SortedStrings(self.section_id(n).unwrap_or(0)),
         }
     }
 }
@@ -237,6 +239,10 @@ impl Checked {
             (Some(Derive::SectionEnd(n)), width) => FieldWrite::Settled {
                 width,
                 value: Settle::SectionEnd(n),
+            },
+            (Some(Derive::SortedStrings(n)), width) => FieldWrite::Settled {
+                width,
+                value: Settle::SortedStrings(n),
             },
             (
                 Some(

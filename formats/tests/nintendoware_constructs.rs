@@ -63,22 +63,31 @@ fn pool_block(d: &[u8]) -> usize {
     at
 }
 
-/// A schema whose `strings` section is a NintendoWare pool: 2-byte
-/// lengths, the bytes and a NUL, 2-aligned, each string once, sorted by
-/// `ReversedBits`; each name record holds a 64-bit absolute offset to its
-/// string, as the event flows' records do.
+/// A schema whose `STR ` block is declared as the event flows hold it: a
+/// header counting the strings (the empty one left out), then a sorted
+/// section of 2-byte lengths, the bytes and a NUL, 2-aligned, each string
+/// once, by `ReversedBits`; each name record holds a 64-bit absolute
+/// offset to its string, as the event flows' records do.
 const POOL_SCHEMA: &str = r#"Schema(
     name: "pool",
     endian: Little,
     root: "File",
     sections: [
         Section(name: "records", align: 8),
-        Section(name: "strings", align: 8, item_align: 2, dedup: Exact, sort: ReversedBits),
+        Section(name: "pool", align: 2),
+        Section(name: "strings", align: 2, item_align: 2, dedup: Exact, sort: ReversedBits),
     ],
     types: [
         Struct(name: "File", fields: [
             (name: "n", type: U32, derive: Count("names")),
             (name: "names", type: Ptr(width: U32, to: List(of: Named("Name"), count: Field("n")), section: "records")),
+            (name: "pool", type: Ptr(width: U32, to: Named("Pool"), section: "pool")),
+        ]),
+        Struct(name: "Pool", fields: [
+            (name: "magic", type: Magic("STR ")),
+            (name: "next", type: U32),
+            (name: "reserved", type: U64),
+            (name: "count", type: U32, derive: SortedStrings("strings")),
         ]),
         Struct(name: "Name", fields: [
             (name: "name", type: Ptr(width: U64, to: PString(len: U16, nul: true), section: "strings")),
@@ -95,12 +104,22 @@ fn names_document(strings: &[Vec<u8>]) -> codec_interp::Value {
             Value::Str(String::from_utf8(s.clone()).unwrap()),
         )],
     };
+    let pool = Value::Struct {
+        name: "Pool".into(),
+        fields: vec![
+            ("next".into(), Value::U32(0)),
+            ("reserved".into(), Value::U64(0)),
+        ],
+    };
     Value::Struct {
         name: "File".into(),
-        fields: vec![(
-            "names".into(),
-            Value::Seq(strings.iter().map(name).collect()),
-        )],
+        fields: vec![
+            (
+                "names".into(),
+                Value::Seq(strings.iter().map(name).collect()),
+            ),
+            ("pool".into(), pool),
+        ],
     }
 }
 
@@ -133,18 +152,19 @@ fn every_string_pool_is_a_sorted_section_of_its_strings() {
         given.extend(strings.iter().rev().cloned());
         let doc = names_document(&given);
         let out = codec_interp::encode(&schema, &doc, &codec_interp::NoHooks).unwrap();
-        // The header (8), the name records (8 each), then the pool.
-        let pool_at = 8 + 8 * given.len();
-        // The section ends padded to 8, past the pool's last string.
+        // The header (16), the name records (8 each), then the `STR `
+        // block: its header (its count included) and its strings.
+        let pool_at = 16 + 8 * given.len();
+        // Nothing but padding after the last string.
         let pool = &out[pool_at..];
-        let n = pos - start;
+        let n = pos - at;
         assert!(
             pool.len() >= n && pool[n..].iter().all(|&b| b == 0),
             "{name}"
         );
         assert!(
-            pool[..n] == d[start..pos],
-            "{name}: the pool laid out again differs"
+            pool[..n] == d[at..pos],
+            "{name}: the STR block laid out again differs"
         );
         // Each record's offset leads to its own string.
         let back = codec_interp::decode(&schema, &out).unwrap().to_value();
@@ -152,7 +172,7 @@ fn every_string_pool_is_a_sorted_section_of_its_strings() {
         // Plain byte order would not give it (the rule is the pool's own).
         let by_bytes = codec_interp::encode(&plain, &doc, &codec_interp::NoHooks).unwrap();
         if count > 2 {
-            assert_ne!(by_bytes[pool_at..pool_at + n], d[start..pos], "{name}");
+            assert_ne!(by_bytes[pool_at..pool_at + n], d[at..pos], "{name}");
         }
         total += count;
     }

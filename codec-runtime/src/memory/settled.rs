@@ -14,6 +14,9 @@ pub enum Settled {
     SectionSize(usize),
     /// Where the section with this id ends, its end padding included.
     SectionEnd(usize),
+    /// How many strings the sorted section with this id holds, the empty
+    /// one not counted (NintendoWare's pools count so).
+    SortedStrings(usize),
 }
 
 /// Zeros written for a settled number, to patch.

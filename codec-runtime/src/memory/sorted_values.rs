@@ -62,6 +62,9 @@ pub(crate) struct Sorting {
     pub open: Option<(SortedValues, u64)>,
     pub sites: Vec<Site>,
     pub moved: Vec<Moved>,
+    /// For each section sorted: its id and how many of its strings are not
+    /// empty.
+    pub strings: Vec<(usize, u64)>,
 }
 
 impl Sorting {
@@ -69,6 +72,7 @@ impl Sorting {
         self.open = None;
         self.sites.clear();
         self.moved.clear();
+        self.strings.clear();
     }
 
     /// Notes an offset written while a sorted section is open (to a

@@ -245,6 +245,9 @@ pub fn derive_label(d: &Derive) -> String {
         Derive::RecordCount(t) => format!("number of {t} records"),
         Derive::SectionSize(s) => format!("length of section {s}"),
         Derive::SectionEnd(s) => format!("end of section {s}"),
+        Derive::SortedStrings(s) => {
+            format!("strings of sorted section {s}, the empty one left out")
+        }
         Derive::SectionStart(s) => format!("start of section {s}"),
         Derive::Checksum { hook, from, to } => {
             format!("checksum ({hook}) of bytes 0x{from:x} to the end of section {to}")

@@ -719,6 +719,11 @@ fn derive_sentence(c: &Checked, st: &StructDef, d: &Derive) -> Rich {
             code(s),
             t(" ends, its end padding included."),
         ],
+        Derive::SortedStrings(s) => vec![
+            t("how many strings sorted section "),
+            code(s),
+            t(" holds, the empty one not counted."),
+        ],
         Derive::Checksum { hook, from, to } => vec![
             t("the checksum computed by glue "),
             code(hook),
