@@ -542,6 +542,16 @@ impl<'s> Checker<'s> {
         }
     }
 
+    /// `` `n` names no field of `S` ``, with the nearest field names.
+    fn no_field(&self, cx: &mut Ctxt<'_>, at: &[Step], item: &str, n: &str, st: &StructDef) {
+        cx.error(
+            at,
+            item,
+            format!("`{n}` names no field of `{}`", st.name),
+            Some(field_hint(n, st)),
+        );
+    }
+
     /// A record's `place` list: each name a field that leads to placed
     /// data, once.
     fn check_place(&self, cx: &mut Ctxt<'_>, tat: &[Step], st: &StructDef) {
@@ -550,12 +560,7 @@ impl<'s> Checker<'s> {
         for (i, n) in st.place.iter().enumerate() {
             let pat = at(tat, &[Step::from("place"), Step::Index(i)]);
             let Some(f) = st.fields.iter().find(|f| &f.name == n) else {
-                cx.error(
-                    &pat,
-                    &item,
-                    format!("`{n}` names no field of `{}`", st.name),
-                    Some(field_hint(n, st)),
-                );
+                self.no_field(cx, &pat, &item, n, st);
                 continue;
             };
             if !seen.insert(n.as_str()) {
@@ -1287,12 +1292,7 @@ impl<'s> Checker<'s> {
         let sibling = |n: &str| st.fields.iter().find(|g| g.name == n);
         match d {
             Derive::Count(n) => match sibling(n).map(|g| &g.ty) {
-                None => cx.error(
-                    dat,
-                    item,
-                    format!("`{n}` names no field of `{}`", st.name),
-                    Some(field_hint(n, st)),
-                ),
+                None => self.no_field(cx, dat, item, n, st),
                 Some(Type::Ptr(p)) if matches!(&p.to, Type::List { count, .. } | Type::Rows { count, .. } if matches!(&**count, Count::Field(c) if c == &f.name)) =>
                     {}
                 Some(Type::List { count, .. }) if matches!(&**count, Count::Field(c) if c == &f.name) =>
@@ -1312,12 +1312,7 @@ impl<'s> Checker<'s> {
                 ),
             },
             Derive::Tag(n) => match sibling(n).map(|g| &g.ty) {
-                None => cx.error(
-                    dat,
-                    item,
-                    format!("`{n}` names no field of `{}`", st.name),
-                    Some(field_hint(n, st)),
-                ),
+                None => self.no_field(cx, dat, item, n, st),
                 Some(Type::Ptr(p)) if matches!(&p.to, Type::Switch { tag, .. } if tag == &f.name) =>
                     {}
                 Some(Type::Switch { tag, .. }) if tag == &f.name => {}
@@ -1365,12 +1360,7 @@ impl<'s> Checker<'s> {
                 }
             }
             Derive::Size(n) => match sibling(n) {
-                None => cx.error(
-                    dat,
-                    item,
-                    format!("`{n}` names no field of `{}`", st.name),
-                    Some(field_hint(n, st)),
-                ),
+                None => self.no_field(cx, dat, item, n, st),
                 Some(g) if g.size.as_deref() == Some(f.name.as_str()) => {}
                 Some(_) => cx.error(
                     dat,
@@ -1396,12 +1386,7 @@ impl<'s> Checker<'s> {
         of: &str,
     ) {
         let Some(lf) = st.fields.iter().find(|g| g.name == list) else {
-            cx.error(
-                dat,
-                item,
-                format!("`{list}` names no field of `{}`", st.name),
-                Some(field_hint(list, st)),
-            );
+            self.no_field(cx, dat, item, list, st);
             return;
         };
         let elems = match &lf.ty {

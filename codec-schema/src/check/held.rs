@@ -22,12 +22,7 @@ impl Checker<'_> {
     ) {
         let (list, field) = tags_source(of);
         let Some((li, g)) = st.fields.iter().enumerate().find(|(_, g)| g.name == list) else {
-            cx.error(
-                dat,
-                item,
-                format!("`{list}` names no field of `{}`", st.name),
-                Some(field_hint(list, st)),
-            );
+            self.no_field(cx, dat, item, list, st);
             return;
         };
         let Type::List { of: elem, count } = &g.ty else {
