@@ -344,6 +344,10 @@ impl<'a> Viewable<'a> {
                 self.union(union).is_some() && self.sibling(s, offsets, tag)
             }
             Type::CString { encoding, .. } => *encoding == codec_schema::Encoding::Utf8,
+            // A length-prefixed string of UTF-8 bytes (a pool's entry).
+            Type::PString { encoding, len, .. } => {
+                *encoding == codec_schema::Encoding::Utf8 && codec_schema::int_width(len).is_some()
+            }
             _ => false,
         }
     }
@@ -1735,6 +1739,20 @@ impl Gen<'_> {
                     quote! {
                         let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, 0)?;
                         cx.str(t, #max)
+                    },
+                )
+            }
+            Type::PString {
+                len,
+                encoding: codec_schema::Encoding::Utf8,
+                nul,
+            } => {
+                let w = codec_schema::int_width(len).unwrap_or(1);
+                (
+                    quote!(ViewStr<'s>),
+                    quote! {
+                        let (cx, t) = self.cx.follow(field_pos, #base, raw, #scale, 0)?;
+                        cx.pstr(t, #w, #nul)
                     },
                 )
             }

@@ -121,3 +121,32 @@ fn a_sorted_section_of_what_is_not_a_string_is_refused() {
         "{e}"
     );
 }
+
+/// The views read a pool's strings where they lie, as decode reads them
+/// (`ViewCx::pstr`), and refuse an entry whose NUL is missing at its byte.
+#[test]
+fn views_read_the_pools_strings_in_place() {
+    let d = doc(&["Zora", "", "Gerudo"]);
+    let b = compiled::encode(&d).unwrap();
+    let src = compiled::view::source(&b);
+    let file = compiled::view::open(&src).unwrap();
+    let names = file.names().unwrap();
+    let read: Vec<String> = (0..names.len())
+        .map(|i| {
+            let n = names.get(i).unwrap();
+            n.name().unwrap().to_str().unwrap().to_owned()
+        })
+        .collect();
+    assert_eq!(read, ["Zora", "", "Gerudo"]);
+    assert_eq!(file.title().unwrap(), "flow");
+    // "Gerudo"'s NUL made an 'x': the view and decode both refuse it there.
+    let at = file.names().unwrap().get(2).unwrap().name().unwrap().at() as usize;
+    let mut broken = b.clone();
+    broken[at + 6] = b'x';
+    let src = compiled::view::source(&broken);
+    let file = compiled::view::open(&src).unwrap();
+    let e = file.names().unwrap().get(2).unwrap().name().unwrap_err();
+    assert_eq!(e.offset(), (at + 6) as u64, "{e}");
+    let d = compiled::decode(&broken).unwrap_err();
+    assert_eq!(d.offset(), e.offset(), "{d}");
+}

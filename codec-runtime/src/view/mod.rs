@@ -324,6 +324,34 @@ impl<'s> ViewCx<'s> {
         self.loc(checked::uint(self.src.data, pos, width, self.src.endian))
     }
 
+    /// A string of UTF-8 bytes stored as its length (`width` bytes) then
+    /// its bytes, and a NUL after them when `nul` (a NintendoWare pool's
+    /// entry); the same checks and errors as decode's
+    /// (`Reader::prefixed_string_at`), its UTF-8 checked when it is asked
+    /// for as text.
+    #[inline]
+    pub fn pstr(&self, pos: u64, width: u64, nul: bool) -> DecodeResult<ViewStr<'s>> {
+        let data = self.src.data;
+        let len = self.uint(pos, width)?;
+        let at = pos + width;
+        let bytes = self.loc(checked::bytes(data, at, len))?;
+        if nul {
+            let mark = self.loc(checked::bytes(data, at + len, 1))?;
+            if mark[0] != 0 {
+                return self.loc(Err(crate::error::DecodeError::new(
+                    at + len,
+                    crate::error::ErrorKind::Invalid(format!(
+                        "the string of {len} bytes is not followed by its NUL (found {mark:02x?})"
+                    )),
+                )));
+            }
+        }
+        Ok(ViewStr {
+            bytes,
+            at: self.src.origin + at,
+        })
+    }
+
     /// A NUL-terminated string at `pos`; `max` bounds it, NUL included.
     /// Its UTF-8 is checked when it is asked for as text
     /// ([`ViewStr::to_str`]), not when it is found.
