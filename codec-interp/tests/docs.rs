@@ -223,3 +223,28 @@ fn variants_features_and_conditional_fields_are_documented() {
     assert!(md.contains("Byte order: big endian."), "{md}");
     assert!(md.contains("| 0x02 | 4 | `u32` | `extra` |"), "{md}");
 }
+
+/// A sorted section says so in the sections table, and the pool's count
+/// says what it counts.
+#[test]
+fn a_sorted_pool_is_documented_as_sorted() {
+    let c = codec_schema::parse_str(
+        include_str!("interp_fixtures/sorted_pool.ron"),
+        "sorted_pool.ron",
+    )
+    .unwrap();
+    let md = docs::markdown(&c);
+    let row = md
+        .lines()
+        .find(|l| l.contains("| `strings` |"))
+        .expect("the strings section's row");
+    assert!(
+        row.contains("then its strings sorted from the last byte, lowest bit first"),
+        "{row}"
+    );
+    assert!(
+        md.contains("how many strings sorted section `strings` holds, the empty one not counted"),
+        "{md}"
+    );
+    assert!(md.contains("pstring (u16 length, NUL-terminated)"), "{md}");
+}

@@ -302,7 +302,7 @@ fn section_table(c: &Checked, secs: &[crate::Section]) -> Block {
         } else {
             rules.join("; ")
         };
-        let order = match &sec.order {
+        let mut order = match &sec.order {
             Order::PreOrder => vec![t("pre-order: a record's own targets, then its children")],
             Order::PostOrder => vec![t("post-order: a record's children, then its own targets")],
             Order::DepthFirst => vec![t(
@@ -316,6 +316,14 @@ fn section_table(c: &Checked, secs: &[crate::Section]) -> Block {
                 t(" records in order"),
             ],
         };
+        // A sorted section's strings are laid out again once placed.
+        match sec.sort {
+            Some(crate::SortRule::Bytes) => order.push(t("; then its strings sorted by their bytes")),
+            Some(crate::SortRule::ReversedBits) => order.push(t(
+                "; then its strings sorted from the last byte, lowest bit first (the empty one first)",
+            )),
+            None => {}
+        }
         let dedup = match sec.dedup {
             Dedup::None => "none".to_owned(),
             Dedup::Exact => "identical values are written once".to_owned(),
