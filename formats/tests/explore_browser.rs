@@ -182,9 +182,35 @@ impl Browser {
         }
     }
 
+    /// Clicks the element `css` finds, centred in its pane first (a pane's
+    /// sticky heading may cover an element at its edge); a click the page
+    /// intercepts while it lays out again is tried again, for at most 10 s.
     fn click(&self, css: &str) {
-        let e = self.find(css);
-        self.post(&format!("/element/{e}/click"), json!({}));
+        let t = Instant::now();
+        loop {
+            let e = self.find(css);
+            self.post(
+                "/execute/sync",
+                json!({
+                    "script": "arguments[0].scrollIntoView({block: 'center', inline: 'nearest'});",
+                    "args": [{ ELEMENT: e }],
+                }),
+            );
+            match ureq::post(&format!("{}/element/{e}/click", self.base)).send_json(json!({})) {
+                Ok(_) => return,
+                Err(ureq::Error::Status(_, r)) => {
+                    let body = r.into_string().unwrap_or_default();
+                    let transient =
+                        body.contains("click intercepted") || body.contains("stale element");
+                    if !transient || t.elapsed() > Duration::from_secs(10) {
+                        self.screenshot(&repo().join("target/explore-failure.png"));
+                        panic!("/element/{e}/click: {body}");
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                Err(err) => panic!("/element/{e}/click: {err}"),
+            }
+        }
     }
 
     fn type_into(&self, css: &str, text: &str) {
