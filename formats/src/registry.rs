@@ -95,6 +95,10 @@ pub struct TextForm {
     pub records_source: bool,
     /// AAMP keys are named from a table (`--names`).
     pub uses_names: bool,
+    /// The extensions of the files an archive's folder always holds as
+    /// this text, so that a new file named like one's text (`X.ainb.json`)
+    /// must be that text.
+    pub always_of: &'static [&'static str],
 }
 
 /// What a text form's writer is given besides the bytes.
@@ -326,6 +330,7 @@ pub static FORMATS: [Entry; 7] = [
             layers: LayersNote::Comment,
             records_source: true,
             uses_names: true,
+            always_of: &[],
         }),
     },
     Entry {
@@ -428,6 +433,7 @@ pub static FORMATS: [Entry; 7] = [
             layers: LayersNote::Refused,
             records_source: false,
             uses_names: false,
+            always_of: &["ainb"],
         }),
     },
     Entry {
@@ -510,6 +516,7 @@ pub static FORMATS: [Entry; 7] = [
             layers: LayersNote::CommentAfterFirstLine,
             records_source: true,
             uses_names: false,
+            always_of: &[],
         }),
     },
     Entry {
@@ -562,6 +569,7 @@ pub static FORMATS: [Entry; 7] = [
             layers: LayersNote::InText,
             records_source: false,
             uses_names: false,
+            always_of: &["rsizetable"],
         }),
     },
     Entry {
@@ -605,6 +613,7 @@ pub static FORMATS: [Entry; 7] = [
             // The editors would read the comment as a label.
             records_source: false,
             uses_names: false,
+            always_of: &[],
         }),
     },
 ];

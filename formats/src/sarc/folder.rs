@@ -459,16 +459,11 @@ fn new_file_form(
     // Named like a converted binary: its text is expected.
     let ext = extension(inner);
     let expected = form_of_ext.get(&ext).copied().or_else(|| {
-        // A format whose members always become text (AINB's JSON).
+        // A form whose files always become text (AINB's JSON).
         crate::registry::FORMATS
             .iter()
-            .find(|e| {
-                e.extensions
-                    .split([',', ' '])
-                    .any(|x| x.trim_start_matches('.') == ext)
-            })
-            .and_then(|e| e.text_form.as_ref())
-            .filter(|f| f.ext == "json")
+            .filter_map(|e| e.text_form.as_ref())
+            .find(|f| f.always_of.contains(&ext.as_str()))
             .map(|f| f.name)
     });
     match expected.and_then(text_form_named) {
@@ -607,4 +602,25 @@ fn extension(name: &str) -> String {
     name.rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod new_file_tests {
+    use super::*;
+
+    /// A new `X.ainb.json` or `X.rsizetable.json` must be that text (the
+    /// forms' `always_of`); any other JSON is kept as bytes.
+    #[test]
+    fn a_text_named_like_an_always_converted_file_must_be_its_text() {
+        let none = HashMap::new();
+        let raw = b"{\"not\": \"it\"}";
+        for name in ["Copy.root.ainb.json", "System/Table.rsizetable.json"] {
+            let e = new_file_form(name, raw, &none).unwrap_err();
+            assert!(e.contains("rename it to keep it as bytes"), "{name}: {e}");
+        }
+        assert_eq!(
+            new_file_form("Data/notes.json", raw, &none).unwrap(),
+            ("Data/notes.json".to_owned(), "bytes")
+        );
+    }
 }
